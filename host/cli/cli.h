@@ -1,0 +1,20 @@
+/* The hdgcl command-line tool: one file per subcommand. */
+#ifndef HDGCL_CLI_H
+#define HDGCL_CLI_H
+
+#include <stdio.h>
+
+#include "hdgcl/hdgcl.h"
+
+/* Each subcommand gets its options (argv after the command name) parsed into
+ * opts and returns an hdgcl status; main prints the error message. */
+typedef struct cli_command {
+  const char *name;
+  const char *summary;
+  int (*run)(hdgcl_options opts);
+  void (*help)(FILE *out);
+} cli_command;
+
+extern const cli_command cli_devices, cli_mesh, cli_solve, cli_bench;
+
+#endif

@@ -1,0 +1,67 @@
+/* Devices and contexts.
+ *
+ * A context is one compute device with its command queue, kernel program
+ * cache and CLBlast binding, chosen by one string (libCEED style):
+ *   "auto"      first GPU with FP64, else a CPU device (the default)
+ *   "gpu"/"cpu" first device of that type with FP64
+ *   "nvidia", "amd", "intel", "pocl", ...  case-insensitive substring of the
+ *               platform name, vendor or device name
+ *   "P:D"       platform index P, device index D (as listed by hdgcl devices)
+ *   "ref"       the serial C reference path (no OpenCL)
+ * A NULL or empty spec means $HDGCL_DEVICE, or "auto" if that is unset. */
+#ifndef HDGCL_DEVICE_H
+#define HDGCL_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hdgcl/options.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hdgcl_device_info {
+  int platform_index, device_index; /* the "P:D" of this device */
+  char platform[128];               /* platform name */
+  char vendor[128];
+  char name[128];
+  char version[128];                /* device OpenCL version string */
+  char driver[128];                 /* driver version */
+  bool is_gpu, is_cpu;
+  unsigned compute_units;
+  unsigned clock_mhz;
+  uint64_t global_mem;              /* bytes */
+  uint64_t local_mem;               /* bytes per work-group */
+  uint64_t max_alloc;               /* largest single buffer, bytes */
+  size_t max_work_group;
+  bool fp64;                        /* cl_khr_fp64 (or OpenCL C 3.0 __opencl_c_fp64) */
+} hdgcl_device_info;
+
+/* Every OpenCL device of every platform.  *list is malloc'd: free() it.
+ * No platform at all yields *count = 0 and HDGCL_SUCCESS. */
+int hdgcl_device_list(hdgcl_device_info **list, int *count);
+
+/* Applies the selection rules above to a device list; *chosen = index into
+ * list.  Clear errors: nothing matches, the match lacks FP64, bad "P:D". */
+int hdgcl_device_match(const char *spec, const hdgcl_device_info *list, int count, int *chosen);
+
+typedef struct hdgcl_context_s *hdgcl_context;
+
+/* Options read: "no-cache" (bool), "cache-dir" (string; default
+ * $XDG_CACHE_HOME/hdgcl or ~/.cache/hdgcl), "verbose" (bool). */
+int hdgcl_context_create(const char *spec, hdgcl_options opts, hdgcl_context *ctx);
+int hdgcl_context_destroy(hdgcl_context *ctx);
+
+/* Info of the context's device; for the reference path the name is "reference (serial C)". */
+int hdgcl_context_info(hdgcl_context ctx, hdgcl_device_info *info);
+bool hdgcl_context_is_reference(hdgcl_context ctx);
+
+/* Bytes of device memory currently held by hdgcl buffers and the peak so far. */
+int hdgcl_context_memory(hdgcl_context ctx, uint64_t *in_use, uint64_t *high_water);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

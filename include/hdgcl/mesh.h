@@ -1,0 +1,148 @@
+/* Meshes: element connectivity plus the face topology HDG needs.
+ *
+ * Reference elements (vertex numbering follows Gmsh):
+ *   triangle     v0(-1,-1) v1(1,-1) v2(-1,1)
+ *                faces f0=(v0,v1) f1=(v1,v2) f2=(v2,v0)
+ *   quadrilateral v0(-1,-1) v1(1,-1) v2(1,1) v3(-1,1)
+ *                faces f0=(v0,v1) f1=(v1,v2) f2=(v2,v3) f3=(v3,v0)
+ *   tetrahedron  v0(-1,-1,-1) v1(1,-1,-1) v2(-1,1,-1) v3(-1,-1,1)
+ *                faces f0=(v0,v2,v1) f1=(v0,v1,v3) f2=(v0,v3,v2) f3=(v1,v2,v3)
+ *   hexahedron   v0..v3 = (-1,-1,-1) (1,-1,-1) (1,1,-1) (-1,1,-1), v4..v7 the same at z=+1
+ *                faces f0=(v0,v3,v2,v1) f1=(v0,v1,v5,v4) f2=(v1,v2,v6,v5)
+ *                      f3=(v2,v3,v7,v6) f4=(v3,v0,v4,v7) f5=(v4,v5,v6,v7)
+ * Local face vertex lists are ordered so that (v1-v0)x(vlast-v0) points out
+ * of the element (3D); in 2D, faces run counter-clockwise.
+ *
+ * Every face has a canonical vertex order C (global vertex ids):
+ *   edge:     C0 < C1
+ *   triangle: C0 < C1 < C2
+ *   quad:     C0 = smallest id, C1 = the smaller of C0's two neighbours in the
+ *             quad, C2 opposite C0, C3 the other neighbour.
+ * Seen from a neighbour element, the face's local vertex list L (global ids,
+ * in the local order above) relates to C by  L[j] = C[P_o[j]]  where o is the
+ * orientation code stored in face_orient / elem_face_orient:
+ *   edge (2 codes):     P0=(0,1) P1=(1,0)
+ *   triangle (6 codes): P0=(0,1,2) P1=(1,2,0) P2=(2,0,1) P3=(0,2,1) P4=(2,1,0) P5=(1,0,2)
+ *   quad (8 codes):     P_r[j] = (j+r) mod 4 for r=0..3 (rotations),
+ *                       P_{4+r}[j] = (r-j) mod 4 for r=0..3 (reflections)
+ * hdgcl_face_permutation() returns these tables.  The face's own reference
+ * coordinates (edge s in [-1,1]; reference triangle; [-1,1]^2 for quads) are
+ * attached to the canonical vertices, so a trace basis on the face is single
+ * valued whichever neighbour looks at it.
+ *
+ * Face numbering: interior faces are 0..num_interior_faces-1, boundary faces
+ * follow, so "is face F on the boundary" is F >= num_interior_faces.  Within
+ * each group faces are sorted by canonical vertex tuple (deterministic). */
+#ifndef HDGCL_MESH_H
+#define HDGCL_MESH_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum hdgcl_element_type {
+  HDGCL_TRIANGLE = 0,
+  HDGCL_QUADRILATERAL = 1,
+  HDGCL_TETRAHEDRON = 2,
+  HDGCL_HEXAHEDRON = 3
+} hdgcl_element_type;
+
+typedef struct hdgcl_mesh {
+  hdgcl_element_type type;
+  int dim;               /* 2 or 3 */
+  int verts_per_element; /* 3, 4, 4, 8 */
+  int faces_per_element; /* 3, 4, 4, 6 */
+  int verts_per_face;    /* 2, 2, 3, 4 */
+
+  int32_t num_vertices;
+  double *coords;        /* [num_vertices][dim] */
+
+  int32_t num_elements;
+  int32_t *elem_verts;   /* [num_elements][verts_per_element], positive orientation */
+  int32_t *elem_tags;    /* [num_elements] physical group (material region), 0 if none */
+
+  /* Topology (hdgcl_mesh_build_topology). */
+  int32_t num_faces;
+  int32_t num_interior_faces;
+  int32_t *face_verts;       /* [num_faces][verts_per_face] canonical order */
+  int32_t *face_elems;       /* [num_faces][2] neighbour elements; [1] = -1 on the boundary.
+                                Interior faces: face_elems[0] < face_elems[1]. */
+  int8_t *face_local;        /* [num_faces][2] local face index in each neighbour (-1 if none) */
+  int8_t *face_orient;       /* [num_faces][2] orientation code seen from each neighbour (-1 if none) */
+  int32_t *face_tags;        /* [num_faces] boundary tag (box sides, Gmsh physical group); 0 interior */
+  int32_t *elem_faces;       /* [num_elements][faces_per_element] global face ids */
+  int8_t *elem_face_orient;  /* [num_elements][faces_per_element] orientation code */
+} hdgcl_mesh;
+
+/* Diagonal of the squares split into two triangles. */
+typedef enum hdgcl_diagonal {
+  HDGCL_DIAGONAL_RIGHT = 0,      /* "/" : from (x_i,y_j) to (x_i+1,y_j+1) */
+  HDGCL_DIAGONAL_LEFT = 1,       /* "\" */
+  HDGCL_DIAGONAL_ALTERNATING = 2 /* "/" and "\" in a checkerboard */
+} hdgcl_diagonal;
+
+/* Rectangle [x0,x1]x[y0,y1] split into nx*ny squares, then into triangles
+ * (type HDGCL_TRIANGLE, two per square along `diagonal`) or quadrilaterals.
+ * Boundary tags: 1 (x=x0), 2 (x=x1), 3 (y=y0), 4 (y=y1). */
+int hdgcl_mesh_create_rectangle(hdgcl_element_type type, int nx, int ny, const double lo[2],
+                                const double hi[2], hdgcl_diagonal diagonal, hdgcl_mesh **mesh);
+
+/* Box [lo,hi] split into nx*ny*nz hexahedra, or each hexahedron into 6
+ * conforming tetrahedra.  Boundary tags: 1 (x=lo), 2 (x=hi), 3 (y=lo),
+ * 4 (y=hi), 5 (z=lo), 6 (z=hi). */
+int hdgcl_mesh_create_box(hdgcl_element_type type, int nx, int ny, int nz, const double lo[3],
+                          const double hi[3], hdgcl_mesh **mesh);
+
+/* Moves every interior vertex by a random offset of at most amplitude times
+ * the shortest edge at that vertex (0 <= amplitude < 0.5), from a seeded
+ * generator; any move that would make an element invalid is scaled back. */
+int hdgcl_mesh_perturb(hdgcl_mesh *mesh, double amplitude, uint64_t seed);
+
+/* A mesh from a spec string:
+ *   square:N[xM]    unit square, triangles      quad:N[xM]   unit square, quads
+ *   cube:N[xMxL]    unit cube, tetrahedra       hex:N[xMxL]  unit cube, hexahedra
+ * followed by optional ",key=value" modifiers: diag=right|left|alt (triangles),
+ * perturb=A, seed=S; or a path ending in ".msh" (Gmsh). */
+int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh);
+
+/* Gmsh ASCII .msh, formats 2.2 and 4.1: triangles, quads, tets, hexes (the
+ * highest-dimensional elements form the mesh; lower-dimensional elements with
+ * a physical group give face tags).  Errors name the file and line. */
+int hdgcl_mesh_read_gmsh(const char *path, hdgcl_mesh **mesh);
+
+/* Writes format 4.1 (version = 41) or 2.2 (version = 22) with physical groups
+ * for the boundary tags and element tags.  Written to a temporary file and
+ * renamed, so a failure leaves no partial file. */
+int hdgcl_mesh_write_gmsh(const hdgcl_mesh *mesh, const char *path, int version);
+
+/* Builds the face topology from elem_verts (sort faces by canonical key,
+ * reduce by key, number interior faces first).  Called by every creator. */
+int hdgcl_mesh_build_topology(hdgcl_mesh *mesh);
+
+/* Checks: element orientation and non-zero measure, faces shared by at most
+ * two elements, indices in range, matching vertices of interior faces,
+ * orientation codes consistent with the canonical order. */
+int hdgcl_mesh_validate(const hdgcl_mesh *mesh);
+
+/* Signed measure (area/volume) of element e, computed from its vertices
+ * (for quads/hexes: exact for bilinear/trilinear maps). */
+double hdgcl_mesh_element_measure(const hdgcl_mesh *mesh, int32_t e);
+
+/* The permutation P_o of the face type with nverts vertices (2, 3 or 4);
+ * NULL if o is out of range.  Number of codes: 2, 6, 8. */
+const int8_t *hdgcl_face_permutation(int verts_per_face, int o);
+int hdgcl_face_orientation_count(int verts_per_face);
+
+/* Reference-element tables (see above). */
+const int8_t *hdgcl_element_face_vertices(hdgcl_element_type type, int local_face);
+const double *hdgcl_element_reference_vertex(hdgcl_element_type type, int local_vertex);
+const char *hdgcl_element_type_name(hdgcl_element_type type);
+
+int hdgcl_mesh_destroy(hdgcl_mesh **mesh);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
