@@ -47,6 +47,16 @@ int hdgcl_device_list(hdgcl_device_info **list, int *count);
  * list.  Clear errors: nothing matches, the match lacks FP64, bad "P:D". */
 int hdgcl_device_match(const char *spec, const hdgcl_device_info *list, int count, int *chosen);
 
+/* The host CPU as hwloc sees it (for reports and benchmarks). */
+typedef struct hdgcl_host_info {
+  char cpu_model[128];
+  int packages, cores, pus, numa_nodes;
+  uint64_t l1d_bytes, l2_bytes, l3_bytes; /* size of one cache of each level (0 if absent) */
+  uint64_t memory_bytes;                  /* total machine memory */
+} hdgcl_host_info;
+
+int hdgcl_host_info_get(hdgcl_host_info *info);
+
 typedef struct hdgcl_context_s *hdgcl_context;
 
 /* Options read: "no-cache" (bool), "cache-dir" (string; default

@@ -1,0 +1,23 @@
+/* Dense batched products through CLBlast, on the context's queue. */
+#ifndef HDGCL_HOST_BLAS_H
+#define HDGCL_HOST_BLAS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "context.h"
+
+/* For b = 0..batch-1, column-major:
+ *   C_b = alpha * op(A_b) * op(B_b) + beta * C_b,   op(X) = X or X^T,
+ *   A_b = A + a_offset + b * a_stride (offsets and strides in doubles), same for B, C.
+ * C_b is m x n, op(A_b) m x k, op(B_b) k x n.  Errors carry CLBlast's status name. */
+int hdgcl_dgemm_strided_batched(hdgcl_context ctx, bool trans_a, bool trans_b, size_t m, size_t n,
+                                size_t k, double alpha, cl_mem a, size_t a_offset, size_t lda,
+                                size_t a_stride, cl_mem b, size_t b_offset, size_t ldb,
+                                size_t b_stride, double beta, cl_mem c, size_t c_offset,
+                                size_t ldc, size_t c_stride, size_t batch, cl_event *event);
+
+/* Name of a CLBlast status code ("CLBlastInvalidLeadDimA", ...). */
+const char *hdgcl_clblast_status_name(int status);
+
+#endif
