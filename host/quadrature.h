@@ -21,7 +21,10 @@ typedef struct hdgcl_quadrature {
 
 /* Simplices: collapsed-coordinate (Duffy) products of Gauss-Jacobi rules
  * (weights (1-b)^1 on triangles, (1-b)^1 and (1-c)^2 on tetrahedra); quads
- * and hexes: tensor Gauss-Legendre.  All points strictly inside the shape. */
+ * and hexes: tensor Gauss-Legendre.  All points strictly inside the shape.
+ * ceil((degree+1)/2) points per direction (the Jacobi weights absorb the
+ * collapse Jacobian, so simplices need no extra point), first direction
+ * fastest.  0 <= degree <= 100.  On failure *q is left zeroed. */
 int hdgcl_quadrature_create(hdgcl_shape shape, int degree, hdgcl_quadrature *q);
 void hdgcl_quadrature_destroy(hdgcl_quadrature *q);
 

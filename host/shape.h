@@ -12,6 +12,7 @@ typedef enum hdgcl_shape {
   HDGCL_SHAPE_HEXAHEDRON
 } hdgcl_shape;
 
+/* An invalid shape value gives dimension 0, measure 0, name "unknown shape". */
 int hdgcl_shape_dim(hdgcl_shape shape);
 double hdgcl_shape_measure(hdgcl_shape shape);
 const char *hdgcl_shape_name(hdgcl_shape shape);
