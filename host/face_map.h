@@ -12,14 +12,16 @@
 #include "hdgcl/mesh.h"
 #include "shape.h"
 
-/* Reference shape of the faces of an element type (segment, triangle or quad). */
+/* Reference shape of the faces of an element type (segment, triangle or quad);
+ * for an invalid type a value whose hdgcl_shape_dim() is 0. */
 hdgcl_shape hdgcl_face_shape(hdgcl_element_type type);
 
 /* Maps npts face points s[npts][dim-1] to element reference points X[npts][dim]. */
 int hdgcl_face_map_points(hdgcl_element_type type, int face, int orient, int npts, const double *s,
                           double *X);
 
-/* Outward unit normal of local face `face` on the reference element. */
+/* Outward unit normal of local face `face` on the reference element (n[dim]);
+ * n is left untouched for an invalid type or face. */
 void hdgcl_reference_face_normal(hdgcl_element_type type, int face, double *n);
 
 #endif
