@@ -25,7 +25,8 @@ static double simplex_jacobian(const hdgcl_mesh *mesh, int32_t e) {
   double edge[3][3];
   for (int k = 0; k < dim; k++)
     for (int d = 0; d < dim; d++)
-      edge[k][d] = (mesh->coords[(int64_t)v[k + 1] * dim + d] - mesh->coords[(int64_t)v[0] * dim + d]) / 2;
+      edge[k][d] =
+          (mesh->coords[(int64_t)v[k + 1] * dim + d] - mesh->coords[(int64_t)v[0] * dim + d]) / 2;
   return dim == 2 ? det2(edge[0], edge[1]) : det3(edge[0], edge[1], edge[2]);
 }
 
@@ -100,14 +101,17 @@ hdgcl_element_state hdgcl_mesh_element_state(const hdgcl_mesh *mesh, int32_t e) 
   if (!(h > 0) || !isfinite(h)) return HDGCL_ELEMENT_DEGENERATE;
   if (is_simplex(mesh->type)) {
     double j = simplex_jacobian(mesh, e);
-    return j > zero ? HDGCL_ELEMENT_VALID : j < -zero ? HDGCL_ELEMENT_INVERTED
-                                                      : HDGCL_ELEMENT_DEGENERATE;
+    return j > zero    ? HDGCL_ELEMENT_VALID
+           : j < -zero ? HDGCL_ELEMENT_INVERTED
+                       : HDGCL_ELEMENT_DEGENERATE;
   }
   int positive = 0, negative = 0;
   for (int i = 0; i < mesh->verts_per_element; i++) {
     double j = tensor_jacobian(mesh, e, hdgcl_element_reference_vertex(mesh->type, i));
-    if (j > zero) positive++;
-    else if (j < -zero) negative++;
+    if (j > zero)
+      positive++;
+    else if (j < -zero)
+      negative++;
   }
   if (positive == mesh->verts_per_element) return HDGCL_ELEMENT_VALID;
   if (negative == mesh->verts_per_element) return HDGCL_ELEMENT_INVERTED;

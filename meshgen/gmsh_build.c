@@ -130,23 +130,22 @@ static int topology(hdgcl_mesh *mesh, const gmsh_element_list *body, int gmsh_ty
   long line = 0;
   for (int i = 0; i < conflict.count; i++) {
     int32_t e = conflict.elements[i];
-    snprintf(who[i], sizeof who[i], "%lld (line %ld)", (long long)body->numbers[e],
-             body->lines[e]);
+    snprintf(who[i], sizeof who[i], "%lld (line %ld)", (long long)body->numbers[e], body->lines[e]);
     if (body->lines[e] > line) line = body->lines[e];
   }
   const char *name = gmsh_type_name(gmsh_type);
   if (conflict.count == 1)
     return hdgcl_error(status, "%s:%ld: %s %s %s", path, line, name, who[0], conflict.reason);
   if (conflict.count == 2)
-    return hdgcl_error(status, "%s:%ld: %s elements %s and %s %s", path, line, name, who[0],
-                       who[1], conflict.reason);
+    return hdgcl_error(status, "%s:%ld: %s elements %s and %s %s", path, line, name, who[0], who[1],
+                       conflict.reason);
   return hdgcl_error(status, "%s:%ld: %s elements %s, %s and %s %s", path, line, name, who[0],
                      who[1], who[2], conflict.reason);
 }
 
 /* Boundary tags from the lower-dimensional elements of gmsh type face_type. */
-static int tag_faces(hdgcl_mesh *mesh, const gmsh_content *c, int face_type,
-                     const int32_t *vertex, int body_type, const char *path) {
+static int tag_faces(hdgcl_mesh *mesh, const gmsh_content *c, int face_type, const int32_t *vertex,
+                     int body_type, const char *path) {
   const gmsh_element_list *faces = &c->lists[face_type];
   int n = gmsh_type_nodes(face_type);
   for (int64_t i = 0; i < faces->count; i++) {
@@ -165,11 +164,11 @@ static int tag_faces(hdgcl_mesh *mesh, const gmsh_content *c, int face_type,
     }
     if (f < 0)
       return hdgcl_error(HDGCL_ERROR_FORMAT,
-                         "%s:%ld: %s %lld (physical group %d) is not a face of any %s",
-                         path, faces->lines[i], gmsh_type_name(face_type),
-                         (long long)faces->numbers[i], (int)faces->tags[i],
-                         gmsh_type_name(body_type));
-    if (f >= mesh->num_interior_faces && mesh->face_tags[f] == 0) mesh->face_tags[f] = faces->tags[i];
+                         "%s:%ld: %s %lld (physical group %d) is not a face of any %s", path,
+                         faces->lines[i], gmsh_type_name(face_type), (long long)faces->numbers[i],
+                         (int)faces->tags[i], gmsh_type_name(body_type));
+    if (f >= mesh->num_interior_faces && mesh->face_tags[f] == 0)
+      mesh->face_tags[f] = faces->tags[i];
   }
   return HDGCL_SUCCESS;
 }
@@ -186,13 +185,14 @@ int gmsh_build_mesh(const gmsh_content *c, const char *path, hdgcl_mesh **mesh) 
   number_vertices(c, body, n, vertex, &num_vertices);
   status = HDGCL_SUCCESS;
   if (dim == 2) HDGCL_TRY_GOTO(status, check_planar(c, body, body_type, vertex, path), done);
-  HDGCL_TRY_GOTO(status,
-                 hdgcl_mesh_allocate(element_type_of(body_type), num_vertices,
-                                     (int32_t)body->count, &m),
-                 done);
+  HDGCL_TRY_GOTO(
+      status,
+      hdgcl_mesh_allocate(element_type_of(body_type), num_vertices, (int32_t)body->count, &m),
+      done);
   for (int64_t i = 0; i < c->num_nodes; i++)
     if (vertex[i] >= 0)
-      for (int d = 0; d < dim; d++) m->coords[(int64_t)vertex[i] * dim + d] = c->node_xyz[3 * i + d];
+      for (int d = 0; d < dim; d++)
+        m->coords[(int64_t)vertex[i] * dim + d] = c->node_xyz[3 * i + d];
   for (int64_t k = 0; k < body->count * n; k++) m->elem_verts[k] = vertex[body->nodes[k]];
   for (int64_t e = 0; e < body->count; e++) m->elem_tags[e] = body->tags[e];
   HDGCL_TRY_GOTO(status, orient(m, body, body_type, path), done);

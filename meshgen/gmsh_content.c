@@ -126,8 +126,8 @@ int gmsh_index_nodes(gmsh_content *c, const char *path) {
   for (int64_t i = 1; i < c->num_nodes && status == HDGCL_SUCCESS; i++)
     if (pairs[i].tag == pairs[i - 1].tag) status = repeated_tag(c, path, pairs[i].position);
   if (status == HDGCL_SUCCESS)
-    status = hdgcl_calloc((size_t)c->num_nodes, sizeof *c->sorted_tags, "node tag map",
-                          &c->sorted_tags);
+    status =
+        hdgcl_calloc((size_t)c->num_nodes, sizeof *c->sorted_tags, "node tag map", &c->sorted_tags);
   if (status == HDGCL_SUCCESS)
     status = hdgcl_calloc((size_t)c->num_nodes, sizeof *c->sorted_positions, "node tag map",
                           &c->sorted_positions);
@@ -145,14 +145,16 @@ int32_t gmsh_node_position(const gmsh_content *c, int64_t tag) {
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
     if (c->sorted_tags[mid] == tag) return c->sorted_positions[mid];
-    if (c->sorted_tags[mid] < tag) lo = mid + 1;
-    else hi = mid;
+    if (c->sorted_tags[mid] < tag)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return -1;
 }
 
-int gmsh_add_element(gmsh_content *c, int gmsh_type, int64_t number, int32_t tag,
-                     const char *path, long line, int32_t **nodes) {
+int gmsh_add_element(gmsh_content *c, int gmsh_type, int64_t number, int32_t tag, const char *path,
+                     long line, int32_t **nodes) {
   gmsh_element_list *l = &c->lists[gmsh_type];
   int n = gmsh_type_nodes(gmsh_type);
   if (l->count == INT32_MAX)
@@ -218,8 +220,10 @@ int32_t gmsh_entity_physical(const gmsh_content *c, int dim, int32_t entity_tag)
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
     if (l->entity_tags[mid] == entity_tag) return l->physical_tags[mid];
-    if (l->entity_tags[mid] < entity_tag) lo = mid + 1;
-    else hi = mid;
+    if (l->entity_tags[mid] < entity_tag)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return 0;
 }

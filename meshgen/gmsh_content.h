@@ -69,8 +69,8 @@ int32_t gmsh_node_position(const gmsh_content *c, int64_t tag);
 
 /* Appends an element of a type read by hdgcl; returns a pointer to its node
  * slots in *nodes for the caller to fill. */
-int gmsh_add_element(gmsh_content *c, int gmsh_type, int64_t number, int32_t tag,
-                     const char *path, long line, int32_t **nodes);
+int gmsh_add_element(gmsh_content *c, int gmsh_type, int64_t number, int32_t tag, const char *path,
+                     long line, int32_t **nodes);
 
 /* $Entities (4.1): records the first physical tag of an entity, then
  * gmsh_sort_entities once the section is read; lookups give 0 for an

@@ -21,8 +21,10 @@ static int read_format(gmsh_input *in, int *version) {
                       "gmsh FILE -save -format msh41 with Mesh.Binary = 0)");
   HDGCL_TRY(gmsh_int(in, "data size", INT64_MIN, INT64_MAX, &data_size));
   HDGCL_TRY(gmsh_end_of_line(in, "the format version line"));
-  if (!strcmp(text, "2.2")) *version = 22;
-  else if (!strcmp(text, "4.1")) *version = 41;
+  if (!strcmp(text, "2.2"))
+    *version = 22;
+  else if (!strcmp(text, "4.1"))
+    *version = 41;
   else
     return gmsh_error(in, HDGCL_ERROR_FORMAT,
                       "Gmsh format version %s is not supported (use 2.2 or 4.1)", text);
@@ -38,8 +40,8 @@ static int skip_section(gmsh_input *in, const char *name) {
     bool eof;
     HDGCL_TRY(gmsh_next_line(in, end, &eof));
     if (eof)
-      return gmsh_error(in, HDGCL_ERROR_FORMAT, "end of file: missing %s for $%s at line %ld",
-                        end, name, start);
+      return gmsh_error(in, HDGCL_ERROR_FORMAT, "end of file: missing %s for $%s at line %ld", end,
+                        name, start);
     if (gmsh_line_is(in, end)) return HDGCL_SUCCESS;
   }
 }
@@ -71,14 +73,12 @@ static int read_sections(gmsh_input *in, gmsh_content *c) {
       HDGCL_TRY(version == 22 ? gmsh_read_nodes22(in, c) : gmsh_read_nodes41(in, c));
     } else if (!strcmp(name, "Elements")) {
       if (c->have_elements) return gmsh_error(in, HDGCL_ERROR_FORMAT, "second $Elements section");
-      if (!c->have_nodes)
-        return gmsh_error(in, HDGCL_ERROR_FORMAT, "$Elements before $Nodes");
+      if (!c->have_nodes) return gmsh_error(in, HDGCL_ERROR_FORMAT, "$Elements before $Nodes");
       c->have_elements = true;
       HDGCL_TRY(version == 22 ? gmsh_read_elements22(in, c) : gmsh_read_elements41(in, c));
     } else if (!strcmp(name, "Entities") && version == 41) {
       if (c->have_entities) return gmsh_error(in, HDGCL_ERROR_FORMAT, "second $Entities section");
-      if (c->have_elements)
-        return gmsh_error(in, HDGCL_ERROR_FORMAT, "$Entities after $Elements");
+      if (c->have_elements) return gmsh_error(in, HDGCL_ERROR_FORMAT, "$Entities after $Elements");
       HDGCL_TRY(gmsh_read_entities41(in, c));
     } else {
       HDGCL_TRY(skip_section(in, name));
@@ -91,7 +91,8 @@ static int read_sections(gmsh_input *in, gmsh_content *c) {
 }
 
 int hdgcl_mesh_read_gmsh(const char *path, hdgcl_mesh **mesh) {
-  if (!mesh || !path) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_read_gmsh: NULL argument");
+  if (!mesh || !path)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_read_gmsh: NULL argument");
   *mesh = NULL;
   gmsh_input in;
   gmsh_content content = {0};

@@ -13,8 +13,8 @@
 
 int gmsh_read_entities41(gmsh_input *in, gmsh_content *c) {
   int64_t count[4];
-  static const char *const names[4] = {"number of points", "number of curves",
-                                       "number of surfaces", "number of volumes"};
+  static const char *const names[4] = {"number of points", "number of curves", "number of surfaces",
+                                       "number of volumes"};
   HDGCL_TRY(gmsh_next_line(in, "the entity counts", NULL));
   for (int d = 0; d < 4; d++) HDGCL_TRY(gmsh_int(in, names[d], 0, INT32_MAX, &count[d]));
   HDGCL_TRY(gmsh_end_of_line(in, "the entity counts"));
@@ -109,7 +109,8 @@ int gmsh_read_elements41(gmsh_input *in, gmsh_content *c) {
     HDGCL_TRY(gmsh_end_of_line(in, "the element block header"));
     HDGCL_TRY(gmsh_check_element_type(in, 0, type));
     if (gmsh_type_dim((int)type) != entity_dim)
-      return gmsh_error(in, HDGCL_ERROR_FORMAT, "%s elements (type %lld) in an entity of dimension %lld",
+      return gmsh_error(in, HDGCL_ERROR_FORMAT,
+                        "%s elements (type %lld) in an entity of dimension %lld",
                         gmsh_type_name((int)type), (long long)type, (long long)entity_dim);
     int32_t physical = gmsh_entity_physical(c, (int)entity_dim, (int32_t)entity_tag);
     for (int64_t i = 0; i < n; i++) {

@@ -72,8 +72,10 @@ static void write_entities(gmsh_writer *w) {
     for (int32_t i = 0; i < set->count; i++) {
       fprintf(w->out, "%d %.17g %.17g %.17g %.17g %.17g %.17g", (int)i + 1, w->lo[0], w->lo[1],
               w->lo[2], w->hi[0], w->hi[1], w->hi[2]);
-      if (set->tags[i] != 0) fprintf(w->out, " 1 %d 0\n", (int)set->tags[i]);
-      else fprintf(w->out, " 0 0\n");
+      if (set->tags[i] != 0)
+        fprintf(w->out, " 1 %d 0\n", (int)set->tags[i]);
+      else
+        fprintf(w->out, " 0 0\n");
     }
   }
   fprintf(w->out, "$EndEntities\n");
@@ -174,8 +176,8 @@ static int write41(gmsh_writer *w) {
   for (int32_t e = 0; e < m->num_elements; e++)
     runs += e == 0 || m->elem_tags[e] != m->elem_tags[e - 1];
   int64_t total = (int64_t)tagged_faces(m) + m->num_elements;
-  fprintf(w->out, "$Elements\n%d %lld %d %lld\n", (int)(w->boundary.count + runs),
-          (long long)total, total ? 1 : 0, (long long)total);
+  fprintf(w->out, "$Elements\n%d %lld %d %lld\n", (int)(w->boundary.count + runs), (long long)total,
+          total ? 1 : 0, (long long)total);
   int64_t number = 1;
   for (int32_t i = 0; i < w->boundary.count; i++) {
     int32_t count = 0;
@@ -233,18 +235,22 @@ static void write22(gmsh_writer *w) {
 
 static int check_mesh(const hdgcl_mesh *m, const char *path) {
   if (!m->face_verts || !m->face_tags)
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "cannot write '%s': the mesh has no topology "
-                       "(call hdgcl_mesh_build_topology)", path);
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "cannot write '%s': the mesh has no topology "
+                       "(call hdgcl_mesh_build_topology)",
+                       path);
   for (int32_t e = 0; e < m->num_elements; e++)
     if (m->elem_tags[e] < 0)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "cannot write '%s': element %d has tag %d (Gmsh physical groups are "
-                         "positive; 0 means none)", path, (int)e, (int)m->elem_tags[e]);
+                         "positive; 0 means none)",
+                         path, (int)e, (int)m->elem_tags[e]);
   for (int32_t f = m->num_interior_faces; f < m->num_faces; f++)
     if (m->face_tags[f] < 0)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "cannot write '%s': boundary face %d has tag %d (Gmsh physical groups "
-                         "are positive; 0 means none)", path, (int)f, (int)m->face_tags[f]);
+                         "are positive; 0 means none)",
+                         path, (int)f, (int)m->face_tags[f]);
   return HDGCL_SUCCESS;
 }
 
@@ -274,8 +280,9 @@ int hdgcl_mesh_write_gmsh(const hdgcl_mesh *mesh, const char *path, int version)
                        "cannot write '%s': Gmsh format version %d (use 41 or 22)", path, version);
   HDGCL_TRY(check_mesh(mesh, path));
   static const int body_types[] = {2, 3, 4, 5}, face_types[] = {1, 1, 2, 3};
-  gmsh_writer w = {mesh, NULL, {0, NULL}, {0, NULL}, body_types[mesh->type],
-                   face_types[mesh->type], {0, 0, 0}, {0, 0, 0}};
+  gmsh_writer w = {
+      mesh,      NULL,     {0, NULL}, {0, NULL}, body_types[mesh->type], face_types[mesh->type],
+      {0, 0, 0}, {0, 0, 0}};
   for (int32_t v = 0; v < mesh->num_vertices; v++)
     for (int d = 0; d < mesh->dim; d++) {
       double x = mesh->coords[(int64_t)v * mesh->dim + d];
@@ -292,8 +299,10 @@ int hdgcl_mesh_write_gmsh(const hdgcl_mesh *mesh, const char *path, int version)
                  done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(tmp_size, 1, "file name", &tmp), done);
   HDGCL_TRY_GOTO(status, open_temporary(path, tmp, tmp_size, &w.out), done);
-  if (version == 41) status = write41(&w);
-  else write22(&w);
+  if (version == 41)
+    status = write41(&w);
+  else
+    write22(&w);
   bool failed = ferror(w.out) != 0;
   int err = errno;
   if (fclose(w.out) != 0 && !failed) failed = true, err = errno;

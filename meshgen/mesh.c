@@ -10,9 +10,8 @@ static const double triangle_vertices[3][2] = {{-1, -1}, {1, -1}, {-1, 1}};
 static const double quadrilateral_vertices[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
 static const double tetrahedron_vertices[4][3] = {
     {-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
-static const double hexahedron_vertices[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1},
-                                                 {-1, 1, -1},  {-1, -1, 1}, {1, -1, 1},
-                                                 {1, 1, 1},    {-1, 1, 1}};
+static const double hexahedron_vertices[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
+                                                 {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
 
 /* Local faces: counter-clockwise edges in 2D; in 3D ordered so that
  * (v1-v0)x(vlast-v0) points out of the element. */
@@ -52,7 +51,8 @@ const char *hdgcl_element_type_name(hdgcl_element_type type) {
 
 const double *hdgcl_element_reference_vertex(hdgcl_element_type type, int local_vertex) {
   switch (type) {
-  case HDGCL_TRIANGLE: return local_vertex >= 0 && local_vertex < 3 ? triangle_vertices[local_vertex] : NULL;
+  case HDGCL_TRIANGLE:
+    return local_vertex >= 0 && local_vertex < 3 ? triangle_vertices[local_vertex] : NULL;
   case HDGCL_QUADRILATERAL:
     return local_vertex >= 0 && local_vertex < 4 ? quadrilateral_vertices[local_vertex] : NULL;
   case HDGCL_TETRAHEDRON:
@@ -110,13 +110,13 @@ int hdgcl_mesh_allocate(hdgcl_element_type type, int32_t num_vertices, int32_t n
                               "mesh vertex coordinates", &m->coords),
                  fail);
   HDGCL_TRY_GOTO(status,
-                 hdgcl_calloc((size_t)num_elements * (size_t)m->verts_per_element,
-                              sizeof(int32_t), "mesh element vertices", &m->elem_verts),
+                 hdgcl_calloc((size_t)num_elements * (size_t)m->verts_per_element, sizeof(int32_t),
+                              "mesh element vertices", &m->elem_verts),
                  fail);
-  HDGCL_TRY_GOTO(status,
-                 hdgcl_calloc((size_t)num_elements, sizeof(int32_t), "mesh element tags",
-                              &m->elem_tags),
-                 fail);
+  HDGCL_TRY_GOTO(
+      status,
+      hdgcl_calloc((size_t)num_elements, sizeof(int32_t), "mesh element tags", &m->elem_tags),
+      fail);
   *mesh = m;
   return HDGCL_SUCCESS;
 fail:

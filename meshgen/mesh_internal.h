@@ -37,8 +37,8 @@ const int8_t (*hdgcl_element_edges(hdgcl_element_type type, int *count))[2];
 /* ---- geometry.c: measure and validity of one element ---- */
 
 typedef enum hdgcl_element_state {
-  HDGCL_ELEMENT_VALID = 0,    /* positive Jacobian everywhere checked */
-  HDGCL_ELEMENT_INVERTED = 1, /* negative Jacobian everywhere checked: a mirror image */
+  HDGCL_ELEMENT_VALID = 0,     /* positive Jacobian everywhere checked */
+  HDGCL_ELEMENT_INVERTED = 1,  /* negative Jacobian everywhere checked: a mirror image */
   HDGCL_ELEMENT_DEGENERATE = 2 /* zero, or sign-changing Jacobian (twisted, collapsed) */
 } hdgcl_element_state;
 
@@ -81,9 +81,10 @@ int hdgcl_face_compare(int verts_per_face, const int32_t *a, const int32_t *b);
 /* Details of a topology failure, so that a file reader can name the input
  * lines of the elements involved. */
 typedef struct hdgcl_face_conflict {
-  int count;            /* elements involved (0 if the failure is not about a face) */
-  int32_t elements[3];  /* their indices */
-  const char *reason;   /* predicate, e.g. "share one face (a face may belong to at most two elements)" */
+  int count;           /* elements involved (0 if the failure is not about a face) */
+  int32_t elements[3]; /* their indices */
+  const char
+      *reason; /* predicate, e.g. "share one face (a face may belong to at most two elements)" */
 } hdgcl_face_conflict;
 
 /* hdgcl_mesh_build_topology, also filling *conflict (may be NULL). */

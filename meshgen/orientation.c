@@ -33,10 +33,9 @@ int hdgcl_mesh_orient_elements(hdgcl_mesh *mesh, int32_t *bad) {
     }
     if (state != HDGCL_ELEMENT_VALID) {
       *bad = e;
-      return hdgcl_error(HDGCL_ERROR_MESH,
-                         "%s %d is degenerate (zero or sign-changing Jacobian, measure %g)",
-                         hdgcl_element_type_name(mesh->type), (int)e,
-                         hdgcl_mesh_element_measure(mesh, e));
+      return hdgcl_error(
+          HDGCL_ERROR_MESH, "%s %d is degenerate (zero or sign-changing Jacobian, measure %g)",
+          hdgcl_element_type_name(mesh->type), (int)e, hdgcl_mesh_element_measure(mesh, e));
     }
   }
   return HDGCL_SUCCESS;

@@ -39,11 +39,11 @@ static void random_in_ball(uint64_t *state, int dim, double *u) {
 }
 
 typedef struct perturb_work {
-  bool *on_boundary;        /* [num_vertices] */
-  double *shortest_edge;    /* [num_vertices] */
-  int64_t *first_incident;  /* [num_vertices + 1] CSR offsets into incident */
-  int32_t *incident;        /* elements touching each vertex */
-  double *jacobian_floor;   /* [num_elements] */
+  bool *on_boundary;       /* [num_vertices] */
+  double *shortest_edge;   /* [num_vertices] */
+  int64_t *first_incident; /* [num_vertices + 1] CSR offsets into incident */
+  int32_t *incident;       /* elements touching each vertex */
+  double *jacobian_floor;  /* [num_elements] */
 } perturb_work;
 
 static void free_work(perturb_work *w) {
@@ -60,8 +60,8 @@ static int prepare(const hdgcl_mesh *mesh, perturb_work *w) {
   int64_t nev = (int64_t)ne * vpe;
   HDGCL_TRY(hdgcl_calloc((size_t)nv, sizeof(bool), "perturbation flags", &w->on_boundary));
   HDGCL_TRY(hdgcl_calloc((size_t)nv, sizeof(double), "perturbation lengths", &w->shortest_edge));
-  HDGCL_TRY(hdgcl_calloc((size_t)nv + 1, sizeof(int64_t), "vertex-element offsets",
-                         &w->first_incident));
+  HDGCL_TRY(
+      hdgcl_calloc((size_t)nv + 1, sizeof(int64_t), "vertex-element offsets", &w->first_incident));
   HDGCL_TRY(hdgcl_calloc((size_t)nev, sizeof(int32_t), "vertex-element map", &w->incident));
   HDGCL_TRY(hdgcl_calloc((size_t)ne, sizeof(double), "perturbation floors", &w->jacobian_floor));
 

@@ -4,8 +4,8 @@
  * ",seed=S"; or a path ending in ".msh".  Every error names the spec. */
 #include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,9 +78,9 @@ static int parse_sizes(const char *spec, const char *s, mesh_request *req, const
   if (count == 1)
     for (int d = 1; d < req->kind->dim; d++) req->n[d] = req->n[0];
   else if (count != req->kind->dim)
-    return spec_error(spec, req->kind->dim == 2 ? "give N or NxM cells"
-                                                : "give N or NxMxL cells");
-  if (*p != '\0' && *p != ',') return spec_error(spec, "unexpected characters after the cell counts");
+    return spec_error(spec, req->kind->dim == 2 ? "give N or NxM cells" : "give N or NxMxL cells");
+  if (*p != '\0' && *p != ',')
+    return spec_error(spec, "unexpected characters after the cell counts");
   *rest = p;
   return HDGCL_SUCCESS;
 }
@@ -106,10 +106,14 @@ static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
       if (seen_diag) return spec_error(spec, "diag given twice");
       if (req->kind->type != HDGCL_TRIANGLE)
         return spec_error(spec, "diag applies to square: (triangle) meshes only");
-      if (!strcmp(value, "right")) req->diagonal = HDGCL_DIAGONAL_RIGHT;
-      else if (!strcmp(value, "left")) req->diagonal = HDGCL_DIAGONAL_LEFT;
-      else if (!strcmp(value, "alt")) req->diagonal = HDGCL_DIAGONAL_ALTERNATING;
-      else return spec_error(spec, "diag must be right, left or alt");
+      if (!strcmp(value, "right"))
+        req->diagonal = HDGCL_DIAGONAL_RIGHT;
+      else if (!strcmp(value, "left"))
+        req->diagonal = HDGCL_DIAGONAL_LEFT;
+      else if (!strcmp(value, "alt"))
+        req->diagonal = HDGCL_DIAGONAL_ALTERNATING;
+      else
+        return spec_error(spec, "diag must be right, left or alt");
       seen_diag = true;
     } else if (!strcmp(item, "perturb")) {
       if (seen_perturb) return spec_error(spec, "perturb given twice");
@@ -125,7 +129,7 @@ static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
       errno = 0;
       if (value[0] < '0' || value[0] > '9') return spec_error(spec, "seed must be an integer >= 0");
       req->seed = strtoull(value, &stop, 10);
-      if (errno || *stop) return spec_error(spec, "seed must be an integer below 2^64");
+      if (errno || *stop) return spec_error(spec, "seed must be an integer in [0, 2^64)");
       seen_seed = true;
     } else {
       char problem[192];
@@ -152,8 +156,8 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
   int status;
   if (req.kind->dim == 2) {
     const double lo[2] = {0, 0}, hi[2] = {1, 1};
-    status = hdgcl_mesh_create_rectangle(req.kind->type, req.n[0], req.n[1], lo, hi, req.diagonal,
-                                         &m);
+    status =
+        hdgcl_mesh_create_rectangle(req.kind->type, req.n[0], req.n[1], lo, hi, req.diagonal, &m);
   } else {
     const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
     status = hdgcl_mesh_create_box(req.kind->type, req.n[0], req.n[1], req.n[2], lo, hi, &m);

@@ -15,8 +15,8 @@ int hdgcl_structured_check(const char *what, int dim, const int *n, const double
       return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: %d cells along %c (need at least 1)", what,
                          n[d], axis_name[d]);
     if (!isfinite(lo[d]) || !isfinite(hi[d]) || !(lo[d] < hi[d]))
-      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: empty or invalid range [%g, %g] along %c",
-                         what, lo[d], hi[d], axis_name[d]);
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: empty or invalid range [%g, %g] along %c", what,
+                         lo[d], hi[d], axis_name[d]);
     /* n[d] < 2^31, so these products stay far below INT64_MAX until they are checked */
     vertices *= (int64_t)n[d] + 1;
     elements *= n[d];

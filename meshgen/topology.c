@@ -17,10 +17,10 @@
 #include "mesh_internal.h"
 
 typedef struct occurrence_table {
-  int vpf;         /* vertices per face */
-  int32_t *canon;  /* [occ][vpf] canonical tuples */
-  int8_t *orient;  /* [occ] orientation code seen from the element */
-  int32_t *order;  /* occurrences in sorted order */
+  int vpf;        /* vertices per face */
+  int32_t *canon; /* [occ][vpf] canonical tuples */
+  int8_t *orient; /* [occ] orientation code seen from the element */
+  int32_t *order; /* occurrences in sorted order */
 } occurrence_table;
 
 /* a before b in the tail (C1, C2, ...) of their canonical tuples. */
@@ -61,8 +61,7 @@ static int conflict_error(hdgcl_face_conflict *conflict, int count, const int32_
   conflict->count = count;
   for (int i = 0; i < count; i++) conflict->elements[i] = elements[i];
   conflict->reason = reason;
-  if (count == 1)
-    return hdgcl_error(HDGCL_ERROR_MESH, "element %d %s", (int)elements[0], reason);
+  if (count == 1) return hdgcl_error(HDGCL_ERROR_MESH, "element %d %s", (int)elements[0], reason);
   if (count == 2)
     return hdgcl_error(HDGCL_ERROR_MESH, "elements %d and %d %s", (int)elements[0],
                        (int)elements[1], reason);
@@ -117,7 +116,8 @@ static int fill_occurrences(const hdgcl_mesh *mesh, occurrence_table *t,
 static int sort_occurrences(const hdgcl_mesh *mesh, occurrence_table *t, int32_t num_occ) {
   int32_t *start = NULL, *tmp = NULL;
   int status;
-  HDGCL_TRY(hdgcl_calloc((size_t)mesh->num_vertices + 1, sizeof *start, "face sort buckets", &start));
+  HDGCL_TRY(
+      hdgcl_calloc((size_t)mesh->num_vertices + 1, sizeof *start, "face sort buckets", &start));
   /* counting sort on C0 */
   for (int32_t occ = 0; occ < num_occ; occ++) start[t->canon[(int64_t)occ * t->vpf] + 1]++;
   int32_t largest = 0;
@@ -125,9 +125,11 @@ static int sort_occurrences(const hdgcl_mesh *mesh, occurrence_table *t, int32_t
     if (start[v + 1] > largest) largest = start[v + 1];
     start[v + 1] += start[v];
   }
-  for (int32_t occ = 0; occ < num_occ; occ++) t->order[start[t->canon[(int64_t)occ * t->vpf]]++] = occ;
+  for (int32_t occ = 0; occ < num_occ; occ++)
+    t->order[start[t->canon[(int64_t)occ * t->vpf]]++] = occ;
   /* start[v] is now the end of bucket v, i.e. the start of bucket v+1 */
-  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)largest, sizeof *tmp, "face sort buffer", &tmp), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)largest, sizeof *tmp, "face sort buffer", &tmp),
+                 done);
   for (int32_t v = 0, begin = 0; v < mesh->num_vertices; begin = start[v], v++)
     sort_bucket(t, t->order + begin, start[v] - begin, tmp);
   status = HDGCL_SUCCESS;
@@ -146,7 +148,7 @@ static int count_faces(const occurrence_table *t, int32_t num_occ, int fpe, int3
     int32_t n = 1;
     while (i + n < num_occ && same_face(t, t->order[i], t->order[i + n])) n++;
     int32_t a = t->order[i], b = n > 1 ? t->order[i + 1] : -1;
-    int32_t elems[3] = {a / fpe, b / fpe, n > 2 ? t->order[i + 2] / fpe : -1};
+    int32_t elems[3] = {a / fpe, n > 1 ? b / fpe : -1, n > 2 ? t->order[i + 2] / fpe : -1};
     if (n > 2)
       return conflict_error(conflict, 3, elems,
                             "share one face (a face may belong to at most two elements)");
@@ -156,8 +158,10 @@ static int count_faces(const occurrence_table *t, int32_t num_occ, int fpe, int3
                       hdgcl_face_orientation_reverses(t->vpf, t->orient[b]))
       return conflict_error(conflict, 2, elems,
                             "overlap (they lie on the same side of their shared face)");
-    if (n == 2) (*interior)++;
-    else (*boundary)++;
+    if (n == 2)
+      (*interior)++;
+    else
+      (*boundary)++;
     i += n;
   }
   return HDGCL_SUCCESS;
@@ -172,8 +176,8 @@ static int allocate_faces(hdgcl_mesh *mesh, int32_t num_faces) {
   HDGCL_TRY(hdgcl_calloc(nf * 2, sizeof(int8_t), "face orientations", &mesh->face_orient));
   HDGCL_TRY(hdgcl_calloc(nf, sizeof(int32_t), "face tags", &mesh->face_tags));
   HDGCL_TRY(hdgcl_calloc(ne * fpe, sizeof(int32_t), "element faces", &mesh->elem_faces));
-  HDGCL_TRY(hdgcl_calloc(ne * fpe, sizeof(int8_t), "element face orientations",
-                         &mesh->elem_face_orient));
+  HDGCL_TRY(
+      hdgcl_calloc(ne * fpe, sizeof(int8_t), "element face orientations", &mesh->elem_face_orient));
   return HDGCL_SUCCESS;
 }
 
@@ -213,9 +217,8 @@ int hdgcl_mesh_build_topology_conflict(hdgcl_mesh *mesh, hdgcl_face_conflict *co
   int32_t num_occ = mesh->num_elements * mesh->faces_per_element;
   occurrence_table t = {mesh->verts_per_face, NULL, NULL, NULL};
   int status;
-  HDGCL_TRY_GOTO(status,
-                 hdgcl_calloc((size_t)num_occ * t.vpf, sizeof(int32_t), "face keys", &t.canon),
-                 done);
+  HDGCL_TRY_GOTO(
+      status, hdgcl_calloc((size_t)num_occ * t.vpf, sizeof(int32_t), "face keys", &t.canon), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)num_occ, sizeof(int8_t), "face keys", &t.orient),
                  done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)num_occ, sizeof(int32_t), "face order", &t.order),
@@ -249,8 +252,10 @@ static int32_t search(const hdgcl_mesh *mesh, int32_t lo, int32_t hi, const int3
     int32_t mid = lo + (hi - lo) / 2;
     int c = hdgcl_face_compare(vpf, mesh->face_verts + (int64_t)mid * vpf, canonical);
     if (c == 0) return mid;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return -1;
 }

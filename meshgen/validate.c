@@ -51,8 +51,7 @@ static int check_elements(const hdgcl_mesh *mesh) {
 static bool is_canonical(int vpf, const int32_t *C) {
   if (vpf == 2) return C[0] < C[1];
   if (vpf == 3) return C[0] < C[1] && C[1] < C[2];
-  return C[0] < C[1] && C[0] < C[2] && C[0] < C[3] && C[1] < C[3] && C[1] != C[2] &&
-         C[2] != C[3];
+  return C[0] < C[1] && C[0] < C[2] && C[0] < C[3] && C[1] < C[3] && C[1] != C[2] && C[2] != C[3];
 }
 
 /* One neighbour (element e, local face lf, code o) of face f. */
@@ -68,8 +67,8 @@ static int check_side(const hdgcl_mesh *mesh, int32_t f, int side) {
   if (mesh->elem_faces[(int64_t)e * fpe + lf] != f ||
       mesh->elem_face_orient[(int64_t)e * fpe + lf] != o)
     return hdgcl_error(HDGCL_ERROR_MESH,
-                       "face %d and element %d (local face %d) do not point to each other",
-                       (int)f, (int)e, lf);
+                       "face %d and element %d (local face %d) do not point to each other", (int)f,
+                       (int)e, lf);
   const int8_t *lv = hdgcl_element_face_vertices(mesh->type, lf);
   const int32_t *C = mesh->face_verts + (int64_t)f * vpf;
   const int32_t *v = mesh->elem_verts + (int64_t)e * mesh->verts_per_element;
@@ -138,8 +137,10 @@ static int check_faces(const hdgcl_mesh *mesh) {
         found |= mesh->face_elems[2 * (int64_t)f + side] == e &&
                  mesh->face_local[2 * (int64_t)f + side] == lf;
       if (!found)
-        return hdgcl_error(HDGCL_ERROR_MESH, "element %d: local face %d names face %d, "
-                           "which does not list it", (int)e, lf, (int)f);
+        return hdgcl_error(HDGCL_ERROR_MESH,
+                           "element %d: local face %d names face %d, "
+                           "which does not list it",
+                           (int)e, lf, (int)f);
     }
   return HDGCL_SUCCESS;
 }

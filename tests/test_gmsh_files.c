@@ -29,27 +29,52 @@ typedef struct expected_file {
   hdgcl_element_type type;
   int32_t vertices, elements, boundary_faces;
   double measure;
-  int32_t elem_tags[3][2];  /* {tag, count}, count 0 ends */
-  int32_t face_tags[7][2];  /* {tag, count} over boundary faces, tag 0 = untagged */
+  int32_t elem_tags[3][2]; /* {tag, count}, count 0 ends */
+  int32_t face_tags[7][2]; /* {tag, count} over boundary faces, tag 0 = untagged */
 } expected_file;
 
 static const expected_file files[] = {
-    {"gmsh_tri41.msh", HDGCL_TRIANGLE, 56, 86, 24, 2.0,
-     {{10, 42}, {11, 44}}, {{1, 8}, {2, 4}, {3, 8}, {4, 4}}},
-    {"gmsh_tri22.msh", HDGCL_TRIANGLE, 56, 86, 24, 2.0,
-     {{10, 42}, {11, 44}}, {{1, 8}, {2, 4}, {3, 8}, {4, 4}}},
+    {"gmsh_tri41.msh",
+     HDGCL_TRIANGLE,
+     56,
+     86,
+     24,
+     2.0,
+     {{10, 42}, {11, 44}},
+     {{1, 8}, {2, 4}, {3, 8}, {4, 4}}},
+    {"gmsh_tri22.msh",
+     HDGCL_TRIANGLE,
+     56,
+     86,
+     24,
+     2.0,
+     {{10, 42}, {11, 44}},
+     {{1, 8}, {2, 4}, {3, 8}, {4, 4}}},
     {"gmsh_quad41.msh", HDGCL_QUADRILATERAL, 79, 62, 32, 3.0, {{5, 62}}, {{1, 24}, {2, 8}}},
-    {"gmsh_tet41.msh", HDGCL_TETRAHEDRON, 81, 184, 156, 1.0,
-     {{20, 184}}, {{1, 26}, {2, 26}, {3, 26}, {4, 26}, {5, 26}, {6, 26}}},
-    {"gmsh_tet22.msh", HDGCL_TETRAHEDRON, 81, 184, 156, 1.0,
-     {{20, 184}}, {{1, 26}, {2, 26}, {3, 26}, {4, 26}, {5, 26}, {6, 26}}},
+    {"gmsh_tet41.msh",
+     HDGCL_TETRAHEDRON,
+     81,
+     184,
+     156,
+     1.0,
+     {{20, 184}},
+     {{1, 26}, {2, 26}, {3, 26}, {4, 26}, {5, 26}, {6, 26}}},
+    {"gmsh_tet22.msh",
+     HDGCL_TETRAHEDRON,
+     81,
+     184,
+     156,
+     1.0,
+     {{20, 184}},
+     {{1, 26}, {2, 26}, {3, 26}, {4, 26}, {5, 26}, {6, 26}}},
     {"gmsh_hex41.msh", HDGCL_HEXAHEDRON, 80, 36, 66, 2.0, {{7, 36}}, {{5, 12}, {6, 12}, {0, 42}}},
 };
 
 /* All vertices of face f have coordinate `axis` equal to value. */
 static bool face_on_plane(const hdgcl_mesh *m, int32_t f, int axis, double value) {
   for (int j = 0; j < m->verts_per_face; j++)
-    if (m->coords[(int64_t)m->face_verts[(int64_t)f * m->verts_per_face + j] * m->dim + axis] != value)
+    if (m->coords[(int64_t)m->face_verts[(int64_t)f * m->verts_per_face + j] * m->dim + axis] !=
+        value)
       return false;
   return true;
 }

@@ -28,7 +28,9 @@ static inline int tmc_compare(int vpf, const int32_t *a, const int32_t *b) {
 }
 
 /* Orientation code o reverses the face: codes are rotations then reflections. */
-static inline bool tmc_reverses(int vpf, int o) { return o >= hdgcl_face_orientation_count(vpf) / 2; }
+static inline bool tmc_reverses(int vpf, int o) {
+  return o >= hdgcl_face_orientation_count(vpf) / 2;
+}
 
 /* Face/element maps, canonical order, orientation codes, numbering. */
 static inline int tmc_check_topology(const hdgcl_mesh *m) {
@@ -55,7 +57,8 @@ static inline int tmc_check_topology(const hdgcl_mesh *m) {
                 (int)f, (int)e0, (int)e1);
       CHECK_MSG(m->face_tags[f] == 0, "interior face %d has tag %d", (int)f, (int)m->face_tags[f]);
       /* positively oriented neighbours see the face with opposite orientation */
-      CHECK_MSG(tmc_reverses(vpf, m->face_orient[2 * f]) != tmc_reverses(vpf, m->face_orient[2 * f + 1]),
+      CHECK_MSG(tmc_reverses(vpf, m->face_orient[2 * f]) !=
+                    tmc_reverses(vpf, m->face_orient[2 * f + 1]),
                 "interior face %d: orientation codes %d %d of the same parity", (int)f,
                 m->face_orient[2 * f], m->face_orient[2 * f + 1]);
     } else {
@@ -76,8 +79,8 @@ static inline int tmc_check_topology(const hdgcl_mesh *m) {
       const int8_t *lv = hdgcl_element_face_vertices(m->type, lf);
       for (int j = 0; j < vpf; j++)
         CHECK_MSG(m->elem_verts[(int64_t)e * vpe + lv[j]] == C[P[j]],
-                  "face %d: element %d local face %d vertex %d is not C[P_%d[%d]]", (int)f,
-                  (int)e, lf, j, o, j);
+                  "face %d: element %d local face %d vertex %d is not C[P_%d[%d]]", (int)f, (int)e,
+                  lf, j, o, j);
       CHECK(m->elem_faces[(int64_t)e * fpe + lf] == f);
       CHECK(m->elem_face_orient[(int64_t)e * fpe + lf] == o);
       seen[(int64_t)e * fpe + lf]++;
@@ -97,7 +100,8 @@ static inline int tmc_compare_u64(const void *a, const void *b) {
 
 /* Unique edges of the mesh, from the element edges (own tables). */
 static inline int64_t tmc_count_edges(const hdgcl_mesh *m) {
-  static const int tri[][2] = {{0, 1}, {1, 2}, {2, 0}}, quad[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}},
+  static const int tri[][2] = {{0, 1}, {1, 2}, {2, 0}},
+                   quad[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}},
                    tet[][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}},
                    hex[][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}, {4, 5}, {5, 6},
                                {6, 7}, {7, 4}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
@@ -105,7 +109,10 @@ static inline int64_t tmc_count_edges(const hdgcl_mesh *m) {
                          : m->type == HDGCL_QUADRILATERAL ? quad
                          : m->type == HDGCL_TETRAHEDRON   ? tet
                                                           : hex;
-  int ne = m->type == HDGCL_TRIANGLE ? 3 : m->type == HDGCL_HEXAHEDRON ? 12 : m->type == HDGCL_TETRAHEDRON ? 6 : 4;
+  int ne = m->type == HDGCL_TRIANGLE      ? 3
+           : m->type == HDGCL_HEXAHEDRON  ? 12
+           : m->type == HDGCL_TETRAHEDRON ? 6
+                                          : 4;
   int64_t n = (int64_t)m->num_elements * ne;
   uint64_t *keys = malloc((size_t)n * sizeof *keys + 1);
   for (int32_t e = 0; e < m->num_elements; e++)
@@ -142,7 +149,8 @@ static inline int tmc_check_measures(const hdgcl_mesh *m, double *total) {
   double sum = 0;
   for (int32_t e = 0; e < m->num_elements; e++) {
     double v = hdgcl_mesh_element_measure(m, e);
-    if (!(v > 0) && check_failures - before < 5) CHECK_MSG(v > 0, "element %d measure %g", (int)e, v);
+    if (!(v > 0) && check_failures - before < 5)
+      CHECK_MSG(v > 0, "element %d measure %g", (int)e, v);
     sum += v;
   }
   *total = sum;
@@ -154,7 +162,7 @@ static inline int tmc_check_measures(const hdgcl_mesh *m, double *total) {
  * number of faces with tag t (t = 0..6), and every boundary vertex lies on
  * the box boundary while no interior face lies within a side. */
 static inline int tmc_check_box_boundary(const hdgcl_mesh *m, const double *lo, const double *hi,
-                                  int64_t count[7]) {
+                                         int64_t count[7]) {
   int before = check_failures;
   int vpf = m->verts_per_face, dim = m->dim;
   for (int t = 0; t < 7; t++) count[t] = 0;
@@ -179,7 +187,8 @@ static inline int tmc_check_box_boundary(const hdgcl_mesh *m, const double *lo, 
         double plane = s ? hi[axis] : lo[axis];
         bool all = true;
         for (int j = 0; j < vpf; j++)
-          all = all && m->coords[(int64_t)m->face_verts[(int64_t)f * vpf + j] * dim + axis] == plane;
+          all =
+              all && m->coords[(int64_t)m->face_verts[(int64_t)f * vpf + j] * dim + axis] == plane;
         CHECK_MSG(!all, "interior face %d lies on the boundary", (int)f);
       }
   }

@@ -25,7 +25,8 @@ static int run_cli(const char *dir, const char *args) {
   char cmd[4096], out[1024], err[1024];
   snprintf(out, sizeof out, "%s/stdout.txt", dir);
   snprintf(err, sizeof err, "%s/stderr.txt", dir);
-  snprintf(cmd, sizeof cmd, "\"%s\" mesh %s > \"%s\" 2> \"%s\"", getenv("HDGCL_CLI"), args, out, err);
+  snprintf(cmd, sizeof cmd, "\"%s\" mesh %s > \"%s\" 2> \"%s\"", getenv("HDGCL_CLI"), args, out,
+           err);
   int status = system(cmd);
   slurp(out, out_text, sizeof out_text);
   slurp(err, err_text, sizeof err_text);
@@ -121,6 +122,7 @@ int main(void) {
   check_failure(dir, args, "--format 40");
   snprintf(args, sizeof args, "--output \"%s\"", path);
   check_failure(dir, args, "--mesh SPEC is required");
+  check_failure(dir, "--mesh square:2 --output", "--output needs a file name");
   snprintf(args, sizeof args, "--mesh \"%s/missing.msh\" --output \"%s\"", dir, path);
   check_failure(dir, args, "missing.msh");
   snprintf(args, sizeof args, "--mesh square:2 --output \"%s/no/such/dir/out.msh\"", dir);

@@ -37,8 +37,7 @@ static inline int tmf_count_entries(const char *dir) {
   DIR *d = opendir(dir);
   if (!d) return -1;
   int n = 0;
-  for (struct dirent *e; (e = readdir(d));)
-    n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+  for (struct dirent *e; (e = readdir(d));) n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
   closedir(d);
   return n;
 }
@@ -49,7 +48,8 @@ static inline void tmf_remove_dir(const char *dir) {
   if (d) {
     char path[1024];
     for (struct dirent *e; (e = readdir(d));)
-      if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) remove(tmf_path(dir, e->d_name, path, sizeof path));
+      if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+        remove(tmf_path(dir, e->d_name, path, sizeof path));
     closedir(d);
   }
   rmdir(dir);

@@ -81,8 +81,8 @@ static void check_diagonals(const hdgcl_mesh *m, const case_desc *c) {
 static void check_case(const case_desc *c, double amplitude, uint64_t seed) {
   char name[160];
   snprintf(name, sizeof name, "%s %dx%dx%d diag=%s perturb=%g seed=%llu",
-           hdgcl_element_type_name(c->type), c->n[0], c->n[1], c->n[2],
-           diagonal_name(c->diagonal), amplitude, (unsigned long long)seed);
+           hdgcl_element_type_name(c->type), c->n[0], c->n[1], c->n[2], diagonal_name(c->diagonal),
+           amplitude, (unsigned long long)seed);
   int before = check_failures;
   hdgcl_mesh *m = NULL, *plain = NULL;
   CHECK_OK(create(c, &m));
@@ -137,13 +137,15 @@ static void check_case(const case_desc *c, double amplitude, uint64_t seed) {
     } else {
       interior++;
       moved += dist2 > 0;
-      CHECK_MSG(sqrt(dist2) <= amplitude * h * (1 + 1e-12), "vertex %d moved %g > %g x %g",
-                (int)v, sqrt(dist2), amplitude, h);
+      CHECK_MSG(sqrt(dist2) <= amplitude * h * (1 + 1e-12), "vertex %d moved %g > %g x %g", (int)v,
+                sqrt(dist2), amplitude, h);
     }
   }
-  if (amplitude == 0) CHECK(moved == 0);
-  else CHECK_MSG(moved * 10 >= interior * 9, "only %d of %d interior vertices moved", (int)moved,
-                 (int)interior);
+  if (amplitude == 0)
+    CHECK(moved == 0);
+  else
+    CHECK_MSG(moved * 10 >= interior * 9, "only %d of %d interior vertices moved", (int)moved,
+              (int)interior);
   free(on_boundary);
 done:
   hdgcl_mesh_destroy(&m);
@@ -180,21 +182,24 @@ static void check_errors(void) {
   CHECK_FAILS(hdgcl_mesh_create_rectangle(HDGCL_TRIANGLE, 0, 3, lo, hi, HDGCL_DIAGONAL_RIGHT, &m),
               HDGCL_ERROR_ARGUMENT);
   CHECK(strstr(hdgcl_last_error(), "cells along x") != NULL);
-  CHECK_FAILS(hdgcl_mesh_create_rectangle(HDGCL_QUADRILATERAL, 3, -1, lo, hi, HDGCL_DIAGONAL_RIGHT, &m),
-              HDGCL_ERROR_ARGUMENT);
+  CHECK_FAILS(
+      hdgcl_mesh_create_rectangle(HDGCL_QUADRILATERAL, 3, -1, lo, hi, HDGCL_DIAGONAL_RIGHT, &m),
+      HDGCL_ERROR_ARGUMENT);
   CHECK_FAILS(hdgcl_mesh_create_rectangle(HDGCL_TRIANGLE, 2, 2, lo, flat, HDGCL_DIAGONAL_RIGHT, &m),
               HDGCL_ERROR_ARGUMENT);
   CHECK(strstr(hdgcl_last_error(), "range") != NULL);
-  CHECK_FAILS(hdgcl_mesh_create_rectangle(HDGCL_TETRAHEDRON, 2, 2, lo, hi, HDGCL_DIAGONAL_RIGHT, &m),
-              HDGCL_ERROR_ARGUMENT);
+  CHECK_FAILS(
+      hdgcl_mesh_create_rectangle(HDGCL_TETRAHEDRON, 2, 2, lo, hi, HDGCL_DIAGONAL_RIGHT, &m),
+      HDGCL_ERROR_ARGUMENT);
   CHECK_FAILS(hdgcl_mesh_create_rectangle(HDGCL_TRIANGLE, 2, 2, lo, hi, (hdgcl_diagonal)7, &m),
               HDGCL_ERROR_ARGUMENT);
-  CHECK_FAILS(hdgcl_mesh_create_rectangle(HDGCL_TRIANGLE, 100000, 100000, lo, hi,
-                                          HDGCL_DIAGONAL_RIGHT, &m),
-              HDGCL_ERROR_ARGUMENT);
+  CHECK_FAILS(
+      hdgcl_mesh_create_rectangle(HDGCL_TRIANGLE, 100000, 100000, lo, hi, HDGCL_DIAGONAL_RIGHT, &m),
+      HDGCL_ERROR_ARGUMENT);
   CHECK(strstr(hdgcl_last_error(), "32-bit") != NULL);
   CHECK_FAILS(hdgcl_mesh_create_box(HDGCL_HEXAHEDRON, 2, 0, 2, lo, hi, &m), HDGCL_ERROR_ARGUMENT);
-  CHECK_FAILS(hdgcl_mesh_create_box(HDGCL_QUADRILATERAL, 2, 2, 2, lo, hi, &m), HDGCL_ERROR_ARGUMENT);
+  CHECK_FAILS(hdgcl_mesh_create_box(HDGCL_QUADRILATERAL, 2, 2, 2, lo, hi, &m),
+              HDGCL_ERROR_ARGUMENT);
   CHECK_FAILS(hdgcl_mesh_create_box(HDGCL_TETRAHEDRON, 1000, 1000, 1000, lo, hi, &m),
               HDGCL_ERROR_ARGUMENT);
   CHECK(m == NULL);
@@ -214,16 +219,21 @@ int main(void) {
     for (int a = 0; a < 3; a++) {
       /* unit box for the first sizes, an offset non-square box for the others */
       bool offset = s >= 2;
-      case_desc c = {HDGCL_TRIANGLE, {sizes2[s][0], sizes2[s][1], 1}, HDGCL_DIAGONAL_RIGHT,
-                     {offset ? -1 : 0, offset ? 0.5 : 0, 0}, {offset ? 2 : 1, offset ? 1.5 : 1, 1}};
+      case_desc c = {HDGCL_TRIANGLE,
+                     {sizes2[s][0], sizes2[s][1], 1},
+                     HDGCL_DIAGONAL_RIGHT,
+                     {offset ? -1 : 0, offset ? 0.5 : 0, 0},
+                     {offset ? 2 : 1, offset ? 1.5 : 1, 1}};
       for (int d = 0; d < 3; d++) {
         c.diagonal = (hdgcl_diagonal)d;
         check_case(&c, amplitudes[a], 7 + s);
       }
       c.type = HDGCL_QUADRILATERAL;
       check_case(&c, amplitudes[a], 11 + s);
-      case_desc b = {HDGCL_TETRAHEDRON, {sizes3[s][0], sizes3[s][1], sizes3[s][2]},
-                     HDGCL_DIAGONAL_RIGHT, {offset ? -1 : 0, 0, offset ? 2 : 0},
+      case_desc b = {HDGCL_TETRAHEDRON,
+                     {sizes3[s][0], sizes3[s][1], sizes3[s][2]},
+                     HDGCL_DIAGONAL_RIGHT,
+                     {offset ? -1 : 0, 0, offset ? 2 : 0},
                      {offset ? 1 : 1, offset ? 0.5 : 1, offset ? 5 : 1}};
       check_case(&b, amplitudes[a], 3 + s);
       b.type = HDGCL_HEXAHEDRON;

@@ -7,8 +7,8 @@
 #include "mesh_internal.h"
 #include "test_mesh_checks.h"
 
-static const hdgcl_element_type types[4] = {HDGCL_TRIANGLE, HDGCL_QUADRILATERAL,
-                                            HDGCL_TETRAHEDRON, HDGCL_HEXAHEDRON};
+static const hdgcl_element_type types[4] = {HDGCL_TRIANGLE, HDGCL_QUADRILATERAL, HDGCL_TETRAHEDRON,
+                                            HDGCL_HEXAHEDRON};
 
 /* The permutation tables are the ones written in mesh.h. */
 static void check_permutations(void) {
@@ -97,7 +97,8 @@ static void check_measures(void) {
     double coords[24];
     int nv = t == 3 ? 8 : t == 0 ? 3 : 4, dim = t < 2 ? 2 : 3;
     for (int i = 0; i < nv; i++)
-      for (int d = 0; d < dim; d++) coords[i * dim + d] = hdgcl_element_reference_vertex(types[t], i)[d];
+      for (int d = 0; d < dim; d++)
+        coords[i * dim + d] = hdgcl_element_reference_vertex(types[t], i)[d];
     hdgcl_mesh *m = one_element(types[t], coords);
     if (!m) continue;
     CHECK_NEAR(hdgcl_mesh_element_measure(m, 0), ref_measure[t], 1e-14);
@@ -112,7 +113,8 @@ static void check_measures(void) {
   hdgcl_mesh *m = one_element(HDGCL_QUADRILATERAL, quad);
   double shoelace = 0;
   for (int i = 0; i < 4; i++)
-    shoelace += quad[2 * i] * quad[2 * ((i + 1) % 4) + 1] - quad[2 * ((i + 1) % 4)] * quad[2 * i + 1];
+    shoelace +=
+        quad[2 * i] * quad[2 * ((i + 1) % 4) + 1] - quad[2 * ((i + 1) % 4)] * quad[2 * i + 1];
   CHECK_NEAR(hdgcl_mesh_element_measure(m, 0), shoelace / 2, 1e-14);
   hdgcl_mesh_destroy(&m);
   /* trilinear hexahedron: the unit cube with vertex 6 raised by h has
@@ -140,8 +142,10 @@ static void check_validity(void) {
     hdgcl_element_type type;
     const double *coords;
     bool fixable;
-  } cases[] = {{HDGCL_TRIANGLE, cw_triangle, true},    {HDGCL_TRIANGLE, flat_triangle, false},
-               {HDGCL_QUADRILATERAL, arrow_quad, false}, {HDGCL_QUADRILATERAL, bowtie_quad, false},
+  } cases[] = {{HDGCL_TRIANGLE, cw_triangle, true},
+               {HDGCL_TRIANGLE, flat_triangle, false},
+               {HDGCL_QUADRILATERAL, arrow_quad, false},
+               {HDGCL_QUADRILATERAL, bowtie_quad, false},
                {HDGCL_QUADRILATERAL, mirrored_quad, true}};
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     hdgcl_mesh *m = one_element(cases[k].type, cases[k].coords);
@@ -165,7 +169,8 @@ static void check_validity(void) {
   /* a mirrored hexahedron (top and bottom swapped) and a negative tetrahedron */
   double hex[24];
   for (int i = 0; i < 8; i++)
-    for (int d = 0; d < 3; d++) hex[i * 3 + d] = hdgcl_element_reference_vertex(HDGCL_HEXAHEDRON, (i + 4) % 8)[d];
+    for (int d = 0; d < 3; d++)
+      hex[i * 3 + d] = hdgcl_element_reference_vertex(HDGCL_HEXAHEDRON, (i + 4) % 8)[d];
   hdgcl_mesh *m = one_element(HDGCL_HEXAHEDRON, hex);
   int32_t bad;
   CHECK(hdgcl_mesh_element_measure(m, 0) < 0);
@@ -175,7 +180,8 @@ static void check_validity(void) {
   double twisted[24];
   memcpy(twisted, hex, sizeof hex);
   for (int i = 0; i < 8; i++)
-    for (int d = 0; d < 3; d++) twisted[i * 3 + d] = hdgcl_element_reference_vertex(HDGCL_HEXAHEDRON, i)[d];
+    for (int d = 0; d < 3; d++)
+      twisted[i * 3 + d] = hdgcl_element_reference_vertex(HDGCL_HEXAHEDRON, i)[d];
   double t0 = twisted[4 * 3], t1 = twisted[4 * 3 + 1]; /* swap vertices 4 and 5 */
   twisted[4 * 3] = twisted[5 * 3], twisted[4 * 3 + 1] = twisted[5 * 3 + 1];
   twisted[5 * 3] = t0, twisted[5 * 3 + 1] = t1;
@@ -214,7 +220,7 @@ static void check_conflicts(void) {
   CHECK(m->face_verts[0] == 0 && m->face_verts[1] == 1);
   CHECK(m->face_elems[0] == 0 && m->face_elems[1] == 1);
   CHECK(m->face_local[0] == 0 && m->face_local[1] == 0);
-  CHECK(m->face_orient[0] == 0 && m->face_orient[1] == 1); /* (0,1) as is, then reversed */
+  CHECK(m->face_orient[0] == 0 && m->face_orient[1] == 1);  /* (0,1) as is, then reversed */
   memcpy(m->elem_verts + 3, tris + 6, 3 * sizeof(int32_t)); /* 0 and 2: same side */
   CHECK_FAILS(hdgcl_mesh_build_topology_conflict(m, &conflict), HDGCL_ERROR_MESH);
   CHECK(conflict.count == 2 && strstr(hdgcl_last_error(), "overlap") != NULL);

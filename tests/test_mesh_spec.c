@@ -25,8 +25,8 @@ static void check_counts(const char *spec, hdgcl_element_type type, int32_t vert
 
 /* spec gives the same mesh as the rectangle generator with this diagonal,
  * perturbed with (amplitude, seed). */
-static void check_same_as_direct(const char *spec, hdgcl_element_type type, int nx, int ny,
-                                 int nz, hdgcl_diagonal diagonal, double amplitude, uint64_t seed) {
+static void check_same_as_direct(const char *spec, hdgcl_element_type type, int nx, int ny, int nz,
+                                 hdgcl_diagonal diagonal, double amplitude, uint64_t seed) {
   const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   hdgcl_mesh *a = from_spec(spec), *b = NULL;
   if (type == HDGCL_TRIANGLE || type == HDGCL_QUADRILATERAL)
@@ -72,8 +72,8 @@ int main(void) {
                        HDGCL_DIAGONAL_RIGHT, 0.3, 9);
   check_same_as_direct("quad:3,perturb=0.1", HDGCL_QUADRILATERAL, 3, 3, 1, HDGCL_DIAGONAL_RIGHT,
                        0.1, 0);
-  check_same_as_direct("cube:3x2x2,perturb=0.25,seed=18446744073709551615", HDGCL_TETRAHEDRON, 3,
-                       2, 2, HDGCL_DIAGONAL_RIGHT, 0.25, UINT64_MAX);
+  check_same_as_direct("cube:3x2x2,perturb=0.25,seed=18446744073709551615", HDGCL_TETRAHEDRON, 3, 2,
+                       2, HDGCL_DIAGONAL_RIGHT, 0.25, UINT64_MAX);
   check_same_as_direct("hex:2x3x2,seed=3,perturb=0.4", HDGCL_HEXAHEDRON, 2, 3, 2,
                        HDGCL_DIAGONAL_RIGHT, 0.4, 3);
 

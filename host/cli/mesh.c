@@ -1,5 +1,7 @@
 /* hdgcl mesh: builds or reads a mesh, prints a one-line summary and
  * optionally writes it as a Gmsh file. */
+#include <string.h>
+
 #include "cli.h"
 #include "error.h"
 
@@ -22,7 +24,10 @@ static int run(hdgcl_options opts) {
   HDGCL_TRY(hdgcl_options_get_choice(opts, "format", formats, 0, &format));
   HDGCL_TRY(hdgcl_options_check_unused(opts));
   if (!spec) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--mesh SPEC is required (try --help)");
-  if (output && !output[0]) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--output: empty file name");
+  /* a bare "--output" reads as the flag value "true" */
+  if (output && (!output[0] || !strcmp(output, "true")))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--output needs a file name (write ./true for a file named true)");
 
   hdgcl_mesh *mesh = NULL;
   HDGCL_TRY(hdgcl_mesh_create_from_spec(spec, &mesh));
@@ -38,26 +43,25 @@ static int run(hdgcl_options opts) {
 }
 
 static void help(FILE *out) {
-  fprintf(out,
-          "usage: hdgcl mesh --mesh SPEC [--output FILE.msh] [--format 41|22]\n"
-          "\n"
-          "Builds (or reads) a mesh, checks it, prints a one-line summary (element type,\n"
-          "vertices, elements, faces interior/boundary, total area or volume) and, with\n"
-          "--output, writes it as an ASCII Gmsh file with the boundary tags as physical\n"
-          "groups.\n"
-          "\n"
-          "  --mesh SPEC      square:N[xM]   unit square, 2 triangles per cell\n"
-          "                   quad:N[xM]     unit square, quadrilaterals\n"
-          "                   cube:N[xMxL]   unit cube, 6 tetrahedra per cell\n"
-          "                   hex:N[xMxL]    unit cube, hexahedra\n"
-          "                   modifiers: ,diag=right|left|alt (square), ,perturb=A (random\n"
-          "                   interior vertex moves, 0 <= A < 0.5 of the shortest edge),\n"
-          "                   ,seed=S; or a Gmsh file FILE.msh (formats 2.2 and 4.1)\n"
-          "  --output FILE    write the mesh to FILE (Gmsh ASCII)\n"
-          "  --format 41|22   Gmsh format version of --output (default 41)\n"
-          "\n"
-          "Boundary tags of the generated meshes: 1 x=0, 2 x=1, 3 y=0, 4 y=1, 5 z=0, 6 z=1.\n"
-          "example: hdgcl mesh --mesh square:8,diag=alt,perturb=0.2 --output square.msh\n");
+  fprintf(out, "usage: hdgcl mesh --mesh SPEC [--output FILE.msh] [--format 41|22]\n"
+               "\n"
+               "Builds (or reads) a mesh, checks it, prints a one-line summary (element type,\n"
+               "vertices, elements, faces interior/boundary, total area or volume) and, with\n"
+               "--output, writes it as an ASCII Gmsh file with the boundary tags as physical\n"
+               "groups.\n"
+               "\n"
+               "  --mesh SPEC      square:N[xM]   unit square, 2 triangles per cell\n"
+               "                   quad:N[xM]     unit square, quadrilaterals\n"
+               "                   cube:N[xMxL]   unit cube, 6 tetrahedra per cell\n"
+               "                   hex:N[xMxL]    unit cube, hexahedra\n"
+               "                   modifiers: ,diag=right|left|alt (square), ,perturb=A (random\n"
+               "                   interior vertex moves, 0 <= A < 0.5 of the shortest edge),\n"
+               "                   ,seed=S; or a Gmsh file FILE.msh (formats 2.2 and 4.1)\n"
+               "  --output FILE    write the mesh to FILE (Gmsh ASCII)\n"
+               "  --format 41|22   Gmsh format version of --output (default 41)\n"
+               "\n"
+               "Boundary tags of the generated meshes: 1 x=0, 2 x=1, 3 y=0, 4 y=1, 5 z=0, 6 z=1.\n"
+               "example: hdgcl mesh --mesh square:8,diag=alt,perturb=0.2 --output square.msh\n");
 }
 
 const cli_command cli_mesh = {"mesh", "build or read a mesh, print a summary, write Gmsh", run,
