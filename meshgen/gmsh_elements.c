@@ -1,0 +1,37 @@
+/* One element line of a Gmsh file: its type and its node tags (shared by
+ * formats 2.2 and 4.1). */
+#include <stdio.h>
+
+#include "error.h"
+#include "gmsh_sections.h"
+
+int gmsh_check_element_type(gmsh_input *in, int64_t number, int64_t gmsh_type) {
+  if (gmsh_type_nodes(gmsh_type) > 0) return HDGCL_SUCCESS;
+  char who[48] = "element block"; /* format 4.1 checks the type of a whole block */
+  if (number > 0) snprintf(who, sizeof who, "element %lld", (long long)number);
+  return gmsh_error(in, HDGCL_ERROR_FORMAT,
+                    "%s has type %lld, which hdgcl does not read (supported Gmsh types: "
+                    "1 line, 2 triangle, 3 quadrangle, 4 tetrahedron, 5 hexahedron, 15 point)",
+                    who, (long long)gmsh_type);
+}
+
+int gmsh_read_element_nodes(gmsh_input *in, gmsh_content *c, int gmsh_type, int64_t number,
+                            int32_t physical_tag) {
+  int n = gmsh_type_nodes(gmsh_type);
+  int32_t positions[8];
+  for (int k = 0; k < n; k++) {
+    int64_t tag;
+    HDGCL_TRY(gmsh_int(in, "node tag", 1, INT64_MAX, &tag));
+    positions[k] = gmsh_node_position(c, tag);
+    if (positions[k] < 0)
+      return gmsh_error(in, HDGCL_ERROR_FORMAT,
+                        "element %lld references node %lld, which $Nodes does not define",
+                        (long long)number, (long long)tag);
+  }
+  HDGCL_TRY(gmsh_end_of_line(in, "the element's node tags"));
+  if (gmsh_type == GMSH_POINT) return HDGCL_SUCCESS;
+  int32_t *nodes;
+  HDGCL_TRY(gmsh_add_element(c, gmsh_type, number, physical_tag, in->path, in->line_no, &nodes));
+  for (int k = 0; k < n; k++) nodes[k] = positions[k];
+  return HDGCL_SUCCESS;
+}

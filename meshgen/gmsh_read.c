@@ -1,0 +1,105 @@
+/* hdgcl_mesh_read_gmsh: Gmsh ASCII .msh files, formats 2.2 and 4.1.
+ * $MeshFormat comes first; then $Nodes and $Elements (and for 4.1
+ * $Entities, which give elements their physical groups) are parsed, and any
+ * other section ($PhysicalNames, $Periodic, $NodeData, ...) is skipped up to
+ * its $End line.  Binary files are refused. */
+#include <string.h>
+
+#include "error.h"
+#include "gmsh_sections.h"
+
+/* "$MeshFormat" line already read: version, file type, data size. */
+static int read_format(gmsh_input *in, int *version) {
+  char text[32];
+  int64_t file_type, data_size;
+  HDGCL_TRY(gmsh_next_line(in, "the format version line", NULL));
+  HDGCL_TRY(gmsh_word(in, "format version", text, sizeof text));
+  HDGCL_TRY(gmsh_int(in, "file type", INT64_MIN, INT64_MAX, &file_type));
+  if (file_type != 0)
+    return gmsh_error(in, HDGCL_ERROR_FORMAT,
+                      "binary Gmsh files are not supported (save as ASCII, e.g. "
+                      "gmsh FILE -save -format msh41 with Mesh.Binary = 0)");
+  HDGCL_TRY(gmsh_int(in, "data size", INT64_MIN, INT64_MAX, &data_size));
+  HDGCL_TRY(gmsh_end_of_line(in, "the format version line"));
+  if (!strcmp(text, "2.2"))
+    *version = 22;
+  else if (!strcmp(text, "4.1"))
+    *version = 41;
+  else
+    return gmsh_error(in, HDGCL_ERROR_FORMAT,
+                      "Gmsh format version %s is not supported (use 2.2 or 4.1)", text);
+  return gmsh_expect_line(in, "$EndMeshFormat");
+}
+
+/* Skips the body of section $name up to $Endname. */
+static int skip_section(gmsh_input *in, const char *name) {
+  char end[128];
+  snprintf(end, sizeof end, "$End%s", name);
+  long start = in->line_no;
+  for (;;) {
+    bool eof;
+    HDGCL_TRY(gmsh_next_line(in, end, &eof));
+    if (eof)
+      return gmsh_error(in, HDGCL_ERROR_FORMAT, "end of file: missing %s for $%s at line %ld", end,
+                        name, start);
+    if (gmsh_line_is(in, end)) return HDGCL_SUCCESS;
+  }
+}
+
+static int read_sections(gmsh_input *in, gmsh_content *c) {
+  bool eof;
+  do HDGCL_TRY(gmsh_next_line(in, "$MeshFormat", NULL));
+  while (in->line[0] == '\0');
+  if (!gmsh_line_is(in, "$MeshFormat"))
+    return gmsh_error(in, HDGCL_ERROR_FORMAT, "not a Gmsh file (expected $MeshFormat)");
+  int version = 0;
+  HDGCL_TRY(read_format(in, &version));
+  for (;;) {
+    HDGCL_TRY(gmsh_next_line(in, "a section", &eof));
+    if (eof) break;
+    const char *line = in->line;
+    while (*line == ' ' || *line == '\t') line++;
+    if (*line == '\0') continue;
+    if (line[0] != '$' || strchr(line, ' ') || strchr(line, '\t') || strlen(line) > 100)
+      return gmsh_error(in, HDGCL_ERROR_FORMAT, "expected a section name ($Name), found '%.40s'",
+                        line);
+    char name[104];
+    snprintf(name, sizeof name, "%s", line + 1);
+    if (!strncmp(name, "End", 3))
+      return gmsh_error(in, HDGCL_ERROR_FORMAT, "$%s without a matching section start", name);
+    if (!strcmp(name, "Nodes")) {
+      if (c->have_nodes) return gmsh_error(in, HDGCL_ERROR_FORMAT, "second $Nodes section");
+      c->have_nodes = true;
+      HDGCL_TRY(version == 22 ? gmsh_read_nodes22(in, c) : gmsh_read_nodes41(in, c));
+    } else if (!strcmp(name, "Elements")) {
+      if (c->have_elements) return gmsh_error(in, HDGCL_ERROR_FORMAT, "second $Elements section");
+      if (!c->have_nodes) return gmsh_error(in, HDGCL_ERROR_FORMAT, "$Elements before $Nodes");
+      c->have_elements = true;
+      HDGCL_TRY(version == 22 ? gmsh_read_elements22(in, c) : gmsh_read_elements41(in, c));
+    } else if (!strcmp(name, "Entities") && version == 41) {
+      if (c->have_entities) return gmsh_error(in, HDGCL_ERROR_FORMAT, "second $Entities section");
+      if (c->have_elements) return gmsh_error(in, HDGCL_ERROR_FORMAT, "$Entities after $Elements");
+      HDGCL_TRY(gmsh_read_entities41(in, c));
+    } else {
+      HDGCL_TRY(skip_section(in, name));
+    }
+  }
+  in->line_no = 0; /* the remaining errors are about the whole file */
+  if (!c->have_nodes) return gmsh_error(in, HDGCL_ERROR_FORMAT, "no $Nodes section");
+  if (!c->have_elements) return gmsh_error(in, HDGCL_ERROR_FORMAT, "no $Elements section");
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_mesh_read_gmsh(const char *path, hdgcl_mesh **mesh) {
+  if (!mesh || !path)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_read_gmsh: NULL argument");
+  *mesh = NULL;
+  gmsh_input in;
+  gmsh_content content = {0};
+  HDGCL_TRY(gmsh_input_open(&in, path));
+  int status = read_sections(&in, &content);
+  gmsh_input_close(&in);
+  if (status == HDGCL_SUCCESS) status = gmsh_build_mesh(&content, path, mesh);
+  gmsh_content_free(&content);
+  return status;
+}

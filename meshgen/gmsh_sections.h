@@ -1,0 +1,31 @@
+/* The sections of a Gmsh ASCII file that the reader parses, per format
+ * version, into a gmsh_content; and the step from that content to a mesh. */
+#ifndef HDGCL_MESHGEN_GMSH_SECTIONS_H
+#define HDGCL_MESHGEN_GMSH_SECTIONS_H
+
+#include "gmsh_content.h"
+#include "gmsh_input.h"
+#include "hdgcl/mesh.h"
+
+/* Each reads the body of its section (after the "$Name" line) up to and
+ * including "$EndName". */
+int gmsh_read_nodes22(gmsh_input *in, gmsh_content *c);
+int gmsh_read_elements22(gmsh_input *in, gmsh_content *c);
+int gmsh_read_entities41(gmsh_input *in, gmsh_content *c);
+int gmsh_read_nodes41(gmsh_input *in, gmsh_content *c);
+int gmsh_read_elements41(gmsh_input *in, gmsh_content *c);
+
+/* gmsh_elements.c: shared by both versions.  Fails, naming the type
+ * number, unless hdgcl reads elements of this Gmsh type (number <= 0: the
+ * type of a 4.1 element block). */
+int gmsh_check_element_type(gmsh_input *in, int64_t number, int64_t gmsh_type);
+/* Reads the node tags of one element from the current line (ending it) and
+ * stores the element with its physical tag (points are skipped). */
+int gmsh_read_element_nodes(gmsh_input *in, gmsh_content *c, int gmsh_type, int64_t number,
+                            int32_t physical_tag);
+
+/* gmsh_build.c: the mesh from the highest-dimensional elements; the
+ * lower-dimensional ones with a physical group tag the boundary faces. */
+int gmsh_build_mesh(const gmsh_content *c, const char *path, hdgcl_mesh **mesh);
+
+#endif

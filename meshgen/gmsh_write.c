@@ -1,0 +1,318 @@
+/* hdgcl_mesh_write_gmsh: Gmsh ASCII formats 4.1 and 2.2.
+ *
+ * Layout: one geometric entity per distinct element tag (dimension dim,
+ * physical group = the tag, none for tag 0) and one per distinct non-zero
+ * boundary tag (dimension dim-1, physical group = the tag).  Boundary faces
+ * are written as lines / triangles / quadrangles with their vertices in the
+ * order of the element they bound (normal pointing out of the domain), then
+ * the elements in mesh order (format 4.1: one block per run of equal tags).
+ * Nodes are numbered from 1 in vertex order; coordinates use 17 significant
+ * digits so that reading the file back gives the same doubles.
+ *
+ * The file is written under a temporary name in the same directory and
+ * renamed at the end, so a failure leaves no partial file. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "mesh_internal.h"
+
+typedef struct tag_set {
+  int32_t count;
+  int32_t *tags; /* sorted, distinct */
+} tag_set;
+
+static int compare_int32(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Distinct values of tags[0..n), skipping 0 if skip_zero. */
+static int collect_tags(const int32_t *tags, int32_t n, bool skip_zero, tag_set *set) {
+  HDGCL_TRY(hdgcl_calloc((size_t)n, sizeof(int32_t), "tag list", &set->tags));
+  int32_t m = 0;
+  for (int32_t i = 0; i < n; i++)
+    if (!(skip_zero && tags[i] == 0)) set->tags[m++] = tags[i];
+  qsort(set->tags, (size_t)m, sizeof(int32_t), compare_int32);
+  set->count = 0;
+  for (int32_t i = 0; i < m; i++)
+    if (set->count == 0 || set->tags[set->count - 1] != set->tags[i])
+      set->tags[set->count++] = set->tags[i];
+  return HDGCL_SUCCESS;
+}
+
+/* Entity tag (1-based position) of a tag in the set. */
+static int32_t entity_of(const tag_set *set, int32_t tag) {
+  const int32_t *p = bsearch(&tag, set->tags, (size_t)set->count, sizeof(int32_t), compare_int32);
+  return (int32_t)(p - set->tags) + 1;
+}
+
+typedef struct gmsh_writer {
+  const hdgcl_mesh *mesh;
+  FILE *out;
+  tag_set body, boundary;
+  int body_type, face_type; /* Gmsh element types */
+  double lo[3], hi[3];      /* bounding box, given to every entity */
+} gmsh_writer;
+
+static void write_entities(gmsh_writer *w) {
+  int dim = w->mesh->dim;
+  int32_t count[4] = {0, 0, 0, 0};
+  count[dim - 1] = w->boundary.count;
+  count[dim] = w->body.count;
+  fprintf(w->out, "$Entities\n%d %d %d %d\n", (int)count[0], (int)count[1], (int)count[2],
+          (int)count[3]);
+  for (int d = dim - 1; d <= dim; d++) {
+    const tag_set *set = d == dim ? &w->body : &w->boundary;
+    for (int32_t i = 0; i < set->count; i++) {
+      fprintf(w->out, "%d %.17g %.17g %.17g %.17g %.17g %.17g", (int)i + 1, w->lo[0], w->lo[1],
+              w->lo[2], w->hi[0], w->hi[1], w->hi[2]);
+      if (set->tags[i] != 0)
+        fprintf(w->out, " 1 %d 0\n", (int)set->tags[i]);
+      else
+        fprintf(w->out, " 0 0\n");
+    }
+  }
+  fprintf(w->out, "$EndEntities\n");
+}
+
+static void write_coordinates(const gmsh_writer *w, int32_t v) {
+  const double *x = w->mesh->coords + (int64_t)v * w->mesh->dim;
+  fprintf(w->out, "%.17g %.17g %.17g\n", x[0], x[1], w->mesh->dim == 3 ? x[2] : 0.0);
+}
+
+/* Vertex tags (1-based) of boundary face f, in its element's local order. */
+static void write_face_nodes(const gmsh_writer *w, int32_t f) {
+  const hdgcl_mesh *m = w->mesh;
+  int32_t e = m->face_elems[2 * (int64_t)f];
+  const int8_t *lv = hdgcl_element_face_vertices(m->type, m->face_local[2 * (int64_t)f]);
+  for (int j = 0; j < m->verts_per_face; j++)
+    fprintf(w->out, " %d", (int)m->elem_verts[(int64_t)e * m->verts_per_element + lv[j]] + 1);
+  fputc('\n', w->out);
+}
+
+static void write_element_nodes(const gmsh_writer *w, int32_t e) {
+  const hdgcl_mesh *m = w->mesh;
+  for (int j = 0; j < m->verts_per_element; j++)
+    fprintf(w->out, " %d", (int)m->elem_verts[(int64_t)e * m->verts_per_element + j] + 1);
+  fputc('\n', w->out);
+}
+
+/* Boundary faces carrying a tag. */
+static int32_t tagged_faces(const hdgcl_mesh *m) {
+  int32_t n = 0;
+  for (int32_t f = m->num_interior_faces; f < m->num_faces; f++) n += m->face_tags[f] != 0;
+  return n;
+}
+
+/* Format 4.1 gives every node an entity, as Gmsh does: a node on tagged
+ * boundary faces goes to the boundary entity of the smallest such tag, any
+ * other node to the entity of the first element containing it.  Entity k
+ * (0-based) is boundary entity k+1 for k < boundary.count, else body entity
+ * k - boundary.count + 1.  *order lists the vertices grouped by entity, in
+ * vertex order within a group; start[k] is where group k begins. */
+static int classify_nodes(const gmsh_writer *w, int32_t *order, int32_t *start) {
+  const hdgcl_mesh *m = w->mesh;
+  int32_t nb = w->boundary.count, groups = nb + w->body.count, *entity;
+  HDGCL_TRY(hdgcl_calloc((size_t)m->num_vertices, sizeof *entity, "node entities", &entity));
+  for (int32_t v = 0; v < m->num_vertices; v++) entity[v] = groups; /* unassigned */
+  for (int32_t f = m->num_interior_faces; f < m->num_faces; f++)
+    if (m->face_tags[f] != 0) {
+      int32_t k = entity_of(&w->boundary, m->face_tags[f]) - 1;
+      for (int j = 0; j < m->verts_per_face; j++) {
+        int32_t v = m->face_verts[(int64_t)f * m->verts_per_face + j];
+        if (k < entity[v]) entity[v] = k;
+      }
+    }
+  for (int32_t e = 0; e < m->num_elements; e++) {
+    int32_t k = nb + entity_of(&w->body, m->elem_tags[e]) - 1;
+    for (int j = 0; j < m->verts_per_element; j++) {
+      int32_t v = m->elem_verts[(int64_t)e * m->verts_per_element + j];
+      if (entity[v] == groups) entity[v] = k;
+    }
+  }
+  for (int32_t v = 0; v < m->num_vertices; v++) /* unused vertices: first body entity */
+    if (entity[v] == groups) entity[v] = nb;
+  for (int32_t k = 0; k <= groups; k++) start[k] = 0;
+  for (int32_t v = 0; v < m->num_vertices; v++) start[entity[v] + 1]++;
+  for (int32_t k = 0; k < groups; k++) start[k + 1] += start[k];
+  for (int32_t v = 0; v < m->num_vertices; v++) order[start[entity[v]]++] = v;
+  for (int32_t k = groups; k > 0; k--) start[k] = start[k - 1];
+  start[0] = 0;
+  free(entity);
+  return HDGCL_SUCCESS;
+}
+
+static int write41(gmsh_writer *w) {
+  const hdgcl_mesh *m = w->mesh;
+  int dim = m->dim;
+  fprintf(w->out, "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n");
+  write_entities(w);
+  int32_t nv = m->num_vertices, groups = w->boundary.count + w->body.count, blocks = 0;
+  int32_t *order = NULL, *start = NULL;
+  int status;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)nv, sizeof *order, "node order", &order), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)groups + 2, sizeof *start, "node blocks", &start),
+                 done);
+  if (groups > 0) HDGCL_TRY_GOTO(status, classify_nodes(w, order, start), done);
+  for (int32_t k = 0; k < groups; k++) blocks += start[k + 1] > start[k];
+  fprintf(w->out, "$Nodes\n%d %d %d %d\n", (int)blocks, (int)nv, nv ? 1 : 0, (int)nv);
+  for (int32_t k = 0; k < groups; k++) {
+    if (start[k + 1] == start[k]) continue;
+    bool boundary = k < w->boundary.count;
+    fprintf(w->out, "%d %d 0 %d\n", boundary ? dim - 1 : dim,
+            (int)(boundary ? k + 1 : k - w->boundary.count + 1), (int)(start[k + 1] - start[k]));
+    for (int32_t i = start[k]; i < start[k + 1]; i++) fprintf(w->out, "%d\n", (int)order[i] + 1);
+    for (int32_t i = start[k]; i < start[k + 1]; i++) write_coordinates(w, order[i]);
+  }
+  fprintf(w->out, "$EndNodes\n");
+
+  int32_t runs = 0;
+  for (int32_t e = 0; e < m->num_elements; e++)
+    runs += e == 0 || m->elem_tags[e] != m->elem_tags[e - 1];
+  int64_t total = (int64_t)tagged_faces(m) + m->num_elements;
+  fprintf(w->out, "$Elements\n%d %lld %d %lld\n", (int)(w->boundary.count + runs), (long long)total,
+          total ? 1 : 0, (long long)total);
+  int64_t number = 1;
+  for (int32_t i = 0; i < w->boundary.count; i++) {
+    int32_t count = 0;
+    for (int32_t f = m->num_interior_faces; f < m->num_faces; f++)
+      count += m->face_tags[f] == w->boundary.tags[i];
+    fprintf(w->out, "%d %d %d %d\n", dim - 1, (int)i + 1, w->face_type, (int)count);
+    for (int32_t f = m->num_interior_faces; f < m->num_faces; f++)
+      if (m->face_tags[f] == w->boundary.tags[i]) {
+        fprintf(w->out, "%lld", (long long)number++);
+        write_face_nodes(w, f);
+      }
+  }
+  for (int32_t first = 0, end; first < m->num_elements; first = end) {
+    for (end = first + 1; end < m->num_elements && m->elem_tags[end] == m->elem_tags[first];) end++;
+    fprintf(w->out, "%d %d %d %d\n", dim, (int)entity_of(&w->body, m->elem_tags[first]),
+            w->body_type, (int)(end - first));
+    for (int32_t e = first; e < end; e++) {
+      fprintf(w->out, "%lld", (long long)number++);
+      write_element_nodes(w, e);
+    }
+  }
+  fprintf(w->out, "$EndElements\n");
+  status = HDGCL_SUCCESS;
+done:
+  free(order);
+  free(start);
+  return status;
+}
+
+static void write22(gmsh_writer *w) {
+  const hdgcl_mesh *m = w->mesh;
+  fprintf(w->out, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n");
+  fprintf(w->out, "$Nodes\n%d\n", (int)m->num_vertices);
+  for (int32_t v = 0; v < m->num_vertices; v++) {
+    fprintf(w->out, "%d ", (int)v + 1);
+    write_coordinates(w, v);
+  }
+  fprintf(w->out, "$EndNodes\n");
+  int64_t total = (int64_t)tagged_faces(m) + m->num_elements, number = 1;
+  fprintf(w->out, "$Elements\n%lld\n", (long long)total);
+  /* number type 2 physical elementary nodes... */
+  for (int32_t f = m->num_interior_faces; f < m->num_faces; f++)
+    if (m->face_tags[f] != 0) {
+      fprintf(w->out, "%lld %d 2 %d %d", (long long)number++, w->face_type, (int)m->face_tags[f],
+              (int)entity_of(&w->boundary, m->face_tags[f]));
+      write_face_nodes(w, f);
+    }
+  for (int32_t e = 0; e < m->num_elements; e++) {
+    fprintf(w->out, "%lld %d 2 %d %d", (long long)number++, w->body_type, (int)m->elem_tags[e],
+            (int)entity_of(&w->body, m->elem_tags[e]));
+    write_element_nodes(w, e);
+  }
+  fprintf(w->out, "$EndElements\n");
+}
+
+static int check_mesh(const hdgcl_mesh *m, const char *path) {
+  if (!m->face_verts || !m->face_tags)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "cannot write '%s': the mesh has no topology "
+                       "(call hdgcl_mesh_build_topology)",
+                       path);
+  for (int32_t e = 0; e < m->num_elements; e++)
+    if (m->elem_tags[e] < 0)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "cannot write '%s': element %d has tag %d (Gmsh physical groups are "
+                         "positive; 0 means none)",
+                         path, (int)e, (int)m->elem_tags[e]);
+  for (int32_t f = m->num_interior_faces; f < m->num_faces; f++)
+    if (m->face_tags[f] < 0)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "cannot write '%s': boundary face %d has tag %d (Gmsh physical groups "
+                         "are positive; 0 means none)",
+                         path, (int)f, (int)m->face_tags[f]);
+  return HDGCL_SUCCESS;
+}
+
+/* A new file next to path, opened for writing; its name in tmp. */
+static int open_temporary(const char *path, char *tmp, size_t size, FILE **out) {
+  static _Atomic unsigned counter = 0; /* makes names unique within the process */
+  for (int attempt = 0; attempt < 100; attempt++) {
+    snprintf(tmp, size, "%s.tmp%ld.%u", path, (long)getpid(), counter++);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno == EEXIST) continue;
+    if (fd < 0) return hdgcl_error(HDGCL_ERROR_IO, "cannot write '%s': %s", path, strerror(errno));
+    *out = fdopen(fd, "w");
+    if (*out) return HDGCL_SUCCESS;
+    int err = errno;
+    close(fd);
+    unlink(tmp);
+    return hdgcl_error(HDGCL_ERROR_IO, "cannot write '%s': %s", path, strerror(err));
+  }
+  return hdgcl_error(HDGCL_ERROR_IO, "cannot write '%s': no free temporary name", path);
+}
+
+int hdgcl_mesh_write_gmsh(const hdgcl_mesh *mesh, const char *path, int version) {
+  if (!mesh || !path || !path[0])
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_write_gmsh: NULL mesh or empty path");
+  if (version != 41 && version != 22)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "cannot write '%s': Gmsh format version %d (use 41 or 22)", path, version);
+  HDGCL_TRY(check_mesh(mesh, path));
+  static const int body_types[] = {2, 3, 4, 5}, face_types[] = {1, 1, 2, 3};
+  gmsh_writer w = {
+      mesh,      NULL,     {0, NULL}, {0, NULL}, body_types[mesh->type], face_types[mesh->type],
+      {0, 0, 0}, {0, 0, 0}};
+  for (int32_t v = 0; v < mesh->num_vertices; v++)
+    for (int d = 0; d < mesh->dim; d++) {
+      double x = mesh->coords[(int64_t)v * mesh->dim + d];
+      w.lo[d] = v == 0 ? x : fmin(w.lo[d], x);
+      w.hi[d] = v == 0 ? x : fmax(w.hi[d], x);
+    }
+  char *tmp = NULL;
+  size_t tmp_size = strlen(path) + 64;
+  int status;
+  HDGCL_TRY_GOTO(status, collect_tags(mesh->elem_tags, mesh->num_elements, false, &w.body), done);
+  HDGCL_TRY_GOTO(status,
+                 collect_tags(mesh->face_tags + mesh->num_interior_faces,
+                              mesh->num_faces - mesh->num_interior_faces, true, &w.boundary),
+                 done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(tmp_size, 1, "file name", &tmp), done);
+  HDGCL_TRY_GOTO(status, open_temporary(path, tmp, tmp_size, &w.out), done);
+  if (version == 41)
+    status = write41(&w);
+  else
+    write22(&w);
+  bool failed = ferror(w.out) != 0;
+  int err = errno;
+  if (fclose(w.out) != 0 && !failed) failed = true, err = errno;
+  if (status == HDGCL_SUCCESS && !failed && rename(tmp, path) != 0) failed = true, err = errno;
+  if (status == HDGCL_SUCCESS && failed)
+    status = hdgcl_error(HDGCL_ERROR_IO, "cannot write '%s': %s", path, strerror(err ? err : EIO));
+  if (status != HDGCL_SUCCESS) unlink(tmp);
+done:
+  free(tmp);
+  free(w.body.tags);
+  free(w.boundary.tags);
+  return status;
+}

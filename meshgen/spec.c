@@ -1,0 +1,174 @@
+/* Meshes from a spec string (hdgcl_mesh_create_from_spec):
+ *   square:N[xM]  quad:N[xM]  cube:N[xMxL]  hex:N[xMxL]
+ * with optional ",diag=right|left|alt" (square only), ",perturb=A",
+ * ",seed=S"; or a path ending in ".msh".  Every error names the spec. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "mesh_internal.h"
+
+typedef struct mesh_kind {
+  const char *name;
+  hdgcl_element_type type;
+  int dim;
+} mesh_kind;
+
+static const mesh_kind kinds[] = {{"square", HDGCL_TRIANGLE, 2},
+                                  {"quad", HDGCL_QUADRILATERAL, 2},
+                                  {"cube", HDGCL_TETRAHEDRON, 3},
+                                  {"hex", HDGCL_HEXAHEDRON, 3}};
+enum { NUM_KINDS = sizeof kinds / sizeof kinds[0] };
+
+typedef struct mesh_request {
+  const mesh_kind *kind;
+  int n[3];
+  hdgcl_diagonal diagonal;
+  double perturb;
+  uint64_t seed;
+} mesh_request;
+
+static bool ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int spec_error(const char *spec, const char *problem) {
+  return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                     "mesh spec '%s': %s (expected square:N[xM], quad:N[xM], cube:N[xMxL], "
+                     "hex:N[xMxL] with ,diag=right|left|alt ,perturb=A ,seed=S; or a .msh file)",
+                     spec, problem);
+}
+
+/* Decimal digits only (no sign, no spaces); *end after them. */
+static bool parse_count(const char *s, const char **end, int *value) {
+  if (*s < '0' || *s > '9') return false;
+  errno = 0;
+  char *stop;
+  long x = strtol(s, &stop, 10);
+  if (errno || x > INT32_MAX) return false;
+  *value = (int)x;
+  *end = stop;
+  return true;
+}
+
+/* KIND:N[xM[xL]] up to the first ',' or the end. */
+static int parse_sizes(const char *spec, const char *s, mesh_request *req, const char **rest) {
+  const char *colon = strchr(s, ':');
+  if (!colon) return spec_error(spec, "missing ':' after the mesh kind");
+  for (int k = 0; k < NUM_KINDS; k++)
+    if (strlen(kinds[k].name) == (size_t)(colon - s) && !strncmp(s, kinds[k].name, colon - s))
+      req->kind = &kinds[k];
+  if (!req->kind) return spec_error(spec, "unknown mesh kind");
+  const char *p = colon + 1;
+  int count = 0;
+  for (;;) {
+    int value;
+    if (count == 3 || !parse_count(p, &p, &value))
+      return spec_error(spec, "cell counts must be positive integers written NxM...");
+    if (value <= 0) return spec_error(spec, "cell counts must be at least 1");
+    req->n[count++] = value;
+    if (*p != 'x') break;
+    p++;
+  }
+  if (count == 1)
+    for (int d = 1; d < req->kind->dim; d++) req->n[d] = req->n[0];
+  else if (count != req->kind->dim)
+    return spec_error(spec, req->kind->dim == 2 ? "give N or NxM cells" : "give N or NxMxL cells");
+  if (*p != '\0' && *p != ',')
+    return spec_error(spec, "unexpected characters after the cell counts");
+  *rest = p;
+  return HDGCL_SUCCESS;
+}
+
+/* ",key=value" modifiers. */
+static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
+  bool seen_diag = false, seen_perturb = false, seen_seed = false;
+  while (*p == ',') {
+    p++;
+    const char *end = strchr(p, ',');
+    size_t len = end ? (size_t)(end - p) : strlen(p);
+    char item[128];
+    if (len >= sizeof item) return spec_error(spec, "modifier too long");
+    memcpy(item, p, len);
+    item[len] = '\0';
+    p += len;
+    char *value = strchr(item, '=');
+    if (!value || value == item || !value[1])
+      return spec_error(spec, "modifiers are written ,key=value");
+    *value++ = '\0';
+    char *stop;
+    if (!strcmp(item, "diag")) {
+      if (seen_diag) return spec_error(spec, "diag given twice");
+      if (req->kind->type != HDGCL_TRIANGLE)
+        return spec_error(spec, "diag applies to square: (triangle) meshes only");
+      if (!strcmp(value, "right"))
+        req->diagonal = HDGCL_DIAGONAL_RIGHT;
+      else if (!strcmp(value, "left"))
+        req->diagonal = HDGCL_DIAGONAL_LEFT;
+      else if (!strcmp(value, "alt"))
+        req->diagonal = HDGCL_DIAGONAL_ALTERNATING;
+      else
+        return spec_error(spec, "diag must be right, left or alt");
+      seen_diag = true;
+    } else if (!strcmp(item, "perturb")) {
+      if (seen_perturb) return spec_error(spec, "perturb given twice");
+      errno = 0;
+      req->perturb = strtod(value, &stop);
+      if (errno || *stop || !isfinite(req->perturb) || isspace((unsigned char)value[0]))
+        return spec_error(spec, "perturb must be a number");
+      if (!(req->perturb >= 0 && req->perturb < 0.5))
+        return spec_error(spec, "perturb must be in [0, 0.5)");
+      seen_perturb = true;
+    } else if (!strcmp(item, "seed")) {
+      if (seen_seed) return spec_error(spec, "seed given twice");
+      errno = 0;
+      if (value[0] < '0' || value[0] > '9') return spec_error(spec, "seed must be an integer >= 0");
+      req->seed = strtoull(value, &stop, 10);
+      if (errno || *stop) return spec_error(spec, "seed must be an integer in [0, 2^64)");
+      seen_seed = true;
+    } else {
+      char problem[192];
+      snprintf(problem, sizeof problem, "unknown modifier '%s' (known: diag, perturb, seed)", item);
+      return spec_error(spec, problem);
+    }
+  }
+  if (*p != '\0') return spec_error(spec, "unexpected characters");
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
+  if (!mesh) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_create_from_spec: mesh is NULL");
+  *mesh = NULL;
+  if (!spec || !spec[0]) return spec_error("", "empty");
+  if (ends_with(spec, ".msh")) return hdgcl_mesh_read_gmsh(spec, mesh);
+
+  mesh_request req = {NULL, {1, 1, 1}, HDGCL_DIAGONAL_RIGHT, 0.0, 0};
+  const char *rest = spec;
+  HDGCL_TRY(parse_sizes(spec, spec, &req, &rest));
+  HDGCL_TRY(parse_modifiers(spec, rest, &req));
+
+  hdgcl_mesh *m = NULL;
+  int status;
+  if (req.kind->dim == 2) {
+    const double lo[2] = {0, 0}, hi[2] = {1, 1};
+    status =
+        hdgcl_mesh_create_rectangle(req.kind->type, req.n[0], req.n[1], lo, hi, req.diagonal, &m);
+  } else {
+    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    status = hdgcl_mesh_create_box(req.kind->type, req.n[0], req.n[1], req.n[2], lo, hi, &m);
+  }
+  if (status == HDGCL_SUCCESS) status = hdgcl_mesh_perturb(m, req.perturb, req.seed);
+  if (status != HDGCL_SUCCESS) {
+    hdgcl_mesh_destroy(&m);
+    char message[512]; /* the generator's message, prefixed with the spec */
+    snprintf(message, sizeof message, "%s", hdgcl_last_error());
+    return hdgcl_error(status, "mesh spec '%s': %s", spec, message);
+  }
+  *mesh = m;
+  return HDGCL_SUCCESS;
+}

@@ -1,0 +1,164 @@
+/* Reading real Gmsh files (tests/data/gmsh_*.msh, made by Gmsh 4.8.4 from
+ * the .geo scripts below, e.g. `gmsh tri.geo -2 -format msh41 -o
+ * gmsh_tri41.msh`; msh22 for the 2.2 files).  The expected counts come from
+ * the files themselves (counted by a separate script, not by hdgcl):
+ * vertices used by the highest-dimensional elements, elements, elements per
+ * physical group, boundary elements per physical group.  The test also
+ * checks geometry: total measure, tagged faces on the right sides, regions
+ * where they should be, and the topology contract.
+ *
+ * tri.geo:  rectangle [0,2]x[0,1] in two surfaces split at x = 1,
+ *           lc 0.3; Physical Curve bottom 1, right 2, top 3, left 4;
+ *           Physical Surface 10 (x < 1), 11 (x > 1).
+ * quad.geo: L-shape [0,2]^2 minus [1,2]^2, lc 0.3, Recombine Surface;
+ *           Physical Curve outer 1, reentrant 2 (x=1 or y=1 edges);
+ *           Physical Surface 5.
+ * tet.geo:  OpenCASCADE Box unit cube, MeshSize 0.45 at its points;
+ *           Physical Surface 1..6 on x=0, x=1, y=0, y=1, z=0, z=1;
+ *           Physical Volume 20.
+ * hex.geo:  [0,1]x[0,2] transfinite 3x4 cells, recombined, extruded by 1
+ *           in 3 layers; Physical Surface bottom 5 (z=0), top 6 (z=1);
+ *           Physical Volume 7; the four other sides untagged. */
+#include <stdio.h>
+#include <string.h>
+
+#include "test_mesh_checks.h"
+
+typedef struct expected_file {
+  const char *name;
+  hdgcl_element_type type;
+  int32_t vertices, elements, boundary_faces;
+  double measure;
+  int32_t elem_tags[3][2]; /* {tag, count}, count 0 ends */
+  int32_t face_tags[7][2]; /* {tag, count} over boundary faces, tag 0 = untagged */
+} expected_file;
+
+static const expected_file files[] = {
+    {"gmsh_tri41.msh",
+     HDGCL_TRIANGLE,
+     56,
+     86,
+     24,
+     2.0,
+     {{10, 42}, {11, 44}},
+     {{1, 8}, {2, 4}, {3, 8}, {4, 4}}},
+    {"gmsh_tri22.msh",
+     HDGCL_TRIANGLE,
+     56,
+     86,
+     24,
+     2.0,
+     {{10, 42}, {11, 44}},
+     {{1, 8}, {2, 4}, {3, 8}, {4, 4}}},
+    {"gmsh_quad41.msh", HDGCL_QUADRILATERAL, 79, 62, 32, 3.0, {{5, 62}}, {{1, 24}, {2, 8}}},
+    {"gmsh_tet41.msh",
+     HDGCL_TETRAHEDRON,
+     81,
+     184,
+     156,
+     1.0,
+     {{20, 184}},
+     {{1, 26}, {2, 26}, {3, 26}, {4, 26}, {5, 26}, {6, 26}}},
+    {"gmsh_tet22.msh",
+     HDGCL_TETRAHEDRON,
+     81,
+     184,
+     156,
+     1.0,
+     {{20, 184}},
+     {{1, 26}, {2, 26}, {3, 26}, {4, 26}, {5, 26}, {6, 26}}},
+    {"gmsh_hex41.msh", HDGCL_HEXAHEDRON, 80, 36, 66, 2.0, {{7, 36}}, {{5, 12}, {6, 12}, {0, 42}}},
+};
+
+/* All vertices of face f have coordinate `axis` equal to value. */
+static bool face_on_plane(const hdgcl_mesh *m, int32_t f, int axis, double value) {
+  for (int j = 0; j < m->verts_per_face; j++)
+    if (m->coords[(int64_t)m->face_verts[(int64_t)f * m->verts_per_face + j] * m->dim + axis] !=
+        value)
+      return false;
+  return true;
+}
+
+/* The side a tagged boundary face must lie on, per file. */
+static bool face_where_tag_says(const expected_file *x, const hdgcl_mesh *m, int32_t f) {
+  int tag = m->face_tags[f];
+  switch (x->type) {
+  case HDGCL_TRIANGLE: /* bottom y=0, right x=2, top y=1, left x=0 */
+    return (tag == 1 && face_on_plane(m, f, 1, 0)) || (tag == 2 && face_on_plane(m, f, 0, 2)) ||
+           (tag == 3 && face_on_plane(m, f, 1, 1)) || (tag == 4 && face_on_plane(m, f, 0, 0));
+  case HDGCL_QUADRILATERAL:
+    if (tag == 1)
+      return face_on_plane(m, f, 0, 0) || face_on_plane(m, f, 1, 0) || face_on_plane(m, f, 0, 2) ||
+             face_on_plane(m, f, 1, 2);
+    return tag == 2 && (face_on_plane(m, f, 0, 1) || face_on_plane(m, f, 1, 1));
+  case HDGCL_TETRAHEDRON: /* hdgcl's box convention */
+    return tag >= 1 && tag <= 6 && face_on_plane(m, f, (tag - 1) / 2, (tag - 1) % 2);
+  case HDGCL_HEXAHEDRON:
+    if (tag == 5) return face_on_plane(m, f, 2, 0);
+    if (tag == 6) return face_on_plane(m, f, 2, 1);
+    /* untagged: the four lateral sides */
+    return tag == 0 && (face_on_plane(m, f, 0, 0) || face_on_plane(m, f, 0, 1) ||
+                        face_on_plane(m, f, 1, 0) || face_on_plane(m, f, 1, 2));
+  }
+  return false;
+}
+
+static int32_t count_tag(const int32_t *tags, int32_t first, int32_t end, int32_t tag) {
+  int32_t n = 0;
+  for (int32_t i = first; i < end; i++) n += tags[i] == tag;
+  return n;
+}
+
+static void check_file(const char *data, const expected_file *x) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", data, x->name);
+  int before = check_failures;
+  hdgcl_mesh *m = NULL;
+  CHECK_OK(hdgcl_mesh_read_gmsh(path, &m));
+  if (!m) goto done;
+  CHECK_OK(hdgcl_mesh_validate(m));
+  CHECK(m->type == x->type);
+  CHECK(m->num_vertices == x->vertices);
+  CHECK(m->num_elements == x->elements);
+  CHECK(m->num_faces - m->num_interior_faces == x->boundary_faces);
+  int32_t listed = 0;
+  for (int k = 0; k < 3 && x->elem_tags[k][1]; k++) {
+    CHECK_MSG(count_tag(m->elem_tags, 0, m->num_elements, x->elem_tags[k][0]) == x->elem_tags[k][1],
+              "element tag %d", (int)x->elem_tags[k][0]);
+    listed += x->elem_tags[k][1];
+  }
+  CHECK(listed == m->num_elements);
+  listed = 0;
+  for (int k = 0; k < 7 && x->face_tags[k][1]; k++) {
+    CHECK_MSG(count_tag(m->face_tags, m->num_interior_faces, m->num_faces, x->face_tags[k][0]) ==
+                  x->face_tags[k][1],
+              "face tag %d", (int)x->face_tags[k][0]);
+    listed += x->face_tags[k][1];
+  }
+  CHECK(listed == m->num_faces - m->num_interior_faces);
+  for (int32_t f = m->num_interior_faces; f < m->num_faces; f++)
+    CHECK_MSG(face_where_tag_says(x, m, f), "boundary face %d with tag %d is not on its side",
+              (int)f, (int)m->face_tags[f]);
+  if (x->type == HDGCL_TRIANGLE) /* regions: 10 left of x = 1, 11 right of it */
+    for (int32_t e = 0; e < m->num_elements; e++) {
+      double cx = 0;
+      for (int i = 0; i < 3; i++) cx += m->coords[2 * (int64_t)m->elem_verts[3 * e + i]] / 3;
+      CHECK(m->elem_tags[e] == (cx < 1 ? 10 : 11));
+    }
+  double total;
+  tmc_check_measures(m, &total);
+  CHECK_NEAR(total, x->measure, 1e-12);
+  tmc_check_topology(m);
+  tmc_check_euler(m);
+done:
+  hdgcl_mesh_destroy(&m);
+  if (check_failures != before) fprintf(stderr, "  ... reading %s\n", path);
+}
+
+int main(void) {
+  const char *data = getenv("HDGCL_TEST_DATA");
+  CHECK_MSG(data != NULL, "HDGCL_TEST_DATA is not set");
+  if (!data) CHECK_DONE();
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) check_file(data, &files[i]);
+  CHECK_DONE();
+}

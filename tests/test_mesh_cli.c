@@ -1,0 +1,132 @@
+/* The `hdgcl mesh` subcommand, run as a user would ($HDGCL_CLI): summary
+ * line, Gmsh output that reads back, and errors (bad spec, unknown option,
+ * bad format) that exit non-zero with one error line and leave no file. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "test_mesh_checks.h"
+#include "test_mesh_files.h"
+
+static char out_text[8192], err_text[8192];
+
+static void slurp(const char *path, char *buf, size_t size) {
+  buf[0] = '\0';
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  size_t n = fread(buf, 1, size - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+}
+
+/* Runs "$HDGCL_CLI mesh ARGS" with stdout/stderr captured; returns the exit code. */
+static int run_cli(const char *dir, const char *args) {
+  char cmd[4096], out[1024], err[1024];
+  snprintf(out, sizeof out, "%s/stdout.txt", dir);
+  snprintf(err, sizeof err, "%s/stderr.txt", dir);
+  snprintf(cmd, sizeof cmd, "\"%s\" mesh %s > \"%s\" 2> \"%s\"", getenv("HDGCL_CLI"), args, out,
+           err);
+  int status = system(cmd);
+  slurp(out, out_text, sizeof out_text);
+  slurp(err, err_text, sizeof err_text);
+  remove(out);
+  remove(err);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int count_lines(const char *s) {
+  int n = 0;
+  for (; *s; s++) n += *s == '\n';
+  return n;
+}
+
+/* A failing run: non-zero exit, one error line containing `part`, nothing on
+ * stdout, and no file left in dir. */
+static void check_failure(const char *dir, const char *args, const char *part) {
+  int code = run_cli(dir, args);
+  CHECK_MSG(code != 0, "'%s' exited 0", args);
+  CHECK_MSG(count_lines(err_text) == 1 && strstr(err_text, "hdgcl mesh: error: ") == err_text,
+            "'%s': stderr is not one error line: %s", args, err_text);
+  CHECK_MSG(strstr(err_text, part) != NULL, "'%s': error '%s' lacks '%s'", args, err_text, part);
+  CHECK_MSG(out_text[0] == '\0', "'%s' printed: %s", args, out_text);
+  CHECK_MSG(tmf_count_entries(dir) == 0, "'%s' left %d file(s)", args, tmf_count_entries(dir));
+}
+
+int main(void) {
+  CHECK_MSG(getenv("HDGCL_CLI") != NULL, "HDGCL_CLI is not set");
+  char *dir = tmf_make_dir();
+  CHECK(dir != NULL);
+  if (!dir || !getenv("HDGCL_CLI")) CHECK_DONE();
+  char path[1024], args[2048];
+
+  /* write, then read back: the same mesh as the spec gives */
+  tmf_path(dir, "square.msh", path, sizeof path);
+  snprintf(args, sizeof args, "--mesh square:4 --output \"%s\"", path);
+  CHECK(run_cli(dir, args) == 0);
+  CHECK_MSG(strstr(out_text, "triangle mesh: 25 vertices, 32 elements, 56 faces (40 interior, 16 "
+                             "boundary), area 1\n") == out_text,
+            "summary: %s", out_text);
+  CHECK(strstr(out_text, "Gmsh 4.1") != NULL);
+  CHECK(err_text[0] == '\0');
+  hdgcl_mesh *a = NULL, *b = NULL;
+  CHECK_OK(hdgcl_mesh_read_gmsh(path, &a));
+  CHECK_OK(hdgcl_mesh_create_from_spec("square:4", &b));
+  if (a && b) tmc_check_same_mesh(a, b);
+  hdgcl_mesh_destroy(&a);
+  hdgcl_mesh_destroy(&b);
+  remove(path);
+
+  /* format 2.2, a 3D mesh */
+  tmf_path(dir, "hex.msh", path, sizeof path);
+  snprintf(args, sizeof args, "--mesh hex:2x1x3,perturb=0.2 --output=\"%s\" --format 22", path);
+  CHECK(run_cli(dir, args) == 0);
+  CHECK(strstr(out_text, "hexahedron mesh: 24 vertices, 6 elements, ") == out_text);
+  CHECK(strstr(out_text, "volume 1") != NULL);
+  CHECK_OK(hdgcl_mesh_read_gmsh(path, &a));
+  CHECK_OK(hdgcl_mesh_create_from_spec("hex:2x1x3,perturb=0.2", &b));
+  if (a && b) tmc_check_same_mesh(a, b);
+  hdgcl_mesh_destroy(&a);
+  hdgcl_mesh_destroy(&b);
+  FILE *f = fopen(path, "r");
+  char line[64] = "";
+  if (f) {
+    CHECK(fgets(line, sizeof line, f) && fgets(line, sizeof line, f));
+    fclose(f);
+  }
+  CHECK(!strcmp(line, "2.2 0 8\n"));
+  remove(path);
+
+  /* summary only; a Gmsh file as input */
+  CHECK(run_cli(dir, "--mesh cube:2") == 0);
+  CHECK(!strcmp(out_text, "tetrahedron mesh: 27 vertices, 48 elements, 120 faces (72 interior, 48 "
+                          "boundary), volume 1\n"));
+  CHECK(tmf_count_entries(dir) == 0);
+  snprintf(args, sizeof args, "--mesh \"%s/gmsh_quad41.msh\"", getenv("HDGCL_TEST_DATA"));
+  CHECK(run_cli(dir, args) == 0);
+  CHECK_MSG(strstr(out_text, "quadrilateral mesh: 79 vertices, 62 elements") == out_text, "%s",
+            out_text);
+
+  CHECK(run_cli(dir, "--help") == 0);
+  CHECK(strstr(out_text, "usage: hdgcl mesh --mesh SPEC") == out_text);
+
+  /* errors: one line, non-zero exit, no output file */
+  tmf_path(dir, "bad.msh", path, sizeof path);
+  snprintf(args, sizeof args, "--mesh square:0 --output \"%s\"", path);
+  check_failure(dir, args, "mesh spec 'square:0'");
+  snprintf(args, sizeof args, "--mesh square:4,diag=up --output \"%s\"", path);
+  check_failure(dir, args, "mesh spec 'square:4,diag=up'");
+  snprintf(args, sizeof args, "--mesh square:4 --output \"%s\" --outptu x", path);
+  check_failure(dir, args, "unknown option --outptu");
+  snprintf(args, sizeof args, "--mesh square:4 --output \"%s\" --format 40", path);
+  check_failure(dir, args, "--format 40");
+  snprintf(args, sizeof args, "--output \"%s\"", path);
+  check_failure(dir, args, "--mesh SPEC is required");
+  check_failure(dir, "--mesh square:2 --output", "--output needs a file name");
+  snprintf(args, sizeof args, "--mesh \"%s/missing.msh\" --output \"%s\"", dir, path);
+  check_failure(dir, args, "missing.msh");
+  snprintf(args, sizeof args, "--mesh square:2 --output \"%s/no/such/dir/out.msh\"", dir);
+  check_failure(dir, args, "out.msh");
+  tmf_remove_dir(dir);
+  CHECK_DONE();
+}

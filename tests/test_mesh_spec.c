@@ -1,0 +1,118 @@
+/* hdgcl_mesh_create_from_spec: every kind, sizes and modifier, the same mesh
+ * as the direct calls, and clear errors naming the spec for malformed ones. */
+#include <stdio.h>
+#include <string.h>
+
+#include "test_mesh_checks.h"
+
+static hdgcl_mesh *from_spec(const char *spec) {
+  hdgcl_mesh *m = NULL;
+  int status = hdgcl_mesh_create_from_spec(spec, &m);
+  CHECK_MSG(status == HDGCL_SUCCESS, "spec '%s': %s", spec, hdgcl_last_error());
+  return m;
+}
+
+static void check_counts(const char *spec, hdgcl_element_type type, int32_t vertices,
+                         int32_t elements) {
+  hdgcl_mesh *m = from_spec(spec);
+  if (!m) return;
+  CHECK_MSG(m->type == type && m->num_vertices == vertices && m->num_elements == elements,
+            "spec '%s': %s, %d vertices, %d elements", spec, hdgcl_element_type_name(m->type),
+            (int)m->num_vertices, (int)m->num_elements);
+  CHECK_OK(hdgcl_mesh_validate(m));
+  hdgcl_mesh_destroy(&m);
+}
+
+/* spec gives the same mesh as the rectangle generator with this diagonal,
+ * perturbed with (amplitude, seed). */
+static void check_same_as_direct(const char *spec, hdgcl_element_type type, int nx, int ny, int nz,
+                                 hdgcl_diagonal diagonal, double amplitude, uint64_t seed) {
+  const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  hdgcl_mesh *a = from_spec(spec), *b = NULL;
+  if (type == HDGCL_TRIANGLE || type == HDGCL_QUADRILATERAL)
+    CHECK_OK(hdgcl_mesh_create_rectangle(type, nx, ny, lo, hi, diagonal, &b));
+  else
+    CHECK_OK(hdgcl_mesh_create_box(type, nx, ny, nz, lo, hi, &b));
+  if (b) CHECK_OK(hdgcl_mesh_perturb(b, amplitude, seed));
+  if (a && b && tmc_check_same_mesh(a, b)) fprintf(stderr, "  ... spec '%s'\n", spec);
+  hdgcl_mesh_destroy(&a);
+  hdgcl_mesh_destroy(&b);
+}
+
+static void check_rejected(const char *spec, const char *message_part) {
+  hdgcl_mesh *m = NULL;
+  int status = hdgcl_mesh_create_from_spec(spec, &m);
+  CHECK_MSG(status == HDGCL_ERROR_ARGUMENT, "spec '%s' gave %s", spec, hdgcl_status_name(status));
+  CHECK(m == NULL);
+  char quoted[160];
+  snprintf(quoted, sizeof quoted, "mesh spec '%s'", spec);
+  CHECK_MSG(strstr(hdgcl_last_error(), quoted) != NULL, "message does not name the spec: %s",
+            hdgcl_last_error());
+  CHECK_MSG(strstr(hdgcl_last_error(), message_part) != NULL, "spec '%s': message '%s' lacks '%s'",
+            spec, hdgcl_last_error(), message_part);
+  CHECK(strchr(hdgcl_last_error(), '\n') == NULL);
+  hdgcl_mesh_destroy(&m);
+}
+
+int main(void) {
+  check_counts("square:4", HDGCL_TRIANGLE, 25, 32);
+  check_counts("square:3x5", HDGCL_TRIANGLE, 24, 30);
+  check_counts("quad:2x3", HDGCL_QUADRILATERAL, 12, 6);
+  check_counts("quad:1", HDGCL_QUADRILATERAL, 4, 1);
+  check_counts("cube:2", HDGCL_TETRAHEDRON, 27, 48);
+  check_counts("cube:1x2x3", HDGCL_TETRAHEDRON, 2 * 3 * 4, 36);
+  check_counts("hex:2x3x4", HDGCL_HEXAHEDRON, 3 * 4 * 5, 24);
+  check_counts("hex:3", HDGCL_HEXAHEDRON, 64, 27);
+
+  check_same_as_direct("square:4", HDGCL_TRIANGLE, 4, 4, 1, HDGCL_DIAGONAL_RIGHT, 0, 0);
+  check_same_as_direct("square:4,diag=left", HDGCL_TRIANGLE, 4, 4, 1, HDGCL_DIAGONAL_LEFT, 0, 0);
+  check_same_as_direct("square:3x2,diag=alt,perturb=0.2,seed=5", HDGCL_TRIANGLE, 3, 2, 1,
+                       HDGCL_DIAGONAL_ALTERNATING, 0.2, 5);
+  check_same_as_direct("square:5,seed=9,perturb=0.3,diag=right", HDGCL_TRIANGLE, 5, 5, 1,
+                       HDGCL_DIAGONAL_RIGHT, 0.3, 9);
+  check_same_as_direct("quad:3,perturb=0.1", HDGCL_QUADRILATERAL, 3, 3, 1, HDGCL_DIAGONAL_RIGHT,
+                       0.1, 0);
+  check_same_as_direct("cube:3x2x2,perturb=0.25,seed=18446744073709551615", HDGCL_TETRAHEDRON, 3, 2,
+                       2, HDGCL_DIAGONAL_RIGHT, 0.25, UINT64_MAX);
+  check_same_as_direct("hex:2x3x2,seed=3,perturb=0.4", HDGCL_HEXAHEDRON, 2, 3, 2,
+                       HDGCL_DIAGONAL_RIGHT, 0.4, 3);
+
+  check_rejected("", "empty");
+  check_rejected("square", "missing ':'");
+  check_rejected("square:", "positive integers");
+  check_rejected("square:0", "at least 1");
+  check_rejected("square:-3", "positive integers");
+  check_rejected("square:+3", "positive integers");
+  check_rejected("square:4x", "positive integers");
+  check_rejected("square:4x0", "at least 1");
+  check_rejected("square:4x4x4", "give N or NxM");
+  check_rejected("cube:2x3", "give N or NxMxL");
+  check_rejected("hex:1x2x3x4", "positive integers");
+  check_rejected("tri:4", "unknown mesh kind");
+  check_rejected("SQUARE:4", "unknown mesh kind");
+  check_rejected("square:4junk", "unexpected characters");
+  check_rejected("square:4 ", "unexpected characters");
+  check_rejected("square:99999999999", "positive integers");
+  check_rejected("square:4,", "key=value");
+  check_rejected("square:4,diag", "key=value");
+  check_rejected("square:4,diag=", "key=value");
+  check_rejected("square:4,diag=up", "right, left or alt");
+  check_rejected("quad:4,diag=left", "triangle");
+  check_rejected("square:4,perturb=0.5", "[0, 0.5)");
+  check_rejected("square:4,perturb=-0.1", "[0, 0.5)");
+  check_rejected("square:4,perturb=abc", "must be a number");
+  check_rejected("square:4,perturb=nan", "must be a number");
+  check_rejected("square:4,perturb=0.1,perturb=0.2", "twice");
+  check_rejected("square:4,seed=-1", "seed");
+  check_rejected("square:4,seed=1.5", "seed");
+  check_rejected("square:4,seed=99999999999999999999999", "seed");
+  check_rejected("square:4,foo=1", "unknown modifier 'foo'");
+  check_rejected("square:100000", "32-bit");
+
+  /* a .msh path goes to the Gmsh reader, whose errors name the file */
+  hdgcl_mesh *m = NULL;
+  CHECK_FAILS(hdgcl_mesh_create_from_spec("/nonexistent/dir/mesh.msh", &m), HDGCL_ERROR_IO);
+  CHECK(strstr(hdgcl_last_error(), "/nonexistent/dir/mesh.msh") != NULL);
+  CHECK(m == NULL);
+  CHECK_DONE();
+}
