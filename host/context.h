@@ -28,7 +28,15 @@ struct hdgcl_context_s {
   uint64_t mem_in_use, mem_high_water;
   program_entry *programs;
   int num_programs;
+  /* On-disk program cache counters (tests, verbose output). */
+  int cache_hits, cache_misses, cache_rejected;
 };
+
+/* Fills info for a device of a platform (device.c). */
+int hdgcl_device_describe(cl_platform_id platform, cl_device_id device, hdgcl_device_info *info);
+
+/* Releases the programs held by the context (program.c). */
+void program_cache_release(hdgcl_context ctx);
 
 /* A device buffer and its size, so memory can be accounted for. */
 typedef struct hdgcl_buffer {
@@ -50,6 +58,9 @@ int hdgcl_buffer_read(hdgcl_context ctx, const hdgcl_buffer *buf, size_t offset,
 /* Fills `bytes` bytes from offset with a repeated double value (bytes multiple of 8). */
 int hdgcl_buffer_fill(hdgcl_context ctx, hdgcl_buffer *buf, size_t offset, size_t bytes,
                       double value);
+
+/* Device-to-device copy of the first `bytes` bytes. */
+int hdgcl_buffer_copy(hdgcl_context ctx, const hdgcl_buffer *src, hdgcl_buffer *dst, size_t bytes);
 
 /* Builds (or takes from the in-memory and on-disk caches) a program from the
  * embedded kernel files named in files[0..nfiles-1] (e.g. {"common.h",

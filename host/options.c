@@ -199,6 +199,17 @@ int hdgcl_options_get_choice(hdgcl_options opts, const char *key, const char *co
   return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--%s %s: unknown value (expected %s)", key, v, list);
 }
 
+int hdgcl_options_check_known(hdgcl_options opts, const char *const *const *lists) {
+  if (!opts) return HDGCL_SUCCESS;
+  for (int i = 0; i < opts->count; i++) {
+    bool known = false;
+    for (int l = 0; lists[l] && !known; l++)
+      for (int k = 0; lists[l][k] && !known; k++) known = strcmp(lists[l][k], opts->entries[i].key) == 0;
+    if (!known) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "unknown option --%s", opts->entries[i].key);
+  }
+  return HDGCL_SUCCESS;
+}
+
 int hdgcl_options_check_unused(hdgcl_options opts) {
   if (!opts) return HDGCL_SUCCESS;
   for (int i = 0; i < opts->count; i++)

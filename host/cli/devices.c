@@ -1,10 +1,97 @@
-/* hdgcl devices: placeholder until the foundation work lands. */
+/* hdgcl devices: every OpenCL platform/device, which one `auto` picks, and
+ * the host CPU topology (hwloc). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
 #include "error.h"
+#include "report.h"
+
+static const char *const device_cli_options[] = {"json", "device", NULL};
+
+static void help(FILE *out) {
+  fprintf(out, "usage: hdgcl devices [--device SPEC] [--json]\n\n"
+               "Lists every OpenCL platform and device (index P:D, platform, vendor, name, type,\n"
+               "versions, compute units, clock, memory, FP64) and the host CPU topology; marks\n"
+               "the device that --device SPEC (default: $HDGCL_DEVICE or auto) would select.\n"
+               "  --json   print the same as one JSON object\n");
+}
+
+static void print_json(const hdgcl_device_info *list, int count, int chosen, const hdgcl_host_info *h) {
+  printf("{\"devices\": [");
+  for (int i = 0; i < count; i++) {
+    const hdgcl_device_info *d = &list[i];
+    printf("%s\n  {\"index\": \"%d:%d\", \"platform\": ", i ? "," : "", d->platform_index, d->device_index);
+    json_string(stdout, d->platform);
+    printf(", \"vendor\": ");
+    json_string(stdout, d->vendor);
+    printf(", \"name\": ");
+    json_string(stdout, d->name);
+    printf(", \"type\": \"%s\", \"version\": ", d->is_gpu ? "gpu" : d->is_cpu ? "cpu" : "other");
+    json_string(stdout, d->version);
+    printf(", \"driver\": ");
+    json_string(stdout, d->driver);
+    printf(", \"compute_units\": %u, \"clock_mhz\": %u, \"global_mem\": %llu, \"local_mem\": %llu, "
+           "\"max_alloc\": %llu, \"fp64\": %s, \"selected\": %s}",
+           d->compute_units, d->clock_mhz, (unsigned long long)d->global_mem,
+           (unsigned long long)d->local_mem, (unsigned long long)d->max_alloc,
+           d->fp64 ? "true" : "false", i == chosen ? "true" : "false");
+  }
+  printf("\n],\n\"host\": {\"cpu\": ");
+  json_string(stdout, h->cpu_model);
+  printf(", \"packages\": %d, \"cores\": %d, \"pus\": %d, \"numa_nodes\": %d, \"l1d\": %llu, "
+         "\"l2\": %llu, \"l3\": %llu, \"memory\": %llu}}\n",
+         h->packages, h->cores, h->pus, h->numa_nodes, (unsigned long long)h->l1d_bytes,
+         (unsigned long long)h->l2_bytes, (unsigned long long)h->l3_bytes,
+         (unsigned long long)h->memory_bytes);
+}
 
 static int run(hdgcl_options opts) {
-  (void)opts;
-  return hdgcl_error(HDGCL_ERROR_UNSUPPORTED, "'hdgcl devices' is not implemented yet");
+  const char *const *known[] = {device_cli_options, NULL};
+  HDGCL_TRY(hdgcl_options_check_known(opts, known));
+  bool json;
+  const char *spec;
+  HDGCL_TRY(hdgcl_options_get_bool(opts, "json", false, &json));
+  HDGCL_TRY(hdgcl_options_get_string(opts, "device", getenv("HDGCL_DEVICE"), &spec));
+  hdgcl_device_info *list;
+  int count, chosen = -1;
+  HDGCL_TRY(hdgcl_device_list(&list, &count));
+  hdgcl_host_info host;
+  int status = hdgcl_host_info_get(&host);
+  if (status) goto done;
+  bool reference = spec && !strcmp(spec, "ref");
+  if (!reference) {
+    status = hdgcl_device_match(spec, list, count, &chosen);
+    if (status && count == 0) goto done; /* nothing installed: the message says what to install */
+  }
+  if (json) {
+    print_json(list, count, chosen, &host);
+  } else {
+    for (int i = 0; i < count; i++) {
+      const hdgcl_device_info *d = &list[i];
+      printf("%s %d:%d  %s\n", i == chosen ? "*" : " ", d->platform_index, d->device_index, d->name);
+      printf("      platform %s, vendor %s, type %s\n", d->platform, d->vendor,
+             d->is_gpu ? "GPU" : d->is_cpu ? "CPU" : "other");
+      printf("      %s, driver %s\n", d->version, d->driver);
+      printf("      %u compute units at %u MHz, global memory %.1f GiB (max allocation %.1f GiB), "
+             "local memory %.0f KiB, FP64 %s\n",
+             d->compute_units, d->clock_mhz, d->global_mem / 1073741824.0,
+             d->max_alloc / 1073741824.0, d->local_mem / 1024.0, d->fp64 ? "yes" : "no");
+    }
+    printf("%s\n", reference ? "  selected: ref (the serial C reference path)"
+                   : chosen >= 0 ? "  * = selected by --device (default auto)"
+                                 : "  no device matches --device");
+    printf("host: %s; %d package(s), %d cores, %d PUs, %d NUMA node(s); L1d %llu KiB, L2 %llu KiB, "
+           "L3 %llu KiB; memory %.1f GiB\n",
+           host.cpu_model, host.packages, host.cores, host.pus, host.numa_nodes,
+           (unsigned long long)host.l1d_bytes / 1024, (unsigned long long)host.l2_bytes / 1024,
+           (unsigned long long)host.l3_bytes / 1024, host.memory_bytes / 1073741824.0);
+  }
+  /* A spec that selects nothing (or a device without FP64) is an error after the listing. */
+done:
+  free(list);
+  return status;
 }
-static void help(FILE *out) { fprintf(out, "usage: hdgcl devices (not implemented yet)\n"); }
-const cli_command cli_devices = {"devices", "(not implemented yet)", run, help};
+
+const cli_command cli_devices = {"devices", "list OpenCL devices and the host CPU", run, help};

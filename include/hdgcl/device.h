@@ -59,6 +59,9 @@ int hdgcl_host_info_get(hdgcl_host_info *info);
 
 typedef struct hdgcl_context_s *hdgcl_context;
 
+/* Names of the options hdgcl_context_create reads (NULL-terminated). */
+extern const char *const hdgcl_context_options[];
+
 /* Options read: "no-cache" (bool), "cache-dir" (string; default
  * $XDG_CACHE_HOME/hdgcl or ~/.cache/hdgcl), "verbose" (bool). */
 int hdgcl_context_create(const char *spec, hdgcl_options opts, hdgcl_context *ctx);

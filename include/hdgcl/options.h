@@ -44,6 +44,11 @@ int hdgcl_options_get_bool(hdgcl_options opts, const char *key, bool def, bool *
 int hdgcl_options_get_choice(hdgcl_options opts, const char *key, const char *const *choices,
                              int def, int *index);
 
+/* HDGCL_ERROR_ARGUMENT naming the first key that is in none of the
+ * NULL-terminated name lists of the NULL-terminated array `lists`; lets a
+ * program reject a misspelt option before doing any work. */
+int hdgcl_options_check_known(hdgcl_options opts, const char *const *const *lists);
+
 /* HDGCL_ERROR_ARGUMENT naming the first key nobody read ("unknown option --foo"). */
 int hdgcl_options_check_unused(hdgcl_options opts);
 
