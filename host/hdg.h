@@ -1,0 +1,94 @@
+/* What the reference path and the device pipeline share: sizes of the
+ * discretisation, the boundary-condition map and trace unknown numbering,
+ * and the reference-element tables.  The math is docs/formulation.md. */
+#ifndef HDGCL_HOST_HDG_H
+#define HDGCL_HOST_HDG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hdgcl/mesh.h"
+#include "problems.h"
+#include "quadrature.h"
+#include "shape.h"
+
+/* Sizes of the discretisation of order p on one element type. */
+typedef struct hdg_sizes {
+  hdgcl_element_type type;
+  hdgcl_shape shape, face_shape;
+  int dim;
+  int order;     /* p */
+  int np;        /* volume basis functions of degree p */
+  int np1;       /* volume basis functions of degree p+1 (postprocessing) */
+  int nf;        /* face basis functions of degree p on one face */
+  int nfaces;    /* faces per element */
+  int norient;   /* orientation codes of a face */
+  int nt;        /* trace values per element: nfaces * nf */
+  int nslots;    /* face blocks per matrix row: 1 + 2 (nfaces - 1) */
+} hdg_sizes;
+
+int hdg_sizes_init(hdgcl_element_type type, int order, hdg_sizes *sz);
+
+/* Boundary condition of each face and numbering of the trace unknowns:
+ * interior and Neumann faces carry unknowns (in face order), Dirichlet faces
+ * are eliminated (docs/formulation.md section 4). */
+enum { FACE_INTERIOR = 0, FACE_DIRICHLET = 1, FACE_NEUMANN = 2 };
+
+typedef struct hdg_numbering {
+  int32_t num_unknown_faces;
+  int8_t *face_bc;        /* [num_faces] FACE_INTERIOR / FACE_DIRICHLET / FACE_NEUMANN */
+  int32_t *face_unknown;  /* [num_faces] unknown index, -1 for Dirichlet faces */
+  int32_t *unknown_face;  /* [num_unknown_faces] face of each unknown */
+  /* Block columns of each unknown row (paper 000 Algorithm 1: the faces of the
+   * row face's neighbours): slot 0 the face itself; slots 1..nfaces-1 the other
+   * faces of neighbour 0 in local order (lf0+j) mod nfaces, j = 1..nfaces-1;
+   * the next nfaces-1 slots the same for neighbour 1.  -1 where the face is
+   * Dirichlet or the neighbour does not exist. */
+  int32_t *block_cols;    /* [num_unknown_faces][nslots] */
+} hdg_numbering;
+
+/* Boundary faces whose tag is one of neumann_tags[0..num_neumann-1] are
+ * Neumann, all other boundary faces Dirichlet. */
+int hdg_numbering_create(const hdgcl_mesh *mesh, const hdg_sizes *sz, const int32_t *neumann_tags,
+                         int num_neumann, hdg_numbering *num);
+void hdg_numbering_destroy(hdg_numbering *num);
+
+/* Reference-element tables for affine simplices, docs/formulation.md section 7.
+ * Matrices are row-major [row][col]. */
+typedef struct hdg_reference {
+  hdg_sizes sz;
+  double *dm;       /* [dim][np][np]      Dm_l[i][j] = (phi_i, d_l phi_j)_ref */
+  double *dmdmt;    /* [dim*dim][np][np]  Dm_l Dm_m^T, index l*dim+m */
+  double *ef;       /* [nfaces][norient][np][nf]  Ef_{f,o} */
+  double *pf;       /* [nfaces][np][np]   Pf_f */
+  double *dmef;     /* [dim][nfaces][norient][np][nf]  Dm_l Ef_{f,o} */
+  /* volume quadrature for the load (F16): points, weights, phi at points */
+  hdgcl_quadrature qload;
+  double *phi_load; /* [nq][np] */
+  /* face quadrature for boundary data: psi at points */
+  hdgcl_quadrature qface;
+  double *psi_face; /* [nq][nf] */
+  /* postprocessing (F12), basis of degree p+1 (first np functions = degree p basis) */
+  double *kpost;    /* [dim*dim][np1][np1]  (d_l phi+_i, d_m phi+_j)_ref, index l*dim+m */
+  double *dpost;    /* [dim][np1][np]       (d_l phi+_i, phi_j)_ref */
+  /* error norms: quadrature and the degree p+1 basis at its points */
+  hdgcl_quadrature qerr;
+  double *phi_err;  /* [nq][np1] */
+} hdg_reference;
+
+int hdg_reference_create(hdgcl_element_type type, int order, hdg_reference *ref);
+void hdg_reference_destroy(hdg_reference *ref);
+
+/* Affine geometry of simplex e: x = x0 + J (xi - xi0), xi0 = reference vertex 0.
+ * jac/jinv row-major [dim][dim]; face measures and outward unit normals. */
+typedef struct hdg_geometry {
+  double x0[3];
+  double jac[9], jinv[9];
+  double detj;
+  double face_measure[6];
+  double normal[6][3];
+} hdg_geometry;
+
+int hdg_geometry_simplex(const hdgcl_mesh *mesh, int32_t e, hdg_geometry *geo);
+
+#endif

@@ -1,0 +1,102 @@
+/* Built-in problems (pointwise functions: cl/problems.h). */
+#include "problem.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "error.h"
+
+static const hdg_problem problems[] = {
+    {{"helmholtz-sin",
+      "paper 000 section 5: lap u - u = f on the unit square, u = sin(2 pi x) sin(2 pi y), "
+      "Dirichlet",
+      2, "square:8"},
+     PROBLEM_HELMHOLTZ_SIN, {0}, 0},
+    {{"poisson-mixed",
+      "-lap u = f, u = exp(x) sin(pi y); Neumann on x=1 (tag 2) and y=1 (tag 4), Dirichlet "
+      "elsewhere",
+      2, "square:8"},
+     PROBLEM_POISSON_MIXED, {2, 4}, 2},
+    {{"kappa-jump",
+      "-div(kappa grad u) = f, kappa = 1 (x<1/2) | kappa2 (x>1/2, default 10), "
+      "u = sin(2 pi x) sin(pi y)/kappa + y, Dirichlet; mesh faces must lie on x = 1/2",
+      2, "square:8"},
+     PROBLEM_KAPPA_JUMP, {0}, 0},
+    {{"polynomial",
+      "-lap u + u = f, u a polynomial of total degree poly-degree (default: the order), "
+      "reproduced exactly; Neumann on x=1 and y=1",
+      2, "square:4"},
+     PROBLEM_POLYNOMIAL, {2, 4}, 2},
+};
+enum { NUM_PROBLEMS = sizeof problems / sizeof problems[0] };
+
+int hdgcl_problem_count(void) { return NUM_PROBLEMS; }
+
+const hdgcl_problem_info *hdgcl_problem_get(int i) {
+  return (i >= 0 && i < NUM_PROBLEMS) ? &problems[i].info : NULL;
+}
+
+int hdg_problem_find(const char *name, const hdg_problem **problem) {
+  for (int i = 0; i < NUM_PROBLEMS; i++)
+    if (strcmp(problems[i].info.name, name) == 0) {
+      *problem = &problems[i];
+      return HDGCL_SUCCESS;
+    }
+  char list[256] = "";
+  for (int i = 0; i < NUM_PROBLEMS; i++) {
+    if (i) strncat(list, ", ", sizeof list - strlen(list) - 1);
+    strncat(list, problems[i].info.name, sizeof list - strlen(list) - 1);
+  }
+  return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--problem %s: unknown problem (known: %s)", name, list);
+}
+
+int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order,
+                       problem_params *params) {
+  *params = (problem_params){.id = problem->id, .degree = order, .kappa2 = 10.0};
+  HDGCL_TRY(hdgcl_options_get_int(opts, "poly-degree", order, 0, 20, &params->degree));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "kappa2", 10.0, 1e-12, 1e12, &params->kappa2));
+  return HDGCL_SUCCESS;
+}
+
+int hdg_problem_check_mesh(const hdg_problem *problem, const problem_params *params,
+                           const hdgcl_mesh *mesh) {
+  if (mesh->dim != problem->info.dim)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "problem %s is posed in %dD, the mesh is %dD",
+                       problem->info.name, problem->info.dim, mesh->dim);
+  if (problem->id == PROBLEM_KAPPA_JUMP) {
+    /* Every element must lie on one side of x = 1/2, so kappa is constant on it. */
+    for (int32_t e = 0; e < mesh->num_elements; e++) {
+      bool left = false, right = false;
+      for (int a = 0; a < mesh->verts_per_element; a++) {
+        double x = mesh->coords[(size_t)mesh->elem_verts[(size_t)e * mesh->verts_per_element + a] *
+                                mesh->dim];
+        if (x < 0.5 - 1e-12) left = true;
+        if (x > 0.5 + 1e-12) right = true;
+      }
+      if (left && right)
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "problem kappa-jump needs element faces on x = 1/2, element %d crosses "
+                           "it (use an even number of cells in x)",
+                           (int)e);
+    }
+  }
+  (void)params;
+  return HDGCL_SUCCESS;
+}
+
+int hdg_problem_coefficients(const problem_params *params, const hdgcl_mesh *mesh, double *kappa,
+                             double *c) {
+  int d = mesh->dim, nv = mesh->verts_per_element;
+  for (int32_t e = 0; e < mesh->num_elements; e++) {
+    double x[3] = {0, 0, 0};
+    for (int a = 0; a < nv; a++)
+      for (int k = 0; k < d; k++)
+        x[k] += mesh->coords[(size_t)mesh->elem_verts[(size_t)e * nv + a] * d + k] / nv;
+    kappa[e] = problem_kappa(*params, x[0], x[1], x[2]);
+    c[e] = problem_c(*params, x[0], x[1], x[2]);
+    if (!(kappa[e] > 0) || !(c[e] >= 0) || !isfinite(kappa[e]) || !isfinite(c[e]))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "element %d: kappa = %g, c = %g (need kappa > 0, c >= 0)",
+                         (int)e, kappa[e], c[e]);
+  }
+  return HDGCL_SUCCESS;
+}

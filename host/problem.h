@@ -1,0 +1,37 @@
+/* Built-in problem table: names, boundary conditions and parameters of the
+ * problems whose pointwise functions are in cl/problems.h. */
+#ifndef HDGCL_HOST_PROBLEM_H
+#define HDGCL_HOST_PROBLEM_H
+
+#include <stdint.h>
+
+#include "hdgcl/mesh.h"
+#include "hdgcl/options.h"
+#include "hdgcl/problem.h"
+#include "problems.h"
+
+typedef struct hdg_problem {
+  hdgcl_problem_info info;
+  int id;                    /* PROBLEM_* of cl/problems.h */
+  int32_t neumann_tags[6];   /* boundary tags with Neumann data; all others Dirichlet */
+  int num_neumann;
+} hdg_problem;
+
+/* The problem named `name`; error lists the known names. */
+int hdg_problem_find(const char *name, const hdg_problem **problem);
+
+/* Parameters of the instance: reads "poly-degree" (default: the order) and
+ * "kappa2" from opts. */
+int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order,
+                       problem_params *params);
+
+/* Refuses meshes the problem cannot be posed on (wrong dimension, a kappa
+ * jump not aligned with element faces), naming the problem and the reason. */
+int hdg_problem_check_mesh(const hdg_problem *problem, const problem_params *params,
+                           const hdgcl_mesh *mesh);
+
+/* Element coefficients kappa and c, evaluated at each element's centroid. */
+int hdg_problem_coefficients(const problem_params *params, const hdgcl_mesh *mesh, double *kappa,
+                             double *c);
+
+#endif

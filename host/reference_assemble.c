@@ -1,0 +1,132 @@
+/* Reference path, assembly: boundary data by quadrature, and the trace
+ * system (F11) assembled element by element (a scatter: each K_e block is
+ * added into the row of its test face), the naive counterpart of the
+ * device's face-parallel gather. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "reference.h"
+#include "reference_local.h"
+
+/* Physical point of a face given in its canonical reference coordinates. */
+static void face_point(const hdgcl_mesh *mesh, int32_t face, const double *s, double *x) {
+  int d = mesh->dim, nv = mesh->verts_per_face;
+  double beta[4];
+  if (nv == 2) {
+    beta[0] = 0.5 * (1 - s[0]);
+    beta[1] = 0.5 * (1 + s[0]);
+  } else if (nv == 3) { /* triangle (-1,-1),(1,-1),(-1,1) */
+    beta[0] = -0.5 * (s[0] + s[1]);
+    beta[1] = 0.5 * (1 + s[0]);
+    beta[2] = 0.5 * (1 + s[1]);
+  } else { /* quadrilateral [-1,1]^2, corners counter-clockwise from (-1,-1) */
+    beta[0] = 0.25 * (1 - s[0]) * (1 - s[1]);
+    beta[1] = 0.25 * (1 + s[0]) * (1 - s[1]);
+    beta[2] = 0.25 * (1 + s[0]) * (1 + s[1]);
+    beta[3] = 0.25 * (1 - s[0]) * (1 + s[1]);
+  }
+  for (int k = 0; k < 3; k++) x[k] = 0.0;
+  for (int a = 0; a < nv; a++)
+    for (int k = 0; k < d; k++)
+      x[k] += beta[a] * mesh->coords[(size_t)mesh->face_verts[(size_t)face * nv + a] * d + k];
+}
+
+int reference_boundary_data(hdgcl_solver s, double *bvals) {
+  const hdgcl_mesh *mesh = s->mesh;
+  const hdg_sizes *sz = &s->ref.sz;
+  const hdgcl_quadrature *qf = &s->ref.qface;
+  int nf = sz->nf, d = sz->dim;
+  double fref = hdgcl_shape_measure(sz->face_shape);
+  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
+    double *out = bvals + (size_t)(f - mesh->num_interior_faces) * nf;
+    memset(out, 0, sizeof(double) * nf);
+    int32_t e = mesh->face_elems[2 * f];
+    hdg_geometry geo;
+    HDGCL_TRY(hdg_geometry_simplex(mesh, e, &geo));
+    int lf = mesh->face_local[2 * f];
+    double sigma = geo.face_measure[lf] / fref;
+    const double *n = geo.normal[lf];
+    for (int q = 0; q < qf->n; q++) {
+      double x[3];
+      face_point(mesh, f, qf->points + (size_t)q * (d - 1), x);
+      const double *psi = s->ref.psi_face + (size_t)q * nf;
+      if (s->num.face_bc[f] == FACE_DIRICHLET) {
+        /* L2 projection: the face mass matrix is sigma I, so lambda_m = sum_q w psi_m g. */
+        double g[3];
+        double gd = problem_u(s->params, x[0], x[1], x[2], g);
+        for (int m = 0; m < nf; m++) out[m] += qf->weights[q] * psi[m] * gd;
+      } else {
+        /* Neumann load <g_N, psi_m>_F with g_N = kappa grad u . n. */
+        double gn = problem_neumann(s->params, x[0], x[1], x[2], n[0], n[1], d == 3 ? n[2] : 0.0);
+        for (int m = 0; m < nf; m++) out[m] += sigma * qf->weights[q] * psi[m] * gn;
+      }
+    }
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* Slot of block column `col` in unknown row `row`, or -1. */
+static int find_slot(const hdg_numbering *num, int nslots, int32_t row, int32_t col) {
+  const int32_t *cols = num->block_cols + (size_t)row * nslots;
+  for (int s = 0; s < nslots; s++)
+    if (cols[s] == col) return s;
+  return -1;
+}
+
+int reference_assemble(hdgcl_solver s, const reference_tables *t, const double *bvals) {
+  const hdgcl_mesh *mesh = s->mesh;
+  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_numbering *num = &s->num;
+  int nf = sz->nf, nt = sz->nt, nfe = sz->nfaces, nslots = sz->nslots;
+  size_t nrows = (size_t)num->num_unknown_faces;
+  memset(s->matrix, 0, sizeof(double) * nrows * nslots * nf * nf);
+  memset(s->rhs, 0, sizeof(double) * nrows * nf);
+  reference_element el;
+  double *g = NULL;
+  int status;
+  HDGCL_TRY(reference_element_create(sz, &el));
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "element rhs", &g), done);
+  for (int32_t e = 0; e < mesh->num_elements; e++) {
+    HDGCL_TRY_GOTO(status, reference_element_condense(s, t, e, &el), done);
+    reference_element_rhs(&el, g);
+    const int32_t *faces = mesh->elem_faces + (size_t)e * nfe;
+    for (int a = 0; a < nfe; a++) {
+      int32_t row = num->face_unknown[faces[a]];
+      if (row < 0) continue; /* Dirichlet face: no equation */
+      double *r = s->rhs + (size_t)row * nf;
+      for (int m = 0; m < nf; m++) r[m] += g[a * nf + m];
+      for (int b = 0; b < nfe; b++) {
+        int32_t col = num->face_unknown[faces[b]];
+        const double *kab = el.k + (size_t)(a * nf) * nt + b * nf;
+        if (col < 0) { /* known Dirichlet trace: move to the right-hand side */
+          const double *lam = bvals + (size_t)(faces[b] - mesh->num_interior_faces) * nf;
+          for (int m = 0; m < nf; m++)
+            for (int n = 0; n < nf; n++) r[m] -= kab[m * nt + n] * lam[n];
+          continue;
+        }
+        int slot = find_slot(num, nslots, row, col);
+        if (slot < 0) {
+          status = hdgcl_error(HDGCL_ERROR_INTERNAL, "face %d has no block column for face %d",
+                               (int)faces[a], (int)faces[b]);
+          goto done;
+        }
+        double *blk = s->matrix + ((size_t)row * nslots + slot) * nf * nf;
+        for (int m = 0; m < nf; m++)
+          for (int n = 0; n < nf; n++) blk[m * nf + n] += kab[m * nt + n];
+      }
+    }
+  }
+  /* Neumann loads (F11). */
+  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
+    if (num->face_bc[f] != FACE_NEUMANN) continue;
+    double *r = s->rhs + (size_t)num->face_unknown[f] * nf;
+    const double *load = bvals + (size_t)(f - mesh->num_interior_faces) * nf;
+    for (int m = 0; m < nf; m++) r[m] += load[m];
+  }
+  status = HDGCL_SUCCESS;
+done:
+  free(g);
+  reference_element_destroy(&el);
+  return status;
+}

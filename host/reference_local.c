@@ -1,0 +1,216 @@
+/* Reference path, local stage: the element matrices (F6) integrated by
+ * quadrature on the physical element, and the static condensation
+ * (F8)-(F10) by general dense algebra.  Deliberately written without the
+ * reference-matrix shortcuts (F13)-(F17) of the device kernels, so that the
+ * two paths check each other. */
+#include "reference_local.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "basis.h"
+#include "dense.h"
+#include "error.h"
+#include "face_map.h"
+
+int reference_tables_create(const hdg_reference *ref, reference_tables *t) {
+  const hdg_sizes *sz = &ref->sz;
+  memset(t, 0, sizeof *t);
+  int d = sz->dim, np = sz->np, nf = sz->nf;
+  const hdgcl_quadrature *qv = &ref->qload, *qf = &ref->qface;
+  size_t nfo = (size_t)sz->nfaces * sz->norient;
+  int status;
+  double *x = NULL;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)qv->n * np, sizeof(double), "phi", &t->phi), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)qv->n * np * d, sizeof(double), "dphi", &t->dphi),
+                 fail);
+  HDGCL_TRY_GOTO(status,
+                 hdgcl_basis_eval(sz->shape, sz->order, qv->n, qv->points, t->phi, t->dphi), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)qf->n * nf, sizeof(double), "psi", &t->psi), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->face_shape, sz->order, qf->n, qf->points, t->psi, NULL),
+                 fail);
+  HDGCL_TRY_GOTO(status,
+                 hdgcl_calloc(nfo * qf->n * np, sizeof(double), "face phi", &t->phi_face), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)qf->n * d, sizeof(double), "face points", &x), fail);
+  for (int f = 0; f < sz->nfaces; f++)
+    for (int o = 0; o < sz->norient; o++) {
+      HDGCL_TRY_GOTO(status, hdgcl_face_map_points(sz->type, f, o, qf->n, qf->points, x), fail);
+      HDGCL_TRY_GOTO(status,
+                     hdgcl_basis_eval(sz->shape, sz->order, qf->n, x,
+                                      t->phi_face + ((size_t)f * sz->norient + o) * qf->n * np,
+                                      NULL),
+                     fail);
+    }
+  free(x);
+  return HDGCL_SUCCESS;
+fail:
+  free(x);
+  reference_tables_destroy(t);
+  return status;
+}
+
+void reference_tables_destroy(reference_tables *t) {
+  free(t->phi);
+  free(t->dphi);
+  free(t->psi);
+  free(t->phi_face);
+  memset(t, 0, sizeof *t);
+}
+
+int reference_element_create(const hdg_sizes *sz, reference_element *el) {
+  memset(el, 0, sizeof *el);
+  int d = sz->dim, np = sz->np, nt = sz->nt;
+  /* One block holds every matrix of the element. */
+  size_t sizes[] = {(size_t)np * np,     (size_t)d * np * np, (size_t)d * np * nt,
+                    (size_t)np * np,     (size_t)np * nt,     (size_t)nt * nt,
+                    (size_t)np,          (size_t)np * np,     (size_t)np * np,
+                    (size_t)np * (nt + 1), (size_t)nt * nt,   (size_t)np * (nt + 1),
+                    (size_t)np * (np > nt ? np : nt)};
+  size_t total = 0;
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) total += sizes[i];
+  double *block;
+  HDGCL_TRY(hdgcl_calloc(total, sizeof(double), "element matrices", &block));
+  double **slots[] = {&el->a, &el->b, &el->c, &el->d, &el->e, &el->h,
+                      &el->f, &el->achol, &el->s, &el->wf, &el->k, &el->z, &el->scratch};
+  size_t off = 0;
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    *slots[i] = block + off;
+    off += sizes[i];
+  }
+  el->sz = *sz;
+  return HDGCL_SUCCESS;
+}
+
+void reference_element_destroy(reference_element *el) {
+  free(el->a);
+  memset(el, 0, sizeof *el);
+}
+
+/* Integrates (F6) on element e. */
+static void element_matrices(hdgcl_solver s, const reference_tables *t, int32_t e,
+                             const hdg_geometry *geo, reference_element *el) {
+  const hdg_reference *ref = &s->ref;
+  const hdg_sizes *sz = &ref->sz;
+  const hdgcl_mesh *mesh = s->mesh;
+  int d = sz->dim, np = sz->np, nf = sz->nf, nt = sz->nt;
+  const hdgcl_quadrature *qv = &ref->qload, *qf = &ref->qface;
+  double kappa = s->kappa[e], c = s->c[e], tau = s->tau;
+  memset(el->a, 0, sizeof(double) * np * np);
+  memset(el->b, 0, sizeof(double) * d * np * np);
+  memset(el->c, 0, sizeof(double) * d * np * nt);
+  memset(el->d, 0, sizeof(double) * np * np);
+  memset(el->e, 0, sizeof(double) * np * nt);
+  memset(el->h, 0, sizeof(double) * nt * nt);
+  memset(el->f, 0, sizeof(double) * np);
+
+  /* Volume integrals. */
+  for (int q = 0; q < qv->n; q++) {
+    double wq = qv->weights[q] * geo->detj;
+    double x[3] = {geo->x0[0], geo->x0[1], geo->x0[2]};
+    const double *xi = qv->points + (size_t)q * d;
+    for (int k = 0; k < d; k++)
+      for (int l = 0; l < d; l++) x[k] += geo->jac[k * d + l] * (xi[l] + 1.0);
+    const double *phi = t->phi + (size_t)q * np;
+    double fq = problem_f(s->params, x[0], x[1], x[2]);
+    for (int i = 0; i < np; i++) {
+      el->f[i] += wq * fq * phi[i];
+      for (int j = 0; j < np; j++) el->a[i * np + j] += wq * phi[i] * phi[j] / kappa;
+      for (int j = 0; j < np; j++) el->d[i * np + j] += wq * c * phi[i] * phi[j];
+    }
+    /* B_k[j][i] = -(phi_i, d_k phi_j): d_k phi_j = sum_l Jinv[l][k] d_l phi_j. */
+    for (int j = 0; j < np; j++) {
+      const double *g = t->dphi + ((size_t)q * np + j) * d;
+      for (int k = 0; k < d; k++) {
+        double dk = 0.0;
+        for (int l = 0; l < d; l++) dk += geo->jinv[l * d + k] * g[l];
+        for (int i = 0; i < np; i++) el->b[((size_t)k * np + j) * np + i] -= wq * phi[i] * dk;
+      }
+    }
+  }
+
+  /* Face integrals: dS = (|F| / |F_ref|) ds. */
+  double fref = hdgcl_shape_measure(sz->face_shape);
+  const int8_t *orient = mesh->elem_face_orient + (size_t)e * sz->nfaces;
+  for (int f = 0; f < sz->nfaces; f++) {
+    double sigma = geo->face_measure[f] / fref;
+    const double *n = geo->normal[f];
+    const double *phif = t->phi_face + ((size_t)f * sz->norient + orient[f]) * qf->n * np;
+    for (int q = 0; q < qf->n; q++) {
+      double wq = qf->weights[q] * sigma;
+      const double *phi = phif + (size_t)q * np;
+      const double *psi = t->psi + (size_t)q * nf;
+      for (int i = 0; i < np; i++) {
+        for (int j = 0; j < np; j++) el->d[i * np + j] += tau * wq * phi[i] * phi[j];
+        for (int m = 0; m < nf; m++) {
+          el->e[i * nt + f * nf + m] += tau * wq * phi[i] * psi[m];
+          for (int k = 0; k < d; k++)
+            el->c[((size_t)k * np + i) * nt + f * nf + m] += wq * psi[m] * phi[i] * n[k];
+        }
+      }
+      for (int m = 0; m < nf; m++)
+        for (int m2 = 0; m2 < nf; m2++)
+          el->h[(f * nf + m) * nt + f * nf + m2] += tau * wq * psi[m] * psi[m2];
+    }
+  }
+}
+
+int reference_element_condense(hdgcl_solver s, const reference_tables *t, int32_t e,
+                               reference_element *el) {
+  const hdg_sizes *sz = &s->ref.sz;
+  int d = sz->dim, np = sz->np, nt = sz->nt;
+  hdg_geometry geo;
+  HDGCL_TRY(hdg_geometry_simplex(s->mesh, e, &geo));
+  element_matrices(s, t, e, &geo, el);
+
+  /* A = L_A L_A^T; S = D + sum_k B_k^T A^-1 B_k; W = E - sum_k B_k^T A^-1 C_k;
+   * K = H + sum_k C_k^T A^-1 C_k - W^T S^-1 W  (F9), (F10). */
+  memcpy(el->achol, el->a, sizeof(double) * np * np);
+  if (dense_cholesky(np, el->achol))
+    return hdgcl_error(HDGCL_ERROR_INTERNAL, "element %d: mass matrix not positive definite", (int)e);
+  memcpy(el->s, el->d, sizeof(double) * np * np);
+  for (int i = 0; i < np; i++)
+    for (int j = 0; j < nt; j++) el->wf[i * (nt + 1) + j] = el->e[i * nt + j];
+  for (int i = 0; i < np; i++) el->wf[i * (nt + 1) + nt] = el->f[i];
+  memcpy(el->k, el->h, sizeof(double) * nt * nt);
+  for (int k = 0; k < d; k++) {
+    const double *bk = el->b + (size_t)k * np * np, *ck = el->c + (size_t)k * np * nt;
+    double *y = el->scratch; /* A^-1 B_k, then A^-1 C_k */
+    memcpy(y, bk, sizeof(double) * np * np); /* y = A^-1 B_k (np x np) */
+    dense_cholesky_solve(np, el->achol, np, y);
+    dense_gemm(np, np, np, 1.0, bk, 1, y, 0, 1.0, el->s); /* S += B_k^T A^-1 B_k */
+    memcpy(y, ck, sizeof(double) * np * nt);              /* y = A^-1 C_k (np x nt) */
+    dense_cholesky_solve(np, el->achol, nt, y);
+    /* W -= B_k^T A^-1 C_k (W is the first nt columns of wf, row stride nt+1). */
+    for (int i = 0; i < np; i++)
+      for (int j = 0; j < nt; j++) {
+        double sum = 0.0;
+        for (int r = 0; r < np; r++) sum += bk[r * np + i] * y[r * nt + j];
+        el->wf[i * (nt + 1) + j] -= sum;
+      }
+    dense_gemm(nt, nt, np, 1.0, ck, 1, y, 0, 1.0, el->k); /* K += C_k^T A^-1 C_k */
+  }
+  int bad = dense_cholesky(np, el->s); /* el->s now holds the Cholesky factor of S */
+  if (bad)
+    return hdgcl_error(HDGCL_ERROR_INTERNAL,
+                       "element %d: local matrix S not positive definite (pivot %d); tau must be > 0",
+                       (int)e, bad - 1);
+  memcpy(el->z, el->wf, sizeof(double) * np * (nt + 1));
+  dense_cholesky_solve(np, el->s, nt + 1, el->z); /* z = S^-1 [W | F] */
+  for (int a = 0; a < nt; a++) {
+    for (int b = 0; b < nt; b++) {
+      double sum = 0.0;
+      for (int i = 0; i < np; i++) sum += el->wf[i * (nt + 1) + a] * el->z[i * (nt + 1) + b];
+      el->k[a * nt + b] -= sum;
+    }
+  }
+  return HDGCL_SUCCESS;
+}
+
+void reference_element_rhs(const reference_element *el, double *g) {
+  int np = el->sz.np, nt = el->sz.nt;
+  for (int a = 0; a < nt; a++) { /* g_e = W^T S^-1 F */
+    double sum = 0.0;
+    for (int i = 0; i < np; i++) sum += el->wf[i * (nt + 1) + a] * el->z[i * (nt + 1) + nt];
+    g[a] = sum;
+  }
+}

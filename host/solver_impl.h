@@ -1,0 +1,66 @@
+/* The solver object shared by the reference path (reference_*.c) and the
+ * device pipeline (local.c, assemble.c, solve.c, recover.c). */
+#ifndef HDGCL_HOST_SOLVER_IMPL_H
+#define HDGCL_HOST_SOLVER_IMPL_H
+
+#include <stdbool.h>
+
+#include "context.h"
+#include "hdg.h"
+#include "hdgcl/solver.h"
+#include "problem.h"
+
+enum { PRECOND_JACOBI = 0, PRECOND_BLOCK_JACOBI = 1 };
+enum { FORMAT_BELL = 0, FORMAT_ELL = 1 };
+
+typedef struct device_pipeline device_pipeline; /* pipeline.c */
+
+struct hdgcl_solver_s {
+  hdgcl_context ctx;
+  const hdgcl_mesh *mesh;
+  const hdg_problem *problem;
+  problem_params params;
+  hdg_reference ref;  /* sizes and reference tables */
+  hdg_numbering num;  /* boundary conditions and trace unknowns */
+  double tau, rtol;
+  int maxit;
+  int precond, format;
+  int64_t chunk_option; /* 0 = automatic */
+  int keep_local;       /* -1 automatic, 0 recompute, 1 keep */
+  double *kappa, *c;    /* [num_elements] */
+
+  /* The assembled trace system (host copies, filled by both paths):
+   * block-ELL values [rows][nslots][nf][nf], right-hand side [rows*nf]. */
+  double *matrix, *rhs;
+  /* Solution (host copies). */
+  double *trace;  /* [num_faces][nf] */
+  double *u;      /* [num_elements][np] */
+  double *q;      /* [num_elements][dim][np] */
+  double *ustar;  /* [num_elements][np1] */
+  double *history;
+  int history_capacity;
+  bool solved;
+  hdgcl_result result;
+  device_pipeline *dev;
+};
+
+/* The serial reference path: the same mathematics in plain C, integrated on
+ * each physical element (docs/formulation.md sections 3-5). */
+int reference_solve(hdgcl_solver s);
+
+/* The device pipeline (pipeline.c drives local.c, assemble.c, solve.c, recover.c). */
+int pipeline_create(hdgcl_solver s);
+int pipeline_solve(hdgcl_solver s);
+void pipeline_destroy(hdgcl_solver s);
+/* Copies the device's trace matrix and right-hand side into s->matrix, s->rhs. */
+int pipeline_download_matrix(hdgcl_solver s);
+
+/* Appends a relative residual to the history. */
+int solver_record_residual(hdgcl_solver s, double relres);
+
+/* Trace values of Dirichlet faces (L2 projection of g_D) and Neumann loads
+ * <g_N, psi_m> of Neumann faces, [num_faces - num_interior][nf], on the host
+ * (the reference path; the device computes the same in cl/assemble.cl). */
+int reference_boundary_data(hdgcl_solver s, double *bvals);
+
+#endif
