@@ -1,13 +1,192 @@
-/* hdgcl solve: placeholder until the HDG pipeline (issue 3) lands. */
+/* hdgcl solve: one HDG solve (or a convergence study) of a built-in problem. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli.h"
 #include "error.h"
+#include "report.h"
+
+static const char *const solve_cli_options[] = {"device", "mesh",    "json",    "vtu",
+                                                "convergence", "history", "quiet", NULL};
+
+static void help(FILE *out) {
+  fprintf(out,
+          "usage: hdgcl solve [--problem NAME] [--mesh SPEC|file.msh] [--order P] [--device SPEC]\n"
+          "                   [--tau T] [--rtol R] [--maxit N] [--precond jacobi|block-jacobi]\n"
+          "                   [--format bell|ell] [--json out.json] [--vtu out.vtu]\n"
+          "                   [--convergence K] [--history] [--quiet]\n\n"
+          "Solves -div(kappa grad u) + c u = f by HDG: local solvers and Schur complements,\n"
+          "face-parallel assembly, preconditioned CG and recovery, on the chosen device\n"
+          "(--device ref: the serial C reference path).  Prints errors against the exact\n"
+          "solution and the time, GFLOP/s and GB/s of each stage.\n\n"
+          "  --problem NAME     built-in problem (default helmholtz-sin):\n");
+  for (int i = 0; i < hdgcl_problem_count(); i++) {
+    const hdgcl_problem_info *p = hdgcl_problem_get(i);
+    fprintf(out, "      %-16s %s\n", p->name, p->description);
+  }
+  fprintf(out,
+          "  --mesh SPEC        square:N[xM][,diag=right|left|alt][,perturb=A][,seed=S] or a Gmsh\n"
+          "                     .msh file (default: the problem's, e.g. square:8)\n"
+          "  --order P          polynomial degree 0..10 (default 3)\n"
+          "  --device SPEC      auto (default; or $HDGCL_DEVICE), gpu, cpu, ref, nvidia, amd,\n"
+          "                     intel, pocl, or P:D from 'hdgcl devices'\n"
+          "  --tau T            stabilisation parameter > 0 (default 1)\n"
+          "  --rtol R           relative residual tolerance of CG (default 1e-12)\n"
+          "  --maxit N          CG iteration limit (default 10000); not converging is an error\n"
+          "  --precond P        jacobi | block-jacobi (face blocks; default)\n"
+          "  --format F         bell (block-ELL, default) | ell (scalar ELL) trace matrix storage\n"
+          "  --chunk N          elements per local-stage batch (default: from device memory)\n"
+          "  --keep-local B     auto | true | false: keep all local solvers for the recovery\n"
+          "  --poly-degree D    degree of the 'polynomial' problem's solution (default: P)\n"
+          "  --kappa2 K         kappa on x > 1/2 for 'kappa-jump' (default 10)\n"
+          "  --json FILE        write the results as JSON (atomically)\n"
+          "  --vtu FILE         write u, q and u* for ParaView (atomically)\n"
+          "  --convergence K    K runs, doubling the mesh each time; prints observed rates\n"
+          "  --history          print the residual of every CG iteration\n"
+          "  --no-cache         do not use the kernel binary cache\n"
+          "  --quiet            print nothing but errors\n");
+}
+
+/* Doubles the cell counts of a generated mesh spec ("square:8x4,diag=alt"
+ * -> "square:16x8,diag=alt"); a file cannot be refined. */
+static int refine_spec(const char *spec, int factor, char *out, size_t n) {
+  const char *colon = strchr(spec, ':');
+  if (!colon || strstr(spec, ".msh"))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--convergence needs a generated mesh (e.g. square:4), not '%s'", spec);
+  size_t len = (size_t)(colon - spec) + 1;
+  if (len >= n) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "mesh spec '%s' too long", spec);
+  memcpy(out, spec, len);
+  out[len] = '\0';
+  const char *p = colon + 1;
+  while (*p && *p != ',') {
+    if (*p >= '0' && *p <= '9') {
+      char *end;
+      long v = strtol(p, &end, 10);
+      char num[32];
+      snprintf(num, sizeof num, "%ld", v * factor);
+      strncat(out, num, n - strlen(out) - 1);
+      p = end;
+    } else {
+      char c[2] = {*p++, '\0'};
+      strncat(out, c, n - strlen(out) - 1);
+    }
+  }
+  strncat(out, p, n - strlen(out) - 1);
+  return HDGCL_SUCCESS;
+}
+
+typedef struct run_record {
+  char spec[256];
+  hdgcl_result result;
+} run_record;
 
 static int run(hdgcl_options opts) {
-  (void)opts;
-  return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
-                     "'hdgcl solve' is not available yet: the HDG pipeline is issue 3");
+  const char *const *known[] = {solve_cli_options, hdgcl_solver_options, hdgcl_context_options,
+                                NULL};
+  HDGCL_TRY(hdgcl_options_check_known(opts, known));
+  const char *device_spec, *mesh_spec, *json_path, *vtu_path, *problem_name;
+  int levels;
+  bool history, quiet;
+  HDGCL_TRY(hdgcl_options_get_string(opts, "device", NULL, &device_spec));
+  HDGCL_TRY(hdgcl_options_get_string(opts, "problem", "helmholtz-sin", &problem_name));
+  HDGCL_TRY(hdgcl_options_get_string(opts, "json", NULL, &json_path));
+  HDGCL_TRY(hdgcl_options_get_string(opts, "vtu", NULL, &vtu_path));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "convergence", 1, 1, 12, &levels));
+  HDGCL_TRY(hdgcl_options_get_bool(opts, "history", false, &history));
+  HDGCL_TRY(hdgcl_options_get_bool(opts, "quiet", false, &quiet));
+  const char *default_mesh = "square:8";
+  for (int i = 0; i < hdgcl_problem_count(); i++)
+    if (!strcmp(hdgcl_problem_get(i)->name, problem_name))
+      default_mesh = hdgcl_problem_get(i)->default_mesh;
+  HDGCL_TRY(hdgcl_options_get_string(opts, "mesh", default_mesh, &mesh_spec));
+  if (vtu_path && levels > 1)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--vtu cannot be combined with --convergence");
+
+  hdgcl_context ctx = NULL;
+  hdgcl_mesh *mesh = NULL;
+  hdgcl_solver solver = NULL;
+  run_record *runs = NULL;
+  json_file json = {0};
+  int status;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(levels, sizeof *runs, "runs", &runs), done);
+  HDGCL_TRY_GOTO(status, hdgcl_context_create(device_spec, opts, &ctx), done);
+  hdgcl_device_info dev;
+  HDGCL_TRY_GOTO(status, hdgcl_context_info(ctx, &dev), done);
+  if (json_path) HDGCL_TRY_GOTO(status, json_open(&json, json_path), done);
+  if (json_path && levels > 1) fputs("{\"runs\": [\n", json.f);
+  for (int level = 0; level < levels; level++) {
+    run_record *rec = &runs[level];
+    if (levels > 1)
+      HDGCL_TRY_GOTO(status, refine_spec(mesh_spec, 1 << level, rec->spec, sizeof rec->spec), done);
+    else
+      snprintf(rec->spec, sizeof rec->spec, "%s", mesh_spec);
+    HDGCL_TRY_GOTO(status, hdgcl_mesh_create_from_spec(rec->spec, &mesh), done);
+    HDGCL_TRY_GOTO(status, hdgcl_solver_create(ctx, mesh, opts, &solver), done);
+    HDGCL_TRY_GOTO(status, hdgcl_options_check_unused(opts), done);
+    HDGCL_TRY_GOTO(status, hdgcl_solver_solve(solver), done);
+    const hdgcl_result *r;
+    HDGCL_TRY_GOTO(status, hdgcl_solver_result(solver, &r), done);
+    rec->result = *r;
+    if (!quiet && levels == 1) report_summary(stdout, rec->spec, mesh, &dev, r, history);
+    if (json_path) {
+      if (level) fprintf(json.f, ",\n");
+      report_json_run(json.f, rec->spec, mesh, &dev, r, levels > 1 ? 2 : 0);
+    }
+    if (vtu_path) HDGCL_TRY_GOTO(status, hdgcl_solver_write_vtu(solver, vtu_path, 0), done);
+    hdgcl_solver_destroy(&solver);
+    hdgcl_mesh_destroy(&mesh);
+  }
+  if (levels > 1) {
+    /* Observed rates log(e_{k-1}/e_k) / log(h_{k-1}/h_k). */
+    if (!quiet) {
+      printf("problem %s, order %d, device %s\n", runs[0].result.problem, runs[0].result.order,
+             dev.name);
+      printf("%-22s %9s %10s %5s %10s %5s %10s %5s %6s\n", "mesh", "h", "L2(u)", "rate", "L2(q)",
+             "rate", "L2(u*)", "rate", "iters");
+    }
+    if (json_path) fprintf(json.f, "\n], \"rates\": [");
+    for (int k = 0; k < levels; k++) {
+      const hdgcl_result *r = &runs[k].result;
+      double rate[3] = {NAN, NAN, NAN};
+      if (k > 0) {
+        const hdgcl_result *p = &runs[k - 1].result;
+        double lh = log(p->h / r->h);
+        rate[0] = log(p->l2_u / r->l2_u) / lh;
+        rate[1] = log(p->l2_q / r->l2_q) / lh;
+        rate[2] = log(p->l2_ustar / r->l2_ustar) / lh;
+      }
+      if (!quiet)
+        printf("%-22s %9.3e %10.3e %5.2f %10.3e %5.2f %10.3e %5.2f %6d\n", runs[k].spec, r->h,
+               r->l2_u, rate[0], r->l2_q, rate[1], r->l2_ustar, rate[2], r->iterations);
+      if (json_path && k > 0) {
+        fprintf(json.f, "%s{\"u\": ", k > 1 ? ", " : "");
+        json_number(json.f, rate[0]);
+        fprintf(json.f, ", \"q\": ");
+        json_number(json.f, rate[1]);
+        fprintf(json.f, ", \"ustar\": ");
+        json_number(json.f, rate[2]);
+        fprintf(json.f, "}");
+      }
+    }
+    if (json_path) fprintf(json.f, "]}");
+  }
+  if (json_path) {
+    fprintf(json.f, "\n");
+    status = json_commit(&json);
+    json.f = NULL;
+    if (status) goto done;
+  }
+  status = HDGCL_SUCCESS;
+done:
+  if (json.f) json_abort(&json);
+  hdgcl_solver_destroy(&solver);
+  hdgcl_mesh_destroy(&mesh);
+  hdgcl_context_destroy(&ctx);
+  free(runs);
+  return status;
 }
-static void help(FILE *out) {
-  fprintf(out, "usage: hdgcl solve ...\n(not available yet: the HDG pipeline is issue 3)\n");
-}
-const cli_command cli_solve = {"solve", "solve a built-in problem by HDG (not available yet)", run, help};
+
+const cli_command cli_solve = {"solve", "solve a built-in problem by HDG on a device", run, help};

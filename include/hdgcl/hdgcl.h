@@ -7,6 +7,8 @@
 #include "hdgcl/device.h"
 #include "hdgcl/mesh.h"
 #include "hdgcl/options.h"
+#include "hdgcl/problem.h"
+#include "hdgcl/solver.h"
 #include "hdgcl/status.h"
 
 #ifdef __cplusplus

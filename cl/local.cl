@@ -1,0 +1,158 @@
+/* Local stage (docs/formulation.md sections 7-8): per element, the SPD
+ * local matrix S (F13), [W | F] (F14), (F16), and K0 = H + C^T A^-1 C
+ * (F15); then S^-1 by a Cholesky factorisation in local memory.  The host
+ * (host/local.c) finishes with two CLBlast batched GEMMs:
+ *   Z = S^-1 [W | F],   K = K0 - [W | F]^T Z   (F10).
+ * Prepended: common.h, problems.h, geometry.h.  Compile-time sizes: DIM,
+ * NVERT, NFACES, NORIENT, NP, NF, NT, NQ_LOAD.  One work-group per element.
+ *
+ * Layouts (per element, element-major):
+ *   S   [NP][NP]                 symmetric
+ *   WF  [NT+1][NP]   column-major NP x (NT+1): column (f,m) of W, then F
+ *   K   [NT+1][NT+1] column-major; row/column NT are zero on output here */
+
+__kernel void local_build(const int e0, __global const double *coords,
+                          __global const int *elem_verts, __global const char *elem_orient,
+                          __global const double *kappa_e, __global const double *c_e,
+                          const double tau, const int problem_id, const int problem_degree,
+                          const double problem_kappa2,
+                          __global const double *dmdmt, /* [DIM*DIM][NP][NP] Dm_l Dm_m^T */
+                          __global const double *pf,    /* [NFACES][NP][NP] */
+                          __global const double *ef,    /* [NFACES][NORIENT][NP][NF] */
+                          __global const double *dmef,  /* [DIM][NFACES][NORIENT][NP][NF] */
+                          __global const double *load_points,  /* [NQ_LOAD][DIM] */
+                          __global const double *load_weights, /* [NQ_LOAD] */
+                          __global const double *phi_load,     /* [NQ_LOAD][NP] */
+                          __global double *S, __global double *WF, __global double *K) {
+  const int le = get_group_id(0);
+  const long e = e0 + le;
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  __local double fq[NQ_LOAD];
+  problem_params pp = {problem_id, problem_degree, problem_kappa2};
+
+  geometry g;
+  element_geometry(e, coords, elem_verts, &g);
+  const double kappa = kappa_e[e], c = c_e[e];
+  int orient[NFACES];
+  double sigma[NFACES];
+  for (int f = 0; f < NFACES; f++) {
+    orient[f] = elem_orient[e * NFACES + f];
+    sigma[f] = g.face_measure[f] / FACE_REF_MEASURE;
+  }
+  double G[DIM * DIM]; /* J^-1 J^-T */
+  for (int l = 0; l < DIM; l++)
+    for (int m = 0; m < DIM; m++) {
+      double s = 0.0;
+      for (int k = 0; k < DIM; k++) s += g.jinv[l * DIM + k] * g.jinv[m * DIM + k];
+      G[l * DIM + m] = s;
+    }
+
+  /* (F13) S = tau sum_f sigma_f Pf_f + c|J| I + kappa|J| sum_lm G_lm Dm_l Dm_m^T */
+  __global double *Se = S + (long)le * NP * NP;
+  for (int idx = lid; idx < NP * NP; idx += wg) {
+    const int i = idx / NP, j = idx % NP;
+    double s = (i == j) ? c * g.detj : 0.0;
+    for (int f = 0; f < NFACES; f++) s += tau * sigma[f] * pf[(f * NP + i) * NP + j];
+    for (int lm = 0; lm < DIM * DIM; lm++)
+      s += kappa * g.detj * G[lm] * dmdmt[(lm * NP + i) * NP + j];
+    Se[idx] = s;
+  }
+
+  /* (F14) W_f = sigma_f [tau Ef + kappa sum_l (J^-1 n_f)_l Dm_l Ef] */
+  __global double *WFe = WF + (long)le * NP * (NT + 1);
+  for (int idx = lid; idx < NT * NP; idx += wg) {
+    const int col = idx / NP, i = idx % NP;
+    const int f = col / NF, m = col % NF, o = orient[f];
+    double w = tau * ef[((f * NORIENT + o) * NP + i) * NF + m];
+    for (int l = 0; l < DIM; l++) {
+      double v = 0.0;
+      for (int k = 0; k < DIM; k++) v += g.jinv[l * DIM + k] * g.normal[f][k];
+      w += kappa * v * dmef[(((l * NFACES + f) * NORIENT + o) * NP + i) * NF + m];
+    }
+    WFe[idx] = sigma[f] * w;
+  }
+
+  /* (F16) F_i = |J| sum_q w_q phi_i(xi_q) f(x_q) */
+  for (int q = lid; q < NQ_LOAD; q += wg) {
+    double xi[DIM], x[3];
+    for (int l = 0; l < DIM; l++) xi[l] = load_points[q * DIM + l];
+    element_point(&g, xi, x);
+    fq[q] = load_weights[q] * problem_f(pp, x[0], x[1], x[2]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = lid; i < NP; i += wg) {
+    double s = 0.0;
+    for (int q = 0; q < NQ_LOAD; q++) s += fq[q] * phi_load[q * NP + i];
+    WFe[NT * NP + i] = g.detj * s;
+  }
+
+  /* (F15) K0 = H + C^T A^-1 C, zero last row and column */
+  __global double *Ke = K + (long)le * (NT + 1) * (NT + 1);
+  for (int idx = lid; idx < (NT + 1) * (NT + 1); idx += wg) {
+    const int b = idx / (NT + 1), a = idx % (NT + 1);
+    double k = 0.0;
+    if (a < NT && b < NT) {
+      const int fa = a / NF, m = a % NF, fb = b / NF, n = b % NF;
+      double ndot = 0.0;
+      for (int d = 0; d < DIM; d++) ndot += g.normal[fa][d] * g.normal[fb][d];
+      __global const double *ea = ef + (fa * NORIENT + orient[fa]) * NP * NF;
+      __global const double *eb = ef + (fb * NORIENT + orient[fb]) * NP * NF;
+      double s = 0.0;
+      for (int j = 0; j < NP; j++) s += ea[j * NF + m] * eb[j * NF + n];
+      k = (kappa / g.detj) * sigma[fa] * sigma[fb] * ndot * s;
+      if (a == b) k += tau * sigma[fa];
+    }
+    Ke[idx] = k;
+  }
+}
+
+/* S <- S^-1 for each element: S = L L^T (right-looking Cholesky), X = L^-1
+ * column by column, S^-1 = X^T X.  L lives in the lower triangle of a local
+ * copy, X (strictly lower part) in its upper triangle as X^T, diag(X) apart. */
+__kernel void local_invert(__global double *S) {
+  const int le = get_group_id(0);
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  __local double a[NP * NP];
+  __local double xdiag[NP];
+  __global double *Se = S + (long)le * NP * NP;
+  for (int idx = lid; idx < NP * NP; idx += wg) a[idx] = Se[idx];
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  for (int k = 0; k < NP; k++) {
+    if (lid == 0) a[k * NP + k] = sqrt(a[k * NP + k]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const double dkk = a[k * NP + k];
+    for (int i = k + 1 + lid; i < NP; i += wg) a[i * NP + k] /= dkk;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int m = NP - k - 1;
+    for (int t = lid; t < m * m; t += wg) {
+      const int i = k + 1 + t / m, j = k + 1 + t % m;
+      if (j <= i) a[i * NP + j] -= a[i * NP + k] * a[j * NP + k];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+
+  /* X[i][j] = -(sum_{k=j}^{i-1} L[i][k] X[k][j]) / L[i][i]; stored at a[j][i]. */
+  for (int j = lid; j < NP; j += wg) {
+    const double xjj = 1.0 / a[j * NP + j];
+    xdiag[j] = xjj;
+    for (int i = j + 1; i < NP; i++) {
+      double s = a[i * NP + j] * xjj;
+      for (int k = j + 1; k < i; k++) s += a[i * NP + k] * a[j * NP + k];
+      a[j * NP + i] = -s / a[i * NP + i];
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  /* S^-1[i][j] = sum_{k >= max(i,j)} X[k][i] X[k][j] */
+  for (int idx = lid; idx < NP * NP; idx += wg) {
+    const int i = idx / NP, j = idx % NP;
+    double s = 0.0;
+    for (int k = max(i, j); k < NP; k++) {
+      const double xki = (k == i) ? xdiag[i] : a[i * NP + k];
+      const double xkj = (k == j) ? xdiag[j] : a[j * NP + k];
+      s += xki * xkj;
+    }
+    Se[idx] = s;
+  }
+}

@@ -1,0 +1,214 @@
+/* Recovery (docs/formulation.md section 8, step 4): u and q of every element
+ * from the trace (F9), (F17); the postprocessed u* of degree p+1 (F12); and
+ * the L2 errors against the exact solution.  One work-group per element.
+ * Prepended: common.h, problems.h, geometry.h.  Sizes: DIM, NVERT, NFACES,
+ * NORIENT, NP, NP1, NF, NT, NQ_ERR. */
+
+#define FACE_DIRICHLET 1
+
+/* u = Z_F + Z_W lambda (F9) and q (F17) for chunk elements [e0, e0+n):
+ * Z is column-major NP x (NT+1) per element, starting at element zfirst. */
+__kernel void recover_local(const int e0, const int zfirst, const int nint,
+                            __global const double *Z,
+                            __global const double *x, __global const double *bvals,
+                            __global const int *elem_faces, __global const int *face_unknown,
+                            __global const double *coords, __global const int *elem_verts,
+                            __global const char *elem_orient, __global const double *kappa_e,
+                            __global const double *dm, /* [DIM][NP][NP] */
+                            __global const double *ef, /* [NFACES][NORIENT][NP][NF] */
+                            __global double *u, __global double *q) {
+  const int le = get_group_id(0);
+  const long e = e0 + le;
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  __local double lam[NT];
+  __local double ul[NP];
+  for (int a = lid; a < NT; a += wg) {
+    const int f = a / NF, n = a % NF;
+    const int face = elem_faces[e * NFACES + f];
+    const int uk = face_unknown[face];
+    lam[a] = uk >= 0 ? x[(long)uk * NF + n] : bvals[(long)(face - nint) * NF + n];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global const double *Ze = Z + (e - zfirst) * NP * (NT + 1);
+  for (int i = lid; i < NP; i += wg) {
+    double s = Ze[NT * NP + i];
+    for (int a = 0; a < NT; a++) s += Ze[a * NP + i] * lam[a];
+    ul[i] = s;
+    u[e * NP + i] = s;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  geometry g;
+  element_geometry(e, coords, elem_verts, &g);
+  const double kappa = kappa_e[e];
+  /* q_k = kappa sum_l Jinv[l][k] (Dm_l^T u) - (kappa/|J|) sum_f sigma_f n_fk Ef_{f,o} lambda_f */
+  for (int idx = lid; idx < DIM * NP; idx += wg) {
+    const int k = idx / NP, j = idx % NP;
+    double s = 0.0;
+    for (int l = 0; l < DIM; l++) {
+      double dtu = 0.0;
+      for (int i = 0; i < NP; i++) dtu += dm[(l * NP + i) * NP + j] * ul[i];
+      s += kappa * g.jinv[l * DIM + k] * dtu;
+    }
+    for (int f = 0; f < NFACES; f++) {
+      const int o = elem_orient[e * NFACES + f];
+      __global const double *E = ef + ((f * NORIENT + o) * NP + j) * NF;
+      double el = 0.0;
+      for (int m = 0; m < NF; m++) el += E[m] * lam[f * NF + m];
+      s -= kappa / g.detj * (g.face_measure[f] / FACE_REF_MEASURE) * g.normal[f][k] * el;
+    }
+    q[(e * DIM + k) * NP + j] = s;
+  }
+}
+
+/* Index of (i, j), j <= i, in packed lower-triangular storage. */
+#define PACKED(i, j) ((i) * ((i) + 1) / 2 + (j))
+
+/* In-place Cholesky of an n x n SPD matrix in packed lower storage, by the
+ * whole work-group (right-looking, one column per step). */
+void cholesky_packed(__local double *a, const int n) {
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  for (int k = 0; k < n; k++) {
+    if (lid == 0) a[PACKED(k, k)] = sqrt(a[PACKED(k, k)]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const double dkk = a[PACKED(k, k)];
+    for (int i = k + 1 + lid; i < n; i += wg) a[PACKED(i, k)] /= dkk;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int m = n - k - 1;
+    for (int t = lid; t < m * m; t += wg) {
+      const int i = k + 1 + t / m, j = k + 1 + t % m;
+      if (j <= i) a[PACKED(i, j)] -= a[PACKED(i, k)] * a[PACKED(j, k)];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+/* Solves L L^T y = b in place (b in local memory), by the whole work-group. */
+void cholesky_packed_solve(__local const double *l, __local double *b, const int n) {
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  for (int k = 0; k < n; k++) { /* L y = b, column oriented */
+    if (lid == 0) b[k] /= l[PACKED(k, k)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = k + 1 + lid; i < n; i += wg) b[i] -= l[PACKED(i, k)] * b[k];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int k = n - 1; k >= 0; k--) { /* L^T x = y, row oriented */
+    if (lid == 0) b[k] /= l[PACKED(k, k)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int i = lid; i < k; i += wg) b[i] -= l[PACKED(k, i)] * b[k];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+/* u* (F12) on the non-constant modes 1..NP1-1 of the degree p+1 basis:
+ *   |J| sum_lm G_lm Kpost_lm u* = -(|J|/kappa) sum_l sum_k Jinv[l][k] Dpost_l q_k,
+ * and u*_0 = u_0: in the orthonormal basis phi+_0 is the only mode with a
+ * non-zero mean on an affine element. */
+#define NPOST (NP1 - 1)
+__kernel void postprocess(const int e0, __global const double *coords,
+                          __global const int *elem_verts, __global const double *kappa_e,
+                          __global const double *kpost, /* [DIM*DIM][NP1][NP1] */
+                          __global const double *dpost, /* [DIM][NP1][NP] */
+                          __global const double *u, __global const double *q,
+                          __global double *ustar) {
+  const int le = get_group_id(0);
+  const long e = e0 + le;
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  __local double a[NPOST * (NPOST + 1) / 2];
+  __local double b[NPOST];
+  geometry g;
+  element_geometry(e, coords, elem_verts, &g);
+  const double kappa = kappa_e[e];
+  double G[DIM * DIM];
+  for (int l = 0; l < DIM; l++)
+    for (int m = 0; m < DIM; m++) {
+      double s = 0.0;
+      for (int k = 0; k < DIM; k++) s += g.jinv[l * DIM + k] * g.jinv[m * DIM + k];
+      G[l * DIM + m] = g.detj * s;
+    }
+  for (int t = lid; t < NPOST * (NPOST + 1) / 2; t += wg) {
+    /* invert PACKED: row i is the largest with i(i+1)/2 <= t */
+    int i = (int)((sqrt(8.0 * t + 1.0) - 1.0) / 2.0);
+    while (PACKED(i + 1, 0) <= t) i++;
+    while (PACKED(i, 0) > t) i--;
+    const int j = t - PACKED(i, 0);
+    double s = 0.0;
+    for (int lm = 0; lm < DIM * DIM; lm++)
+      s += G[lm] * kpost[(lm * NP1 + i + 1) * NP1 + j + 1];
+    a[t] = s;
+  }
+  for (int i = lid; i < NPOST; i += wg) {
+    double s = 0.0;
+    for (int l = 0; l < DIM; l++)
+      for (int k = 0; k < DIM; k++) {
+        double c = g.jinv[l * DIM + k];
+        __global const double *qk = q + (e * DIM + k) * NP;
+        __global const double *D = dpost + (l * NP1 + i + 1) * NP;
+        double dq = 0.0;
+        for (int j = 0; j < NP; j++) dq += D[j] * qk[j];
+        s += c * dq;
+      }
+    b[i] = -(g.detj / kappa) * s;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  cholesky_packed(a, NPOST);
+  cholesky_packed_solve(a, b, NPOST);
+  __global double *us = ustar + e * NP1;
+  if (lid == 0) us[0] = u[e * NP];
+  for (int i = lid; i < NPOST; i += wg) us[i + 1] = b[i];
+}
+
+/* Per element: squared L2 errors of u, q, u*, max |u - u_h| at the error
+ * quadrature points, and the squared L2 norms of the exact u and q:
+ * err[e][ERR_VALUES]. */
+#define ERR_VALUES 6
+__kernel void errors(const int e0, __global const double *coords, __global const int *elem_verts,
+                     const int problem_id, const int problem_degree, const double problem_kappa2,
+                     __global const double *err_points,  /* [NQ_ERR][DIM] */
+                     __global const double *err_weights, /* [NQ_ERR] */
+                     __global const double *phi_err,     /* [NQ_ERR][NP1] */
+                     __global const double *u, __global const double *q,
+                     __global const double *ustar, __global double *err) {
+  const int le = get_group_id(0);
+  const long e = e0 + le;
+  const int lid = get_local_id(0);
+  __local double buf[ERR_WG];
+  problem_params pp = {problem_id, problem_degree, problem_kappa2};
+  geometry g;
+  element_geometry(e, coords, elem_verts, &g);
+  double s[ERR_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  for (int k = lid; k < NQ_ERR; k += ERR_WG) {
+    double xi[DIM], x[3], grad[3];
+    for (int l = 0; l < DIM; l++) xi[l] = err_points[k * DIM + l];
+    element_point(&g, xi, x);
+    const double uex = problem_u(pp, x[0], x[1], x[2], grad);
+    const double kap = problem_kappa(pp, x[0], x[1], x[2]);
+    __global const double *phi = phi_err + k * NP1;
+    double uh = 0.0, us = 0.0, eq = 0.0, qq = 0.0;
+    for (int i = 0; i < NP; i++) uh += u[e * NP + i] * phi[i];
+    for (int i = 0; i < NP1; i++) us += ustar[e * NP1 + i] * phi[i];
+    for (int c = 0; c < DIM; c++) {
+      double qh = 0.0;
+      for (int i = 0; i < NP; i++) qh += q[(e * DIM + c) * NP + i] * phi[i];
+      const double dq = qh + kap * grad[c];
+      eq += dq * dq;
+      qq += kap * kap * grad[c] * grad[c];
+    }
+    const double w = err_weights[k] * g.detj;
+    s[0] += w * (uh - uex) * (uh - uex);
+    s[1] += w * eq;
+    s[2] += w * (us - uex) * (us - uex);
+    s[3] = fmax(s[3], fabs(uh - uex));
+    s[4] += w * uex * uex;
+    s[5] += w * qq;
+  }
+  for (int c = 0; c < ERR_VALUES; c++) {
+    buf[lid] = s[c];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int h = ERR_WG / 2; h > 0; h >>= 1) {
+      if (lid < h) buf[lid] = c != 3 ? buf[lid] + buf[lid + h] : fmax(buf[lid], buf[lid + h]);
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) err[e * ERR_VALUES + c] = buf[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}

@@ -1,0 +1,180 @@
+/* Summaries and JSON output of solver results. */
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "error.h"
+
+int json_open(json_file *j, const char *path) {
+  snprintf(j->path, sizeof j->path, "%s", path);
+  snprintf(j->tmp, sizeof j->tmp, "%s.tmp.%ld", path, (long)getpid());
+  j->f = fopen(j->tmp, "w");
+  if (!j->f) return hdgcl_error(HDGCL_ERROR_IO, "cannot write %s", path);
+  return HDGCL_SUCCESS;
+}
+
+int json_commit(json_file *j) {
+  int bad = ferror(j->f);
+  bad |= fclose(j->f);
+  j->f = NULL;
+  if (bad || rename(j->tmp, j->path) != 0) {
+    remove(j->tmp);
+    return hdgcl_error(HDGCL_ERROR_IO, "cannot write %s", j->path);
+  }
+  return HDGCL_SUCCESS;
+}
+
+void json_abort(json_file *j) {
+  if (j->f) fclose(j->f);
+  j->f = NULL;
+  remove(j->tmp);
+}
+
+void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(f, "\\u%04x", c);
+    else
+      fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+void json_number(FILE *f, double x) {
+  if (isfinite(x))
+    fprintf(f, "%.17g", x);
+  else
+    fputs("null", f);
+}
+
+double stage_gflops(const hdgcl_stage_stats *st) {
+  return st->seconds > 0 ? st->flops / st->seconds * 1e-9 : 0.0;
+}
+
+double stage_gbs(const hdgcl_stage_stats *st) {
+  return st->seconds > 0 ? st->bytes / st->seconds * 1e-9 : 0.0;
+}
+
+void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
+                     const hdgcl_device_info *dev, const hdgcl_result *r, int indent) {
+  char pad[32];
+  snprintf(pad, sizeof pad, "%*s", indent, "");
+  fprintf(f, "{\n%s  \"hdgcl_version\": ", pad);
+  json_string(f, hdgcl_version());
+  fprintf(f, ",\n%s  \"problem\": ", pad);
+  json_string(f, r->problem);
+  fprintf(f, ",\n%s  \"mesh\": ", pad);
+  json_string(f, mesh_spec);
+  fprintf(f, ",\n%s  \"element_type\": ", pad);
+  json_string(f, hdgcl_element_type_name(mesh->type));
+  fprintf(f, ",\n%s  \"order\": %d,\n%s  \"tau\": ", pad, r->order, pad);
+  json_number(f, r->tau);
+  fprintf(f, ",\n%s  \"device\": {\"name\": ", pad);
+  json_string(f, dev->name);
+  fprintf(f, ", \"platform\": ");
+  json_string(f, dev->platform);
+  fprintf(f, ", \"vendor\": ");
+  json_string(f, dev->vendor);
+  fprintf(f, ", \"driver\": ");
+  json_string(f, dev->driver);
+  fprintf(f, ", \"type\": \"%s\", \"compute_units\": %u},\n", dev->is_gpu ? "gpu" : dev->is_cpu ? "cpu" : "other",
+          dev->compute_units);
+  fprintf(f, "%s  \"elements\": %lld, \"faces\": %lld, \"trace_unknown_faces\": %lld,\n", pad,
+          (long long)r->num_elements, (long long)r->num_faces, (long long)r->num_unknown_faces);
+  fprintf(f, "%s  \"element_dofs\": %lld, \"trace_dofs\": %lld, \"h\": ", pad,
+          (long long)r->element_dofs, (long long)r->trace_dofs);
+  json_number(f, r->h);
+  fprintf(f, ",\n%s  \"solver\": \"cg\", \"precond\": ", pad);
+  json_string(f, r->precond);
+  fprintf(f, ", \"format\": ");
+  json_string(f, r->format);
+  fprintf(f, ", \"iterations\": %d, \"rtol\": ", r->iterations);
+  json_number(f, r->rtol);
+  fprintf(f, ", \"residual\": ");
+  json_number(f, r->residual);
+  fprintf(f, ",\n%s  \"residual_history\": [", pad);
+  for (int i = 0; i < r->history_length; i++) {
+    if (i) fputs(", ", f);
+    json_number(f, r->history[i]);
+  }
+  fprintf(f, "],\n%s  \"errors\": {\"l2_u\": ", pad);
+  json_number(f, r->l2_u);
+  fprintf(f, ", \"l2_q\": ");
+  json_number(f, r->l2_q);
+  fprintf(f, ", \"l2_ustar\": ");
+  json_number(f, r->l2_ustar);
+  fprintf(f, ", \"linf_u\": ");
+  json_number(f, r->linf_u);
+  fprintf(f, ", \"norm_u\": ");
+  json_number(f, r->norm_u);
+  fprintf(f, ", \"norm_q\": ");
+  json_number(f, r->norm_q);
+  fprintf(f, "},\n%s  \"stages\": [", pad);
+  for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
+    const hdgcl_stage_stats *st = &r->stages[i];
+    fprintf(f, "%s\n%s    {\"name\": \"%s\", \"seconds\": ", i ? "," : "", pad, st->name);
+    json_number(f, st->seconds);
+    fprintf(f, ", \"flops\": ");
+    json_number(f, st->flops);
+    fprintf(f, ", \"bytes\": ");
+    json_number(f, st->bytes);
+    fprintf(f, ", \"gflops\": ");
+    json_number(f, stage_gflops(st));
+    fprintf(f, ", \"gbs\": ");
+    json_number(f, stage_gbs(st));
+    fputc('}', f);
+  }
+  fprintf(f, "],\n%s  \"total_seconds\": ", pad);
+  json_number(f, r->total_seconds);
+  fprintf(f, ", \"setup_seconds\": ");
+  json_number(f, r->setup_seconds);
+  fprintf(f, ", \"precond_seconds\": ");
+  json_number(f, r->precond_seconds);
+  fprintf(f, ", \"seconds_per_iteration\": ");
+  json_number(f, r->iterations ? (r->stages[HDGCL_STAGE_SOLVE].seconds - r->precond_seconds) /
+                                     r->iterations
+                               : 0.0);
+  fprintf(f, ",\n%s  \"memory_high_water_bytes\": %llu, \"chunk_elements\": %lld, \"chunks\": %d\n%s}",
+          pad, (unsigned long long)r->device_memory_high_water, (long long)r->chunk_elements,
+          r->num_chunks, pad);
+}
+
+void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
+                    const hdgcl_device_info *dev, const hdgcl_result *r, int show_history) {
+  fprintf(out, "problem   %s, order p = %d, tau = %g\n", r->problem, r->order, r->tau);
+  fprintf(out, "mesh      %s: %lld %ss, %lld faces, h = %.4g\n", mesh_spec,
+          (long long)r->num_elements, hdgcl_element_type_name(mesh->type), (long long)r->num_faces,
+          r->h);
+  fprintf(out, "device    %s (%s)\n", dev->name, dev->platform);
+  fprintf(out, "DOFs      element (u, q) %lld, trace %lld (%lld faces x %lld)\n",
+          (long long)r->element_dofs, (long long)r->trace_dofs, (long long)r->num_unknown_faces,
+          r->num_unknown_faces ? (long long)(r->trace_dofs / r->num_unknown_faces) : 0LL);
+  fprintf(out, "solve     CG + %s (%s), %d iterations, relative residual %.3e (rtol %g)\n",
+          r->precond, r->format, r->iterations, r->residual, r->rtol);
+  if (show_history)
+    for (int i = 0; i < r->history_length; i++)
+      fprintf(out, "          iteration %4d  residual %.6e\n", i, r->history[i]);
+  fprintf(out, "errors    L2(u) %.4e   L2(q) %.4e   L2(u*) %.4e   max|u-u_h| %.4e\n", r->l2_u,
+          r->l2_q, r->l2_ustar, r->linf_u);
+  fprintf(out, "stage          time [ms]   GFLOP/s      GB/s\n");
+  for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
+    const hdgcl_stage_stats *st = &r->stages[i];
+    fprintf(out, "  %-10s %12.3f", st->name, st->seconds * 1e3);
+    if (st->flops > 0 || st->bytes > 0)
+      fprintf(out, " %9.2f %9.2f\n", stage_gflops(st), stage_gbs(st));
+    else
+      fprintf(out, "\n");
+  }
+  fprintf(out, "  %-10s %12.3f   (setup and kernel compilation %.3f ms, not included)\n", "total",
+          r->total_seconds * 1e3, r->setup_seconds * 1e3);
+  if (r->device_memory_high_water)
+    fprintf(out, "memory    device high water %.1f MiB, %lld elements per local batch (%d batches)\n",
+            r->device_memory_high_water / 1048576.0, (long long)r->chunk_elements, r->num_chunks);
+}

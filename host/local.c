@@ -1,0 +1,143 @@
+/* Local stage on the device (kernels: cl/local.cl): per chunk of elements,
+ * local_build fills S, [W | F] and K0 (F13)-(F16), local_invert replaces S
+ * by S^-1, and two CLBlast batched GEMMs finish the static condensation:
+ *   Z = S^-1 [W | F]              (NP x NP) x (NP x (NT+1))
+ *   K = K0 - [W | F]^T Z          ((NT+1) x NP) x (NP x (NT+1))   (F10)
+ * The chunk size comes from the device memory left after the trace system. */
+#include <stdio.h>
+
+#include "blas.h"
+#include "error.h"
+#include "pipeline.h"
+
+/* Work-group size of the per-element kernels: enough work-items for the
+ * columns of S, a multiple of 32, at most 256. */
+static size_t element_group_size(int np) {
+  size_t wg = ((size_t)np + 31) / 32 * 32;
+  if (wg < 64) wg = 64;
+  return wg > 256 ? 256 : wg;
+}
+
+static int choose_chunk(hdgcl_solver s, local_stage *ls) {
+  const hdg_sizes *sz = &s->ref.sz;
+  hdgcl_device_info info;
+  HDGCL_TRY(hdgcl_context_info(s->ctx, &info));
+  int64_t ne = s->mesh->num_elements;
+  uint64_t np = sz->np, nt1 = sz->nt + 1;
+  uint64_t per = 8 * (np * np + np * nt1 + nt1 * nt1); /* S, [W|F], K */
+  uint64_t zper = 8 * np * nt1;
+  uint64_t fixed = pipeline_fixed_bytes(s);
+  uint64_t budget = info.global_mem / 10 * 9;
+  if (fixed + per + zper > budget)
+    return hdgcl_error(HDGCL_ERROR_MEMORY,
+                       "the trace system needs %.1f MiB, more than the device's %.1f MiB "
+                       "(use a smaller mesh or order)",
+                       fixed / 1048576.0, info.global_mem / 1048576.0);
+  uint64_t avail = budget - fixed;
+  uint64_t biggest = np * np > np * nt1 ? np * np : np * nt1;
+  if (nt1 * nt1 > biggest) biggest = nt1 * nt1;
+  int64_t by_alloc = (int64_t)(info.max_alloc / (8 * biggest));
+  /* Keep Z of every element when it fits beside a reasonable chunk. */
+  bool fits_keep = (uint64_t)ne * zper <= info.max_alloc &&
+                   (uint64_t)ne * zper + per * (uint64_t)(ne < 4096 ? ne : 4096) <= avail;
+  ls->keep = s->keep_local == 1 || (s->keep_local == -1 && fits_keep);
+  if (s->keep_local == 1 && !fits_keep)
+    return hdgcl_error(HDGCL_ERROR_MEMORY,
+                       "--keep-local true: the local solvers of %lld elements need %.1f MiB, "
+                       "the device has %.1f MiB free",
+                       (long long)ne, ne * zper / 1048576.0, avail / 1048576.0);
+  int64_t chunk = ls->keep ? (int64_t)((avail - (uint64_t)ne * zper) / per)
+                           : (int64_t)(avail / (per + zper));
+  if (!ls->keep && (int64_t)(info.max_alloc / zper) < by_alloc) by_alloc = info.max_alloc / zper;
+  if (chunk > by_alloc) chunk = by_alloc;
+  if (s->chunk_option > 0 && s->chunk_option < chunk) chunk = s->chunk_option;
+  if (chunk > ne) chunk = ne;
+  if (chunk < 1)
+    return hdgcl_error(HDGCL_ERROR_MEMORY, "no device memory left for a batch of elements");
+  ls->chunk = chunk;
+  ls->num_chunks = (int)((ne + chunk - 1) / chunk);
+  return HDGCL_SUCCESS;
+}
+
+int local_stage_create(hdgcl_solver s, local_stage *ls) {
+  const hdg_sizes *sz = &s->ref.sz;
+  hdgcl_device_info info;
+  HDGCL_TRY(hdgcl_context_info(s->ctx, &info));
+  size_t local_bytes = ((size_t)sz->np * sz->np + sz->np) * 8;
+  if (local_bytes > info.local_mem)
+    return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
+                       "order %d needs %zu bytes of local memory per work-group for the local "
+                       "solver, the device has %llu",
+                       sz->order, local_bytes, (unsigned long long)info.local_mem);
+  ls->wg = element_group_size(sz->np);
+  cl_program program;
+  HDGCL_TRY(pipeline_program(s, "local.cl", true, NULL, &program));
+  HDGCL_TRY(hdgcl_kernel_create(program, "local_build", &ls->build));
+  HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
+  HDGCL_TRY(choose_chunk(s, ls));
+  uint64_t np = sz->np, nt1 = sz->nt + 1, c = ls->chunk;
+  uint64_t zcount = ls->keep ? (uint64_t)s->mesh->num_elements : c;
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * np * 8, "local S", &ls->s));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * nt1 * 8, "local [W|F]", &ls->wf));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, zcount * np * nt1 * 8, "local Z", &ls->z));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * nt1 * nt1 * 8, "local K", &ls->k));
+  return HDGCL_SUCCESS;
+}
+
+int64_t local_stage_z_first(const local_stage *ls, int64_t e0) { return ls->keep ? 0 : e0; }
+
+int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
+  const hdg_sizes *sz = &s->ref.sz;
+  device_data *d = &s->dev->data;
+  cl_int ce0 = (cl_int)e0, pid = s->params.id, pdeg = s->params.degree;
+  double tau = s->tau, k2 = s->params.kappa2;
+  hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
+                      HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_orient.mem),
+                      HDGCL_ARG(d->kappa.mem),  HDGCL_ARG(d->c.mem),
+                      HDGCL_ARG(tau),           HDGCL_ARG(pid),
+                      HDGCL_ARG(pdeg),          HDGCL_ARG(k2),
+                      HDGCL_ARG(d->dmdmt.mem),  HDGCL_ARG(d->pf.mem),
+                      HDGCL_ARG(d->ef.mem),     HDGCL_ARG(d->dmef.mem),
+                      HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
+                      HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->s.mem),
+                      HDGCL_ARG(ls->wf.mem),    HDGCL_ARG(ls->k.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
+  size_t global = (size_t)n * ls->wg;
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build, 1, &global, &ls->wg, NULL));
+  hdgcl_arg iargs[] = {HDGCL_ARG(ls->s.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ls->invert, 1, iargs));
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->invert, 1, &global, &ls->wg, NULL));
+  size_t np = sz->np, nt1 = sz->nt + 1;
+  size_t zoff = (size_t)(e0 - local_stage_z_first(ls, e0)) * np * nt1;
+  /* Z = S^-1 [W | F] */
+  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, false, false, np, nt1, np, 1.0, ls->s.mem, 0, np,
+                                        np * np, ls->wf.mem, 0, np, np * nt1, 0.0, ls->z.mem,
+                                        zoff, np, np * nt1, (size_t)n, NULL));
+  /* K = K0 - [W | F]^T Z */
+  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, nt1, nt1, np, -1.0, ls->wf.mem, 0, np,
+                                        np * nt1, ls->z.mem, zoff, np, np * nt1, 1.0, ls->k.mem, 0,
+                                        nt1, nt1 * nt1, (size_t)n, NULL));
+  /* Flops: build ~ (2 (nfaces + dim^2) + 1) NP^2 + 2 (dim+1) NT NP + NT^2 (2 NP + 8) + 2 NQ NP;
+   * invert 4/3 NP^3; the two GEMMs 2 NP^2 (NT+1) + 2 NP (NT+1)^2. */
+  double P = np, T = sz->nt, N1 = nt1;
+  double build = (2.0 * (sz->nfaces + sz->dim * sz->dim) + 1) * P * P + 2.0 * (sz->dim + 1) * T * P +
+                 T * T * (2 * P + 8) + 2.0 * s->ref.qload.n * P;
+  double flops = build + 4.0 / 3.0 * P * P * P + 2 * P * P * N1 + 2 * P * N1 * N1;
+  /* Bytes: build writes S, [W|F], K; invert reads and writes S; GEMM 1 reads S,
+   * [W|F] and writes Z; GEMM 2 reads [W|F], Z and reads and writes K. */
+  double bytes = 8.0 * (P * P + P * N1 + N1 * N1 + 2 * P * P + P * P + 2 * P * N1 + 2 * P * N1 +
+                        2 * N1 * N1);
+  s->result.stages[charge].flops += flops * n;
+  s->result.stages[charge].bytes += bytes * n;
+  return HDGCL_SUCCESS;
+}
+
+void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
+  if (ls->build) clReleaseKernel(ls->build);
+  if (ls->invert) clReleaseKernel(ls->invert);
+  hdgcl_buffer_release(s->ctx, &ls->s);
+  hdgcl_buffer_release(s->ctx, &ls->wf);
+  hdgcl_buffer_release(s->ctx, &ls->z);
+  hdgcl_buffer_release(s->ctx, &ls->k);
+  *ls = (local_stage){0};
+}

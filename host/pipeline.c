@@ -1,0 +1,235 @@
+/* The device pipeline driver: compile-time sizes, upload of the mesh and
+ * reference tables, then mesh -> local -> assemble -> solve -> recover with
+ * per-stage timing.  Each stage lives in its own file pair. */
+#include "pipeline.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+
+int pipeline_program(hdgcl_solver s, const char *file, bool with_geometry, const char *extra,
+                     cl_program *program) {
+  const char *files[4] = {"common.h", "problems.h", "geometry.h", file};
+  const char *files_nogeo[2] = {"common.h", file};
+  char options[1536];
+  snprintf(options, sizeof options, "%s %s", s->dev->options, extra ? extra : "");
+  if (with_geometry) return hdgcl_program_get(s->ctx, files, 4, options, program);
+  return hdgcl_program_get(s->ctx, files_nogeo, 2, options, program);
+}
+
+/* Bytes of the device buffers other than the local-stage chunks. */
+uint64_t pipeline_fixed_bytes(hdgcl_solver s) {
+  const hdgcl_mesh *m = s->mesh;
+  const hdg_sizes *sz = &s->ref.sz;
+  uint64_t ne = (uint64_t)m->num_elements, nfc = (uint64_t)m->num_faces;
+  uint64_t rows = (uint64_t)s->num.num_unknown_faces, n = rows * sz->nf;
+  uint64_t bytes = 0;
+  bytes += (uint64_t)m->num_vertices * m->dim * 8 + ne * (m->verts_per_element + sz->nfaces) * 4;
+  bytes += ne * sz->nfaces + ne * 16;                            /* orientation, kappa, c */
+  bytes += nfc * (m->verts_per_face * 4 + 8 + 2 + 1 + 4) + rows * (4 + 4 * sz->nslots);
+  bytes += rows * sz->nslots * sz->nf * sz->nf * 8;             /* matrix values */
+  if (s->format == FORMAT_ELL) bytes += rows * sz->nslots * sz->nf * sz->nf * 4; /* columns */
+  bytes += n * 8 * 7;                                           /* rhs, x, r, z, p, Ap, Jacobi */
+  if (s->precond == PRECOND_BLOCK_JACOBI) bytes += rows * sz->nf * sz->nf * 8;
+  bytes += (nfc - (uint64_t)m->num_interior_faces) * sz->nf * 8; /* boundary data */
+  bytes += ne * ((uint64_t)sz->np * (1 + sz->dim) + sz->np1 + 4) * 8; /* u, q, u*, errors */
+  bytes += (uint64_t)(s->maxit + 1) * 8;                          /* residual history */
+  return bytes;
+}
+
+#define UPLOAD(buf, count, type, src, name)                                                      \
+  do {                                                                                           \
+    size_t bytes_ = (size_t)(count) * sizeof(type);                                              \
+    HDGCL_TRY(hdgcl_buffer_create(s->ctx, bytes_ ? bytes_ : sizeof(type), name, &(buf)));          \
+    if (bytes_) HDGCL_TRY(hdgcl_buffer_write(s->ctx, &(buf), 0, bytes_, (src)));                  \
+  } while (0)
+
+/* Allocates and fills device_data (counted as the upload stage). */
+static int upload(hdgcl_solver s) {
+  device_data *d = &s->dev->data;
+  const hdgcl_mesh *m = s->mesh;
+  const hdg_reference *ref = &s->ref;
+  const hdg_sizes *sz = &ref->sz;
+  size_t ne = m->num_elements, nfc = m->num_faces;
+  int dim = sz->dim, np = sz->np, np1 = sz->np1, nf = sz->nf;
+  size_t nfo = (size_t)sz->nfaces * sz->norient;
+  UPLOAD(d->coords, (size_t)m->num_vertices * dim, double, m->coords, "coords");
+  UPLOAD(d->elem_verts, ne * m->verts_per_element, int32_t, m->elem_verts, "elem_verts");
+  UPLOAD(d->elem_faces, ne * sz->nfaces, int32_t, m->elem_faces, "elem_faces");
+  UPLOAD(d->elem_orient, ne * sz->nfaces, int8_t, m->elem_face_orient, "elem_orient");
+  UPLOAD(d->kappa, ne, double, s->kappa, "kappa");
+  UPLOAD(d->c, ne, double, s->c, "c");
+  UPLOAD(d->face_verts, nfc * m->verts_per_face, int32_t, m->face_verts, "face_verts");
+  UPLOAD(d->face_elems, nfc * 2, int32_t, m->face_elems, "face_elems");
+  UPLOAD(d->face_local, nfc * 2, int8_t, m->face_local, "face_local");
+  UPLOAD(d->face_bc, nfc, int8_t, s->num.face_bc, "face_bc");
+  UPLOAD(d->face_unknown, nfc, int32_t, s->num.face_unknown, "face_unknown");
+  UPLOAD(d->unknown_face, s->num.num_unknown_faces, int32_t, s->num.unknown_face, "unknown_face");
+  UPLOAD(d->block_cols, (size_t)s->num.num_unknown_faces * sz->nslots, int32_t,
+         s->num.block_cols, "block_cols");
+  UPLOAD(d->dm, (size_t)dim * np * np, double, ref->dm, "Dm");
+  UPLOAD(d->dmdmt, (size_t)dim * dim * np * np, double, ref->dmdmt, "DmDmT");
+  UPLOAD(d->pf, (size_t)sz->nfaces * np * np, double, ref->pf, "Pf");
+  UPLOAD(d->ef, nfo * np * nf, double, ref->ef, "Ef");
+  UPLOAD(d->dmef, (size_t)dim * nfo * np * nf, double, ref->dmef, "DmEf");
+  UPLOAD(d->kpost, (size_t)dim * dim * np1 * np1, double, ref->kpost, "Kpost");
+  UPLOAD(d->dpost, (size_t)dim * np1 * np, double, ref->dpost, "Dpost");
+  UPLOAD(d->load_points, (size_t)ref->qload.n * dim, double, ref->qload.points, "load points");
+  UPLOAD(d->load_weights, ref->qload.n, double, ref->qload.weights, "load weights");
+  UPLOAD(d->phi_load, (size_t)ref->qload.n * np, double, ref->phi_load, "load basis");
+  UPLOAD(d->face_points, (size_t)ref->qface.n * (dim - 1), double, ref->qface.points,
+         "face points");
+  UPLOAD(d->face_weights, ref->qface.n, double, ref->qface.weights, "face weights");
+  UPLOAD(d->psi_face, (size_t)ref->qface.n * nf, double, ref->psi_face, "face basis");
+  UPLOAD(d->err_points, (size_t)ref->qerr.n * dim, double, ref->qerr.points, "error points");
+  UPLOAD(d->err_weights, ref->qerr.n, double, ref->qerr.weights, "error weights");
+  UPLOAD(d->phi_err, (size_t)ref->qerr.n * np1, double, ref->phi_err, "error basis");
+  return hdgcl_context_finish(s->ctx);
+}
+
+static void release_data(hdgcl_solver s) {
+  device_data *d = &s->dev->data;
+  hdgcl_buffer *all[] = {&d->coords,     &d->elem_verts,   &d->elem_faces,  &d->elem_orient,
+                         &d->kappa,      &d->c,            &d->face_verts,  &d->face_elems,
+                         &d->face_local, &d->face_bc,      &d->face_unknown, &d->unknown_face,
+                         &d->block_cols, &d->dm,           &d->dmdmt,       &d->pf,
+                         &d->ef,         &d->dmef,         &d->kpost,       &d->dpost,
+                         &d->load_points, &d->load_weights, &d->phi_load,   &d->face_points,
+                         &d->face_weights, &d->psi_face,   &d->err_points,  &d->err_weights,
+                         &d->phi_err};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdgcl_buffer_release(s->ctx, all[i]);
+}
+
+int pipeline_create(hdgcl_solver s) {
+  const hdg_reference *ref = &s->ref;
+  const hdg_sizes *sz = &ref->sz;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *s->dev, "device pipeline", &s->dev));
+  snprintf(s->dev->options, sizeof s->dev->options,
+           "-DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d -DNF=%d -DNT=%d "
+           "-DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d",
+           sz->dim, s->mesh->verts_per_element, sz->nfaces, sz->norient, sz->np, sz->np1, sz->nf,
+           sz->nt, sz->nslots, ref->qload.n, ref->qface.n, ref->qerr.n);
+  HDGCL_TRY(local_stage_create(s, &s->dev->local));
+  HDGCL_TRY(assembly_create(s, &s->dev->assemble));
+  HDGCL_TRY(krylov_create(s, &s->dev->krylov));
+  HDGCL_TRY(recovery_create(s, &s->dev->recover));
+  s->result.chunk_elements = s->dev->local.chunk;
+  s->result.num_chunks = s->dev->local.num_chunks;
+  return HDGCL_SUCCESS;
+}
+
+int pipeline_solve(hdgcl_solver s) {
+  device_pipeline *dev = s->dev;
+  hdgcl_stage_stats *st = s->result.stages;
+  const hdgcl_mesh *m = s->mesh;
+  const hdg_sizes *sz = &s->ref.sz;
+  local_stage *ls = &dev->local;
+  release_data(s);
+
+  double t = hdgcl_wtime();
+  HDGCL_TRY(upload(s));
+  st[HDGCL_STAGE_UPLOAD].seconds = hdgcl_wtime() - t;
+
+  /* Local stage and assembly, chunk by chunk. */
+  t = hdgcl_wtime();
+  HDGCL_TRY(assembly_boundary_data(s, &dev->assemble));
+  HDGCL_TRY(hdgcl_context_finish(s->ctx));
+  st[HDGCL_STAGE_ASSEMBLE].seconds += hdgcl_wtime() - t;
+  for (int64_t e0 = 0; e0 < m->num_elements; e0 += ls->chunk) {
+    int64_t n = m->num_elements - e0 < ls->chunk ? m->num_elements - e0 : ls->chunk;
+    t = hdgcl_wtime();
+    HDGCL_TRY(local_stage_run(s, ls, e0, n, HDGCL_STAGE_LOCAL));
+    HDGCL_TRY(hdgcl_context_finish(s->ctx));
+    double t1 = hdgcl_wtime();
+    st[HDGCL_STAGE_LOCAL].seconds += t1 - t;
+    HDGCL_TRY(assembly_add_chunk(s, &dev->assemble, ls, e0, n));
+    HDGCL_TRY(hdgcl_context_finish(s->ctx));
+    st[HDGCL_STAGE_ASSEMBLE].seconds += hdgcl_wtime() - t1;
+  }
+  t = hdgcl_wtime();
+  HDGCL_TRY(assembly_finish(s, &dev->assemble));
+  HDGCL_TRY(hdgcl_context_finish(s->ctx));
+  st[HDGCL_STAGE_ASSEMBLE].seconds += hdgcl_wtime() - t;
+
+  t = hdgcl_wtime();
+  HDGCL_TRY(krylov_solve(s, &dev->krylov, &dev->assemble));
+  st[HDGCL_STAGE_SOLVE].seconds = hdgcl_wtime() - t;
+
+  /* Recovery: recompute the local solvers of each chunk unless kept. */
+  t = hdgcl_wtime();
+  for (int64_t e0 = 0; e0 < m->num_elements; e0 += ls->chunk) {
+    int64_t n = m->num_elements - e0 < ls->chunk ? m->num_elements - e0 : ls->chunk;
+    if (!ls->keep) HDGCL_TRY(local_stage_run(s, ls, e0, n, HDGCL_STAGE_RECOVER));
+    HDGCL_TRY(recovery_run_chunk(s, &dev->recover, ls, &dev->assemble, &dev->krylov, e0, n));
+  }
+  HDGCL_TRY(recovery_errors(s, &dev->recover));
+  st[HDGCL_STAGE_RECOVER].seconds = hdgcl_wtime() - t;
+
+  /* Download: u, q, u* and the trace of every face. */
+  t = hdgcl_wtime();
+  size_t ne = m->num_elements;
+  recovery *rc = &dev->recover;
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->u, 0, ne * sz->np * 8, s->u));
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->q, 0, ne * sz->dim * sz->np * 8, s->q));
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->ustar, 0, ne * sz->np1 * 8, s->ustar));
+  size_t nu = (size_t)s->num.num_unknown_faces * sz->nf;
+  size_t nb = (size_t)(m->num_faces - m->num_interior_faces) * sz->nf;
+  double *x = NULL, *bv = NULL;
+  int status;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nu + 1, sizeof(double), "trace unknowns", &x), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nb + 1, sizeof(double), "boundary data", &bv), done);
+  if (nu) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(s->ctx, &dev->krylov.x, 0, nu * 8, x), done);
+  if (nb) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(s->ctx, &dev->assemble.bvals, 0, nb * 8, bv), done);
+  for (int32_t f = 0; f < m->num_faces; f++) {
+    int32_t u = s->num.face_unknown[f];
+    const double *src = u >= 0 ? x + (size_t)u * sz->nf
+                               : bv + (size_t)(f - m->num_interior_faces) * sz->nf;
+    memcpy(s->trace + (size_t)f * sz->nf, src, sizeof(double) * sz->nf);
+  }
+  st[HDGCL_STAGE_DOWNLOAD].seconds = hdgcl_wtime() - t;
+  status = HDGCL_SUCCESS;
+done:
+  free(x);
+  free(bv);
+  if (status == HDGCL_SUCCESS) {
+    uint64_t in_use, high;
+    hdgcl_context_memory(s->ctx, &in_use, &high);
+    s->result.device_memory_high_water = high;
+  }
+  return status;
+}
+
+int pipeline_download_matrix(hdgcl_solver s) {
+  const hdg_sizes *sz = &s->ref.sz;
+  assembly *as = &s->dev->assemble;
+  size_t rows = s->num.num_unknown_faces, nb = rows * sz->nslots * sz->nf * sz->nf;
+  if (!rows) return HDGCL_SUCCESS;
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &as->rhs_buf, 0, rows * sz->nf * 8, s->rhs));
+  if (s->format == FORMAT_BELL) return hdgcl_buffer_read(s->ctx, &as->values, 0, nb * 8, s->matrix);
+  /* Scalar ELL: entry k = slot*nf + n of row u*nf + m at k*nrows + row. */
+  double *ell;
+  HDGCL_TRY(hdgcl_calloc(nb, sizeof(double), "ELL values", &ell));
+  int status = hdgcl_buffer_read(s->ctx, &as->values, 0, nb * 8, ell);
+  size_t nrows = rows * sz->nf;
+  for (size_t u = 0; u < rows && status == HDGCL_SUCCESS; u++)
+    for (int sl = 0; sl < sz->nslots; sl++)
+      for (int m = 0; m < sz->nf; m++)
+        for (int n = 0; n < sz->nf; n++)
+          s->matrix[((u * sz->nslots + sl) * sz->nf + m) * sz->nf + n] =
+              ell[(size_t)(sl * sz->nf + n) * nrows + u * sz->nf + m];
+  free(ell);
+  return status;
+}
+
+void pipeline_destroy(hdgcl_solver s) {
+  if (!s->dev) return;
+  recovery_destroy(s, &s->dev->recover);
+  krylov_destroy(s, &s->dev->krylov);
+  assembly_destroy(s, &s->dev->assemble);
+  local_stage_destroy(s, &s->dev->local);
+  release_data(s);
+  free(s->dev);
+  s->dev = NULL;
+}

@@ -1,0 +1,94 @@
+/* The device pipeline: mesh -> local -> assemble -> solve -> recover.
+ * pipeline.c uploads what every stage reads and drives the stages; each
+ * stage is one host file beside the kernel file of the same name
+ * (local.c + cl/local.cl, assemble.c + cl/assemble.cl, solve.c + cl/solve.cl,
+ * recover.c + cl/recover.cl). */
+#ifndef HDGCL_HOST_PIPELINE_H
+#define HDGCL_HOST_PIPELINE_H
+
+#include "solver_impl.h"
+
+/* Read-only data on the device: mesh, numbering, coefficients, tables. */
+typedef struct device_data {
+  hdgcl_buffer coords, elem_verts, elem_faces, elem_orient, kappa, c;
+  hdgcl_buffer face_verts, face_elems, face_local, face_bc, face_unknown, unknown_face, block_cols;
+  hdgcl_buffer dm, dmdmt, pf, ef, dmef, kpost, dpost;
+  hdgcl_buffer load_points, load_weights, phi_load;
+  hdgcl_buffer face_points, face_weights, psi_face;
+  hdgcl_buffer err_points, err_weights, phi_err;
+} device_data;
+
+/* Local stage (local.c): builds and condenses element chunks. */
+typedef struct local_stage {
+  cl_kernel build, invert;
+  int64_t chunk;      /* elements per batch */
+  int num_chunks;
+  bool keep;          /* Z of all elements kept for recovery */
+  hdgcl_buffer s, wf, z, k; /* chunk-sized (z: all elements when keep) */
+  size_t wg;
+} local_stage;
+
+int local_stage_create(hdgcl_solver s, local_stage *ls);
+/* Elements [e0, e0+n): S^-1, Z = S^-1 [W|F] (into ls->z at the element's slot),
+ * K = K0 - [W|F]^T Z (into ls->k, chunk-relative).  Its flops and bytes are
+ * charged to stage `charge` (local, or recover when recomputed there). */
+int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
+/* Element offset of ls->z's first element for a chunk starting at e0. */
+int64_t local_stage_z_first(const local_stage *ls, int64_t e0);
+void local_stage_destroy(hdgcl_solver s, local_stage *ls);
+
+/* Assembly (assemble.c). */
+typedef struct assembly {
+  cl_kernel boundary, matrix, rhs, neumann, ell_columns;
+  hdgcl_buffer values, cols, rhs_buf, bvals;
+} assembly;
+
+int assembly_create(hdgcl_solver s, assembly *as);
+int assembly_boundary_data(hdgcl_solver s, assembly *as);  /* bvals; zeroes matrix and rhs */
+int assembly_add_chunk(hdgcl_solver s, assembly *as, const local_stage *ls, int64_t e0, int64_t n);
+int assembly_finish(hdgcl_solver s, assembly *as);         /* Neumann loads */
+void assembly_destroy(hdgcl_solver s, assembly *as);
+
+/* Krylov solve (solve.c). */
+typedef struct krylov {
+  cl_kernel spmv, pc_setup, pc_apply, dot, dot2, init, alpha, update_xr, beta, update_p;
+  hdgcl_buffer x, r, z, p, ap, pc, partial, scalars, history;
+  double setup_seconds;
+} krylov;
+
+int krylov_create(hdgcl_solver s, krylov *kr);
+/* Solves the assembled system into kr->x; fills iterations and history. */
+int krylov_solve(hdgcl_solver s, krylov *kr, const assembly *as);
+void krylov_destroy(hdgcl_solver s, krylov *kr);
+
+/* Recovery (recover.c). */
+typedef struct recovery {
+  cl_kernel local, post, errors;
+  hdgcl_buffer u, q, ustar, err;
+  size_t wg, err_wg;
+} recovery;
+
+int recovery_create(hdgcl_solver s, recovery *rc);
+int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, const assembly *as,
+                       const krylov *kr, int64_t e0, int64_t n);
+int recovery_errors(hdgcl_solver s, recovery *rc);
+void recovery_destroy(hdgcl_solver s, recovery *rc);
+
+struct device_pipeline {
+  device_data data;
+  char options[1024]; /* -D sizes shared by every program */
+  local_stage local;
+  assembly assemble;
+  krylov krylov;
+  recovery recover;
+};
+
+/* Builds one stage's program: common.h, problems.h, geometry.h (when
+ * with_geometry) and the stage's .cl file, with the shared -D options plus extra. */
+int pipeline_program(hdgcl_solver s, const char *file, bool with_geometry, const char *extra,
+                     cl_program *program);
+
+/* Device memory the pipeline needs besides the local-stage chunks (bytes). */
+uint64_t pipeline_fixed_bytes(hdgcl_solver s);
+
+#endif

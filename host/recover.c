@@ -1,0 +1,125 @@
+/* Recovery on the device (kernels: cl/recover.cl): u and q per element from
+ * the trace (F9), (F17), the postprocessed u* (F12), and the error norms. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "error.h"
+#include "pipeline.h"
+
+#define ERR_WG 64
+#define ERR_VALUES 6 /* as in cl/recover.cl */
+
+int recovery_create(hdgcl_solver s, recovery *rc) {
+  const hdg_sizes *sz = &s->ref.sz;
+  hdgcl_device_info info;
+  HDGCL_TRY(hdgcl_context_info(s->ctx, &info));
+  size_t npost = sz->np1 - 1;
+  size_t local_bytes = (npost * (npost + 1) / 2 + npost) * 8;
+  if (local_bytes > info.local_mem)
+    return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
+                       "order %d needs %zu bytes of local memory per work-group for "
+                       "postprocessing, the device has %llu",
+                       sz->order, local_bytes, (unsigned long long)info.local_mem);
+  rc->wg = ((size_t)sz->np1 + 31) / 32 * 32;
+  if (rc->wg < 64) rc->wg = 64;
+  if (rc->wg > 256) rc->wg = 256;
+  rc->err_wg = ERR_WG;
+  char extra[64];
+  snprintf(extra, sizeof extra, "-DERR_WG=%d", ERR_WG);
+  cl_program program;
+  HDGCL_TRY(pipeline_program(s, "recover.cl", true, extra, &program));
+  HDGCL_TRY(hdgcl_kernel_create(program, "recover_local", &rc->local));
+  HDGCL_TRY(hdgcl_kernel_create(program, "postprocess", &rc->post));
+  HDGCL_TRY(hdgcl_kernel_create(program, "errors", &rc->errors));
+  size_t ne = s->mesh->num_elements;
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * sz->np * 8, "u", &rc->u));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * sz->dim * sz->np * 8, "q", &rc->q));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * sz->np1 * 8, "u*", &rc->ustar));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * ERR_VALUES * 8, "element errors", &rc->err));
+  return HDGCL_SUCCESS;
+}
+
+int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, const assembly *as,
+                       const krylov *kr, int64_t e0, int64_t n) {
+  const hdg_sizes *sz = &s->ref.sz;
+  device_data *d = &s->dev->data;
+  cl_int ce0 = (cl_int)e0, nint = s->mesh->num_interior_faces;
+  cl_int zfirst = (cl_int)local_stage_z_first(ls, e0);
+  hdgcl_arg args[] = {HDGCL_ARG(ce0),          HDGCL_ARG(zfirst),
+                      HDGCL_ARG(nint),         HDGCL_ARG(ls->z.mem),
+                      HDGCL_ARG(kr->x.mem),    HDGCL_ARG(as->bvals.mem),
+                      HDGCL_ARG(d->elem_faces.mem), HDGCL_ARG(d->face_unknown.mem),
+                      HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
+                      HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->kappa.mem),
+                      HDGCL_ARG(d->dm.mem),    HDGCL_ARG(d->ef.mem),
+                      HDGCL_ARG(rc->u.mem),    HDGCL_ARG(rc->q.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(rc->local, sizeof args / sizeof *args, args));
+  size_t global = (size_t)n * rc->wg;
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->local, 1, &global, &rc->wg, NULL));
+  hdgcl_arg pargs[] = {HDGCL_ARG(ce0),          HDGCL_ARG(d->coords.mem),
+                       HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->kappa.mem),
+                       HDGCL_ARG(d->kpost.mem), HDGCL_ARG(d->dpost.mem),
+                       HDGCL_ARG(rc->u.mem),    HDGCL_ARG(rc->q.mem),
+                       HDGCL_ARG(rc->ustar.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(rc->post, sizeof pargs / sizeof *pargs, pargs));
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->post, 1, &global, &rc->wg, NULL));
+  /* u: 2 NP (NT+1); q: dim NP (2 NP dim + nfaces (2 NF + 6)); u*: build
+   * (dim^2 2 + 1) NPOST^2/2 + rhs 2 dim^2 NPOST NP + Cholesky NPOST^3/3 + solves 2 NPOST^2. */
+  double P = sz->np, T = sz->nt, D = sz->dim, Q = sz->np1 - 1;
+  double flops = 2 * P * (T + 1) + D * P * (2 * P * D + sz->nfaces * (2.0 * sz->nf + 6)) +
+                 (2 * D * D + 1) * Q * Q / 2 + 2 * D * D * Q * P + Q * Q * Q / 3 + 2 * Q * Q;
+  double bytes = 8 * (P * (T + 1) + T + P + D * P + (D * P + 1) + (Q + 1));
+  s->result.stages[HDGCL_STAGE_RECOVER].flops += flops * n;
+  s->result.stages[HDGCL_STAGE_RECOVER].bytes += bytes * n;
+  return HDGCL_SUCCESS;
+}
+
+int recovery_errors(hdgcl_solver s, recovery *rc) {
+  const hdg_sizes *sz = &s->ref.sz;
+  device_data *d = &s->dev->data;
+  size_t ne = s->mesh->num_elements;
+  cl_int e0 = 0, pid = s->params.id, pdeg = s->params.degree;
+  double k2 = s->params.kappa2;
+  hdgcl_arg args[] = {HDGCL_ARG(e0),          HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
+                      HDGCL_ARG(pid),         HDGCL_ARG(pdeg),          HDGCL_ARG(k2),
+                      HDGCL_ARG(d->err_points.mem), HDGCL_ARG(d->err_weights.mem),
+                      HDGCL_ARG(d->phi_err.mem), HDGCL_ARG(rc->u.mem),  HDGCL_ARG(rc->q.mem),
+                      HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->err.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(rc->errors, sizeof args / sizeof *args, args));
+  size_t global = ne * rc->err_wg;
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->errors, 1, &global, &rc->err_wg, NULL));
+  double *err;
+  HDGCL_TRY(hdgcl_calloc(ne * ERR_VALUES, sizeof(double), "element errors", &err));
+  int status = hdgcl_buffer_read(s->ctx, &rc->err, 0, ne * ERR_VALUES * 8, err);
+  double sum[ERR_VALUES] = {0}, emax = 0.0;
+  for (size_t e = 0; e < ne && status == HDGCL_SUCCESS; e++) { /* fixed order: deterministic */
+    for (int c = 0; c < ERR_VALUES; c++)
+      if (c != 3) sum[c] += err[e * ERR_VALUES + c];
+    if (err[e * ERR_VALUES + 3] > emax) emax = err[e * ERR_VALUES + 3];
+  }
+  free(err);
+  HDGCL_TRY(status);
+  s->result.l2_u = sqrt(sum[0]);
+  s->result.l2_q = sqrt(sum[1]);
+  s->result.l2_ustar = sqrt(sum[2]);
+  s->result.linf_u = emax;
+  s->result.norm_u = sqrt(sum[4]);
+  s->result.norm_q = sqrt(sum[5]);
+  double nq = s->ref.qerr.n;
+  s->result.stages[HDGCL_STAGE_RECOVER].flops +=
+      ne * nq * (2.0 * (sz->np * (1 + sz->dim) + sz->np1) + 60);
+  s->result.stages[HDGCL_STAGE_RECOVER].bytes += ne * 8.0 * (sz->np * (1 + sz->dim) + sz->np1 + 4);
+  return HDGCL_SUCCESS;
+}
+
+void recovery_destroy(hdgcl_solver s, recovery *rc) {
+  cl_kernel kernels[] = {rc->local, rc->post, rc->errors};
+  for (size_t i = 0; i < 3; i++)
+    if (kernels[i]) clReleaseKernel(kernels[i]);
+  hdgcl_buffer_release(s->ctx, &rc->u);
+  hdgcl_buffer_release(s->ctx, &rc->q);
+  hdgcl_buffer_release(s->ctx, &rc->ustar);
+  hdgcl_buffer_release(s->ctx, &rc->err);
+  *rc = (recovery){0};
+}

@@ -1,0 +1,217 @@
+/* The solver object (include/hdgcl/solver.h): options, setup shared by both
+ * paths, dispatch to the reference path or the device pipeline, results. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "reference.h"
+#include "solver_impl.h"
+
+#define MAX_ORDER 10
+
+const char *const hdgcl_solver_options[] = {
+    "problem", "order", "tau", "rtol", "maxit", "precond", "format", "chunk", "keep-local",
+    "poly-degree", "kappa2", NULL};
+
+static const char *const precond_names[] = {"jacobi", "block-jacobi", NULL};
+static const char *const format_names[] = {"bell", "ell", NULL};
+static const char *const stage_names[HDGCL_NUM_STAGES] = {"upload",  "local",   "assemble",
+                                                          "solve",   "recover", "download"};
+
+static double largest_diameter(const hdgcl_mesh *mesh) {
+  double h = 0.0;
+  int nv = mesh->verts_per_element, d = mesh->dim;
+  for (int32_t e = 0; e < mesh->num_elements; e++) {
+    const int32_t *v = mesh->elem_verts + (size_t)e * nv;
+    for (int a = 0; a < nv; a++)
+      for (int b = a + 1; b < nv; b++) {
+        double s = 0.0;
+        for (int k = 0; k < d; k++) {
+          double dx = mesh->coords[(size_t)v[a] * d + k] - mesh->coords[(size_t)v[b] * d + k];
+          s += dx * dx;
+        }
+        if (s > h) h = s;
+      }
+  }
+  return sqrt(h);
+}
+
+static int read_options(hdgcl_solver s, hdgcl_options opts, int *order) {
+  const char *name;
+  HDGCL_TRY(hdgcl_options_get_string(opts, "problem", "helmholtz-sin", &name));
+  HDGCL_TRY(hdg_problem_find(name, &s->problem));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "order", 3, 0, MAX_ORDER, order));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "tau", 1.0, 1e-300, 1e300, &s->tau));
+  if (!(s->tau > 0)) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--tau must be > 0");
+  HDGCL_TRY(hdgcl_options_get_real(opts, "rtol", 1e-12, 1e-300, 1.0, &s->rtol));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "maxit", 10000, 1, 1000000000, &s->maxit));
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "precond", precond_names, PRECOND_BLOCK_JACOBI,
+                                     &s->precond));
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL, &s->format));
+  int chunk;
+  HDGCL_TRY(hdgcl_options_get_int(opts, "chunk", 0, 0, 2000000000, &chunk));
+  s->chunk_option = chunk;
+  static const char *const keep_names[] = {"auto", "false", "true", NULL};
+  int keep;
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "keep-local", keep_names, 0, &keep));
+  s->keep_local = keep - 1;
+  HDGCL_TRY(hdg_problem_params(s->problem, opts, *order, &s->params));
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
+                        hdgcl_solver *solver) {
+  if (!ctx || !mesh || !solver)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_create: NULL argument");
+  *solver = NULL;
+  double t0 = hdgcl_wtime();
+  hdgcl_solver s;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *s, "solver", &s));
+  s->ctx = ctx;
+  s->mesh = mesh;
+  int status, order;
+  HDGCL_TRY_GOTO(status, read_options(s, opts, &order), fail);
+  if (mesh->type != HDGCL_TRIANGLE) {
+    status = hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
+                         "element type %s is not supported by the solver yet (triangles only)",
+                         hdgcl_element_type_name(mesh->type));
+    goto fail;
+  }
+  if (mesh->num_elements <= 0) {
+    status = hdgcl_error(HDGCL_ERROR_MESH, "the mesh has no elements");
+    goto fail;
+  }
+  HDGCL_TRY_GOTO(status, hdg_problem_check_mesh(s->problem, &s->params, mesh), fail);
+  HDGCL_TRY_GOTO(status, hdg_reference_create(mesh->type, order, &s->ref), fail);
+  const hdg_sizes *sz = &s->ref.sz;
+  HDGCL_TRY_GOTO(status,
+                 hdg_numbering_create(mesh, sz, s->problem->neumann_tags, s->problem->num_neumann,
+                                      &s->num),
+                 fail);
+  size_t ne = (size_t)mesh->num_elements, rows = (size_t)s->num.num_unknown_faces;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne, sizeof(double), "kappa", &s->kappa), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne, sizeof(double), "c", &s->c), fail);
+  HDGCL_TRY_GOTO(status, hdg_problem_coefficients(&s->params, mesh, s->kappa, s->c), fail);
+  HDGCL_TRY_GOTO(status,
+                 hdgcl_calloc(rows * sz->nslots * sz->nf * sz->nf, sizeof(double), "trace matrix",
+                              &s->matrix),
+                 fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(rows * sz->nf, sizeof(double), "right-hand side", &s->rhs),
+                 fail);
+  HDGCL_TRY_GOTO(status,
+                 hdgcl_calloc((size_t)mesh->num_faces * sz->nf, sizeof(double), "trace", &s->trace),
+                 fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne * sz->np, sizeof(double), "u", &s->u), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne * sz->dim * sz->np, sizeof(double), "q", &s->q), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne * sz->np1, sizeof(double), "u*", &s->ustar), fail);
+
+  hdgcl_result *r = &s->result;
+  r->problem = s->problem->info.name;
+  hdgcl_device_info info;
+  HDGCL_TRY_GOTO(status, hdgcl_context_info(ctx, &info), fail);
+  snprintf(r->device, sizeof r->device, "%s", info.name);
+  r->precond = precond_names[s->precond];
+  r->format = format_names[s->format];
+  r->order = order;
+  r->tau = s->tau;
+  r->rtol = s->rtol;
+  r->num_elements = mesh->num_elements;
+  r->num_faces = mesh->num_faces;
+  r->num_unknown_faces = s->num.num_unknown_faces;
+  r->element_dofs = (int64_t)ne * (1 + sz->dim) * sz->np;
+  r->trace_dofs = (int64_t)rows * sz->nf;
+  r->h = largest_diameter(mesh);
+  for (int i = 0; i < HDGCL_NUM_STAGES; i++) r->stages[i].name = stage_names[i];
+  if (!hdgcl_context_is_reference(ctx)) HDGCL_TRY_GOTO(status, pipeline_create(s), fail);
+  r->setup_seconds = hdgcl_wtime() - t0;
+  *solver = s;
+  return HDGCL_SUCCESS;
+fail:
+  hdgcl_solver_destroy(&s);
+  return status;
+}
+
+int solver_record_residual(hdgcl_solver s, double relres) {
+  hdgcl_result *r = &s->result;
+  if (r->history_length == s->history_capacity) {
+    int cap = s->history_capacity ? 2 * s->history_capacity : 256;
+    double *grown = realloc(s->history, sizeof(double) * cap);
+    if (!grown) return hdgcl_error(HDGCL_ERROR_MEMORY, "out of host memory for the residual history");
+    s->history = grown;
+    s->history_capacity = cap;
+  }
+  s->history[r->history_length++] = relres;
+  r->history = s->history;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_solve(hdgcl_solver s) {
+  if (!s) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_solve: NULL solver");
+  s->result.history_length = 0;
+  for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
+    s->result.stages[i].seconds = 0;
+    s->result.stages[i].flops = 0;
+    s->result.stages[i].bytes = 0;
+  }
+  int status = hdgcl_context_is_reference(s->ctx) ? reference_solve(s) : pipeline_solve(s);
+  s->solved = status == HDGCL_SUCCESS;
+  double total = 0.0;
+  for (int i = 0; i < HDGCL_NUM_STAGES; i++) total += s->result.stages[i].seconds;
+  s->result.total_seconds = total;
+  return status;
+}
+
+int hdgcl_solver_result(hdgcl_solver s, const hdgcl_result **result) {
+  if (!s || !result) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_result: NULL argument");
+  *result = &s->result;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_solution(hdgcl_solver s, const double **u, const double **q, const double **ustar,
+                          const double **trace) {
+  if (!s) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_solution: NULL solver");
+  if (!s->solved)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_solution: call hdgcl_solver_solve first");
+  if (u) *u = s->u;
+  if (q) *q = s->q;
+  if (ustar) *ustar = s->ustar;
+  if (trace) *trace = s->trace;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_matrix(hdgcl_solver s, int *rows, int *slots, int *nf, const double **values,
+                        const int32_t **columns, const double **rhs) {
+  if (!s) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_matrix: NULL solver");
+  if (!s->solved)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_matrix: call hdgcl_solver_solve first");
+  if (s->dev && values) HDGCL_TRY(pipeline_download_matrix(s));
+  if (rows) *rows = s->num.num_unknown_faces;
+  if (slots) *slots = s->ref.sz.nslots;
+  if (nf) *nf = s->ref.sz.nf;
+  if (values) *values = s->matrix;
+  if (columns) *columns = s->num.block_cols;
+  if (rhs) *rhs = s->rhs;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_destroy(hdgcl_solver *solver) {
+  if (!solver || !*solver) return HDGCL_SUCCESS;
+  hdgcl_solver s = *solver;
+  pipeline_destroy(s);
+  hdg_reference_destroy(&s->ref);
+  hdg_numbering_destroy(&s->num);
+  free(s->kappa);
+  free(s->c);
+  free(s->matrix);
+  free(s->rhs);
+  free(s->trace);
+  free(s->u);
+  free(s->q);
+  free(s->ustar);
+  free(s->history);
+  free(s);
+  *solver = NULL;
+  return HDGCL_SUCCESS;
+}

@@ -1,0 +1,112 @@
+/* The HDG solver: one problem on one mesh at one order, on one context.
+ *
+ *   hdgcl_solver s;
+ *   hdgcl_solver_create(ctx, mesh, opts, &s);   // reads the options below
+ *   hdgcl_solver_solve(s);                       // local -> assemble -> solve -> recover
+ *   const hdgcl_result *r; hdgcl_solver_result(s, &r);
+ *   hdgcl_solver_destroy(&s);
+ *
+ * Options (the same names as `hdgcl solve --NAME VALUE`):
+ *   problem   built-in problem name (default helmholtz-sin)
+ *   order     polynomial degree p, 0..10 (default 3)
+ *   tau       stabilisation, > 0 (default 1)
+ *   rtol      relative residual tolerance of the trace solve (default 1e-12)
+ *   maxit     iteration limit (default 10000)
+ *   precond   jacobi | block-jacobi (default block-jacobi)
+ *   format    bell (block-ELL) | ell (scalar ELL) matrix storage (default bell)
+ *   chunk     elements per local-stage batch; 0 = sized from device memory (default 0)
+ *   keep-local true: keep the local solvers of all elements for recovery; false:
+ *              recompute them chunk by chunk (default: true if they fit in memory)
+ *   poly-degree, kappa2   problem parameters (see hdgcl solve --help)
+ */
+#ifndef HDGCL_SOLVER_H
+#define HDGCL_SOLVER_H
+
+#include <stdint.h>
+
+#include "hdgcl/device.h"
+#include "hdgcl/mesh.h"
+#include "hdgcl/options.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hdgcl_solver_s *hdgcl_solver;
+
+/* Names of the options hdgcl_solver_create reads (NULL-terminated). */
+extern const char *const hdgcl_solver_options[];
+
+typedef enum hdgcl_stage {
+  HDGCL_STAGE_UPLOAD = 0, /* mesh, coefficients and reference tables to the device */
+  HDGCL_STAGE_LOCAL,      /* element matrices and Schur complements */
+  HDGCL_STAGE_ASSEMBLE,   /* face-parallel assembly of the trace system */
+  HDGCL_STAGE_SOLVE,      /* preconditioned Krylov solve (incl. preconditioner setup) */
+  HDGCL_STAGE_RECOVER,    /* u, q, postprocessing u*, error norms */
+  HDGCL_STAGE_DOWNLOAD,   /* solution back to the host */
+  HDGCL_NUM_STAGES
+} hdgcl_stage;
+
+typedef struct hdgcl_stage_stats {
+  const char *name;
+  double seconds;
+  double flops; /* floating-point operations counted from the algorithm */
+  double bytes; /* bytes the stage must move through device memory */
+} hdgcl_stage_stats;
+
+typedef struct hdgcl_result {
+  const char *problem;
+  char device[256];
+  const char *precond;
+  const char *format;
+  int order;
+  double tau;
+  int64_t num_elements, num_faces, num_unknown_faces;
+  int64_t element_dofs;     /* (1 + dim) * Np per element: u and q */
+  int64_t trace_dofs;       /* unknowns of the trace system */
+  double h;                 /* largest element diameter */
+  int iterations;
+  double rtol;
+  double residual;          /* final relative residual (preconditioned CG: ||r||/||r0||) */
+  int history_length;
+  const double *history;    /* relative residual after each iteration, history[0] = 1 */
+  double l2_u, l2_q, l2_ustar, linf_u; /* errors against the exact solution */
+  double norm_u, norm_q;    /* L2 norms of the exact u and q (for relative errors) */
+  double precond_seconds;   /* preconditioner setup, part of the solve stage */
+  double setup_seconds;     /* host tables, numbering, kernel compilation */
+  double total_seconds;     /* the stages (excludes setup) */
+  hdgcl_stage_stats stages[HDGCL_NUM_STAGES];
+  uint64_t device_memory_high_water;
+  int64_t chunk_elements;   /* local-stage batch size used */
+  int num_chunks;
+} hdgcl_result;
+
+int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
+                        hdgcl_solver *solver);
+int hdgcl_solver_solve(hdgcl_solver solver);
+int hdgcl_solver_result(hdgcl_solver solver, const hdgcl_result **result);
+
+/* Host copies of the solution after hdgcl_solver_solve (owned by the solver):
+ * u [num_elements][Np], q [num_elements][dim][Np], ustar [num_elements][Np1]
+ * (coefficients in the orthonormal basis), trace [num_faces][Nf] (Dirichlet
+ * faces hold the projected data).  Any pointer may be NULL. */
+int hdgcl_solver_solution(hdgcl_solver solver, const double **u, const double **q,
+                          const double **ustar, const double **trace);
+
+/* The assembled trace matrix in block-ELL form (host copy, owned by the
+ * solver): values [rows][slots][Nf][Nf], block columns [rows][slots] (-1 =
+ * empty), right-hand side [rows*Nf].  For tests and matrix export. */
+int hdgcl_solver_matrix(hdgcl_solver solver, int *rows, int *slots, int *nf, const double **values,
+                        const int32_t **columns, const double **rhs);
+
+/* ParaView file of u, q and u* on each element subdivided into
+ * subdivisions^dim sub-cells (default p+1 when subdivisions <= 0);
+ * written atomically. */
+int hdgcl_solver_write_vtu(hdgcl_solver solver, const char *path, int subdivisions);
+
+int hdgcl_solver_destroy(hdgcl_solver *solver);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
