@@ -1,0 +1,53 @@
+#!/bin/sh
+# hdgcl solve from the command line: a default run, JSON and VTU output, the
+# reference device, a convergence study; and every kind of bad input gives a
+# one-line error, a non-zero exit and no output file.
+set -u
+cli=${HDGCL_CLI:?HDGCL_CLI not set}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+ok() { printf 'ok   %s\n' "$1"; }
+bad() { printf 'FAIL %s\n' "$1"; fail=1; }
+
+# expect_error NAME PATTERN ARGS...: exit status 1, one line on stderr matching PATTERN.
+expect_error() {
+  name=$1; pattern=$2; shift 2
+  "$cli" "$@" > "$dir/out" 2> "$dir/err"; rc=$?
+  lines=$(wc -l < "$dir/err")
+  if [ "$rc" -ne 0 ] && [ "$lines" -eq 1 ] && grep -q -- "$pattern" "$dir/err"; then ok "$name"
+  else bad "$name (rc=$rc, stderr: $(cat "$dir/err"))"; fi
+}
+
+"$cli" solve --mesh square:4 --order 2 > "$dir/out" 2>&1 && grep -q "L2(u)" "$dir/out" \
+  && grep -q "local" "$dir/out" && ok "default solve" || { bad "default solve"; cat "$dir/out"; }
+
+"$cli" solve --mesh square:4 --order 2 --json "$dir/a.json" --vtu "$dir/a.vtu" --quiet \
+  && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['order']==2 and d['errors']['l2_u']>0 and len(d['stages'])==6" "$dir/a.json" \
+  && grep -q "</VTKFile>" "$dir/a.vtu" && ok "json and vtu" || bad "json and vtu"
+
+"$cli" solve --device ref --mesh square:2 --order 1 --quiet && ok "reference device" || bad "reference device"
+
+"$cli" solve --mesh square:2 --order 2 --convergence 3 --json "$dir/c.json" > "$dir/out" 2>&1 \
+  && grep -q "square:8" "$dir/out" \
+  && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert len(d['runs'])==3 and len(d['rates'])==2" "$dir/c.json" \
+  && ok "convergence study" || { bad "convergence study"; cat "$dir/out"; }
+
+expect_error "unknown problem" "unknown problem" solve --problem nosuch --json "$dir/x.json"
+expect_error "unknown option" "unknown option --ordr" solve --ordr 3 --json "$dir/x.json"
+expect_error "order out of range" "--order 11" solve --order 11 --json "$dir/x.json"
+expect_error "negative order" "--order -1" solve --order -1 --json "$dir/x.json"
+expect_error "bad tau" "--tau" solve --tau abc --json "$dir/x.json"
+expect_error "zero tau" "--tau" solve --tau 0 --json "$dir/x.json"
+expect_error "bad precond" "--precond ilu" solve --precond ilu --json "$dir/x.json"
+expect_error "bad mesh spec" "square:0" solve --mesh square:0 --json "$dir/x.json"
+expect_error "missing mesh file" "nosuch.msh" solve --mesh "$dir/nosuch.msh" --json "$dir/x.json"
+printf '$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n0 0 0 0\n$EndNodes\n$Elements\n0 0 0 0\n$EndElements\n' > "$dir/empty.msh"
+expect_error "empty mesh" "" solve --mesh "$dir/empty.msh" --json "$dir/x.json"
+expect_error "non-convergence" "did not converge" solve --mesh square:8 --order 3 --maxit 2 --json "$dir/x.json" --vtu "$dir/x.vtu"
+expect_error "unknown device" "nosuchvendor" solve --device nosuchvendor --json "$dir/x.json"
+expect_error "kappa-jump on odd mesh" "x = 1/2" solve --problem kappa-jump --mesh square:3 --json "$dir/x.json"
+expect_error "stray argument" "stray" solve stray
+[ ! -e "$dir/x.json" ] && [ ! -e "$dir/x.vtu" ] && [ -z "$(ls "$dir" | grep tmp)" ] \
+  && ok "no partial output files" || { bad "partial output files left"; ls "$dir"; }
+exit $fail

@@ -1,0 +1,71 @@
+/* Helpers shared by the HDG pipeline tests. */
+#ifndef HDGCL_TESTS_HDG_TEST_H
+#define HDGCL_TESTS_HDG_TEST_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "hdgcl/hdgcl.h"
+
+/* A solved problem: mesh + solver (destroy with solved_destroy). */
+typedef struct solved {
+  hdgcl_mesh *mesh;
+  hdgcl_solver solver;
+  const hdgcl_result *result;
+  int status;
+} solved;
+
+/* Solves on ctx with the mesh spec and "key", "value", ... pairs (NULL-terminated). */
+static inline solved solve_with(hdgcl_context ctx, const char *mesh_spec, ...) {
+  solved s = {0};
+  hdgcl_options opts = NULL;
+  hdgcl_options_create(&opts);
+  va_list ap;
+  va_start(ap, mesh_spec);
+  for (const char *k = va_arg(ap, const char *); k; k = va_arg(ap, const char *)) {
+    const char *v = va_arg(ap, const char *);
+    hdgcl_options_set(opts, k, v);
+  }
+  va_end(ap);
+  s.status = hdgcl_mesh_create_from_spec(mesh_spec, &s.mesh);
+  if (!s.status) s.status = hdgcl_solver_create(ctx, s.mesh, opts, &s.solver);
+  if (!s.status) s.status = hdgcl_solver_solve(s.solver);
+  if (!s.status) s.status = hdgcl_solver_result(s.solver, &s.result);
+  if (s.status)
+    fprintf(stderr, "solve %s failed: %s: %s\n", mesh_spec, hdgcl_status_name(s.status),
+            hdgcl_last_error());
+  hdgcl_options_destroy(&opts);
+  return s;
+}
+
+static inline void solved_destroy(solved *s) {
+  hdgcl_solver_destroy(&s->solver);
+  hdgcl_mesh_destroy(&s->mesh);
+}
+
+/* max |a - b| / max |b| over n values. */
+static inline double relative_difference(const double *a, const double *b, size_t n) {
+  double d = 0.0, m = 0.0;
+  for (size_t i = 0; i < n; i++) {
+    if (fabs(a[i] - b[i]) > d) d = fabs(a[i] - b[i]);
+    if (fabs(b[i]) > m) m = fabs(b[i]);
+  }
+  return m > 0 ? d / m : d;
+}
+
+/* The OpenCL context the tests use: $HDGCL_DEVICE or auto (PoCL in CI). */
+static inline hdgcl_context test_device(void) {
+  hdgcl_context ctx = NULL;
+  int st = hdgcl_context_create(NULL, NULL, &ctx);
+  if (st) {
+    fprintf(stderr, "no OpenCL device: %s\n", hdgcl_last_error());
+    exit(1);
+  }
+  return ctx;
+}
+
+#endif
