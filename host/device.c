@@ -207,8 +207,9 @@ int hdgcl_device_match(const char *spec, const hdgcl_device_info *list, int coun
   }
   int first = -1;
   for (int i = 0; i < count; i++)
+    /* PoCL names itself in the version string ("OpenCL 3.0 PoCL ..."), not the platform name. */
     if (contains_nocase(list[i].platform, spec) || contains_nocase(list[i].vendor, spec) ||
-        contains_nocase(list[i].name, spec)) {
+        contains_nocase(list[i].name, spec) || contains_nocase(list[i].version, spec)) {
       if (list[i].fp64) {
         *chosen = i;
         return HDGCL_SUCCESS;

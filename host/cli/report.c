@@ -63,7 +63,7 @@ double stage_gbs(const hdgcl_stage_stats *st) {
 }
 
 void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
-                     const hdgcl_device_info *dev, const hdgcl_result *r, int indent) {
+                     const hdgcl_device_info *dev, const hdgcl_result *r, int indent, int repeat) {
   char pad[32];
   snprintf(pad, sizeof pad, "%*s", indent, "");
   fprintf(f, "{\n%s  \"hdgcl_version\": ", pad);
@@ -131,7 +131,7 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
     json_number(f, stage_gbs(st));
     fputc('}', f);
   }
-  fprintf(f, "],\n%s  \"total_seconds\": ", pad);
+  fprintf(f, "],\n%s  \"repeat\": %d, \"total_seconds\": ", pad, repeat);
   json_number(f, r->total_seconds);
   fprintf(f, ", \"setup_seconds\": ");
   json_number(f, r->setup_seconds);

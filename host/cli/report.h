@@ -23,9 +23,10 @@ void json_string(FILE *f, const char *s);
 /* A number, or null when not finite. */
 void json_number(FILE *f, double x);
 
-/* One run as a JSON object (no trailing newline). */
+/* One run as a JSON object (no trailing newline); stage times are medians
+ * over `repeat` solves. */
 void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
-                     const hdgcl_device_info *dev, const hdgcl_result *r, int indent);
+                     const hdgcl_device_info *dev, const hdgcl_result *r, int indent, int repeat);
 
 /* The summary printed by hdgcl solve. */
 void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,

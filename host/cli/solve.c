@@ -8,8 +8,8 @@
 #include "error.h"
 #include "report.h"
 
-static const char *const solve_cli_options[] = {"device", "mesh",    "json",    "vtu",
-                                                "convergence", "history", "quiet", NULL};
+static const char *const solve_cli_options[] = {"device",  "mesh",  "json",   "vtu",   "convergence",
+                                                "history", "quiet", "warmup", "repeat", NULL};
 
 static void help(FILE *out) {
   fprintf(out,
@@ -45,6 +45,8 @@ static void help(FILE *out) {
           "  --vtu FILE         write u, q and u* for ParaView (atomically)\n"
           "  --convergence K    K runs, doubling the mesh each time; prints observed rates\n"
           "  --history          print the residual of every CG iteration\n"
+          "  --warmup W         W untimed solves first (kernel JIT, caches; default 0)\n"
+          "  --repeat R         R timed solves; each stage reports its median (default 1)\n"
           "  --no-cache         do not use the kernel binary cache\n"
           "  --quiet            print nothing but errors\n");
 }
@@ -83,12 +85,45 @@ typedef struct run_record {
   hdgcl_result result;
 } run_record;
 
+static int compare_doubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* Solves warmup + repeat times; the result's stage times become the medians
+ * over the repeats (everything else is the same in every repeat). */
+static int timed_solves(hdgcl_solver solver, int warmup, int repeat, hdgcl_result *out) {
+  double *times;
+  HDGCL_TRY(hdgcl_calloc((size_t)repeat * HDGCL_NUM_STAGES, sizeof(double), "timings", &times));
+  int status = HDGCL_SUCCESS;
+  const hdgcl_result *r = NULL;
+  for (int i = 0; i < warmup + repeat && status == HDGCL_SUCCESS; i++) {
+    status = hdgcl_solver_solve(solver);
+    if (status == HDGCL_SUCCESS) status = hdgcl_solver_result(solver, &r);
+    if (status == HDGCL_SUCCESS && i >= warmup)
+      for (int st = 0; st < HDGCL_NUM_STAGES; st++)
+        times[st * repeat + (i - warmup)] = r->stages[st].seconds;
+  }
+  if (status == HDGCL_SUCCESS) {
+    *out = *r;
+    out->total_seconds = 0.0;
+    for (int st = 0; st < HDGCL_NUM_STAGES; st++) {
+      double *t = times + st * repeat;
+      qsort(t, repeat, sizeof *t, compare_doubles);
+      out->stages[st].seconds = repeat % 2 ? t[repeat / 2] : 0.5 * (t[repeat / 2 - 1] + t[repeat / 2]);
+      out->total_seconds += out->stages[st].seconds;
+    }
+  }
+  free(times);
+  return status;
+}
+
 static int run(hdgcl_options opts) {
   const char *const *known[] = {solve_cli_options, hdgcl_solver_options, hdgcl_context_options,
                                 NULL};
   HDGCL_TRY(hdgcl_options_check_known(opts, known));
   const char *device_spec, *mesh_spec, *json_path, *vtu_path, *problem_name;
-  int levels;
+  int levels, warmup, repeat;
   bool history, quiet;
   HDGCL_TRY(hdgcl_options_get_string(opts, "device", NULL, &device_spec));
   HDGCL_TRY(hdgcl_options_get_string(opts, "problem", "helmholtz-sin", &problem_name));
@@ -97,6 +132,8 @@ static int run(hdgcl_options opts) {
   HDGCL_TRY(hdgcl_options_get_int(opts, "convergence", 1, 1, 12, &levels));
   HDGCL_TRY(hdgcl_options_get_bool(opts, "history", false, &history));
   HDGCL_TRY(hdgcl_options_get_bool(opts, "quiet", false, &quiet));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "warmup", 0, 0, 100, &warmup));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "repeat", 1, 1, 1000, &repeat));
   const char *default_mesh = "square:8";
   for (int i = 0; i < hdgcl_problem_count(); i++)
     if (!strcmp(hdgcl_problem_get(i)->name, problem_name))
@@ -126,14 +163,12 @@ static int run(hdgcl_options opts) {
     HDGCL_TRY_GOTO(status, hdgcl_mesh_create_from_spec(rec->spec, &mesh), done);
     HDGCL_TRY_GOTO(status, hdgcl_solver_create(ctx, mesh, opts, &solver), done);
     HDGCL_TRY_GOTO(status, hdgcl_options_check_unused(opts), done);
-    HDGCL_TRY_GOTO(status, hdgcl_solver_solve(solver), done);
-    const hdgcl_result *r;
-    HDGCL_TRY_GOTO(status, hdgcl_solver_result(solver, &r), done);
-    rec->result = *r;
+    HDGCL_TRY_GOTO(status, timed_solves(solver, warmup, repeat, &rec->result), done);
+    const hdgcl_result *r = &rec->result;
     if (!quiet && levels == 1) report_summary(stdout, rec->spec, mesh, &dev, r, history);
     if (json_path) {
       if (level) fprintf(json.f, ",\n");
-      report_json_run(json.f, rec->spec, mesh, &dev, r, levels > 1 ? 2 : 0);
+      report_json_run(json.f, rec->spec, mesh, &dev, r, levels > 1 ? 2 : 0, repeat);
     }
     if (vtu_path) HDGCL_TRY_GOTO(status, hdgcl_solver_write_vtu(solver, vtu_path, 0), done);
     hdgcl_solver_destroy(&solver);

@@ -5,7 +5,7 @@
  *   "auto"      first GPU with FP64, else a CPU device (the default)
  *   "gpu"/"cpu" first device of that type with FP64
  *   "nvidia", "amd", "intel", "pocl", ...  case-insensitive substring of the
- *               platform name, vendor or device name
+ *               platform name, vendor, device name or device version
  *   "P:D"       platform index P, device index D (as listed by hdgcl devices)
  *   "ref"       the serial C reference path (no OpenCL)
  * A NULL or empty spec means $HDGCL_DEVICE, or "auto" if that is unset. */
