@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Turns the benchmark JSON lines under perf/results/ into docs/performance.md.
+
+usage: python3 perf/report.py [--results perf/results] [--output docs/performance.md]
+
+Each input line is one `hdgcl solve --json` object (see perf/paper000.sh).  The
+tables follow paper 000 (../shared/papers/000_*): Table 1 (errors), Table 2
+(total time) and Tables 4-6 (time per stage), with the paper's own numbers
+(NVIDIA Tesla M2090) beside ours.
+"""
+import argparse
+import json
+import os
+import sys
+
+# Paper 000, Table 2: total GPU time (ms) per order, meshes 20x20, 40x40, 80x80.
+PAPER_TOTAL = {
+    20: [117, 170, 264, 383, 526, 769, 1136, 1613, 2214],
+    40: [231, 323, 480, 853, 1387, 2295, 3550, 5393, 7489],
+    80: [559, 858, 1508, 2777, 4894, 8165, 12879, 20072, 28481],
+}
+# Paper 000, Tables 4-6: local matrix generation, global assembly, global
+# solve, local solve (ms) per order.
+PAPER_STAGES = {
+    20: [(7, 18, 75, 2), (9, 51, 106, 2), (11, 47, 113, 2), (14, 56, 161, 2), (21, 42, 162, 2),
+         (40, 95, 215, 2), (60, 113, 203, 2), (107, 121, 253, 2), (155, 132, 246, 3)],
+    40: [(11, 29, 124, 3), (14, 47, 128, 3), (19, 61, 133, 4), (28, 59, 191, 4), (55, 57, 195, 5),
+         (94, 192, 257, 6), (140, 139, 266, 7), (249, 92, 346, 7), (422, 137, 361, 8)],
+    80: [(18, 53, 210, 6), (32, 88, 213, 7), (44, 135, 239, 8), (82, 159, 303, 9),
+         (194, 146, 355, 10), (347, 236, 469, 10), (537, 291, 551, 12), (868, 322, 722, 13),
+         (1413, 405, 769, 17)],
+}
+# Paper 000, Table 1: L2 and Linf errors of u on the 40x40 mesh, p = 1..9.
+PAPER_ERRORS = [(3.95318e-03, 1.59334e-02), (8.04917e-05, 4.95546e-04), (1.3446e-06, 1.10739e-05),
+                (1.88309e-08, 1.93802e-07), (1.07007e-09, 5.71909e-09), (4.63559e-09, 1.40495e-08),
+                (5.77189e-09, 2.46212e-08), (1.44714e-08, 5.19398e-08), (2.92382e-08, 1.17087e-07)]
+
+STAGES = ["upload", "local", "assemble", "solve", "recover", "download"]
+
+
+def load(results):
+    runs = {}
+    for name in sorted(os.listdir(results)):
+        if not name.endswith(".jsonl"):
+            continue
+        for line in open(os.path.join(results, name)):
+            if line.strip():
+                run = json.loads(line)
+                runs.setdefault(name[:-len(".jsonl")], []).append(run)
+    return runs
+
+
+def device_label(run):
+    d = run["device"]
+    return "%s (%s)" % (d["name"], d["platform"])
+
+
+def mesh_n(run):
+    return int(run["mesh"].split(":")[1].split(",")[0].split("x")[0])
+
+
+def stage(run, name):
+    return next(s for s in run["stages"] if s["name"] == name)
+
+
+def ms(x):
+    return "%.2f" % (1e3 * x) if x < 10 else "%.0f" % (1e3 * x)
+
+
+def paper000_section(runs, out):
+    sets = {k: v for k, v in runs.items() if k.startswith("paper000-")}
+    if not sets:
+        return
+    out.append("## Paper 000 benchmark: Helmholtz on the unit square\n")
+    out.append("`lap u - u = f`, u = sin(2 pi x) sin(2 pi y), Dirichlet, tau = 1, meshes of n x n "
+               "squares split into 2 triangles, orders 1..9; CG with face block-Jacobi to a relative "
+               "residual of 1e-12 (block-ELL storage).  Our times are the median of 3 solves after "
+               "one warm-up solve, excluding kernel compilation; they include the upload of the mesh "
+               "and the download of the solution.  Command: `sh perf/gpu_machine.sh paper` (which "
+               "runs `perf/paper000.sh`).  Devices:\n")
+    for key, rs in sorted(sets.items()):
+        out.append("- `%s`: %s, driver %s, %s compute units" % (
+            key, device_label(rs[0]), rs[0]["device"]["driver"], rs[0]["device"]["compute_units"]))
+    out.append("- paper: NVIDIA Tesla M2090, CUDA 4.2 (its Tables 2, 4-6)\n")
+
+    index = {(k, mesh_n(r), r["order"]): r for k, rs in sets.items() for r in rs}
+    keys = sorted(sets)
+    out.append("### Total time (ms), paper 000 Table 2 layout\n")
+    head = "| p |"
+    rule = "|---|"
+    for n in (20, 40, 80):
+        for k in keys:
+            head += " %dx%d %s |" % (n, n, k.replace("paper000-", ""))
+            rule += "---:|"
+        head += " %dx%d paper |" % (n, n)
+        rule += "---:|"
+    out.append(head)
+    out.append(rule)
+    for p in range(1, 10):
+        row = "| %d |" % p
+        for n in (20, 40, 80):
+            for k in keys:
+                r = index.get((k, n, p))
+                row += " %s |" % (ms(r["total_seconds"]) if r else "-")
+            row += " %s |" % "{:,}".format(PAPER_TOTAL[n][p - 1])
+        out.append(row)
+    out.append("")
+    for k in keys:
+        r = index.get((k, 80, 9))
+        if r:
+            out.append("80x80, p = 9 on %s: **%s ms** end to end (paper: 28,481 ms, %.0fx faster)." % (
+                k.replace("paper000-", ""), ms(r["total_seconds"]),
+                PAPER_TOTAL[80][8] / (1e3 * r["total_seconds"])))
+    out.append("")
+
+    for n in (20, 40, 80):
+        out.append("### Time per stage on the %dx%d mesh (ms), paper 000 Tables 4-6 layout\n" % (n, n))
+        out.append("Paper columns: local matrix generation / global assembly / global solve / local "
+                   "solve.  Ours: local = element matrices and Schur complements; assemble = boundary "
+                   "data and face-parallel assembly; solve = preconditioner setup and CG; recover = "
+                   "u, q, u* and error norms.  GFLOP/s and GB/s are counted from the algorithm.\n")
+        for k in keys:
+            out.append("**%s**\n" % device_label(sets[k][0]))
+            out.append("| p | trace DOFs | iterations | local | GFLOP/s | assemble | GB/s | solve | "
+                       "GB/s | recover | upload + download | total | paper: local / assembly / "
+                       "solve / local solve |")
+            out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+            for p in range(1, 10):
+                r = index.get((k, n, p))
+                if not r:
+                    continue
+                lo, asm, so, re = (stage(r, s) for s in ("local", "assemble", "solve", "recover"))
+                io = stage(r, "upload")["seconds"] + stage(r, "download")["seconds"]
+                pl = PAPER_STAGES[n][p - 1]
+                out.append("| %d | %d | %d | %s | %.0f | %s | %.0f | %s | %.0f | %s | %s | %s | %s |" % (
+                    p, r["trace_dofs"], r["iterations"], ms(lo["seconds"]), lo["gflops"],
+                    ms(asm["seconds"]), asm["gbs"], ms(so["seconds"]), so["gbs"], ms(re["seconds"]),
+                    ms(io), ms(r["total_seconds"]), " / ".join(str(x) for x in pl)))
+            out.append("")
+
+    out.append("### Errors on the 40x40 mesh, paper 000 Table 1 layout\n")
+    out.append("| p | L2(u) | Linf(u) | L2(u*) | paper L2(u) | paper Linf(u) |")
+    out.append("|---|---:|---:|---:|---:|---:|")
+    k = keys[0]
+    for p in range(1, 10):
+        r = index.get((k, 40, p))
+        if not r:
+            continue
+        e = r["errors"]
+        out.append("| %d | %.3e | %.3e | %.3e | %.3e | %.3e |" % (
+            p, e["l2_u"], e["linf_u"], e["l2_ustar"], PAPER_ERRORS[p - 1][0], PAPER_ERRORS[p - 1][1]))
+    out.append("")
+    out.append("Our errors fall with p until the round-off floor of the trace system (a few 1e-11 "
+               "here, set by eps times the condition number of K and independent of the CG "
+               "tolerance) and stay there; the paper's grow from p = 6 (to 1.2e-7 at p = 9).  "
+               "Every device gives the same errors to the digits shown (the tests require 1e-10 "
+               "agreement with the serial reference path).\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--results", default="perf/results")
+    ap.add_argument("--output", default="docs/performance.md")
+    args = ap.parse_args()
+    runs = load(args.results)
+    out = ["# Performance\n",
+           "Generated by `python3 perf/report.py` from the JSON lines in `perf/results/` (do not "
+           "edit by hand).  Absolute times come from the GPU machine only (NVIDIA H100 80GB HBM3 "
+           "and PoCL on its 16 Xeon cores).\n"]
+    paper000_section(runs, out)
+    tmp = args.output + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("\n".join(out) + "\n")
+    os.replace(tmp, args.output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
