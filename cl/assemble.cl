@@ -33,7 +33,7 @@ __kernel void boundary_data(const int nint, const int nbnd, __global const int *
   const int b = get_global_id(0);
   if (b >= nbnd) return;
   const int F = nint + b;
-  problem_params pp = {problem_id, problem_degree, problem_kappa2};
+  problem_params pp = {problem_id, DIM, problem_degree, problem_kappa2};
   const long e = face_elems[2 * F];
   const int lf = face_local[2 * F];
   geometry g;

@@ -28,7 +28,7 @@ __kernel void local_build(const int e0, __global const double *coords,
   const long e = e0 + le;
   const int lid = get_local_id(0), wg = get_local_size(0);
   __local double fq[NQ_LOAD];
-  problem_params pp = {problem_id, problem_degree, problem_kappa2};
+  problem_params pp = {problem_id, DIM, problem_degree, problem_kappa2};
 
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
@@ -107,29 +107,43 @@ __kernel void local_build(const int e0, __global const double *coords,
 }
 
 /* S <- S^-1 for each element: S = L L^T (right-looking Cholesky), X = L^-1
- * column by column, S^-1 = X^T X.  L lives in the lower triangle of a local
- * copy, X (strictly lower part) in its upper triangle as X^T, diag(X) apart. */
-__kernel void local_invert(__global double *S) {
+ * column by column, S^-1 = X^T X.  L lives in the lower triangle of a work
+ * copy, X (strictly lower part) in its upper triangle as X^T, diag(X) apart.
+ * The work copy is in local memory, or with SCRATCH_GLOBAL (when NP^2 + NP
+ * doubles exceed the device's local memory) in a global scratch buffer of
+ * NP^2 + NP doubles per element. */
+#ifdef SCRATCH_GLOBAL
+#define SCRATCH __global
+#else
+#define SCRATCH __local
+#endif
+#define FENCE (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+__kernel void local_invert(__global double *S, __global double *scratch) {
   const int le = get_group_id(0);
   const int lid = get_local_id(0), wg = get_local_size(0);
+#ifdef SCRATCH_GLOBAL
+  __global double *a = scratch + (long)le * (NP * NP + NP);
+  __global double *xdiag = a + NP * NP;
+#else
   __local double a[NP * NP];
   __local double xdiag[NP];
+#endif
   __global double *Se = S + (long)le * NP * NP;
   for (int idx = lid; idx < NP * NP; idx += wg) a[idx] = Se[idx];
-  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(FENCE);
 
   for (int k = 0; k < NP; k++) {
     if (lid == 0) a[k * NP + k] = sqrt(a[k * NP + k]);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(FENCE);
     const double dkk = a[k * NP + k];
     for (int i = k + 1 + lid; i < NP; i += wg) a[i * NP + k] /= dkk;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(FENCE);
     const int m = NP - k - 1;
     for (int t = lid; t < m * m; t += wg) {
       const int i = k + 1 + t / m, j = k + 1 + t % m;
       if (j <= i) a[i * NP + j] -= a[i * NP + k] * a[j * NP + k];
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(FENCE);
   }
 
   /* X[i][j] = -(sum_{k=j}^{i-1} L[i][k] X[k][j]) / L[i][i]; stored at a[j][i]. */
@@ -142,7 +156,7 @@ __kernel void local_invert(__global double *S) {
       a[j * NP + i] = -s / a[i * NP + i];
     }
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(FENCE);
 
   /* S^-1[i][j] = sum_{k >= max(i,j)} X[k][i] X[k][j] */
   for (int idx = lid; idx < NP * NP; idx += wg) {

@@ -1,11 +1,12 @@
 /* Built-in problems: exact solution, its gradient, source term and
- * coefficients of -div(kappa grad u) + c u = f (docs/formulation.md (F1)).
+ * coefficients of -div(kappa grad u) + c u = f (docs/formulation.md (F1)),
+ * in 2D (z ignored) and 3D.
  *
  * This one file is compiled twice: by the host C compiler (the reference
  * path, boundary data checks) and by the OpenCL compiler (prepended to the
  * kernels), so both paths evaluate exactly the same functions.  It therefore
  * uses only the common subset of C17 and OpenCL C 1.2: no pointers to global
- * memory, no library calls beyond sin/cos/exp/sqrt/pow.
+ * memory, no library calls beyond sin/cos/exp/sqrt.
  *
  * The table of names, boundary conditions and parameters is host/problem.c. */
 #ifndef HDGCL_CL_PROBLEMS_H
@@ -21,20 +22,33 @@
 #define HDGCL_PI 3.14159265358979323846
 
 /* Problem identifiers (host/problem.c maps names to these). */
-#define PROBLEM_HELMHOLTZ_SIN 0 /* paper 000 section 5: lap u - u = f, u = sin(2 pi x) sin(2 pi y) */
-#define PROBLEM_POISSON_MIXED 1 /* -lap u = f, u = exp(x) sin(pi y), Neumann on x=1 and y=1 */
+/* In 3D the solutions gain the factor in z shown in brackets. */
+#define PROBLEM_HELMHOLTZ_SIN 0 /* paper 000 section 5: lap u - u = f,
+                                   u = sin(2 pi x) sin(2 pi y) [sin(2 pi z)] */
+#define PROBLEM_POISSON_MIXED 1 /* -lap u = f, u = exp(x) sin(pi y) [sin(pi z)],
+                                   Neumann on x=1, y=1 [, z=1] */
 #define PROBLEM_KAPPA_JUMP 2    /* kappa = 1 | K2 across x = 1/2, u = sin(2 pi x) sin(pi y)/kappa + y */
 #define PROBLEM_POLYNOMIAL 3    /* u a polynomial of total degree P, -lap u + u = f, mixed BCs */
 
 /* Parameters of a problem instance (meaning per problem; see host/problem.c). */
 typedef struct problem_params {
   int id;
+  int dim;       /* 2 or 3 */
   int degree;    /* PROBLEM_POLYNOMIAL: total degree P of u */
   double kappa2; /* PROBLEM_KAPPA_JUMP: kappa on x > 1/2 */
 } problem_params;
 
-/* Coefficient of x^i y^j in the polynomial solution (all non-zero). */
-HDGCL_FN double polynomial_coefficient(int i, int j) { return 1.0 / (1.0 + i + 2.0 * j); }
+/* Coefficient of x^i y^j z^k in the polynomial solution (all non-zero). */
+HDGCL_FN double polynomial_coefficient(int i, int j, int k) {
+  return 1.0 / (1.0 + i + 2.0 * j + 3.0 * k);
+}
+
+/* x^n for n >= 0 (exact for small n; pow(0, 0) = 1). */
+HDGCL_FN double power(double x, int n) {
+  double r = 1.0;
+  for (int i = 0; i < n; i++) r *= x;
+  return r;
+}
 
 HDGCL_FN double problem_kappa(problem_params pp, double x, double y, double z) {
   if (pp.id == PROBLEM_KAPPA_JUMP) return x < 0.5 ? 1.0 : pp.kappa2;
@@ -53,14 +67,18 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
   g[0] = g[1] = g[2] = 0.0;
   if (pp.id == PROBLEM_HELMHOLTZ_SIN) {
     double sx = sin(2 * pi * x), cx = cos(2 * pi * x), sy = sin(2 * pi * y), cy = cos(2 * pi * y);
-    u = sx * sy;
-    g[0] = 2 * pi * cx * sy;
-    g[1] = 2 * pi * sx * cy;
+    double sz = pp.dim == 3 ? sin(2 * pi * z) : 1.0, cz = pp.dim == 3 ? cos(2 * pi * z) : 0.0;
+    u = sx * sy * sz;
+    g[0] = 2 * pi * cx * sy * sz;
+    g[1] = 2 * pi * sx * cy * sz;
+    g[2] = 2 * pi * sx * sy * cz;
   } else if (pp.id == PROBLEM_POISSON_MIXED) {
     double ex = exp(x), sy = sin(pi * y), cy = cos(pi * y);
-    u = ex * sy;
-    g[0] = ex * sy;
-    g[1] = pi * ex * cy;
+    double sz = pp.dim == 3 ? sin(pi * z) : 1.0, cz = pp.dim == 3 ? cos(pi * z) : 0.0;
+    u = ex * sy * sz;
+    g[0] = ex * sy * sz;
+    g[1] = pi * ex * cy * sz;
+    g[2] = pi * ex * sy * cz;
   } else if (pp.id == PROBLEM_KAPPA_JUMP) {
     double k = problem_kappa(pp, x, y, z);
     double sx = sin(2 * pi * x), cx = cos(2 * pi * x), sy = sin(pi * y), cy = cos(pi * y);
@@ -68,19 +86,18 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
     g[0] = 2 * pi * cx * sy / k;
     g[1] = pi * sx * cy / k + 1.0;
   } else if (pp.id == PROBLEM_POLYNOMIAL) {
-    /* u = sum_{i+j<=P} a_ij x^i y^j, evaluated term by term. */
-    double xi = 1.0;
-    for (int i = 0; i <= pp.degree; i++) {
-      double yj = 1.0;
-      for (int j = 0; i + j <= pp.degree; j++) {
-        double a = polynomial_coefficient(i, j);
-        u += a * xi * yj;
-        if (i > 0) g[0] += a * i * pow(x, i - 1) * yj;
-        if (j > 0) g[1] += a * j * xi * pow(y, j - 1);
-        yj *= y;
-      }
-      xi *= x;
-    }
+    /* u = sum_{i+j+k<=P} a_ijk x^i y^j z^k (k = 0 only in 2D), term by term. */
+    const int kmax = pp.dim == 3 ? pp.degree : 0;
+    for (int k = 0; k <= kmax; k++)
+      for (int j = 0; j + k <= pp.degree; j++)
+        for (int i = 0; i + j + k <= pp.degree; i++) {
+          double a = polynomial_coefficient(i, j, k);
+          double px = power(x, i), py = power(y, j), pz = power(z, k);
+          u += a * px * py * pz;
+          if (i > 0) g[0] += a * i * power(x, i - 1) * py * pz;
+          if (j > 0) g[1] += a * j * px * power(y, j - 1) * pz;
+          if (k > 0) g[2] += a * k * px * py * power(z, k - 1);
+        }
   }
   return u;
 }
@@ -89,18 +106,23 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
 HDGCL_FN double problem_f(problem_params pp, double x, double y, double z) {
   const double pi = HDGCL_PI;
   double g[3];
-  if (pp.id == PROBLEM_HELMHOLTZ_SIN) return (8 * pi * pi + 1) * problem_u(pp, x, y, z, g);
-  if (pp.id == PROBLEM_POISSON_MIXED) return (pi * pi - 1) * exp(x) * sin(pi * y);
+  if (pp.id == PROBLEM_HELMHOLTZ_SIN)
+    return (4 * pp.dim * pi * pi + 1) * problem_u(pp, x, y, z, g);
+  if (pp.id == PROBLEM_POISSON_MIXED) return ((pp.dim - 1) * pi * pi - 1) * problem_u(pp, x, y, z, g);
   if (pp.id == PROBLEM_KAPPA_JUMP) return 5 * pi * pi * sin(2 * pi * x) * sin(pi * y);
   if (pp.id == PROBLEM_POLYNOMIAL) {
     /* f = -lap u + u */
+    const int kmax = pp.dim == 3 ? pp.degree : 0;
     double lap = 0.0;
-    for (int i = 0; i <= pp.degree; i++)
-      for (int j = 0; i + j <= pp.degree; j++) {
-        double a = polynomial_coefficient(i, j);
-        if (i > 1) lap += a * i * (i - 1) * pow(x, i - 2) * pow(y, j);
-        if (j > 1) lap += a * j * (j - 1) * pow(x, i) * pow(y, j - 2);
-      }
+    for (int k = 0; k <= kmax; k++)
+      for (int j = 0; j + k <= pp.degree; j++)
+        for (int i = 0; i + j + k <= pp.degree; i++) {
+          double a = polynomial_coefficient(i, j, k);
+          double px = power(x, i), py = power(y, j), pz = power(z, k);
+          if (i > 1) lap += a * i * (i - 1) * power(x, i - 2) * py * pz;
+          if (j > 1) lap += a * j * (j - 1) * px * power(y, j - 2) * pz;
+          if (k > 1) lap += a * k * (k - 1) * px * py * power(z, k - 2);
+        }
     return -lap + problem_u(pp, x, y, z, g);
   }
   return 0.0;

@@ -60,42 +60,51 @@ __kernel void recover_local(const int e0, const int zfirst, const int nint,
   }
 }
 
+/* Work arrays of the postprocessing Cholesky: local memory, or with
+ * SCRATCH_GLOBAL a global scratch buffer (when they exceed local memory). */
+#ifdef SCRATCH_GLOBAL
+#define SCRATCH __global
+#else
+#define SCRATCH __local
+#endif
+#define FENCE (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+
 /* Index of (i, j), j <= i, in packed lower-triangular storage. */
 #define PACKED(i, j) ((i) * ((i) + 1) / 2 + (j))
 
 /* In-place Cholesky of an n x n SPD matrix in packed lower storage, by the
  * whole work-group (right-looking, one column per step). */
-void cholesky_packed(__local double *a, const int n) {
+void cholesky_packed(SCRATCH double *a, const int n) {
   const int lid = get_local_id(0), wg = get_local_size(0);
   for (int k = 0; k < n; k++) {
     if (lid == 0) a[PACKED(k, k)] = sqrt(a[PACKED(k, k)]);
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(FENCE);
     const double dkk = a[PACKED(k, k)];
     for (int i = k + 1 + lid; i < n; i += wg) a[PACKED(i, k)] /= dkk;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(FENCE);
     const int m = n - k - 1;
     for (int t = lid; t < m * m; t += wg) {
       const int i = k + 1 + t / m, j = k + 1 + t % m;
       if (j <= i) a[PACKED(i, j)] -= a[PACKED(i, k)] * a[PACKED(j, k)];
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(FENCE);
   }
 }
 
 /* Solves L L^T y = b in place (b in local memory), by the whole work-group. */
-void cholesky_packed_solve(__local const double *l, __local double *b, const int n) {
+void cholesky_packed_solve(SCRATCH const double *l, SCRATCH double *b, const int n) {
   const int lid = get_local_id(0), wg = get_local_size(0);
   for (int k = 0; k < n; k++) { /* L y = b, column oriented */
     if (lid == 0) b[k] /= l[PACKED(k, k)];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(FENCE);
     for (int i = k + 1 + lid; i < n; i += wg) b[i] -= l[PACKED(i, k)] * b[k];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(FENCE);
   }
   for (int k = n - 1; k >= 0; k--) { /* L^T x = y, row oriented */
     if (lid == 0) b[k] /= l[PACKED(k, k)];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(FENCE);
     for (int i = lid; i < k; i += wg) b[i] -= l[PACKED(k, i)] * b[k];
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(FENCE);
   }
 }
 
@@ -109,12 +118,17 @@ __kernel void postprocess(const int e0, __global const double *coords,
                           __global const double *kpost, /* [DIM*DIM][NP1][NP1] */
                           __global const double *dpost, /* [DIM][NP1][NP] */
                           __global const double *u, __global const double *q,
-                          __global double *ustar) {
+                          __global double *ustar, __global double *scratch) {
   const int le = get_group_id(0);
   const long e = e0 + le;
   const int lid = get_local_id(0), wg = get_local_size(0);
+#ifdef SCRATCH_GLOBAL
+  __global double *a = scratch + (long)le * (NPOST * (NPOST + 1) / 2 + NPOST);
+  __global double *b = a + NPOST * (NPOST + 1) / 2;
+#else
   __local double a[NPOST * (NPOST + 1) / 2];
   __local double b[NPOST];
+#endif
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
   const double kappa = kappa_e[e];
@@ -149,7 +163,7 @@ __kernel void postprocess(const int e0, __global const double *coords,
       }
     b[i] = -(g.detj / kappa) * s;
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(FENCE);
   cholesky_packed(a, NPOST);
   cholesky_packed_solve(a, b, NPOST);
   __global double *us = ustar + e * NP1;
@@ -172,7 +186,7 @@ __kernel void errors(const int e0, __global const double *coords, __global const
   const long e = e0 + le;
   const int lid = get_local_id(0);
   __local double buf[ERR_WG];
-  problem_params pp = {problem_id, problem_degree, problem_kappa2};
+  problem_params pp = {problem_id, DIM, problem_degree, problem_kappa2};
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
   double s[ERR_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};

@@ -73,45 +73,28 @@ __kernel void jacobi_setup(const int nunknown, __global const double *values,
   dinv[row] = 1.0 / diagonal_entry(values, nunknown, row);
 }
 
-/* Inverse of each diagonal face block (SPD, NF x NF): Cholesky L L^T in
- * place, X = L^-1 into the strict upper triangle (as X^T) with diag(X) in the
- * diagonal, then inv = X^T X, written back row by row.  One work-item per
- * face; the block is small and this runs once per solve. */
+/* Inverse of each diagonal face block (SPD, NF x NF) by in-place Gauss-Jordan
+ * elimination in the output buffer: SPD pivots stay positive, so no pivoting
+ * is needed, and no private arrays (which a CPU runtime would multiply by its
+ * work-group size).  One work-item per face; this runs once per solve. */
 __kernel void block_jacobi_setup(const int nunknown, __global const double *values,
                                  __global double *binv) {
   const int u = get_global_id(0);
   if (u >= nunknown) return;
-  double a[NF * NF];
+  __global double *a = binv + (long)u * NF * NF;
   for (int m = 0; m < NF; m++)
     for (int n = 0; n < NF; n++) a[m * NF + n] = diagonal_block_entry(values, nunknown, u, m, n);
-  for (int j = 0; j < NF; j++) {
-    double d = a[j * NF + j];
-    for (int k = 0; k < j; k++) d -= a[j * NF + k] * a[j * NF + k];
-    const double ljj = sqrt(d);
-    a[j * NF + j] = ljj;
-    for (int i = j + 1; i < NF; i++) {
-      double s = a[i * NF + j];
-      for (int k = 0; k < j; k++) s -= a[i * NF + k] * a[j * NF + k];
-      a[i * NF + j] = s / ljj;
+  for (int k = 0; k < NF; k++) {
+    const double pivot = a[k * NF + k];
+    a[k * NF + k] = 1.0;
+    for (int j = 0; j < NF; j++) a[k * NF + j] /= pivot;
+    for (int i = 0; i < NF; i++) {
+      if (i == k) continue;
+      const double f = a[i * NF + k];
+      a[i * NF + k] = 0.0;
+      for (int j = 0; j < NF; j++) a[i * NF + j] -= f * a[k * NF + j];
     }
   }
-  double xd[NF];
-  for (int j = 0; j < NF; j++) {
-    xd[j] = 1.0 / a[j * NF + j];
-    for (int i = j + 1; i < NF; i++) {
-      double s = a[i * NF + j] * xd[j];
-      for (int k = j + 1; k < i; k++) s += a[i * NF + k] * a[j * NF + k];
-      a[j * NF + i] = -s / a[i * NF + i];
-    }
-  }
-  __global double *out = binv + (long)u * NF * NF;
-  for (int i = 0; i < NF; i++)
-    for (int j = 0; j < NF; j++) {
-      double s = 0.0;
-      for (int k = max(i, j); k < NF; k++)
-        s += ((k == i) ? xd[i] : a[i * NF + k]) * ((k == j) ? xd[j] : a[j * NF + k]);
-      out[i * NF + j] = s;
-    }
 }
 
 __kernel void jacobi_apply(const int n, __global const double *dinv, __global const double *r,

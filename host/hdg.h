@@ -91,4 +91,13 @@ typedef struct hdg_geometry {
 
 int hdg_geometry_simplex(const hdgcl_mesh *mesh, int32_t e, hdg_geometry *geo);
 
+/* Vertex shape functions of the element type at reference point xi: n[a] and
+ * their reference gradients dn[a][dim] (linear on simplices, bilinear on quads,
+ * trilinear on hexes; vertex order of include/hdgcl/mesh.h). */
+void hdg_vertex_functions(hdgcl_element_type type, const double *xi, double *n, double *dn);
+
+/* The geometry map of element e at reference point xi: physical point x[3]
+ * and Jacobian jac[dim][dim] (row-major, d x_k / d xi_l); returns det(jac). */
+double hdg_map(const hdgcl_mesh *mesh, int32_t e, const double *xi, double *x, double *jac);
+
 #endif

@@ -74,3 +74,52 @@ int hdg_geometry_simplex(const hdgcl_mesh *mesh, int32_t e, hdg_geometry *geo) {
   }
   return HDGCL_SUCCESS;
 }
+
+void hdg_vertex_functions(hdgcl_element_type type, const double *xi, double *n, double *dn) {
+  if (type == HDGCL_TRIANGLE || type == HDGCL_TETRAHEDRON) {
+    /* Reference vertex 0 at (-1,...), vertex a at -1 + 2 e_{a-1}. */
+    int d = type == HDGCL_TRIANGLE ? 2 : 3;
+    n[0] = 1.0;
+    for (int k = 0; k < d; k++) n[0] -= 0.5 * (xi[k] + 1.0);
+    for (int k = 0; k < d; k++) dn[k] = -0.5;
+    for (int a = 1; a <= d; a++) {
+      n[a] = 0.5 * (xi[a - 1] + 1.0);
+      for (int k = 0; k < d; k++) dn[a * d + k] = k == a - 1 ? 0.5 : 0.0;
+    }
+    return;
+  }
+  /* Tensor vertices: sign of each coordinate at vertex a (Gmsh order). */
+  static const double sq[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+  int d = type == HDGCL_QUADRILATERAL ? 2 : 3, nv = d == 2 ? 4 : 8;
+  for (int a = 0; a < nv; a++) {
+    double s[3] = {sq[a % 4][0], sq[a % 4][1], a < 4 ? -1.0 : 1.0};
+    double f[3];
+    for (int k = 0; k < d; k++) f[k] = 0.5 * (1.0 + s[k] * xi[k]);
+    n[a] = 1.0;
+    for (int k = 0; k < d; k++) n[a] *= f[k];
+    for (int k = 0; k < d; k++) {
+      double g = 0.5 * s[k];
+      for (int l = 0; l < d; l++)
+        if (l != k) g *= f[l];
+      dn[a * d + k] = g;
+    }
+  }
+}
+
+double hdg_map(const hdgcl_mesh *mesh, int32_t e, const double *xi, double *x, double *jac) {
+  int d = mesh->dim, nv = mesh->verts_per_element;
+  double n[8], dn[24];
+  hdg_vertex_functions(mesh->type, xi, n, dn);
+  for (int k = 0; k < 3; k++) x[k] = 0.0;
+  for (int k = 0; k < d * d; k++) jac[k] = 0.0;
+  const int32_t *v = mesh->elem_verts + (size_t)e * nv;
+  for (int a = 0; a < nv; a++) {
+    const double *xa = mesh->coords + (size_t)v[a] * d;
+    for (int k = 0; k < d; k++) {
+      x[k] += n[a] * xa[k];
+      for (int l = 0; l < d; l++) jac[k * d + l] += xa[k] * dn[a * d + l];
+    }
+  }
+  if (d == 2) return jac[0] * jac[3] - jac[1] * jac[2];
+  return det3(jac);
+}

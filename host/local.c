@@ -24,7 +24,8 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   HDGCL_TRY(hdgcl_context_info(s->ctx, &info));
   int64_t ne = s->mesh->num_elements;
   uint64_t np = sz->np, nt1 = sz->nt + 1;
-  uint64_t per = 8 * (np * np + np * nt1 + nt1 * nt1); /* S, [W|F], K */
+  uint64_t post = (uint64_t)(sz->np1 - 1) * sz->np1 / 2 + sz->np1; /* postprocessing scratch */
+  uint64_t per = 8 * (2 * np * np + np + np * nt1 + nt1 * nt1 + post); /* S, scratches, [W|F], K */
   uint64_t zper = 8 * np * nt1;
   uint64_t fixed = pipeline_fixed_bytes(s);
   uint64_t budget = info.global_mem / 10 * 9;
@@ -63,15 +64,13 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   const hdg_sizes *sz = &s->ref.sz;
   hdgcl_device_info info;
   HDGCL_TRY(hdgcl_context_info(s->ctx, &info));
-  size_t local_bytes = ((size_t)sz->np * sz->np + sz->np) * 8;
-  if (local_bytes > info.local_mem)
-    return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
-                       "order %d needs %zu bytes of local memory per work-group for the local "
-                       "solver, the device has %llu",
-                       sz->order, local_bytes, (unsigned long long)info.local_mem);
+  /* The Cholesky work copy (NP^2 + NP doubles) goes to local memory when it
+   * fits beside the kernel's other local arrays, else to a global scratch. */
+  ls->scratch_global = solver_scratch_global(s, ((size_t)sz->np * sz->np + sz->np) * 8);
   ls->wg = element_group_size(sz->np);
   cl_program program;
-  HDGCL_TRY(pipeline_program(s, "local.cl", true, NULL, &program));
+  HDGCL_TRY(pipeline_program(s, "local.cl", true, ls->scratch_global ? "-DSCRATCH_GLOBAL" : NULL,
+                             &program));
   HDGCL_TRY(hdgcl_kernel_create(program, "local_build", &ls->build));
   HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
   HDGCL_TRY(choose_chunk(s, ls));
@@ -81,6 +80,8 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * nt1 * 8, "local [W|F]", &ls->wf));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, zcount * np * nt1 * 8, "local Z", &ls->z));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * nt1 * nt1 * 8, "local K", &ls->k));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->scratch_global ? c * (np * np + np) * 8 : 8,
+                                "local Cholesky scratch", &ls->scratch));
   return HDGCL_SUCCESS;
 }
 
@@ -104,8 +105,8 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build, 1, &global, &ls->wg, NULL));
-  hdgcl_arg iargs[] = {HDGCL_ARG(ls->s.mem)};
-  HDGCL_TRY(hdgcl_kernel_set_args(ls->invert, 1, iargs));
+  hdgcl_arg iargs[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ls->invert, 2, iargs));
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->invert, 1, &global, &ls->wg, NULL));
   size_t np = sz->np, nt1 = sz->nt + 1;
   size_t zoff = (size_t)(e0 - local_stage_z_first(ls, e0)) * np * nt1;
@@ -139,5 +140,6 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   hdgcl_buffer_release(s->ctx, &ls->wf);
   hdgcl_buffer_release(s->ctx, &ls->z);
   hdgcl_buffer_release(s->ctx, &ls->k);
+  hdgcl_buffer_release(s->ctx, &ls->scratch);
   *ls = (local_stage){0};
 }

@@ -24,7 +24,9 @@ typedef struct local_stage {
   int64_t chunk;      /* elements per batch */
   int num_chunks;
   bool keep;          /* Z of all elements kept for recovery */
+  bool scratch_global; /* the Cholesky work copy does not fit in local memory */
   hdgcl_buffer s, wf, z, k; /* chunk-sized (z: all elements when keep) */
+  hdgcl_buffer scratch;     /* chunk-sized when scratch_global */
   size_t wg;
 } local_stage;
 
@@ -65,6 +67,8 @@ void krylov_destroy(hdgcl_solver s, krylov *kr);
 typedef struct recovery {
   cl_kernel local, post, errors;
   hdgcl_buffer u, q, ustar, err;
+  bool scratch_global;  /* the postprocessing Cholesky does not fit in local memory */
+  hdgcl_buffer scratch; /* chunk-sized when scratch_global */
   size_t wg, err_wg;
 } recovery;
 

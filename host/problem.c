@@ -8,15 +8,15 @@
 
 static const hdg_problem problems[] = {
     {{"helmholtz-sin",
-      "paper 000 section 5: lap u - u = f on the unit square, u = sin(2 pi x) sin(2 pi y), "
-      "Dirichlet",
-      2, "square:8"},
+      "paper 000 section 5: lap u - u = f on the unit square/cube, u = sin(2 pi x) sin(2 pi y) "
+      "[sin(2 pi z)], Dirichlet",
+      0, "square:8"},
      PROBLEM_HELMHOLTZ_SIN, {0}, 0},
     {{"poisson-mixed",
-      "-lap u = f, u = exp(x) sin(pi y); Neumann on x=1 (tag 2) and y=1 (tag 4), Dirichlet "
-      "elsewhere",
-      2, "square:8"},
-     PROBLEM_POISSON_MIXED, {2, 4}, 2},
+      "-lap u = f, u = exp(x) sin(pi y) [sin(pi z)]; Neumann on x=1, y=1 [, z=1] (tags 2, 4, 6), "
+      "Dirichlet elsewhere",
+      0, "square:8"},
+     PROBLEM_POISSON_MIXED, {2, 4, 6}, 3},
     {{"kappa-jump",
       "-div(kappa grad u) = f, kappa = 1 (x<1/2) | kappa2 (x>1/2, default 10), "
       "u = sin(2 pi x) sin(pi y)/kappa + y, Dirichlet; mesh faces must lie on x = 1/2",
@@ -24,9 +24,9 @@ static const hdg_problem problems[] = {
      PROBLEM_KAPPA_JUMP, {0}, 0},
     {{"polynomial",
       "-lap u + u = f, u a polynomial of total degree poly-degree (default: the order), "
-      "reproduced exactly; Neumann on x=1 and y=1",
-      2, "square:4"},
-     PROBLEM_POLYNOMIAL, {2, 4}, 2},
+      "reproduced exactly; Neumann on x=1, y=1 [, z=1]",
+      0, "square:4"},
+     PROBLEM_POLYNOMIAL, {2, 4, 6}, 3},
 };
 enum { NUM_PROBLEMS = sizeof problems / sizeof problems[0] };
 
@@ -50,9 +50,9 @@ int hdg_problem_find(const char *name, const hdg_problem **problem) {
   return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--problem %s: unknown problem (known: %s)", name, list);
 }
 
-int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order,
+int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order, int dim,
                        problem_params *params) {
-  *params = (problem_params){.id = problem->id, .degree = order, .kappa2 = 10.0};
+  *params = (problem_params){.id = problem->id, .dim = dim, .degree = order, .kappa2 = 10.0};
   HDGCL_TRY(hdgcl_options_get_int(opts, "poly-degree", order, 0, 20, &params->degree));
   HDGCL_TRY(hdgcl_options_get_real(opts, "kappa2", 10.0, 1e-12, 1e12, &params->kappa2));
   return HDGCL_SUCCESS;
@@ -60,7 +60,7 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
 
 int hdg_problem_check_mesh(const hdg_problem *problem, const problem_params *params,
                            const hdgcl_mesh *mesh) {
-  if (mesh->dim != problem->info.dim)
+  if (problem->info.dim != 0 && mesh->dim != problem->info.dim)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "problem %s is posed in %dD, the mesh is %dD",
                        problem->info.name, problem->info.dim, mesh->dim);
   if (problem->id == PROBLEM_KAPPA_JUMP) {

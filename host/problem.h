@@ -20,9 +20,9 @@ typedef struct hdg_problem {
 /* The problem named `name`; error lists the known names. */
 int hdg_problem_find(const char *name, const hdg_problem **problem);
 
-/* Parameters of the instance: reads "poly-degree" (default: the order) and
- * "kappa2" from opts. */
-int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order,
+/* Parameters of the instance in dimension dim: reads "poly-degree" (default:
+ * the order) and "kappa2" from opts. */
+int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order, int dim,
                        problem_params *params);
 
 /* Refuses meshes the problem cannot be posed on (wrong dimension, a kappa

@@ -12,21 +12,15 @@
 
 int recovery_create(hdgcl_solver s, recovery *rc) {
   const hdg_sizes *sz = &s->ref.sz;
-  hdgcl_device_info info;
-  HDGCL_TRY(hdgcl_context_info(s->ctx, &info));
   size_t npost = sz->np1 - 1;
-  size_t local_bytes = (npost * (npost + 1) / 2 + npost) * 8;
-  if (local_bytes > info.local_mem)
-    return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
-                       "order %d needs %zu bytes of local memory per work-group for "
-                       "postprocessing, the device has %llu",
-                       sz->order, local_bytes, (unsigned long long)info.local_mem);
+  size_t work = npost * (npost + 1) / 2 + npost; /* packed Cholesky factor and right-hand side */
+  rc->scratch_global = solver_scratch_global(s, work * 8);
   rc->wg = ((size_t)sz->np1 + 31) / 32 * 32;
   if (rc->wg < 64) rc->wg = 64;
   if (rc->wg > 256) rc->wg = 256;
   rc->err_wg = ERR_WG;
   char extra[64];
-  snprintf(extra, sizeof extra, "-DERR_WG=%d", ERR_WG);
+  snprintf(extra, sizeof extra, "-DERR_WG=%d%s", ERR_WG, rc->scratch_global ? " -DSCRATCH_GLOBAL" : "");
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "recover.cl", true, extra, &program));
   HDGCL_TRY(hdgcl_kernel_create(program, "recover_local", &rc->local));
@@ -37,6 +31,10 @@ int recovery_create(hdgcl_solver s, recovery *rc) {
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * sz->dim * sz->np * 8, "q", &rc->q));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * sz->np1 * 8, "u*", &rc->ustar));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * ERR_VALUES * 8, "element errors", &rc->err));
+  /* One chunk of the local stage at a time is postprocessed. */
+  size_t chunk = (size_t)s->dev->local.chunk;
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, rc->scratch_global ? chunk * work * 8 : 8,
+                                "postprocessing scratch", &rc->scratch));
   return HDGCL_SUCCESS;
 }
 
@@ -61,7 +59,7 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
                        HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->kappa.mem),
                        HDGCL_ARG(d->kpost.mem), HDGCL_ARG(d->dpost.mem),
                        HDGCL_ARG(rc->u.mem),    HDGCL_ARG(rc->q.mem),
-                       HDGCL_ARG(rc->ustar.mem)};
+                       HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->scratch.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(rc->post, sizeof pargs / sizeof *pargs, pargs));
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->post, 1, &global, &rc->wg, NULL));
   /* u: 2 NP (NT+1); q: dim NP (2 NP dim + nfaces (2 NF + 6)); u*: build
@@ -121,5 +119,6 @@ void recovery_destroy(hdgcl_solver s, recovery *rc) {
   hdgcl_buffer_release(s->ctx, &rc->q);
   hdgcl_buffer_release(s->ctx, &rc->ustar);
   hdgcl_buffer_release(s->ctx, &rc->err);
+  hdgcl_buffer_release(s->ctx, &rc->scratch);
   *rc = (recovery){0};
 }

@@ -13,7 +13,7 @@
 
 const char *const hdgcl_solver_options[] = {
     "problem", "order", "tau", "rtol", "maxit", "precond", "format", "chunk", "keep-local",
-    "poly-degree", "kappa2", NULL};
+    "poly-degree", "kappa2", "scratch", NULL};
 
 static const char *const precond_names[] = {"jacobi", "block-jacobi", NULL};
 static const char *const format_names[] = {"bell", "ell", NULL};
@@ -38,7 +38,7 @@ static double largest_diameter(const hdgcl_mesh *mesh) {
   return sqrt(h);
 }
 
-static int read_options(hdgcl_solver s, hdgcl_options opts, int *order) {
+static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order) {
   const char *name;
   HDGCL_TRY(hdgcl_options_get_string(opts, "problem", "helmholtz-sin", &name));
   HDGCL_TRY(hdg_problem_find(name, &s->problem));
@@ -57,7 +57,9 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int *order) {
   int keep;
   HDGCL_TRY(hdgcl_options_get_choice(opts, "keep-local", keep_names, 0, &keep));
   s->keep_local = keep - 1;
-  HDGCL_TRY(hdg_problem_params(s->problem, opts, *order, &s->params));
+  static const char *const scratch_names[] = {"auto", "local", "global", NULL};
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "scratch", scratch_names, SCRATCH_AUTO, &s->scratch));
+  HDGCL_TRY(hdg_problem_params(s->problem, opts, *order, dim, &s->params));
   return HDGCL_SUCCESS;
 }
 
@@ -72,10 +74,10 @@ int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options
   s->ctx = ctx;
   s->mesh = mesh;
   int status, order;
-  HDGCL_TRY_GOTO(status, read_options(s, opts, &order), fail);
-  if (mesh->type != HDGCL_TRIANGLE) {
+  HDGCL_TRY_GOTO(status, read_options(s, opts, mesh->dim, &order), fail);
+  if (mesh->type != HDGCL_TRIANGLE && mesh->type != HDGCL_TETRAHEDRON) {
     status = hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
-                         "element type %s is not supported by the solver yet (triangles only)",
+                         "element type %s is not supported by the solver yet",
                          hdgcl_element_type_name(mesh->type));
     goto fail;
   }
@@ -131,6 +133,13 @@ int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options
 fail:
   hdgcl_solver_destroy(&s);
   return status;
+}
+
+bool solver_scratch_global(hdgcl_solver s, size_t bytes) {
+  if (s->scratch != SCRATCH_AUTO) return s->scratch == SCRATCH_GLOBAL;
+  hdgcl_device_info info;
+  if (hdgcl_context_info(s->ctx, &info) != HDGCL_SUCCESS) return true;
+  return bytes + 1024 > info.local_mem; /* 1 KiB for the kernels' other local arrays */
 }
 
 int solver_record_residual(hdgcl_solver s, double relres) {

@@ -12,6 +12,10 @@
 
 enum { PRECOND_JACOBI = 0, PRECOND_BLOCK_JACOBI = 1 };
 enum { FORMAT_BELL = 0, FORMAT_ELL = 1 };
+enum { SCRATCH_AUTO = 0, SCRATCH_LOCAL = 1, SCRATCH_GLOBAL = 2 };
+
+/* True if a per-element work array of `bytes` must go to global memory. */
+bool solver_scratch_global(hdgcl_solver s, size_t bytes);
 
 typedef struct device_pipeline device_pipeline; /* pipeline.c */
 
@@ -27,6 +31,7 @@ struct hdgcl_solver_s {
   int precond, format;
   int64_t chunk_option; /* 0 = automatic */
   int keep_local;       /* -1 automatic, 0 recompute, 1 keep */
+  int scratch;          /* SCRATCH_AUTO / _LOCAL / _GLOBAL: where per-element factorisations work */
   double *kappa, *c;    /* [num_elements] */
 
   /* The assembled trace system (host copies, filled by both paths):

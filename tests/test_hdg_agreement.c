@@ -45,8 +45,11 @@ static void compare(hdgcl_context dev, hdgcl_context ref, const char *mesh, cons
   CHECK_OK(hdgcl_solver_solution(d.solver, &du, &dq, &ds, &dt));
   CHECK_OK(hdgcl_solver_solution(r.solver, &ru, &rq, &rs, &rt));
   const hdgcl_result *res = d.result;
-  size_t ne = res->num_elements, np = res->element_dofs / ne / 3, np1 = (size_t)(res->order + 2) * (res->order + 3) / 2;
-  double eu = relative_difference(du, ru, ne * np), eq = relative_difference(dq, rq, ne * 2 * np);
+  int dim = d.mesh->dim;
+  size_t ne = res->num_elements, np = res->element_dofs / ne / (1 + dim);
+  size_t p = (size_t)res->order;
+  size_t np1 = dim == 2 ? (p + 2) * (p + 3) / 2 : (p + 2) * (p + 3) * (p + 4) / 6;
+  double eu = relative_difference(du, ru, ne * np), eq = relative_difference(dq, rq, ne * dim * np);
   double es = relative_difference(ds, rs, ne * np1);
   double et = relative_difference(dt, rt, (size_t)res->num_faces * nf);
   CHECK_MSG(eu < 1e-10 && eq < 1e-10 && es < 1e-10 && et < 1e-10,
@@ -115,6 +118,9 @@ int main(void) {
   compare(dev, ref, "square:2,perturb=0.3,seed=9", "helmholtz-sin", "8");
   compare(dev, ref, "square:1", "helmholtz-sin", "10");
   compare(dev, ref, "square:3", "poisson-mixed", "0");
+  compare(dev, ref, "cube:2", "helmholtz-sin", "2");
+  compare(dev, ref, "cube:1x2x1,perturb=0.2,seed=2", "poisson-mixed", "4");
+  compare(dev, ref, "cube:1", "polynomial", "6");
   variants(dev);
   hdgcl_context_destroy(&dev);
   hdgcl_context_destroy(&ref);

@@ -27,6 +27,24 @@ int main(void) {
                 eu, eq, es);
       solved_destroy(&s);
     }
+  /* Tetrahedra, p = 0..6. */
+  for (int p = 0; p <= 6; p++) {
+    char order[8];
+    snprintf(order, sizeof order, "%d", p);
+    const char *mesh = p < 4 ? "cube:2,perturb=0.2,seed=6" : "cube:1";
+    solved s = solve_with(ctx, mesh, "problem", "polynomial", "order", order, "rtol", "1e-15",
+                          "maxit", "100000", NULL);
+    CHECK(s.status == 0);
+    if (s.status) continue;
+    const hdgcl_result *r = s.result;
+    double eu = r->l2_u / r->norm_u, eq = r->norm_q > 0 ? r->l2_q / r->norm_q : r->l2_q;
+    double es = r->l2_ustar / r->norm_u;
+    printf("p=%2d %-40s relative L2 errors u %.2e  q %.2e  u* %.2e  iters %d\n", p, mesh, eu, eq,
+           es, r->iterations);
+    CHECK_MSG(eu < 1e-11 && eq < 1e-11 && es < 1e-11,
+              "tets p=%d: polynomial not reproduced (relative u %.2e q %.2e u* %.2e)", p, eu, eq, es);
+    solved_destroy(&s);
+  }
   /* Degree p+1 at order p: a real discretisation error. */
   solved s = solve_with(ctx, "square:3", "problem", "polynomial", "order", "3", "poly-degree", "4",
                         NULL);

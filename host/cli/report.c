@@ -149,7 +149,7 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
 void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
                     const hdgcl_device_info *dev, const hdgcl_result *r, int show_history) {
   fprintf(out, "problem   %s, order p = %d, tau = %g\n", r->problem, r->order, r->tau);
-  fprintf(out, "mesh      %s: %lld %ss, %lld faces, h = %.4g\n", mesh_spec,
+  fprintf(out, "mesh      %s: %lld elements (%s), %lld faces, h = %.4g\n", mesh_spec,
           (long long)r->num_elements, hdgcl_element_type_name(mesh->type), (long long)r->num_faces,
           r->h);
   fprintf(out, "device    %s (%s)\n", dev->name, dev->platform);

@@ -10,7 +10,7 @@ extern "C" {
 typedef struct hdgcl_problem_info {
   const char *name;
   const char *description;
-  int dim;                 /* space dimension it is posed in */
+  int dim;                 /* space dimension it is posed in; 0: both 2D and 3D */
   const char *default_mesh;
 } hdgcl_problem_info;
 
