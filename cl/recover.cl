@@ -179,7 +179,8 @@ __kernel void errors(const int e0, __global const double *coords, __global const
                      const int problem_id, const int problem_degree, const double problem_kappa2,
                      __global const double *err_points,  /* [NQ_ERR][DIM] */
                      __global const double *err_weights, /* [NQ_ERR] */
-                     __global const double *phi_err,     /* [NQ_ERR][NP1] */
+                     __global const double *phi_err,     /* [NQ_ERR][NP]  degree p */
+                     __global const double *phi1_err,    /* [NQ_ERR][NP1] degree p+1 */
                      __global const double *u, __global const double *q,
                      __global const double *ustar, __global double *err) {
   const int le = get_group_id(0);
@@ -196,10 +197,10 @@ __kernel void errors(const int e0, __global const double *coords, __global const
     element_point(&g, xi, x);
     const double uex = problem_u(pp, x[0], x[1], x[2], grad);
     const double kap = problem_kappa(pp, x[0], x[1], x[2]);
-    __global const double *phi = phi_err + k * NP1;
+    __global const double *phi = phi_err + k * NP, *phi1 = phi1_err + k * NP1;
     double uh = 0.0, us = 0.0, eq = 0.0, qq = 0.0;
     for (int i = 0; i < NP; i++) uh += u[e * NP + i] * phi[i];
-    for (int i = 0; i < NP1; i++) us += ustar[e * NP1 + i] * phi[i];
+    for (int i = 0; i < NP1; i++) us += ustar[e * NP1 + i] * phi1[i];
     for (int c = 0; c < DIM; c++) {
       double qh = 0.0;
       for (int i = 0; i < NP; i++) qh += q[(e * DIM + c) * NP + i] * phi[i];

@@ -53,27 +53,37 @@ int hdg_numbering_create(const hdgcl_mesh *mesh, const hdg_sizes *sz, const int3
                          int num_neumann, hdg_numbering *num);
 void hdg_numbering_destroy(hdg_numbering *num);
 
-/* Reference-element tables for affine simplices, docs/formulation.md section 7.
- * Matrices are row-major [row][col]. */
+/* Reference-element tables, docs/formulation.md section 7.  Matrices are
+ * row-major [row][col].  "Degree p" tables use the volume basis of the
+ * solution (np functions), "p+1" tables the postprocessing basis (np1); they
+ * are evaluated separately because tensor bases are not hierarchical. */
 typedef struct hdg_reference {
   hdg_sizes sz;
+  /* Affine elements (F13)-(F17). */
   double *dm;       /* [dim][np][np]      Dm_l[i][j] = (phi_i, d_l phi_j)_ref */
   double *dmdmt;    /* [dim*dim][np][np]  Dm_l Dm_m^T, index l*dim+m */
   double *ef;       /* [nfaces][norient][np][nf]  Ef_{f,o} */
   double *pf;       /* [nfaces][np][np]   Pf_f */
   double *dmef;     /* [dim][nfaces][norient][np][nf]  Dm_l Ef_{f,o} */
-  /* volume quadrature for the load (F16): points, weights, phi at points */
-  hdgcl_quadrature qload;
-  double *phi_load; /* [nq][np] */
-  /* face quadrature for boundary data: psi at points */
-  hdgcl_quadrature qface;
-  double *psi_face; /* [nq][nf] */
-  /* postprocessing (F12), basis of degree p+1 (first np functions = degree p basis) */
   double *kpost;    /* [dim*dim][np1][np1]  (d_l phi+_i, d_m phi+_j)_ref, index l*dim+m */
   double *dpost;    /* [dim][np1][np]       (d_l phi+_i, phi_j)_ref */
-  /* error norms: quadrature and the degree p+1 basis at its points */
+  /* Volume quadrature (degree 2p+3: the load, and every element integral on
+   * mapped elements) with both bases and their reference gradients. */
+  hdgcl_quadrature qload;
+  double *phi_load;   /* [nq][np] */
+  double *dphi_load;  /* [nq][np][dim] */
+  double *phi1_load;  /* [nq][np1] */
+  double *dphi1_load; /* [nq][np1][dim] */
+  /* Face quadrature (degree 2p+3) in the face's canonical coordinates: the
+   * face basis, and the volume basis at the mapped points of every local face
+   * and orientation. */
+  hdgcl_quadrature qface;
+  double *psi_face; /* [nqf][nf] */
+  double *phi_face; /* [nfaces][norient][nqf][np] */
+  /* Error norms: quadrature of degree 2(p+1)+4 and both bases at its points. */
   hdgcl_quadrature qerr;
-  double *phi_err;  /* [nq][np1] */
+  double *phi_err;  /* [nq][np]  degree p */
+  double *phi1_err; /* [nq][np1] degree p+1 */
 } hdg_reference;
 
 int hdg_reference_create(hdgcl_element_type type, int order, hdg_reference *ref);
@@ -99,5 +109,15 @@ void hdg_vertex_functions(hdgcl_element_type type, const double *xi, double *n, 
 /* The geometry map of element e at reference point xi: physical point x[3]
  * and Jacobian jac[dim][dim] (row-major, d x_k / d xi_l); returns det(jac). */
 double hdg_map(const hdgcl_mesh *mesh, int32_t e, const double *xi, double *x, double *jac);
+
+/* inv = jac^-1 for a dim x dim matrix of determinant det. */
+void hdg_invert(int dim, const double *jac, double det, double *inv);
+
+/* At the element reference point X on local face f of element e: the
+ * physical point x[3] and the outward normal scaled by the surface Jacobian,
+ * nds[3] = n dS/ds relative to the face's reference measure ds (so that
+ * integral_F g dS = sum_q w_q g(x_q) |nds_q|).  Returns |nds|. */
+double hdg_face_normal(const hdgcl_mesh *mesh, int32_t e, int f, const double *X, double *x,
+                       double *nds);
 
 #endif

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "error.h"
+#include "face_map.h"
 #include "hdg.h"
 
 static double det3(const double *a) {
@@ -23,30 +24,12 @@ int hdg_geometry_simplex(const hdgcl_mesh *mesh, int32_t e, hdg_geometry *geo) {
     geo->x0[k] = x[0][k];
     for (int a = 1; a <= d; a++) geo->jac[k * d + (a - 1)] = 0.5 * (x[a][k] - x[0][k]);
   }
-  if (d == 2) {
-    const double *J = geo->jac;
-    geo->detj = J[0] * J[3] - J[1] * J[2];
-    geo->jinv[0] = J[3] / geo->detj;
-    geo->jinv[1] = -J[1] / geo->detj;
-    geo->jinv[2] = -J[2] / geo->detj;
-    geo->jinv[3] = J[0] / geo->detj;
-  } else {
-    const double *J = geo->jac;
-    geo->detj = det3(J);
-    double *I = geo->jinv;
-    I[0] = (J[4] * J[8] - J[5] * J[7]) / geo->detj;
-    I[1] = (J[2] * J[7] - J[1] * J[8]) / geo->detj;
-    I[2] = (J[1] * J[5] - J[2] * J[4]) / geo->detj;
-    I[3] = (J[5] * J[6] - J[3] * J[8]) / geo->detj;
-    I[4] = (J[0] * J[8] - J[2] * J[6]) / geo->detj;
-    I[5] = (J[2] * J[3] - J[0] * J[5]) / geo->detj;
-    I[6] = (J[3] * J[7] - J[4] * J[6]) / geo->detj;
-    I[7] = (J[1] * J[6] - J[0] * J[7]) / geo->detj;
-    I[8] = (J[0] * J[4] - J[1] * J[3]) / geo->detj;
-  }
+  const double *J = geo->jac;
+  geo->detj = d == 2 ? J[0] * J[3] - J[1] * J[2] : det3(J);
   if (!(geo->detj > 0))
     return hdgcl_error(HDGCL_ERROR_MESH, "element %d has non-positive Jacobian %g", (int)e,
                        geo->detj);
+  hdg_invert(d, J, geo->detj, geo->jinv);
   for (int f = 0; f < mesh->faces_per_element; f++) {
     const int8_t *fv = hdgcl_element_face_vertices(mesh->type, f);
     if (d == 2) {
@@ -122,4 +105,67 @@ double hdg_map(const hdgcl_mesh *mesh, int32_t e, const double *xi, double *x, d
   }
   if (d == 2) return jac[0] * jac[3] - jac[1] * jac[2];
   return det3(jac);
+}
+
+void hdg_invert(int dim, const double *J, double det, double *inv) {
+  if (dim == 2) {
+    inv[0] = J[3] / det;
+    inv[1] = -J[1] / det;
+    inv[2] = -J[2] / det;
+    inv[3] = J[0] / det;
+    return;
+  }
+  inv[0] = (J[4] * J[8] - J[5] * J[7]) / det;
+  inv[1] = (J[2] * J[7] - J[1] * J[8]) / det;
+  inv[2] = (J[1] * J[5] - J[2] * J[4]) / det;
+  inv[3] = (J[5] * J[6] - J[3] * J[8]) / det;
+  inv[4] = (J[0] * J[8] - J[2] * J[6]) / det;
+  inv[5] = (J[2] * J[3] - J[0] * J[5]) / det;
+  inv[6] = (J[3] * J[7] - J[4] * J[6]) / det;
+  inv[7] = (J[1] * J[6] - J[0] * J[7]) / det;
+  inv[8] = (J[0] * J[4] - J[1] * J[3]) / det;
+}
+
+double hdg_face_normal(const hdgcl_mesh *mesh, int32_t e, int f, const double *X, double *x,
+                       double *nds) {
+  int d = mesh->dim;
+  double jac[9];
+  double detj = hdg_map(mesh, e, X, x, jac);
+  /* Tangents of the face parametrisation in reference coordinates: the face
+   * map is affine in the face coordinates, so differences give them exactly. */
+  double s0[2] = {0.0, 0.0}, s1[2] = {1.0, 0.0}, s2[2] = {0.0, 1.0};
+  double X0[3], X1[3], X2[3];
+  hdgcl_face_map_points(mesh->type, f, 0, 1, s0, X0);
+  hdgcl_face_map_points(mesh->type, f, 0, 1, s1, X1);
+  if (d == 3) hdgcl_face_map_points(mesh->type, f, 0, 1, s2, X2);
+  double t[2][3] = {{0}};
+  for (int k = 0; k < d; k++)
+    for (int l = 0; l < d; l++) {
+      t[0][k] += jac[k * d + l] * (X1[l] - X0[l]);
+      if (d == 3) t[1][k] += jac[k * d + l] * (X2[l] - X0[l]);
+    }
+  if (d == 2) {
+    nds[0] = t[0][1];
+    nds[1] = -t[0][0];
+    nds[2] = 0.0;
+  } else {
+    nds[0] = t[0][1] * t[1][2] - t[0][2] * t[1][1];
+    nds[1] = t[0][2] * t[1][0] - t[0][0] * t[1][2];
+    nds[2] = t[0][0] * t[1][1] - t[0][1] * t[1][0];
+  }
+  /* Outward: along cof(J) n_ref = det(J) J^-T n_ref. */
+  double nref[3] = {0, 0, 0}, cof[3] = {0, 0, 0};
+  hdgcl_reference_face_normal(mesh->type, f, nref);
+  double inv[9];
+  hdg_invert(d, jac, detj, inv);
+  for (int k = 0; k < d; k++)
+    for (int l = 0; l < d; l++) cof[k] += inv[l * d + k] * nref[l];
+  double dot = 0.0, len = 0.0;
+  for (int k = 0; k < d; k++) {
+    dot += nds[k] * cof[k];
+    len += nds[k] * nds[k];
+  }
+  if (dot < 0)
+    for (int k = 0; k < 3; k++) nds[k] = -nds[k];
+  return sqrt(len);
 }

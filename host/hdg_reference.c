@@ -1,7 +1,7 @@
-/* Reference-element tables of the device pipeline (docs/formulation.md
- * section 7): differentiation, face trace and face mass matrices, the
- * quadratures of the load, boundary data and error norms, and the
- * postprocessing matrices.  Built once per (element type, order). */
+/* Reference-element tables (docs/formulation.md section 7): differentiation,
+ * face trace and face mass matrices of affine elements, the postprocessing
+ * matrices, and the bases at the quadrature points of the load, the faces and
+ * the error norms.  Built once per (element type, order). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +11,7 @@
 #include "hdg.h"
 
 /* Quadrature degrees (docs/formulation.md section 6). */
-#define LOAD_EXTRA_DEGREE 3  /* load and boundary data: 2p + 3 */
+#define LOAD_EXTRA_DEGREE 3  /* volume and face integrals: 2p + 3 */
 #define ERROR_EXTRA_DEGREE 4 /* error norms: 2(p+1) + 4 */
 
 static int alloc_doubles(size_t n, const char *what, double **p) {
@@ -38,25 +38,26 @@ static void multiply_ab(int n, int n2, int m, const double *a, const double *b, 
     }
 }
 
-/* Volume tables: Dm_l, Dm_l Dm_m^T, postprocessing matrices. */
+/* Volume tables from the load quadrature (exact for every product of a
+ * degree p+1 gradient and a degree p+1 function on the reference element). */
 static int volume_tables(hdg_reference *ref) {
   const hdg_sizes *sz = &ref->sz;
+  const hdgcl_quadrature *q = &ref->qload;
   int d = sz->dim, np = sz->np, np1 = sz->np1, p = sz->order;
-  hdgcl_quadrature q = {0};
-  double *val = NULL, *grad = NULL;
-  int status;
-  /* Degree 2p+2 integrates products of two degree p+1 functions. */
-  HDGCL_TRY_GOTO(status, hdgcl_quadrature_create(sz->shape, 2 * p + 2, &q), done);
-  HDGCL_TRY_GOTO(status, alloc_doubles((size_t)q.n * np1, "basis values", &val), done);
-  HDGCL_TRY_GOTO(status, alloc_doubles((size_t)q.n * np1 * d, "basis gradients", &grad), done);
-  HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, p + 1, q.n, q.points, val, grad), done);
-  /* Dm_l[i][j] = sum_q w phi_i d_l phi_j, for i, j < np (degree p basis). */
+  HDGCL_TRY(alloc_doubles((size_t)q->n * np, "basis values", &ref->phi_load));
+  HDGCL_TRY(alloc_doubles((size_t)q->n * np * d, "basis gradients", &ref->dphi_load));
+  HDGCL_TRY(alloc_doubles((size_t)q->n * np1, "basis values", &ref->phi1_load));
+  HDGCL_TRY(alloc_doubles((size_t)q->n * np1 * d, "basis gradients", &ref->dphi1_load));
+  HDGCL_TRY(hdgcl_basis_eval(sz->shape, p, q->n, q->points, ref->phi_load, ref->dphi_load));
+  HDGCL_TRY(hdgcl_basis_eval(sz->shape, p + 1, q->n, q->points, ref->phi1_load, ref->dphi1_load));
+  const double *val = ref->phi_load, *grad = ref->dphi_load, *grad1 = ref->dphi1_load;
+  /* Dm_l[i][j] = sum_q w phi_i d_l phi_j. */
   for (int l = 0; l < d; l++)
     for (int i = 0; i < np; i++)
       for (int j = 0; j < np; j++) {
         double s = 0.0;
-        for (int k = 0; k < q.n; k++)
-          s += q.weights[k] * val[(size_t)k * np1 + i] * grad[((size_t)k * np1 + j) * d + l];
+        for (int k = 0; k < q->n; k++)
+          s += q->weights[k] * val[(size_t)k * np + i] * grad[((size_t)k * np + j) * d + l];
         ref->dm[((size_t)l * np + i) * np + j] = s;
       }
   for (int l = 0; l < d; l++)
@@ -69,47 +70,45 @@ static int volume_tables(hdg_reference *ref) {
       for (int m = 0; m < d; m++)
         for (int j = 0; j < np1; j++) {
           double s = 0.0;
-          for (int k = 0; k < q.n; k++)
-            s += q.weights[k] * grad[((size_t)k * np1 + i) * d + l] *
-                 grad[((size_t)k * np1 + j) * d + m];
+          for (int k = 0; k < q->n; k++)
+            s += q->weights[k] * grad1[((size_t)k * np1 + i) * d + l] *
+                 grad1[((size_t)k * np1 + j) * d + m];
           ref->kpost[((size_t)(l * d + m) * np1 + i) * np1 + j] = s;
         }
       for (int j = 0; j < np; j++) {
         double s = 0.0;
-        for (int k = 0; k < q.n; k++)
-          s += q.weights[k] * grad[((size_t)k * np1 + i) * d + l] * val[(size_t)k * np1 + j];
+        for (int k = 0; k < q->n; k++)
+          s += q->weights[k] * grad1[((size_t)k * np1 + i) * d + l] * val[(size_t)k * np + j];
         ref->dpost[((size_t)l * np1 + i) * np + j] = s;
       }
     }
-done:
-  free(val);
-  free(grad);
-  hdgcl_quadrature_destroy(&q);
-  return status;
+  return HDGCL_SUCCESS;
 }
 
-/* Face tables: Ef_{f,o}, Pf_f and Dm_l Ef_{f,o}. */
+/* Face tables: psi and phi at the face points, then Ef_{f,o}, Pf_f, Dm_l Ef_{f,o}. */
 static int face_tables(hdg_reference *ref) {
   const hdg_sizes *sz = &ref->sz;
+  const hdgcl_quadrature *q = &ref->qface;
   int d = sz->dim, np = sz->np, nf = sz->nf, p = sz->order;
-  hdgcl_quadrature q = {0};
-  double *psi = NULL, *x = NULL, *phi = NULL;
+  double *x = NULL;
   int status;
-  HDGCL_TRY_GOTO(status, hdgcl_quadrature_create(sz->face_shape, 2 * p, &q), done);
-  HDGCL_TRY_GOTO(status, alloc_doubles((size_t)q.n * nf, "face basis values", &psi), done);
-  HDGCL_TRY_GOTO(status, alloc_doubles((size_t)q.n * d, "face points", &x), done);
-  HDGCL_TRY_GOTO(status, alloc_doubles((size_t)q.n * np, "trace values", &phi), done);
-  HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->face_shape, p, q.n, q.points, psi, NULL), done);
+  HDGCL_TRY(alloc_doubles((size_t)q->n * nf, "face basis", &ref->psi_face));
+  HDGCL_TRY(alloc_doubles((size_t)sz->nfaces * sz->norient * q->n * np, "trace values",
+                          &ref->phi_face));
+  HDGCL_TRY(alloc_doubles((size_t)q->n * d, "face points", &x));
+  HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->face_shape, p, q->n, q->points, ref->psi_face, NULL),
+                 done);
   for (int f = 0; f < sz->nfaces; f++)
     for (int o = 0; o < sz->norient; o++) {
-      HDGCL_TRY_GOTO(status, hdgcl_face_map_points(sz->type, f, o, q.n, q.points, x), done);
-      HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, p, q.n, x, phi, NULL), done);
+      double *phi = ref->phi_face + ((size_t)f * sz->norient + o) * q->n * np;
+      HDGCL_TRY_GOTO(status, hdgcl_face_map_points(sz->type, f, o, q->n, q->points, x), done);
+      HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, p, q->n, x, phi, NULL), done);
       double *ef = ref->ef + ((size_t)f * sz->norient + o) * np * nf;
       for (int j = 0; j < np; j++)
         for (int m = 0; m < nf; m++) {
           double s = 0.0;
-          for (int k = 0; k < q.n; k++)
-            s += q.weights[k] * phi[(size_t)k * np + j] * psi[(size_t)k * nf + m];
+          for (int k = 0; k < q->n; k++)
+            s += q->weights[k] * phi[(size_t)k * np + j] * ref->psi_face[(size_t)k * nf + m];
           ef[j * nf + m] = s;
         }
       if (o == 0) {
@@ -117,8 +116,8 @@ static int face_tables(hdg_reference *ref) {
         for (int i = 0; i < np; i++)
           for (int j = 0; j < np; j++) {
             double s = 0.0;
-            for (int k = 0; k < q.n; k++)
-              s += q.weights[k] * phi[(size_t)k * np + i] * phi[(size_t)k * np + j];
+            for (int k = 0; k < q->n; k++)
+              s += q->weights[k] * phi[(size_t)k * np + i] * phi[(size_t)k * np + j];
             pf[i * np + j] = s;
           }
       }
@@ -126,11 +125,9 @@ static int face_tables(hdg_reference *ref) {
         multiply_ab(np, nf, np, ref->dm + (size_t)l * np * np, ef,
                     ref->dmef + (((size_t)l * sz->nfaces + f) * sz->norient + o) * np * nf);
     }
+  status = HDGCL_SUCCESS;
 done:
-  free(psi);
   free(x);
-  free(phi);
-  hdgcl_quadrature_destroy(&q);
   return status;
 }
 
@@ -139,7 +136,7 @@ int hdg_reference_create(hdgcl_element_type type, int order, hdg_reference *ref)
   int status;
   HDGCL_TRY(hdg_sizes_init(type, order, &ref->sz));
   const hdg_sizes *sz = &ref->sz;
-  int d = sz->dim, np = sz->np, np1 = sz->np1, nf = sz->nf;
+  int d = sz->dim, np = sz->np, np1 = sz->np1, nf = sz->nf, p = sz->order;
   size_t nfo = (size_t)sz->nfaces * sz->norient;
   HDGCL_TRY_GOTO(status, alloc_doubles((size_t)d * np * np, "Dm", &ref->dm), fail);
   HDGCL_TRY_GOTO(status, alloc_doubles((size_t)d * d * np * np, "DmDmT", &ref->dmdmt), fail);
@@ -148,33 +145,24 @@ int hdg_reference_create(hdgcl_element_type type, int order, hdg_reference *ref)
   HDGCL_TRY_GOTO(status, alloc_doubles((size_t)d * nfo * np * nf, "DmEf", &ref->dmef), fail);
   HDGCL_TRY_GOTO(status, alloc_doubles((size_t)d * d * np1 * np1, "Kpost", &ref->kpost), fail);
   HDGCL_TRY_GOTO(status, alloc_doubles((size_t)d * np1 * np, "Dpost", &ref->dpost), fail);
-  HDGCL_TRY_GOTO(status, volume_tables(ref), fail);
-  HDGCL_TRY_GOTO(status, face_tables(ref), fail);
-
-  int p = sz->order;
   HDGCL_TRY_GOTO(status, hdgcl_quadrature_create(sz->shape, 2 * p + LOAD_EXTRA_DEGREE, &ref->qload),
-                 fail);
-  HDGCL_TRY_GOTO(status, alloc_doubles((size_t)ref->qload.n * np, "load basis", &ref->phi_load),
-                 fail);
-  HDGCL_TRY_GOTO(status,
-                 hdgcl_basis_eval(sz->shape, p, ref->qload.n, ref->qload.points, ref->phi_load, NULL),
                  fail);
   HDGCL_TRY_GOTO(status,
                  hdgcl_quadrature_create(sz->face_shape, 2 * p + LOAD_EXTRA_DEGREE, &ref->qface),
                  fail);
-  HDGCL_TRY_GOTO(status, alloc_doubles((size_t)ref->qface.n * nf, "face basis", &ref->psi_face),
-                 fail);
-  HDGCL_TRY_GOTO(status,
-                 hdgcl_basis_eval(sz->face_shape, p, ref->qface.n, ref->qface.points, ref->psi_face,
-                                  NULL),
-                 fail);
   HDGCL_TRY_GOTO(status,
                  hdgcl_quadrature_create(sz->shape, 2 * (p + 1) + ERROR_EXTRA_DEGREE, &ref->qerr),
                  fail);
-  HDGCL_TRY_GOTO(status, alloc_doubles((size_t)ref->qerr.n * np1, "error basis", &ref->phi_err),
+  HDGCL_TRY_GOTO(status, volume_tables(ref), fail);
+  HDGCL_TRY_GOTO(status, face_tables(ref), fail);
+  HDGCL_TRY_GOTO(status, alloc_doubles((size_t)ref->qerr.n * np, "error basis", &ref->phi_err), fail);
+  HDGCL_TRY_GOTO(status, alloc_doubles((size_t)ref->qerr.n * np1, "error basis", &ref->phi1_err),
                  fail);
   HDGCL_TRY_GOTO(status,
-                 hdgcl_basis_eval(sz->shape, p + 1, ref->qerr.n, ref->qerr.points, ref->phi_err, NULL),
+                 hdgcl_basis_eval(sz->shape, p, ref->qerr.n, ref->qerr.points, ref->phi_err, NULL),
+                 fail);
+  HDGCL_TRY_GOTO(status,
+                 hdgcl_basis_eval(sz->shape, p + 1, ref->qerr.n, ref->qerr.points, ref->phi1_err, NULL),
                  fail);
   return HDGCL_SUCCESS;
 fail:
@@ -183,16 +171,11 @@ fail:
 }
 
 void hdg_reference_destroy(hdg_reference *ref) {
-  free(ref->dm);
-  free(ref->dmdmt);
-  free(ref->ef);
-  free(ref->pf);
-  free(ref->dmef);
-  free(ref->kpost);
-  free(ref->dpost);
-  free(ref->phi_load);
-  free(ref->psi_face);
-  free(ref->phi_err);
+  double *arrays[] = {ref->dm,        ref->dmdmt,     ref->ef,        ref->pf,
+                      ref->dmef,      ref->kpost,     ref->dpost,     ref->phi_load,
+                      ref->dphi_load, ref->phi1_load, ref->dphi1_load, ref->psi_face,
+                      ref->phi_face,  ref->phi_err,   ref->phi1_err};
+  for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) free(arrays[i]);
   hdgcl_quadrature_destroy(&ref->qload);
   hdgcl_quadrature_destroy(&ref->qface);
   hdgcl_quadrature_destroy(&ref->qerr);

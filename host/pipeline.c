@@ -85,7 +85,8 @@ static int upload(hdgcl_solver s) {
   UPLOAD(d->psi_face, (size_t)ref->qface.n * nf, double, ref->psi_face, "face basis");
   UPLOAD(d->err_points, (size_t)ref->qerr.n * dim, double, ref->qerr.points, "error points");
   UPLOAD(d->err_weights, ref->qerr.n, double, ref->qerr.weights, "error weights");
-  UPLOAD(d->phi_err, (size_t)ref->qerr.n * np1, double, ref->phi_err, "error basis");
+  UPLOAD(d->phi_err, (size_t)ref->qerr.n * np, double, ref->phi_err, "error basis");
+  UPLOAD(d->phi1_err, (size_t)ref->qerr.n * np1, double, ref->phi1_err, "error basis p+1");
   return hdgcl_context_finish(s->ctx);
 }
 
@@ -98,7 +99,7 @@ static void release_data(hdgcl_solver s) {
                          &d->ef,         &d->dmef,         &d->kpost,       &d->dpost,
                          &d->load_points, &d->load_weights, &d->phi_load,   &d->face_points,
                          &d->face_weights, &d->psi_face,   &d->err_points,  &d->err_weights,
-                         &d->phi_err};
+                         &d->phi_err,    &d->phi1_err};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdgcl_buffer_release(s->ctx, all[i]);
 }
 

@@ -15,7 +15,7 @@ typedef struct device_data {
   hdgcl_buffer dm, dmdmt, pf, ef, dmef, kpost, dpost;
   hdgcl_buffer load_points, load_weights, phi_load;
   hdgcl_buffer face_points, face_weights, psi_face;
-  hdgcl_buffer err_points, err_weights, phi_err;
+  hdgcl_buffer err_points, err_weights, phi_err, phi1_err;
 } device_data;
 
 /* Local stage (local.c): builds and condenses element chunks. */

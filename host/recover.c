@@ -82,7 +82,8 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
   hdgcl_arg args[] = {HDGCL_ARG(e0),          HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
                       HDGCL_ARG(pid),         HDGCL_ARG(pdeg),          HDGCL_ARG(k2),
                       HDGCL_ARG(d->err_points.mem), HDGCL_ARG(d->err_weights.mem),
-                      HDGCL_ARG(d->phi_err.mem), HDGCL_ARG(rc->u.mem),  HDGCL_ARG(rc->q.mem),
+                      HDGCL_ARG(d->phi_err.mem), HDGCL_ARG(d->phi1_err.mem),
+                      HDGCL_ARG(rc->u.mem),  HDGCL_ARG(rc->q.mem),
                       HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->err.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(rc->errors, sizeof args / sizeof *args, args));
   size_t global = ne * rc->err_wg;

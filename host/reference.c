@@ -13,18 +13,16 @@ int reference_solve(hdgcl_solver s) {
   int nf = s->ref.sz.nf;
   int32_t nbnd = mesh->num_faces - mesh->num_interior_faces;
   size_t n = (size_t)s->num.num_unknown_faces * nf;
-  reference_tables t;
   double *bvals = NULL, *x = NULL;
   int status;
   hdgcl_stage_stats *st = s->result.stages;
-  HDGCL_TRY(reference_tables_create(&s->ref, &t));
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)nbnd * nf, sizeof(double), "boundary data", &bvals),
                  done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(n, sizeof(double), "trace solution", &x), done);
 
   double t0 = hdgcl_wtime();
   HDGCL_TRY_GOTO(status, reference_boundary_data(s, bvals), done);
-  HDGCL_TRY_GOTO(status, reference_assemble(s, &t, bvals), done);
+  HDGCL_TRY_GOTO(status, reference_assemble(s, bvals), done);
   double t1 = hdgcl_wtime();
   st[HDGCL_STAGE_ASSEMBLE].seconds = t1 - t0; /* local stage and scatter together */
   HDGCL_TRY_GOTO(status, reference_cg(s, x), done);
@@ -38,12 +36,11 @@ int reference_solve(hdgcl_solver s) {
                                : bvals + (size_t)(f - mesh->num_interior_faces) * nf;
     memcpy(s->trace + (size_t)f * nf, src, sizeof(double) * nf);
   }
-  HDGCL_TRY_GOTO(status, reference_recover(s, &t), done);
+  HDGCL_TRY_GOTO(status, reference_recover(s), done);
   st[HDGCL_STAGE_RECOVER].seconds = hdgcl_wtime() - t2;
   status = HDGCL_SUCCESS;
 done:
   free(bvals);
   free(x);
-  reference_tables_destroy(&t);
   return status;
 }

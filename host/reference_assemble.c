@@ -6,60 +6,36 @@
 #include <string.h>
 
 #include "error.h"
+#include "face_map.h"
 #include "reference.h"
 #include "reference_local.h"
-
-/* Physical point of a face given in its canonical reference coordinates. */
-static void face_point(const hdgcl_mesh *mesh, int32_t face, const double *s, double *x) {
-  int d = mesh->dim, nv = mesh->verts_per_face;
-  double beta[4];
-  if (nv == 2) {
-    beta[0] = 0.5 * (1 - s[0]);
-    beta[1] = 0.5 * (1 + s[0]);
-  } else if (nv == 3) { /* triangle (-1,-1),(1,-1),(-1,1) */
-    beta[0] = -0.5 * (s[0] + s[1]);
-    beta[1] = 0.5 * (1 + s[0]);
-    beta[2] = 0.5 * (1 + s[1]);
-  } else { /* quadrilateral [-1,1]^2, corners counter-clockwise from (-1,-1) */
-    beta[0] = 0.25 * (1 - s[0]) * (1 - s[1]);
-    beta[1] = 0.25 * (1 + s[0]) * (1 - s[1]);
-    beta[2] = 0.25 * (1 + s[0]) * (1 + s[1]);
-    beta[3] = 0.25 * (1 - s[0]) * (1 + s[1]);
-  }
-  for (int k = 0; k < 3; k++) x[k] = 0.0;
-  for (int a = 0; a < nv; a++)
-    for (int k = 0; k < d; k++)
-      x[k] += beta[a] * mesh->coords[(size_t)mesh->face_verts[(size_t)face * nv + a] * d + k];
-}
 
 int reference_boundary_data(hdgcl_solver s, double *bvals) {
   const hdgcl_mesh *mesh = s->mesh;
   const hdg_sizes *sz = &s->ref.sz;
   const hdgcl_quadrature *qf = &s->ref.qface;
   int nf = sz->nf, d = sz->dim;
-  double fref = hdgcl_shape_measure(sz->face_shape);
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
     double *out = bvals + (size_t)(f - mesh->num_interior_faces) * nf;
     memset(out, 0, sizeof(double) * nf);
     int32_t e = mesh->face_elems[2 * f];
-    hdg_geometry geo;
-    HDGCL_TRY(hdg_geometry_simplex(mesh, e, &geo));
-    int lf = mesh->face_local[2 * f];
-    double sigma = geo.face_measure[lf] / fref;
-    const double *n = geo.normal[lf];
+    int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
     for (int q = 0; q < qf->n; q++) {
-      double x[3];
-      face_point(mesh, f, qf->points + (size_t)q * (d - 1), x);
+      double X[3], x[3], nds[3];
+      HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
+      double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
       const double *psi = s->ref.psi_face + (size_t)q * nf;
       if (s->num.face_bc[f] == FACE_DIRICHLET) {
-        /* L2 projection: the face mass matrix is sigma I, so lambda_m = sum_q w psi_m g. */
+        /* Projection in the face's reference inner product: lambda_m = sum_q w psi_m g
+         * (the L2 projection on affine faces, where the face mass matrix is sigma I). */
         double g[3];
         double gd = problem_u(s->params, x[0], x[1], x[2], g);
         for (int m = 0; m < nf; m++) out[m] += qf->weights[q] * psi[m] * gd;
       } else {
         /* Neumann load <g_N, psi_m>_F with g_N = kappa grad u . n. */
-        double gn = problem_neumann(s->params, x[0], x[1], x[2], n[0], n[1], d == 3 ? n[2] : 0.0);
-        for (int m = 0; m < nf; m++) out[m] += sigma * qf->weights[q] * psi[m] * gn;
+        double gn = problem_neumann(s->params, x[0], x[1], x[2], nds[0] / ds, nds[1] / ds,
+                                    nds[2] / ds);
+        for (int m = 0; m < nf; m++) out[m] += ds * qf->weights[q] * psi[m] * gn;
       }
     }
   }
@@ -74,7 +50,7 @@ static int find_slot(const hdg_numbering *num, int nslots, int32_t row, int32_t 
   return -1;
 }
 
-int reference_assemble(hdgcl_solver s, const reference_tables *t, const double *bvals) {
+int reference_assemble(hdgcl_solver s, const double *bvals) {
   const hdgcl_mesh *mesh = s->mesh;
   const hdg_sizes *sz = &s->ref.sz;
   const hdg_numbering *num = &s->num;
@@ -88,7 +64,7 @@ int reference_assemble(hdgcl_solver s, const reference_tables *t, const double *
   HDGCL_TRY(reference_element_create(sz, &el));
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "element rhs", &g), done);
   for (int32_t e = 0; e < mesh->num_elements; e++) {
-    HDGCL_TRY_GOTO(status, reference_element_condense(s, t, e, &el), done);
+    HDGCL_TRY_GOTO(status, reference_element_condense(s, e, &el), done);
     reference_element_rhs(&el, g);
     const int32_t *faces = mesh->elem_faces + (size_t)e * nfe;
     for (int a = 0; a < nfe; a++) {

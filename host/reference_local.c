@@ -8,54 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "basis.h"
 #include "dense.h"
 #include "error.h"
 #include "face_map.h"
-
-int reference_tables_create(const hdg_reference *ref, reference_tables *t) {
-  const hdg_sizes *sz = &ref->sz;
-  memset(t, 0, sizeof *t);
-  int d = sz->dim, np = sz->np, nf = sz->nf;
-  const hdgcl_quadrature *qv = &ref->qload, *qf = &ref->qface;
-  size_t nfo = (size_t)sz->nfaces * sz->norient;
-  int status;
-  double *x = NULL;
-  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)qv->n * np, sizeof(double), "phi", &t->phi), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)qv->n * np * d, sizeof(double), "dphi", &t->dphi),
-                 fail);
-  HDGCL_TRY_GOTO(status,
-                 hdgcl_basis_eval(sz->shape, sz->order, qv->n, qv->points, t->phi, t->dphi), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)qf->n * nf, sizeof(double), "psi", &t->psi), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->face_shape, sz->order, qf->n, qf->points, t->psi, NULL),
-                 fail);
-  HDGCL_TRY_GOTO(status,
-                 hdgcl_calloc(nfo * qf->n * np, sizeof(double), "face phi", &t->phi_face), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)qf->n * d, sizeof(double), "face points", &x), fail);
-  for (int f = 0; f < sz->nfaces; f++)
-    for (int o = 0; o < sz->norient; o++) {
-      HDGCL_TRY_GOTO(status, hdgcl_face_map_points(sz->type, f, o, qf->n, qf->points, x), fail);
-      HDGCL_TRY_GOTO(status,
-                     hdgcl_basis_eval(sz->shape, sz->order, qf->n, x,
-                                      t->phi_face + ((size_t)f * sz->norient + o) * qf->n * np,
-                                      NULL),
-                     fail);
-    }
-  free(x);
-  return HDGCL_SUCCESS;
-fail:
-  free(x);
-  reference_tables_destroy(t);
-  return status;
-}
-
-void reference_tables_destroy(reference_tables *t) {
-  free(t->phi);
-  free(t->dphi);
-  free(t->psi);
-  free(t->phi_face);
-  memset(t, 0, sizeof *t);
-}
 
 int reference_element_create(const hdg_sizes *sz, reference_element *el) {
   memset(el, 0, sizeof *el);
@@ -86,9 +41,9 @@ void reference_element_destroy(reference_element *el) {
   memset(el, 0, sizeof *el);
 }
 
-/* Integrates (F6) on element e. */
-static void element_matrices(hdgcl_solver s, const reference_tables *t, int32_t e,
-                             const hdg_geometry *geo, reference_element *el) {
+/* Integrates (F6) on element e with the geometry evaluated at every
+ * quadrature point (affine or not). */
+static int element_matrices(hdgcl_solver s, int32_t e, reference_element *el) {
   const hdg_reference *ref = &s->ref;
   const hdg_sizes *sz = &ref->sz;
   const hdgcl_mesh *mesh = s->mesh;
@@ -103,48 +58,51 @@ static void element_matrices(hdgcl_solver s, const reference_tables *t, int32_t 
   memset(el->h, 0, sizeof(double) * nt * nt);
   memset(el->f, 0, sizeof(double) * np);
 
-  /* Volume integrals. */
+  /* Volume integrals: dx = |J| dxi, d_{x_k} phi = sum_l (J^-1)_{lk} d_l phi. */
   for (int q = 0; q < qv->n; q++) {
-    double wq = qv->weights[q] * geo->detj;
-    double x[3] = {geo->x0[0], geo->x0[1], geo->x0[2]};
-    const double *xi = qv->points + (size_t)q * d;
-    for (int k = 0; k < d; k++)
-      for (int l = 0; l < d; l++) x[k] += geo->jac[k * d + l] * (xi[l] + 1.0);
-    const double *phi = t->phi + (size_t)q * np;
+    double x[3], jac[9], jinv[9];
+    double detj = hdg_map(mesh, e, qv->points + (size_t)q * d, x, jac);
+    if (!(detj > 0))
+      return hdgcl_error(HDGCL_ERROR_MESH, "element %d: Jacobian %g <= 0 at a quadrature point",
+                         (int)e, detj);
+    hdg_invert(d, jac, detj, jinv);
+    double wq = qv->weights[q] * detj;
+    const double *phi = ref->phi_load + (size_t)q * np;
     double fq = problem_f(s->params, x[0], x[1], x[2]);
     for (int i = 0; i < np; i++) {
       el->f[i] += wq * fq * phi[i];
       for (int j = 0; j < np; j++) el->a[i * np + j] += wq * phi[i] * phi[j] / kappa;
       for (int j = 0; j < np; j++) el->d[i * np + j] += wq * c * phi[i] * phi[j];
     }
-    /* B_k[j][i] = -(phi_i, d_k phi_j): d_k phi_j = sum_l Jinv[l][k] d_l phi_j. */
+    /* B_k[j][i] = -(phi_i, d_k phi_j). */
     for (int j = 0; j < np; j++) {
-      const double *g = t->dphi + ((size_t)q * np + j) * d;
+      const double *g = ref->dphi_load + ((size_t)q * np + j) * d;
       for (int k = 0; k < d; k++) {
         double dk = 0.0;
-        for (int l = 0; l < d; l++) dk += geo->jinv[l * d + k] * g[l];
+        for (int l = 0; l < d; l++) dk += jinv[l * d + k] * g[l];
         for (int i = 0; i < np; i++) el->b[((size_t)k * np + j) * np + i] -= wq * phi[i] * dk;
       }
     }
   }
 
-  /* Face integrals: dS = (|F| / |F_ref|) ds. */
-  double fref = hdgcl_shape_measure(sz->face_shape);
+  /* Face integrals at the mapped face points: dS and n from the element map. */
   const int8_t *orient = mesh->elem_face_orient + (size_t)e * sz->nfaces;
+  double X[3];
   for (int f = 0; f < sz->nfaces; f++) {
-    double sigma = geo->face_measure[f] / fref;
-    const double *n = geo->normal[f];
-    const double *phif = t->phi_face + ((size_t)f * sz->norient + orient[f]) * qf->n * np;
+    const double *phif = ref->phi_face + ((size_t)f * sz->norient + orient[f]) * qf->n * np;
     for (int q = 0; q < qf->n; q++) {
-      double wq = qf->weights[q] * sigma;
+      double x[3], nds[3];
+      HDGCL_TRY(hdgcl_face_map_points(sz->type, f, orient[f], 1, qf->points + (size_t)q * (d - 1), X));
+      double ds = hdg_face_normal(mesh, e, f, X, x, nds);
+      double wq = qf->weights[q] * ds;
       const double *phi = phif + (size_t)q * np;
-      const double *psi = t->psi + (size_t)q * nf;
+      const double *psi = ref->psi_face + (size_t)q * nf;
       for (int i = 0; i < np; i++) {
         for (int j = 0; j < np; j++) el->d[i * np + j] += tau * wq * phi[i] * phi[j];
         for (int m = 0; m < nf; m++) {
           el->e[i * nt + f * nf + m] += tau * wq * phi[i] * psi[m];
           for (int k = 0; k < d; k++)
-            el->c[((size_t)k * np + i) * nt + f * nf + m] += wq * psi[m] * phi[i] * n[k];
+            el->c[((size_t)k * np + i) * nt + f * nf + m] += qf->weights[q] * psi[m] * phi[i] * nds[k];
         }
       }
       for (int m = 0; m < nf; m++)
@@ -152,15 +110,13 @@ static void element_matrices(hdgcl_solver s, const reference_tables *t, int32_t 
           el->h[(f * nf + m) * nt + f * nf + m2] += tau * wq * psi[m] * psi[m2];
     }
   }
+  return HDGCL_SUCCESS;
 }
 
-int reference_element_condense(hdgcl_solver s, const reference_tables *t, int32_t e,
-                               reference_element *el) {
+int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el) {
   const hdg_sizes *sz = &s->ref.sz;
   int d = sz->dim, np = sz->np, nt = sz->nt;
-  hdg_geometry geo;
-  HDGCL_TRY(hdg_geometry_simplex(s->mesh, e, &geo));
-  element_matrices(s, t, e, &geo, el);
+  HDGCL_TRY(element_matrices(s, e, el));
 
   /* A = L_A L_A^T; S = D + sum_k B_k^T A^-1 B_k; W = E - sum_k B_k^T A^-1 C_k;
    * K = H + sum_k C_k^T A^-1 C_k - W^T S^-1 W  (F9), (F10). */

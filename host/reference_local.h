@@ -4,17 +4,6 @@
 
 #include "solver_impl.h"
 
-/* Basis values at the reference quadrature points, shared by all elements. */
-typedef struct reference_tables {
-  double *phi;      /* [nq][np]        volume basis at the volume points */
-  double *dphi;     /* [nq][np][dim]   its reference gradients */
-  double *psi;      /* [nqf][nf]       face basis at the face points */
-  double *phi_face; /* [nfaces][norient][nqf][np] volume basis at the face points */
-} reference_tables;
-
-int reference_tables_create(const hdg_reference *ref, reference_tables *t);
-void reference_tables_destroy(reference_tables *t);
-
 /* The matrices of (F6) for one element, and its condensed system. Row-major. */
 typedef struct reference_element {
   hdg_sizes sz;
@@ -37,8 +26,7 @@ int reference_element_create(const hdg_sizes *sz, reference_element *el);
 void reference_element_destroy(reference_element *el);
 
 /* Integrates (F6) on element e and condenses it: fills every field. */
-int reference_element_condense(hdgcl_solver s, const reference_tables *t, int32_t e,
-                               reference_element *el);
+int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el);
 
 /* g_e = W^T S^-1 F (F10), nt values. */
 void reference_element_rhs(const reference_element *el, double *g);

@@ -1,6 +1,6 @@
 /* Reference path, recovery: u and q on each element from the trace (F8),
  * (F9), the postprocessed u* (F12), and L2 errors against the exact
- * solution, all by quadrature on the physical element. */
+ * solution, all by quadrature with the geometry evaluated at every point. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +11,26 @@
 #include "reference.h"
 
 typedef struct recover_work {
-  double *lam, *v, *dphi1, *kst, *rhs, *qh;
+  double *lam;   /* [nt]   trace of the element */
+  double *dphi1; /* [nq][np1][dim] reference gradients of phi+ at the error points */
+  double *gx;    /* [np1][dim]     physical gradients at one point */
+  double *kst;   /* [np1-1]^2      reduced stiffness */
+  double *rhs;   /* [np1]          right-hand side, then u*_1.. */
+  double *mphi;  /* [np1]          (phi+_j, 1)_K */
 } recover_work;
 
-/* u* on element e from q (F12): reduced stiffness on the non-constant modes,
- * then the constant mode from the mean of u. */
-static int postprocess(hdgcl_solver s, int32_t e, const hdg_geometry *geo, recover_work *w) {
+/* Geometry of element e at the error quadrature point k. */
+static double point_geometry(hdgcl_solver s, int32_t e, int k, double *x, double *jinv) {
+  int d = s->ref.sz.dim;
+  double jac[9];
+  double detj = hdg_map(s->mesh, e, s->ref.qerr.points + (size_t)k * d, x, jac);
+  hdg_invert(d, jac, detj, jinv);
+  return detj;
+}
+
+/* u* on element e from q (F12): reduced stiffness on the non-constant modes
+ * 1..np1-1 (phi+_0 is the constant), then the constant mode from the mean of u. */
+static int postprocess(hdgcl_solver s, int32_t e, recover_work *w) {
   const hdg_sizes *sz = &s->ref.sz;
   const hdgcl_quadrature *qe = &s->ref.qerr;
   int d = sz->dim, np = sz->np, np1 = sz->np1, n = np1 - 1;
@@ -24,39 +38,36 @@ static int postprocess(hdgcl_solver s, int32_t e, const hdg_geometry *geo, recov
   double *ustar = s->ustar + (size_t)e * np1;
   double kappa = s->kappa[e];
   memset(w->kst, 0, sizeof(double) * n * n);
-  memset(w->rhs, 0, sizeof(double) * n);
+  memset(w->rhs, 0, sizeof(double) * np1);
+  memset(w->mphi, 0, sizeof(double) * np1);
   double mean_u = 0.0;
-  double *mphi = w->v; /* (phi+_j, 1)_K, np1 values */
-  memset(mphi, 0, sizeof(double) * np1);
   for (int k = 0; k < qe->n; k++) {
-    double wq = qe->weights[k] * geo->detj;
-    const double *phi = s->ref.phi_err + (size_t)k * np1;
+    double x[3], jinv[9];
+    double wq = qe->weights[k] * point_geometry(s, e, k, x, jinv);
+    const double *phi = s->ref.phi_err + (size_t)k * np, *phi1 = s->ref.phi1_err + (size_t)k * np1;
     const double *g = w->dphi1 + (size_t)k * np1 * d;
-    /* q_h at the point; physical gradients of phi+ into the w->qh scratch. */
-    double qh[3] = {0, 0, 0};
+    double qh[3] = {0, 0, 0}, uh = 0.0;
     for (int c = 0; c < d; c++)
       for (int i = 0; i < np; i++) qh[c] += q[c * np + i] * phi[i];
-    double *gx = w->qh;
+    for (int i = 0; i < np; i++) uh += u[i] * phi[i];
     for (int i = 0; i < np1; i++)
       for (int c = 0; c < d; c++) {
         double sum = 0.0;
-        for (int l = 0; l < d; l++) sum += geo->jinv[l * d + c] * g[i * d + l];
-        gx[i * d + c] = sum;
+        for (int l = 0; l < d; l++) sum += jinv[l * d + c] * g[i * d + l];
+        w->gx[i * d + c] = sum;
       }
     for (int i = 1; i < np1; i++) {
       double r = 0.0;
-      for (int c = 0; c < d; c++) r += qh[c] * gx[i * d + c];
+      for (int c = 0; c < d; c++) r += qh[c] * w->gx[i * d + c];
       w->rhs[i - 1] -= wq * r / kappa;
       for (int j = 1; j < np1; j++) {
         double a = 0.0;
-        for (int c = 0; c < d; c++) a += gx[i * d + c] * gx[j * d + c];
+        for (int c = 0; c < d; c++) a += w->gx[i * d + c] * w->gx[j * d + c];
         w->kst[(i - 1) * n + (j - 1)] += wq * a;
       }
     }
-    double uh = 0.0;
-    for (int i = 0; i < np; i++) uh += u[i] * phi[i];
     mean_u += wq * uh;
-    for (int j = 0; j < np1; j++) mphi[j] += wq * phi[j];
+    for (int j = 0; j < np1; j++) w->mphi[j] += wq * phi1[j];
   }
   if (n > 0) {
     if (dense_cholesky(n, w->kst))
@@ -66,33 +77,30 @@ static int postprocess(hdgcl_solver s, int32_t e, const hdg_geometry *geo, recov
   double rest = 0.0;
   for (int j = 1; j < np1; j++) {
     ustar[j] = w->rhs[j - 1];
-    rest += ustar[j] * mphi[j];
+    rest += ustar[j] * w->mphi[j];
   }
-  ustar[0] = (mean_u - rest) / mphi[0];
+  ustar[0] = (mean_u - rest) / w->mphi[0];
   return HDGCL_SUCCESS;
 }
 
 /* Squared L2 errors of u, q, u*, max |u - u_h|, squared norms of the exact u
  * and q on element e. */
-static void element_errors(hdgcl_solver s, int32_t e, const hdg_geometry *geo, double err[6]) {
+static void element_errors(hdgcl_solver s, int32_t e, double err[6]) {
   const hdg_sizes *sz = &s->ref.sz;
   const hdgcl_quadrature *qe = &s->ref.qerr;
   int d = sz->dim, np = sz->np, np1 = sz->np1;
   const double *u = s->u + (size_t)e * np, *q = s->q + (size_t)e * d * np;
   const double *ustar = s->ustar + (size_t)e * np1;
   for (int k = 0; k < qe->n; k++) {
-    double wq = qe->weights[k] * geo->detj;
-    const double *xi = qe->points + (size_t)k * d;
-    double x[3] = {geo->x0[0], geo->x0[1], geo->x0[2]};
-    for (int c = 0; c < d; c++)
-      for (int l = 0; l < d; l++) x[c] += geo->jac[c * d + l] * (xi[l] + 1.0);
-    const double *phi = s->ref.phi_err + (size_t)k * np1;
+    double x[3], jinv[9];
+    double wq = qe->weights[k] * point_geometry(s, e, k, x, jinv);
+    const double *phi = s->ref.phi_err + (size_t)k * np, *phi1 = s->ref.phi1_err + (size_t)k * np1;
     double g[3];
     double uex = problem_u(s->params, x[0], x[1], x[2], g);
     double kap = problem_kappa(s->params, x[0], x[1], x[2]);
     double uh = 0.0, us = 0.0, eq = 0.0, qq = 0.0;
     for (int i = 0; i < np; i++) uh += u[i] * phi[i];
-    for (int i = 0; i < np1; i++) us += ustar[i] * phi[i];
+    for (int i = 0; i < np1; i++) us += ustar[i] * phi1[i];
     for (int c = 0; c < d; c++) {
       double qh = 0.0;
       for (int i = 0; i < np; i++) qh += q[c * np + i] * phi[i];
@@ -109,7 +117,7 @@ static void element_errors(hdgcl_solver s, int32_t e, const hdg_geometry *geo, d
   }
 }
 
-int reference_recover(hdgcl_solver s, const reference_tables *t) {
+int reference_recover(hdgcl_solver s) {
   const hdgcl_mesh *mesh = s->mesh;
   const hdg_sizes *sz = &s->ref.sz;
   int d = sz->dim, np = sz->np, np1 = sz->np1, nf = sz->nf, nt = sz->nt, nfe = sz->nfaces;
@@ -117,21 +125,20 @@ int reference_recover(hdgcl_solver s, const reference_tables *t) {
   recover_work w = {0};
   int status;
   HDGCL_TRY(reference_element_create(sz, &el));
-  size_t big = (size_t)(np1 > nt ? np1 : nt) + np1;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "trace", &w.lam), done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(big, sizeof(double), "scratch", &w.v), done);
   HDGCL_TRY_GOTO(status,
                  hdgcl_calloc((size_t)s->ref.qerr.n * np1 * d, sizeof(double), "gradients", &w.dphi1),
                  done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * d, sizeof(double), "gradients", &w.gx), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * np1, sizeof(double), "stiffness", &w.kst), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "rhs", &w.rhs), done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * 3, sizeof(double), "scratch", &w.qh), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "means", &w.mphi), done);
   HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, sz->order + 1, s->ref.qerr.n,
                                           s->ref.qerr.points, NULL, w.dphi1),
                  done);
   double err[6] = {0, 0, 0, 0, 0, 0};
   for (int32_t e = 0; e < mesh->num_elements; e++) {
-    HDGCL_TRY_GOTO(status, reference_element_condense(s, t, e, &el), done);
+    HDGCL_TRY_GOTO(status, reference_element_condense(s, e, &el), done);
     for (int f = 0; f < nfe; f++) {
       int32_t face = mesh->elem_faces[(size_t)e * nfe + f];
       memcpy(w.lam + f * nf, s->trace + (size_t)face * nf, sizeof(double) * nf);
@@ -154,11 +161,9 @@ int reference_recover(hdgcl_solver s, const reference_tables *t) {
       }
       dense_cholesky_solve(np, el.achol, 1, qk);
     }
-    hdg_geometry geo;
-    HDGCL_TRY_GOTO(status, hdg_geometry_simplex(mesh, e, &geo), done);
-    HDGCL_TRY_GOTO(status, postprocess(s, e, &geo, &w), done);
+    HDGCL_TRY_GOTO(status, postprocess(s, e, &w), done);
     double ee[6] = {0, 0, 0, 0, 0, 0};
-    element_errors(s, e, &geo, ee);
+    element_errors(s, e, ee);
     for (int c = 0; c < 6; c++)
       if (c != 3) err[c] += ee[c];
     if (ee[3] > err[3]) err[3] = ee[3];
@@ -172,11 +177,11 @@ int reference_recover(hdgcl_solver s, const reference_tables *t) {
   status = HDGCL_SUCCESS;
 done:
   free(w.lam);
-  free(w.v);
   free(w.dphi1);
+  free(w.gx);
   free(w.kst);
   free(w.rhs);
-  free(w.qh);
+  free(w.mphi);
   reference_element_destroy(&el);
   return status;
 }

@@ -1,6 +1,6 @@
 /* Meshes from a spec string (hdgcl_mesh_create_from_spec):
  *   square:N[xM]  quad:N[xM]  cube:N[xMxL]  hex:N[xMxL]
- * with optional ",diag=right|left|alt" (square only), ",perturb=A",
+ * with optional ",diag=right|left|alt" (square only), ",distort=A", ",perturb=A",
  * ",seed=S"; or a path ending in ".msh".  Every error names the spec. */
 #include <ctype.h>
 #include <errno.h>
@@ -30,6 +30,7 @@ typedef struct mesh_request {
   hdgcl_diagonal diagonal;
   double perturb;
   uint64_t seed;
+  double distort;
 } mesh_request;
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -40,7 +41,8 @@ static bool ends_with(const char *s, const char *suffix) {
 static int spec_error(const char *spec, const char *problem) {
   return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                      "mesh spec '%s': %s (expected square:N[xM], quad:N[xM], cube:N[xMxL], "
-                     "hex:N[xMxL] with ,diag=right|left|alt ,perturb=A ,seed=S; or a .msh file)",
+                     "hex:N[xMxL] with ,diag=right|left|alt ,distort=A ,perturb=A ,seed=S; or a "
+                     ".msh file)",
                      spec, problem);
 }
 
@@ -87,7 +89,7 @@ static int parse_sizes(const char *spec, const char *s, mesh_request *req, const
 
 /* ",key=value" modifiers. */
 static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
-  bool seen_diag = false, seen_perturb = false, seen_seed = false;
+  bool seen_diag = false, seen_perturb = false, seen_seed = false, seen_distort = false;
   while (*p == ',') {
     p++;
     const char *end = strchr(p, ',');
@@ -124,6 +126,15 @@ static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
       if (!(req->perturb >= 0 && req->perturb < 0.5))
         return spec_error(spec, "perturb must be in [0, 0.5)");
       seen_perturb = true;
+    } else if (!strcmp(item, "distort")) {
+      if (seen_distort) return spec_error(spec, "distort given twice");
+      errno = 0;
+      req->distort = strtod(value, &stop);
+      if (errno || *stop || !isfinite(req->distort) || isspace((unsigned char)value[0]))
+        return spec_error(spec, "distort must be a number");
+      if (!(req->distort >= 0 && req->distort <= 0.2))
+        return spec_error(spec, "distort must be in [0, 0.2]");
+      seen_distort = true;
     } else if (!strcmp(item, "seed")) {
       if (seen_seed) return spec_error(spec, "seed given twice");
       errno = 0;
@@ -133,7 +144,8 @@ static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
       seen_seed = true;
     } else {
       char problem[192];
-      snprintf(problem, sizeof problem, "unknown modifier '%s' (known: diag, perturb, seed)", item);
+      snprintf(problem, sizeof problem, "unknown modifier '%s' (known: diag, perturb, distort, seed)",
+               item);
       return spec_error(spec, problem);
     }
   }
@@ -147,7 +159,7 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
   if (!spec || !spec[0]) return spec_error("", "empty");
   if (ends_with(spec, ".msh")) return hdgcl_mesh_read_gmsh(spec, mesh);
 
-  mesh_request req = {NULL, {1, 1, 1}, HDGCL_DIAGONAL_RIGHT, 0.0, 0};
+  mesh_request req = {NULL, {1, 1, 1}, HDGCL_DIAGONAL_RIGHT, 0.0, 0, 0.0};
   const char *rest = spec;
   HDGCL_TRY(parse_sizes(spec, spec, &req, &rest));
   HDGCL_TRY(parse_modifiers(spec, rest, &req));
@@ -162,6 +174,7 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
     const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
     status = hdgcl_mesh_create_box(req.kind->type, req.n[0], req.n[1], req.n[2], lo, hi, &m);
   }
+  if (status == HDGCL_SUCCESS) status = hdgcl_mesh_distort(m, req.distort);
   if (status == HDGCL_SUCCESS) status = hdgcl_mesh_perturb(m, req.perturb, req.seed);
   if (status != HDGCL_SUCCESS) {
     hdgcl_mesh_destroy(&m);

@@ -100,11 +100,17 @@ int hdgcl_mesh_create_box(hdgcl_element_type type, int nx, int ny, int nz, const
  * generator; any move that would make an element invalid is scaled back. */
 int hdgcl_mesh_perturb(hdgcl_mesh *mesh, double amplitude, uint64_t seed);
 
+/* Moves every vertex by the smooth map x_k += A L_k s_k prod_j sin(pi t_j)
+ * over the bounding box (t the normalised coordinates, s = (+1,-1,+1)),
+ * 0 <= A <= 0.2: non-affine elements that refine like a smooth mapping. */
+int hdgcl_mesh_distort(hdgcl_mesh *mesh, double amplitude);
+
 /* A mesh from a spec string:
  *   square:N[xM]    unit square, triangles      quad:N[xM]   unit square, quads
  *   cube:N[xMxL]    unit cube, tetrahedra       hex:N[xMxL]  unit cube, hexahedra
  * followed by optional ",key=value" modifiers: diag=right|left|alt (triangles),
- * perturb=A, seed=S; or a path ending in ".msh" (Gmsh). */
+ * distort=A (hdgcl_mesh_distort), perturb=A, seed=S; or a path ending in ".msh"
+ * (Gmsh). */
 int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh);
 
 /* Gmsh ASCII .msh, formats 2.2 and 4.1: triangles, quads, tets, hexes (the
