@@ -5,7 +5,8 @@
  * so the result is bitwise reproducible and independent of how elements are
  * chunked (a sum of two terms does not depend on their order).
  * Prepended: common.h, problems.h, geometry.h.  Sizes: DIM, NVERT, NFACES,
- * NF, NT, NSLOTS, NQ_FACE; FORMAT_ELL selects scalar ELL instead of block-ELL.
+ * NORIENT, NF, NT, NSLOTS, NQ_FACE; FORMAT_ELL selects scalar ELL instead of
+ * block-ELL.
  *
  * Block slots of unknown row u (face F): slot 0 = F; slots 1..NFACES-1 the
  * other faces of neighbour 0 in local order (lf0 + j) mod NFACES; the next
@@ -19,58 +20,43 @@
 /* K_e[a][b] of chunk element le (column-major (NT+1)^2 blocks). */
 #define KE(K, le, a, b) K[(long)(le) * (NT + 1) * (NT + 1) + (long)(b) * (NT + 1) + (a)]
 
-/* Dirichlet trace (L2 projection of g_D) or Neumann load <g_N, psi_m>_F of
- * every boundary face: one work-item per face, bvals[(F - nint)*NF + m]. */
-__kernel void boundary_data(const int nint, const int nbnd, __global const int *face_verts,
-                            __global const char *face_bc, __global const int *face_elems,
-                            __global const char *face_local, __global const double *coords,
+/* Dirichlet trace or Neumann load <g_N, psi_m>_F of every boundary face, one
+ * work-item per face, bvals[(F - nint)*NF + m].  The Dirichlet trace is the
+ * projection in the face's reference inner product, lambda_m = sum_q w_q
+ * psi_m g_D (the L2 projection on affine faces, whose mass matrix is sigma I);
+ * the geometry comes from the neighbour's map at each face point. */
+__kernel void boundary_data(const int nint, const int nbnd, __global const char *face_bc,
+                            __global const int *face_elems, __global const char *face_local,
+                            __global const char *face_orient, __global const double *coords,
                             __global const int *elem_verts, const int problem_id,
                             const int problem_degree, const double problem_kappa2,
-                            __global const double *face_points,  /* [NQ_FACE][DIM-1] */
                             __global const double *face_weights, /* [NQ_FACE] */
                             __global const double *psi_face,     /* [NQ_FACE][NF] */
+                            __global const double *face_xi, /* [NFACES][NORIENT][NQ_FACE][DIM] */
+                            __global const double *face_tangent, /* [NFACES][2][DIM] */
+                            __global const double *face_nref,    /* [NFACES][DIM] */
                             __global double *bvals) {
   const int b = get_global_id(0);
   if (b >= nbnd) return;
   const int F = nint + b;
   problem_params pp = {problem_id, DIM, problem_degree, problem_kappa2};
   const long e = face_elems[2 * F];
-  const int lf = face_local[2 * F];
-  geometry g;
-  element_geometry(e, coords, elem_verts, &g);
-  const double sigma = g.face_measure[lf] / FACE_REF_MEASURE;
-  double n3[3] = {0.0, 0.0, 0.0};
-  for (int k = 0; k < DIM; k++) n3[k] = g.normal[lf][k];
-  double xv[DIM][3];
-  for (int a = 0; a < DIM; a++) {
-    const int v = face_verts[F * DIM + a];
-    for (int k = 0; k < 3; k++) xv[a][k] = k < DIM ? coords[(long)v * DIM + k] : 0.0;
-  }
+  const int lf = face_local[2 * F], o = face_orient[2 * F];
   double out[NF];
   for (int m = 0; m < NF; m++) out[m] = 0.0;
   const bool dirichlet = face_bc[F] == FACE_DIRICHLET;
   for (int q = 0; q < NQ_FACE; q++) {
-    /* Vertex functions of the face reference shape at the canonical coordinates. */
-    double beta[DIM];
-#if DIM == 2
-    const double s = face_points[q];
-    beta[0] = 0.5 * (1.0 - s);
-    beta[1] = 0.5 * (1.0 + s);
-#else
-    const double s = face_points[2 * q], t = face_points[2 * q + 1];
-    beta[0] = -0.5 * (s + t);
-    beta[1] = 0.5 * (1.0 + s);
-    beta[2] = 0.5 * (1.0 + t);
-#endif
-    double x[3] = {0.0, 0.0, 0.0};
-    for (int a = 0; a < DIM; a++)
-      for (int k = 0; k < 3; k++) x[k] += beta[a] * xv[a][k];
+    double X[DIM], x[3], nds[3];
+    for (int l = 0; l < DIM; l++) X[l] = face_xi[((lf * NORIENT + o) * NQ_FACE + q) * DIM + l];
+    const double ds = face_normal(e, coords, elem_verts, X, face_tangent + lf * 2 * DIM,
+                                  face_nref + lf * DIM, x, nds);
     double w;
     if (dirichlet) {
       double grad[3];
       w = face_weights[q] * problem_u(pp, x[0], x[1], x[2], grad);
     } else {
-      w = sigma * face_weights[q] * problem_neumann(pp, x[0], x[1], x[2], n3[0], n3[1], n3[2]);
+      w = ds * face_weights[q] *
+          problem_neumann(pp, x[0], x[1], x[2], nds[0] / ds, nds[1] / ds, nds[2] / ds);
     }
     for (int m = 0; m < NF; m++) out[m] += w * psi_face[q * NF + m];
   }

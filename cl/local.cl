@@ -11,6 +11,7 @@
  *   WF  [NT+1][NP]   column-major NP x (NT+1): column (f,m) of W, then F
  *   K   [NT+1][NT+1] column-major; row/column NT are zero on output here */
 
+#if AFFINE /* mapped elements build their matrices in cl/local_mapped.cl */
 __kernel void local_build(const int e0, __global const double *coords,
                           __global const int *elem_verts, __global const char *elem_orient,
                           __global const double *kappa_e, __global const double *c_e,
@@ -105,6 +106,8 @@ __kernel void local_build(const int e0, __global const double *coords,
     Ke[idx] = k;
   }
 }
+
+#endif /* AFFINE */
 
 /* S <- S^-1 for each element: S = L L^T (right-looking Cholesky), X = L^-1
  * column by column, S^-1 = X^T X.  L lives in the lower triangle of a work

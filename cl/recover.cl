@@ -36,6 +36,7 @@ __kernel void recover_local(const int e0, const int zfirst, const int nint,
     ul[i] = s;
     u[e * NP + i] = s;
   }
+#if AFFINE /* mapped elements: mapped_recover_q */
   barrier(CLK_LOCAL_MEM_FENCE);
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
@@ -58,6 +59,7 @@ __kernel void recover_local(const int e0, const int zfirst, const int nint,
     }
     q[(e * DIM + k) * NP + j] = s;
   }
+#endif
 }
 
 /* Work arrays of the postprocessing Cholesky: local memory, or with
@@ -108,6 +110,7 @@ void cholesky_packed_solve(SCRATCH const double *l, SCRATCH double *b, const int
   }
 }
 
+#if AFFINE
 /* u* (F12) on the non-constant modes 1..NP1-1 of the degree p+1 basis:
  *   |J| sum_lm G_lm Kpost_lm u* = -(|J|/kappa) sum_l sum_k Jinv[l][k] Dpost_l q_k,
  * and u*_0 = u_0: in the orthonormal basis phi+_0 is the only mode with a
@@ -170,6 +173,145 @@ __kernel void postprocess(const int e0, __global const double *coords,
   if (lid == 0) us[0] = u[e * NP];
   for (int i = lid; i < NPOST; i += wg) us[i + 1] = b[i];
 }
+#else /* mapped elements */
+
+#define XROWS (DIM * NP)
+#define XCOLS (NP + NT)
+
+/* q_k = -kappa M^-1 (B_k u + C_k lambda) = -sqrt(kappa) L^-T X_k [u; lambda]
+ * (F8) with M = L L^T and X = sqrt(kappa) L^-1 [B | C] from cl/local_mapped.cl
+ * (chunk-relative). */
+__kernel void mapped_recover_q(const int e0, const int nint, __global const double *L,
+                               __global const double *X, __global const double *x,
+                               __global const double *bvals, __global const int *elem_faces,
+                               __global const int *face_unknown, __global const double *kappa_e,
+                               __global const double *u, __global double *q) {
+  const int le = get_group_id(0);
+  const long e = e0 + le;
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  __local double lam[NT];
+  __local double v[DIM * NP];
+  for (int a = lid; a < NT; a += wg) {
+    const int face = elem_faces[e * NFACES + a / NF];
+    const int uk = face_unknown[face];
+    lam[a] = uk >= 0 ? x[(long)uk * NF + a % NF] : bvals[(long)(face - nint) * NF + a % NF];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global const double *Xe = X + (long)le * XROWS * XCOLS, *Le = L + (long)le * NP * NP;
+  for (int r = lid; r < XROWS; r += wg) {
+    double s = 0.0;
+    for (int c = 0; c < NP; c++) s += Xe[c * XROWS + r] * u[e * NP + c];
+    for (int a = 0; a < NT; a++) s += Xe[(NP + a) * XROWS + r] * lam[a];
+    v[r] = s;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  /* L^T y = v for each component, column by column from the last row. */
+  for (int i = NP - 1; i >= 0; i--) {
+    for (int k = lid; k < DIM; k += wg) v[k * NP + i] /= Le[i * NP + i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int t = lid; t < DIM * i; t += wg) {
+      const int k = t / i, j = t % i;
+      v[k * NP + j] -= Le[i * NP + j] * v[k * NP + i];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const double sk = sqrt(kappa_e[e]);
+  for (int r = lid; r < XROWS; r += wg) q[e * XROWS + r] = -sk * v[r];
+}
+
+/* u* (F12) on a mapped element by quadrature at the load points: the reduced
+ * stiffness sum_q grad phi+_i . G_q grad phi+_j (G_q = w |J| J^-1 J^-T) on the
+ * non-constant modes, the right-hand side -(1/kappa) sum_q q_h . (w adj(J)^T
+ * grad phi+_i), and the constant mode from (u*, 1)_K = (u_h, 1)_K. */
+#define NPOST (NP1 - 1)
+#define POST_FAC (1 + 2 * DIM * DIM + DIM + 1) /* w|J|, G, w adj, q_h, u_h */
+#define POST_SCRATCH (NQ_LOAD * POST_FAC + NPOST * (NPOST + 1) / 2 + NPOST + NP1 + 1)
+__kernel void mapped_postprocess(const int e0, __global const double *coords,
+                                 __global const int *elem_verts, __global const double *kappa_e,
+                                 __global const double *load_points,
+                                 __global const double *load_weights,
+                                 __global const double *phi,   /* [NQ_LOAD][NP] */
+                                 __global const double *phi1,  /* [NQ_LOAD][NP1] */
+                                 __global const double *dphi1, /* [NQ_LOAD][NP1][DIM] */
+                                 __global const double *u, __global const double *q,
+                                 __global double *ustar, __global double *scratch) {
+  const int le = get_group_id(0);
+  const long e = e0 + le;
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  __global double *pf = scratch + (long)le * POST_SCRATCH;
+  __global double *a = pf + NQ_LOAD * POST_FAC, *b = a + NPOST * (NPOST + 1) / 2;
+  __global double *mphi = b + NPOST, *mean_u = mphi + NP1;
+  for (int k = lid; k < NQ_LOAD; k += wg) {
+    double xi[DIM], x[3], jac[DIM * DIM], adj[DIM * DIM];
+    for (int l = 0; l < DIM; l++) xi[l] = load_points[k * DIM + l];
+    const double detj = element_map(e, coords, elem_verts, xi, x, jac);
+    adjugate(jac, adj);
+    const double w = load_weights[k];
+    __global double *f = pf + k * POST_FAC;
+    f[0] = w * detj;
+    for (int l = 0; l < DIM; l++)
+      for (int m = 0; m < DIM; m++) {
+        double s = 0.0;
+        for (int c = 0; c < DIM; c++) s += adj[l * DIM + c] * adj[m * DIM + c];
+        f[1 + l * DIM + m] = w / detj * s;
+      }
+    for (int c = 0; c < DIM * DIM; c++) f[1 + DIM * DIM + c] = w * adj[c];
+    double uh = 0.0;
+    for (int j = 0; j < NP; j++) uh += u[e * NP + j] * phi[k * NP + j];
+    for (int c = 0; c < DIM; c++) {
+      double qh = 0.0;
+      for (int j = 0; j < NP; j++) qh += q[(e * DIM + c) * NP + j] * phi[k * NP + j];
+      f[1 + 2 * DIM * DIM + c] = qh;
+    }
+    f[1 + 2 * DIM * DIM + DIM] = uh;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  const double kappa = kappa_e[e];
+  for (int t = lid; t < NPOST * (NPOST + 1) / 2; t += wg) {
+    int i = (int)((sqrt(8.0 * t + 1.0) - 1.0) / 2.0);
+    while (PACKED(i + 1, 0) <= t) i++;
+    while (PACKED(i, 0) > t) i--;
+    const int j = t - PACKED(i, 0);
+    double s = 0.0;
+    for (int k = 0; k < NQ_LOAD; k++) {
+      __global const double *G = pf + k * POST_FAC + 1;
+      __global const double *gi = dphi1 + (k * NP1 + i + 1) * DIM, *gj = dphi1 + (k * NP1 + j + 1) * DIM;
+      for (int l = 0; l < DIM; l++)
+        for (int m = 0; m < DIM; m++) s += gi[l] * G[l * DIM + m] * gj[m];
+    }
+    a[t] = s;
+  }
+  for (int i = lid; i < NPOST; i += wg) {
+    double s = 0.0;
+    for (int k = 0; k < NQ_LOAD; k++) {
+      __global const double *f = pf + k * POST_FAC;
+      __global const double *gi = dphi1 + (k * NP1 + i + 1) * DIM;
+      for (int c = 0; c < DIM; c++) {
+        double ag = 0.0; /* (w adj^T grad phi+_i)_c */
+        for (int l = 0; l < DIM; l++) ag += f[1 + DIM * DIM + l * DIM + c] * gi[l];
+        s += f[1 + 2 * DIM * DIM + c] * ag;
+      }
+    }
+    b[i] = -s / kappa;
+  }
+  for (int j = lid; j < NP1 + 1; j += wg) {
+    double s = 0.0;
+    for (int k = 0; k < NQ_LOAD; k++)
+      s += pf[k * POST_FAC] * (j < NP1 ? phi1[k * NP1 + j] : pf[k * POST_FAC + 1 + 2 * DIM * DIM + DIM]);
+    mphi[j] = s; /* mphi[NP1] = mean_u */
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  cholesky_packed(a, NPOST);
+  cholesky_packed_solve(a, b, NPOST);
+  __global double *us = ustar + e * NP1;
+  for (int i = lid; i < NPOST; i += wg) us[i + 1] = b[i];
+  if (lid == 0) {
+    double rest = 0.0;
+    for (int j = 1; j < NP1; j++) rest += b[j - 1] * mphi[j];
+    us[0] = (mean_u[0] - rest) / mphi[0];
+  }
+}
+#endif /* AFFINE */
 
 /* Per element: squared L2 errors of u, q, u*, max |u - u_h| at the error
  * quadrature points, and the squared L2 norms of the exact u and q:
@@ -188,13 +330,11 @@ __kernel void errors(const int e0, __global const double *coords, __global const
   const int lid = get_local_id(0);
   __local double buf[ERR_WG];
   problem_params pp = {problem_id, DIM, problem_degree, problem_kappa2};
-  geometry g;
-  element_geometry(e, coords, elem_verts, &g);
   double s[ERR_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   for (int k = lid; k < NQ_ERR; k += ERR_WG) {
-    double xi[DIM], x[3], grad[3];
+    double xi[DIM], x[3], grad[3], jac[DIM * DIM];
     for (int l = 0; l < DIM; l++) xi[l] = err_points[k * DIM + l];
-    element_point(&g, xi, x);
+    const double detj = element_map(e, coords, elem_verts, xi, x, jac);
     const double uex = problem_u(pp, x[0], x[1], x[2], grad);
     const double kap = problem_kappa(pp, x[0], x[1], x[2]);
     __global const double *phi = phi_err + k * NP, *phi1 = phi1_err + k * NP1;
@@ -208,7 +348,7 @@ __kernel void errors(const int e0, __global const double *coords, __global const
       eq += dq * dq;
       qq += kap * kap * grad[c] * grad[c];
     }
-    const double w = err_weights[k] * g.detj;
+    const double w = err_weights[k] * detj;
     s[0] += w * (uh - uex) * (uh - uex);
     s[1] += w * eq;
     s[2] += w * (us - uex) * (us - uex);

@@ -46,12 +46,13 @@ int assembly_boundary_data(hdgcl_solver s, assembly *as) {
   }
   if (nbnd == 0) return HDGCL_SUCCESS;
   hdgcl_arg args[] = {HDGCL_ARG(nint),           HDGCL_ARG(nbnd),
-                      HDGCL_ARG(d->face_verts.mem), HDGCL_ARG(d->face_bc.mem),
-                      HDGCL_ARG(d->face_elems.mem), HDGCL_ARG(d->face_local.mem),
+                      HDGCL_ARG(d->face_bc.mem), HDGCL_ARG(d->face_elems.mem),
+                      HDGCL_ARG(d->face_local.mem), HDGCL_ARG(d->face_orient.mem),
                       HDGCL_ARG(d->coords.mem),  HDGCL_ARG(d->elem_verts.mem),
                       HDGCL_ARG(pid),            HDGCL_ARG(pdeg),
-                      HDGCL_ARG(k2),             HDGCL_ARG(d->face_points.mem),
-                      HDGCL_ARG(d->face_weights.mem), HDGCL_ARG(d->psi_face.mem),
+                      HDGCL_ARG(k2),             HDGCL_ARG(d->face_weights.mem),
+                      HDGCL_ARG(d->psi_face.mem), HDGCL_ARG(d->face_xi.mem),
+                      HDGCL_ARG(d->face_tangent.mem), HDGCL_ARG(d->face_nref.mem),
                       HDGCL_ARG(as->bvals.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->boundary, sizeof args / sizeof *args, args));
   size_t global = (size_t)nbnd;

@@ -80,6 +80,9 @@ typedef struct hdg_reference {
   hdgcl_quadrature qface;
   double *psi_face; /* [nqf][nf] */
   double *phi_face; /* [nfaces][norient][nqf][np] */
+  double *face_xi;  /* [nfaces][norient][nqf][dim] element reference points of the face points */
+  double *face_tangent; /* [nfaces][2][dim] d xi / d s of the face map (orientation 0) */
+  double *face_nref;    /* [nfaces][dim] outward unit normals of the reference element */
   /* Error norms: quadrature of degree 2(p+1)+4 and both bases at its points. */
   hdgcl_quadrature qerr;
   double *phi_err;  /* [nq][np]  degree p */

@@ -90,17 +90,31 @@ static int face_tables(hdg_reference *ref) {
   const hdg_sizes *sz = &ref->sz;
   const hdgcl_quadrature *q = &ref->qface;
   int d = sz->dim, np = sz->np, nf = sz->nf, p = sz->order;
-  double *x = NULL;
+  double *x;
   int status;
   HDGCL_TRY(alloc_doubles((size_t)q->n * nf, "face basis", &ref->psi_face));
   HDGCL_TRY(alloc_doubles((size_t)sz->nfaces * sz->norient * q->n * np, "trace values",
                           &ref->phi_face));
-  HDGCL_TRY(alloc_doubles((size_t)q->n * d, "face points", &x));
+  HDGCL_TRY(alloc_doubles((size_t)sz->nfaces * sz->norient * q->n * d, "face points", &ref->face_xi));
+  HDGCL_TRY(alloc_doubles((size_t)sz->nfaces * 2 * d, "face tangents", &ref->face_tangent));
+  HDGCL_TRY(alloc_doubles((size_t)sz->nfaces * d, "reference normals", &ref->face_nref));
   HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->face_shape, p, q->n, q->points, ref->psi_face, NULL),
                  done);
+  for (int f = 0; f < sz->nfaces; f++) {
+    /* The face map is affine in the face coordinates: differences give its derivatives. */
+    double s[3][2] = {{0, 0}, {1, 0}, {0, 1}}, X[3][3];
+    for (int a = 0; a < d; a++)
+      HDGCL_TRY_GOTO(status, hdgcl_face_map_points(sz->type, f, 0, 1, s[a], X[a]), done);
+    for (int a = 1; a < d; a++)
+      for (int l = 0; l < d; l++) ref->face_tangent[((size_t)f * 2 + a - 1) * d + l] = X[a][l] - X[0][l];
+    double n[3] = {0, 0, 0};
+    hdgcl_reference_face_normal(sz->type, f, n);
+    for (int l = 0; l < d; l++) ref->face_nref[(size_t)f * d + l] = n[l];
+  }
   for (int f = 0; f < sz->nfaces; f++)
     for (int o = 0; o < sz->norient; o++) {
       double *phi = ref->phi_face + ((size_t)f * sz->norient + o) * q->n * np;
+      x = ref->face_xi + ((size_t)f * sz->norient + o) * q->n * d;
       HDGCL_TRY_GOTO(status, hdgcl_face_map_points(sz->type, f, o, q->n, q->points, x), done);
       HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, p, q->n, x, phi, NULL), done);
       double *ef = ref->ef + ((size_t)f * sz->norient + o) * np * nf;
@@ -127,7 +141,6 @@ static int face_tables(hdg_reference *ref) {
     }
   status = HDGCL_SUCCESS;
 done:
-  free(x);
   return status;
 }
 
@@ -174,7 +187,8 @@ void hdg_reference_destroy(hdg_reference *ref) {
   double *arrays[] = {ref->dm,        ref->dmdmt,     ref->ef,        ref->pf,
                       ref->dmef,      ref->kpost,     ref->dpost,     ref->phi_load,
                       ref->dphi_load, ref->phi1_load, ref->dphi1_load, ref->psi_face,
-                      ref->phi_face,  ref->phi_err,   ref->phi1_err};
+                      ref->phi_face,  ref->phi_err,   ref->phi1_err,  ref->face_xi,
+                      ref->face_tangent, ref->face_nref};
   for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) free(arrays[i]);
   hdgcl_quadrature_destroy(&ref->qload);
   hdgcl_quadrature_destroy(&ref->qface);

@@ -26,6 +26,9 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   uint64_t np = sz->np, nt1 = sz->nt + 1;
   uint64_t post = (uint64_t)(sz->np1 - 1) * sz->np1 / 2 + sz->np1; /* postprocessing scratch */
   uint64_t per = 8 * (2 * np * np + np + np * nt1 + nt1 * nt1 + post); /* S, scratches, [W|F], K */
+  if (s->dev->mapped) /* M, X, G, factors; and recovery's per-point factors */
+    per += local_mapped_bytes_per_element(s) +
+           8 * (uint64_t)s->ref.qload.n * (2 + 2 * sz->dim * sz->dim + sz->dim);
   uint64_t zper = 8 * np * nt1;
   uint64_t fixed = pipeline_fixed_bytes(s);
   uint64_t budget = info.global_mem / 10 * 9;
@@ -41,8 +44,9 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   /* Keep Z of every element when it fits beside a reasonable chunk. */
   bool fits_keep = (uint64_t)ne * zper <= info.max_alloc &&
                    (uint64_t)ne * zper + per * (uint64_t)(ne < 4096 ? ne : 4096) <= avail;
-  ls->keep = s->keep_local == 1 || (s->keep_local == -1 && fits_keep);
-  if (s->keep_local == 1 && !fits_keep)
+  /* Mapped elements recover q from L and X, which only the chunk's own buffers hold. */
+  ls->keep = !s->dev->mapped && (s->keep_local == 1 || (s->keep_local == -1 && fits_keep));
+  if (s->keep_local == 1 && (!fits_keep || s->dev->mapped))
     return hdgcl_error(HDGCL_ERROR_MEMORY,
                        "--keep-local true: the local solvers of %lld elements need %.1f MiB, "
                        "the device has %.1f MiB free",
@@ -71,9 +75,10 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "local.cl", true, ls->scratch_global ? "-DSCRATCH_GLOBAL" : NULL,
                              &program));
-  HDGCL_TRY(hdgcl_kernel_create(program, "local_build", &ls->build));
+  if (!s->dev->mapped) HDGCL_TRY(hdgcl_kernel_create(program, "local_build", &ls->build));
   HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
   HDGCL_TRY(choose_chunk(s, ls));
+  if (s->dev->mapped) HDGCL_TRY(local_mapped_create(s, ls));
   uint64_t np = sz->np, nt1 = sz->nt + 1, c = ls->chunk;
   uint64_t zcount = ls->keep ? (uint64_t)s->mesh->num_elements : c;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * np * 8, "local S", &ls->s));
@@ -87,7 +92,8 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
 
 int64_t local_stage_z_first(const local_stage *ls, int64_t e0) { return ls->keep ? 0 : e0; }
 
-int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
+/* local_build for affine elements: (F13)-(F16). */
+static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
   const hdg_sizes *sz = &s->ref.sz;
   device_data *d = &s->dev->data;
   cl_int ce0 = (cl_int)e0, pid = s->params.id, pdeg = s->params.degree;
@@ -105,6 +111,22 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build, 1, &global, &ls->wg, NULL));
+  double P = sz->np, T = sz->nt;
+  double flops = (2.0 * (sz->nfaces + sz->dim * sz->dim) + 1) * P * P + 2.0 * (sz->dim + 1) * T * P +
+                 T * T * (2 * P + 8) + 2.0 * s->ref.qload.n * P;
+  double bytes = 8.0 * (P * P + P * (T + 1) + (T + 1) * (T + 1));
+  s->result.stages[charge].flops += flops * n;
+  s->result.stages[charge].bytes += bytes * n;
+  return HDGCL_SUCCESS;
+}
+
+int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
+  const hdg_sizes *sz = &s->ref.sz;
+  if (s->dev->mapped)
+    HDGCL_TRY(local_mapped_build(s, ls, e0, n, charge));
+  else
+    HDGCL_TRY(affine_build(s, ls, e0, n, charge));
+  size_t global = (size_t)n * ls->wg;
   hdgcl_arg iargs[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->invert, 2, iargs));
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->invert, 1, &global, &ls->wg, NULL));
@@ -118,16 +140,12 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
   HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, nt1, nt1, np, -1.0, ls->wf.mem, 0, np,
                                         np * nt1, ls->z.mem, zoff, np, np * nt1, 1.0, ls->k.mem, 0,
                                         nt1, nt1 * nt1, (size_t)n, NULL));
-  /* Flops: build ~ (2 (nfaces + dim^2) + 1) NP^2 + 2 (dim+1) NT NP + NT^2 (2 NP + 8) + 2 NQ NP;
-   * invert 4/3 NP^3; the two GEMMs 2 NP^2 (NT+1) + 2 NP (NT+1)^2. */
-  double P = np, T = sz->nt, N1 = nt1;
-  double build = (2.0 * (sz->nfaces + sz->dim * sz->dim) + 1) * P * P + 2.0 * (sz->dim + 1) * T * P +
-                 T * T * (2 * P + 8) + 2.0 * s->ref.qload.n * P;
-  double flops = build + 4.0 / 3.0 * P * P * P + 2 * P * P * N1 + 2 * P * N1 * N1;
-  /* Bytes: build writes S, [W|F], K; invert reads and writes S; GEMM 1 reads S,
-   * [W|F] and writes Z; GEMM 2 reads [W|F], Z and reads and writes K. */
-  double bytes = 8.0 * (P * P + P * N1 + N1 * N1 + 2 * P * P + P * P + 2 * P * N1 + 2 * P * N1 +
-                        2 * N1 * N1);
+  /* Flops: invert 4/3 NP^3; the two GEMMs 2 NP^2 (NT+1) + 2 NP (NT+1)^2.  Bytes:
+   * invert reads and writes S; GEMM 1 reads S, [W|F] and writes Z; GEMM 2
+   * reads [W|F], Z and reads and writes K. */
+  double P = np, N1 = nt1;
+  double flops = 4.0 / 3.0 * P * P * P + 2 * P * P * N1 + 2 * P * N1 * N1;
+  double bytes = 8.0 * (2 * P * P + P * P + 2 * P * N1 + 2 * P * N1 + 2 * N1 * N1);
   s->result.stages[charge].flops += flops * n;
   s->result.stages[charge].bytes += bytes * n;
   return HDGCL_SUCCESS;
@@ -141,5 +159,6 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   hdgcl_buffer_release(s->ctx, &ls->z);
   hdgcl_buffer_release(s->ctx, &ls->k);
   hdgcl_buffer_release(s->ctx, &ls->scratch);
+  local_mapped_destroy(s, ls);
   *ls = (local_stage){0};
 }

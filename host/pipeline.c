@@ -83,6 +83,17 @@ static int upload(hdgcl_solver s) {
          "face points");
   UPLOAD(d->face_weights, ref->qface.n, double, ref->qface.weights, "face weights");
   UPLOAD(d->psi_face, (size_t)ref->qface.n * nf, double, ref->psi_face, "face basis");
+  UPLOAD(d->face_xi, nfo * ref->qface.n * dim, double, ref->face_xi, "face points");
+  UPLOAD(d->face_tangent, (size_t)sz->nfaces * 2 * dim, double, ref->face_tangent, "face tangents");
+  UPLOAD(d->face_nref, (size_t)sz->nfaces * dim, double, ref->face_nref, "reference normals");
+  UPLOAD(d->face_orient, nfc * 2, int8_t, m->face_orient, "face_orient");
+  if (s->dev->mapped) {
+    UPLOAD(d->phi_face, nfo * ref->qface.n * np, double, ref->phi_face, "face trace basis");
+    UPLOAD(d->dphi_load, (size_t)ref->qload.n * np * dim, double, ref->dphi_load, "load gradients");
+    UPLOAD(d->phi1_load, (size_t)ref->qload.n * np1, double, ref->phi1_load, "basis p+1");
+    UPLOAD(d->dphi1_load, (size_t)ref->qload.n * np1 * dim, double, ref->dphi1_load,
+           "gradients p+1");
+  }
   UPLOAD(d->err_points, (size_t)ref->qerr.n * dim, double, ref->qerr.points, "error points");
   UPLOAD(d->err_weights, ref->qerr.n, double, ref->qerr.weights, "error weights");
   UPLOAD(d->phi_err, (size_t)ref->qerr.n * np, double, ref->phi_err, "error basis");
@@ -99,7 +110,9 @@ static void release_data(hdgcl_solver s) {
                          &d->ef,         &d->dmef,         &d->kpost,       &d->dpost,
                          &d->load_points, &d->load_weights, &d->phi_load,   &d->face_points,
                          &d->face_weights, &d->psi_face,   &d->err_points,  &d->err_weights,
-                         &d->phi_err,    &d->phi1_err};
+                         &d->phi_err,    &d->phi1_err,     &d->phi_face,    &d->face_xi,
+                         &d->face_tangent, &d->face_nref,  &d->face_orient, &d->dphi_load,
+                         &d->phi1_load,  &d->dphi1_load};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdgcl_buffer_release(s->ctx, all[i]);
 }
 
@@ -107,10 +120,12 @@ int pipeline_create(hdgcl_solver s) {
   const hdg_reference *ref = &s->ref;
   const hdg_sizes *sz = &ref->sz;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *s->dev, "device pipeline", &s->dev));
+  s->dev->mapped = sz->type == HDGCL_QUADRILATERAL || sz->type == HDGCL_HEXAHEDRON;
   snprintf(s->dev->options, sizeof s->dev->options,
-           "-DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d -DNF=%d -DNT=%d "
-           "-DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d",
-           sz->dim, s->mesh->verts_per_element, sz->nfaces, sz->norient, sz->np, sz->np1, sz->nf,
+           "-DELEMENT_TYPE=%d -DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d "
+           "-DNF=%d -DNT=%d -DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d",
+           (int)sz->type, sz->dim, s->mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
+           sz->np1, sz->nf,
            sz->nt, sz->nslots, ref->qload.n, ref->qface.n, ref->qerr.n);
   HDGCL_TRY(local_stage_create(s, &s->dev->local));
   HDGCL_TRY(assembly_create(s, &s->dev->assemble));
@@ -162,7 +177,9 @@ int pipeline_solve(hdgcl_solver s) {
   t = hdgcl_wtime();
   for (int64_t e0 = 0; e0 < m->num_elements; e0 += ls->chunk) {
     int64_t n = m->num_elements - e0 < ls->chunk ? m->num_elements - e0 : ls->chunk;
-    if (!ls->keep) HDGCL_TRY(local_stage_run(s, ls, e0, n, HDGCL_STAGE_RECOVER));
+    /* With one chunk its buffers still hold every element's local solver. */
+    if (!ls->keep && ls->num_chunks > 1)
+      HDGCL_TRY(local_stage_run(s, ls, e0, n, HDGCL_STAGE_RECOVER));
     HDGCL_TRY(recovery_run_chunk(s, &dev->recover, ls, &dev->assemble, &dev->krylov, e0, n));
   }
   HDGCL_TRY(recovery_errors(s, &dev->recover));

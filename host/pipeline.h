@@ -14,13 +14,17 @@ typedef struct device_data {
   hdgcl_buffer face_verts, face_elems, face_local, face_bc, face_unknown, unknown_face, block_cols;
   hdgcl_buffer dm, dmdmt, pf, ef, dmef, kpost, dpost;
   hdgcl_buffer load_points, load_weights, phi_load;
-  hdgcl_buffer face_points, face_weights, psi_face;
+  hdgcl_buffer face_points, face_weights, psi_face, phi_face, face_xi, face_tangent, face_nref;
+  hdgcl_buffer face_orient, dphi_load, phi1_load, dphi1_load;
   hdgcl_buffer err_points, err_weights, phi_err, phi1_err;
 } device_data;
 
-/* Local stage (local.c): builds and condenses element chunks. */
+/* Local stage (local.c, and local_mapped.c for bilinear/trilinear elements):
+ * builds and condenses element chunks. */
 typedef struct local_stage {
   cl_kernel build, invert;
+  cl_kernel mbuild, mfactor, mcombine; /* mapped elements */
+  hdgcl_buffer m, x, g, fac;           /* mapped: M = L L^T, X = L^-1[B|C], G = X^T X, factors */
   int64_t chunk;      /* elements per batch */
   int num_chunks;
   bool keep;          /* Z of all elements kept for recovery */
@@ -35,6 +39,13 @@ int local_stage_create(hdgcl_solver s, local_stage *ls);
  * K = K0 - [W|F]^T Z (into ls->k, chunk-relative).  Its flops and bytes are
  * charged to stage `charge` (local, or recover when recomputed there). */
 int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
+/* Mapped elements (local_mapped.c): kernels, chunk buffers, the per-element
+ * bytes of those buffers, and the build of S, [W|F], K0 for a chunk. */
+int local_mapped_create(hdgcl_solver s, local_stage *ls);
+uint64_t local_mapped_bytes_per_element(hdgcl_solver s);
+int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
+void local_mapped_destroy(hdgcl_solver s, local_stage *ls);
+
 /* Element offset of ls->z's first element for a chunk starting at e0. */
 int64_t local_stage_z_first(const local_stage *ls, int64_t e0);
 void local_stage_destroy(hdgcl_solver s, local_stage *ls);
@@ -66,6 +77,7 @@ void krylov_destroy(hdgcl_solver s, krylov *kr);
 /* Recovery (recover.c). */
 typedef struct recovery {
   cl_kernel local, post, errors;
+  cl_kernel mapped_q; /* mapped elements: q from L and X of the local stage */
   hdgcl_buffer u, q, ustar, err;
   bool scratch_global;  /* the postprocessing Cholesky does not fit in local memory */
   hdgcl_buffer scratch; /* chunk-sized when scratch_global */
@@ -79,6 +91,7 @@ int recovery_errors(hdgcl_solver s, recovery *rc);
 void recovery_destroy(hdgcl_solver s, recovery *rc);
 
 struct device_pipeline {
+  bool mapped; /* bilinear/trilinear elements: element matrices by quadrature (local_mapped.c) */
   device_data data;
   char options[1024]; /* -D sizes shared by every program */
   local_stage local;

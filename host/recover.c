@@ -14,7 +14,10 @@ int recovery_create(hdgcl_solver s, recovery *rc) {
   const hdg_sizes *sz = &s->ref.sz;
   size_t npost = sz->np1 - 1;
   size_t work = npost * (npost + 1) / 2 + npost; /* packed Cholesky factor and right-hand side */
-  rc->scratch_global = solver_scratch_global(s, work * 8);
+  bool mapped = s->dev->mapped;
+  if (mapped) /* per-point factors (w|J|, G, w adj, q_h, u_h), factor, rhs, means (cl/recover.cl) */
+    work += (size_t)s->ref.qload.n * (1 + 2 * sz->dim * sz->dim + sz->dim + 1) + sz->np1 + 1;
+  rc->scratch_global = mapped || solver_scratch_global(s, work * 8);
   rc->wg = ((size_t)sz->np1 + 31) / 32 * 32;
   if (rc->wg < 64) rc->wg = 64;
   if (rc->wg > 256) rc->wg = 256;
@@ -24,7 +27,8 @@ int recovery_create(hdgcl_solver s, recovery *rc) {
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "recover.cl", true, extra, &program));
   HDGCL_TRY(hdgcl_kernel_create(program, "recover_local", &rc->local));
-  HDGCL_TRY(hdgcl_kernel_create(program, "postprocess", &rc->post));
+  HDGCL_TRY(hdgcl_kernel_create(program, mapped ? "mapped_postprocess" : "postprocess", &rc->post));
+  if (mapped) HDGCL_TRY(hdgcl_kernel_create(program, "mapped_recover_q", &rc->mapped_q));
   HDGCL_TRY(hdgcl_kernel_create(program, "errors", &rc->errors));
   size_t ne = s->mesh->num_elements;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * sz->np * 8, "u", &rc->u));
@@ -55,12 +59,31 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
   HDGCL_TRY(hdgcl_kernel_set_args(rc->local, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * rc->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->local, 1, &global, &rc->wg, NULL));
-  hdgcl_arg pargs[] = {HDGCL_ARG(ce0),          HDGCL_ARG(d->coords.mem),
-                       HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->kappa.mem),
-                       HDGCL_ARG(d->kpost.mem), HDGCL_ARG(d->dpost.mem),
-                       HDGCL_ARG(rc->u.mem),    HDGCL_ARG(rc->q.mem),
-                       HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->scratch.mem)};
-  HDGCL_TRY(hdgcl_kernel_set_args(rc->post, sizeof pargs / sizeof *pargs, pargs));
+  if (s->dev->mapped) {
+    hdgcl_arg qargs[] = {HDGCL_ARG(ce0),           HDGCL_ARG(nint),
+                         HDGCL_ARG(ls->m.mem),     HDGCL_ARG(ls->x.mem),
+                         HDGCL_ARG(kr->x.mem),     HDGCL_ARG(as->bvals.mem),
+                         HDGCL_ARG(d->elem_faces.mem), HDGCL_ARG(d->face_unknown.mem),
+                         HDGCL_ARG(d->kappa.mem),  HDGCL_ARG(rc->u.mem),
+                         HDGCL_ARG(rc->q.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(rc->mapped_q, sizeof qargs / sizeof *qargs, qargs));
+    HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->mapped_q, 1, &global, &rc->wg, NULL));
+    hdgcl_arg pargs[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
+                         HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->kappa.mem),
+                         HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
+                         HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(d->phi1_load.mem),
+                         HDGCL_ARG(d->dphi1_load.mem), HDGCL_ARG(rc->u.mem),
+                         HDGCL_ARG(rc->q.mem),     HDGCL_ARG(rc->ustar.mem),
+                         HDGCL_ARG(rc->scratch.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(rc->post, sizeof pargs / sizeof *pargs, pargs));
+  } else {
+    hdgcl_arg pargs[] = {HDGCL_ARG(ce0),          HDGCL_ARG(d->coords.mem),
+                         HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->kappa.mem),
+                         HDGCL_ARG(d->kpost.mem), HDGCL_ARG(d->dpost.mem),
+                         HDGCL_ARG(rc->u.mem),    HDGCL_ARG(rc->q.mem),
+                         HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->scratch.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(rc->post, sizeof pargs / sizeof *pargs, pargs));
+  }
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->post, 1, &global, &rc->wg, NULL));
   /* u: 2 NP (NT+1); q: dim NP (2 NP dim + nfaces (2 NF + 6)); u*: build
    * (dim^2 2 + 1) NPOST^2/2 + rhs 2 dim^2 NPOST NP + Cholesky NPOST^3/3 + solves 2 NPOST^2. */
@@ -113,8 +136,8 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
 }
 
 void recovery_destroy(hdgcl_solver s, recovery *rc) {
-  cl_kernel kernels[] = {rc->local, rc->post, rc->errors};
-  for (size_t i = 0; i < 3; i++)
+  cl_kernel kernels[] = {rc->local, rc->post, rc->errors, rc->mapped_q};
+  for (size_t i = 0; i < 4; i++)
     if (kernels[i]) clReleaseKernel(kernels[i]);
   hdgcl_buffer_release(s->ctx, &rc->u);
   hdgcl_buffer_release(s->ctx, &rc->q);

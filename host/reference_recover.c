@@ -5,34 +5,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "basis.h"
 #include "dense.h"
 #include "error.h"
 #include "reference.h"
 
 typedef struct recover_work {
   double *lam;   /* [nt]   trace of the element */
-  double *dphi1; /* [nq][np1][dim] reference gradients of phi+ at the error points */
   double *gx;    /* [np1][dim]     physical gradients at one point */
   double *kst;   /* [np1-1]^2      reduced stiffness */
   double *rhs;   /* [np1]          right-hand side, then u*_1.. */
   double *mphi;  /* [np1]          (phi+_j, 1)_K */
 } recover_work;
 
-/* Geometry of element e at the error quadrature point k. */
-static double point_geometry(hdgcl_solver s, int32_t e, int k, double *x, double *jinv) {
+/* Geometry of element e at the point xi: x, J^-1; returns det J. */
+static double point_geometry(hdgcl_solver s, int32_t e, const double *xi, double *x, double *jinv) {
   int d = s->ref.sz.dim;
   double jac[9];
-  double detj = hdg_map(s->mesh, e, s->ref.qerr.points + (size_t)k * d, x, jac);
+  double detj = hdg_map(s->mesh, e, xi, x, jac);
   hdg_invert(d, jac, detj, jinv);
   return detj;
 }
 
 /* u* on element e from q (F12): reduced stiffness on the non-constant modes
- * 1..np1-1 (phi+_0 is the constant), then the constant mode from the mean of u. */
+ * 1..np1-1 (phi+_0 is the constant), then the constant mode from the mean of u.
+ * Integrated with the load quadrature, as the device does: on mapped elements
+ * the stiffness integrand is rational, so the rule is part of the method. */
 static int postprocess(hdgcl_solver s, int32_t e, recover_work *w) {
   const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_quadrature *qe = &s->ref.qerr;
+  const hdgcl_quadrature *qe = &s->ref.qload;
   int d = sz->dim, np = sz->np, np1 = sz->np1, n = np1 - 1;
   const double *u = s->u + (size_t)e * np, *q = s->q + (size_t)e * d * np;
   double *ustar = s->ustar + (size_t)e * np1;
@@ -43,9 +43,9 @@ static int postprocess(hdgcl_solver s, int32_t e, recover_work *w) {
   double mean_u = 0.0;
   for (int k = 0; k < qe->n; k++) {
     double x[3], jinv[9];
-    double wq = qe->weights[k] * point_geometry(s, e, k, x, jinv);
-    const double *phi = s->ref.phi_err + (size_t)k * np, *phi1 = s->ref.phi1_err + (size_t)k * np1;
-    const double *g = w->dphi1 + (size_t)k * np1 * d;
+    double wq = qe->weights[k] * point_geometry(s, e, qe->points + (size_t)k * d, x, jinv);
+    const double *phi = s->ref.phi_load + (size_t)k * np, *phi1 = s->ref.phi1_load + (size_t)k * np1;
+    const double *g = s->ref.dphi1_load + (size_t)k * np1 * d;
     double qh[3] = {0, 0, 0}, uh = 0.0;
     for (int c = 0; c < d; c++)
       for (int i = 0; i < np; i++) qh[c] += q[c * np + i] * phi[i];
@@ -93,7 +93,7 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[6]) {
   const double *ustar = s->ustar + (size_t)e * np1;
   for (int k = 0; k < qe->n; k++) {
     double x[3], jinv[9];
-    double wq = qe->weights[k] * point_geometry(s, e, k, x, jinv);
+    double wq = qe->weights[k] * point_geometry(s, e, qe->points + (size_t)k * d, x, jinv);
     const double *phi = s->ref.phi_err + (size_t)k * np, *phi1 = s->ref.phi1_err + (size_t)k * np1;
     double g[3];
     double uex = problem_u(s->params, x[0], x[1], x[2], g);
@@ -126,16 +126,10 @@ int reference_recover(hdgcl_solver s) {
   int status;
   HDGCL_TRY(reference_element_create(sz, &el));
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "trace", &w.lam), done);
-  HDGCL_TRY_GOTO(status,
-                 hdgcl_calloc((size_t)s->ref.qerr.n * np1 * d, sizeof(double), "gradients", &w.dphi1),
-                 done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * d, sizeof(double), "gradients", &w.gx), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * np1, sizeof(double), "stiffness", &w.kst), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "rhs", &w.rhs), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "means", &w.mphi), done);
-  HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, sz->order + 1, s->ref.qerr.n,
-                                          s->ref.qerr.points, NULL, w.dphi1),
-                 done);
   double err[6] = {0, 0, 0, 0, 0, 0};
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     HDGCL_TRY_GOTO(status, reference_element_condense(s, e, &el), done);
@@ -177,7 +171,6 @@ int reference_recover(hdgcl_solver s) {
   status = HDGCL_SUCCESS;
 done:
   free(w.lam);
-  free(w.dphi1);
   free(w.gx);
   free(w.kst);
   free(w.rhs);

@@ -75,13 +75,6 @@ int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options
   s->mesh = mesh;
   int status, order;
   HDGCL_TRY_GOTO(status, read_options(s, opts, mesh->dim, &order), fail);
-  if (mesh->type != HDGCL_TRIANGLE && mesh->type != HDGCL_TETRAHEDRON &&
-      !hdgcl_context_is_reference(ctx)) {
-    status = hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
-                         "element type %s is not supported on OpenCL devices yet (use --device ref)",
-                         hdgcl_element_type_name(mesh->type));
-    goto fail;
-  }
   if (mesh->num_elements <= 0) {
     status = hdgcl_error(HDGCL_ERROR_MESH, "the mesh has no elements");
     goto fail;

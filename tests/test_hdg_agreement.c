@@ -48,7 +48,9 @@ static void compare(hdgcl_context dev, hdgcl_context ref, const char *mesh, cons
   int dim = d.mesh->dim;
   size_t ne = res->num_elements, np = res->element_dofs / ne / (1 + dim);
   size_t p = (size_t)res->order;
-  size_t np1 = dim == 2 ? (p + 2) * (p + 3) / 2 : (p + 2) * (p + 3) * (p + 4) / 6;
+  bool tensor = d.mesh->type == HDGCL_QUADRILATERAL || d.mesh->type == HDGCL_HEXAHEDRON;
+  size_t np1 = tensor ? (dim == 2 ? (p + 2) * (p + 2) : (p + 2) * (p + 2) * (p + 2))
+                      : (dim == 2 ? (p + 2) * (p + 3) / 2 : (p + 2) * (p + 3) * (p + 4) / 6);
   double eu = relative_difference(du, ru, ne * np), eq = relative_difference(dq, rq, ne * dim * np);
   double es = relative_difference(ds, rs, ne * np1);
   double et = relative_difference(dt, rt, (size_t)res->num_faces * nf);
@@ -121,6 +123,10 @@ int main(void) {
   compare(dev, ref, "cube:2", "helmholtz-sin", "2");
   compare(dev, ref, "cube:1x2x1,perturb=0.2,seed=2", "poisson-mixed", "4");
   compare(dev, ref, "cube:1", "polynomial", "6");
+  compare(dev, ref, "quad:3,distort=0.1", "poisson-mixed", "3");
+  compare(dev, ref, "quad:2x3,perturb=0.3,seed=8", "helmholtz-sin", "6");
+  compare(dev, ref, "hex:2,distort=0.1", "poisson-mixed", "2");
+  compare(dev, ref, "hex:2,perturb=0.25,seed=4", "polynomial", "3");
   variants(dev);
   hdgcl_context_destroy(&dev);
   hdgcl_context_destroy(&ref);

@@ -1,0 +1,97 @@
+/* Local stage for mapped (bilinear/trilinear) elements (kernels:
+ * cl/local_mapped.cl): element matrices by quadrature, M = L L^T and
+ * X = sqrt(kappa) L^-1 [B_k | C_k], then one CLBlast batched GEMM G = X^T X
+ * gives the three couplings S = D + G_BB, W = E - G_BC, K0 = H + G_CC.  The
+ * affine steps of local.c finish the condensation. */
+#include "blas.h"
+#include "error.h"
+#include "pipeline.h"
+
+/* Per-element doubles of each mapped buffer. */
+static void mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *g, uint64_t *fac) {
+  const hdg_sizes *sz = &s->ref.sz;
+  uint64_t np = sz->np, cols = sz->np + sz->nt, d = sz->dim;
+  *m = np * np;
+  *x = d * np * cols;
+  *g = cols * cols;
+  *fac = (uint64_t)s->ref.qload.n * (2 + d * d) + (uint64_t)sz->nfaces * s->ref.qface.n * (1 + d);
+}
+
+uint64_t local_mapped_bytes_per_element(hdgcl_solver s) {
+  uint64_t m, x, g, fac;
+  mapped_sizes(s, &m, &x, &g, &fac);
+  return 8 * (m + x + g + fac);
+}
+
+int local_mapped_create(hdgcl_solver s, local_stage *ls) {
+  cl_program program;
+  HDGCL_TRY(pipeline_program(s, "local_mapped.cl", true, NULL, &program));
+  HDGCL_TRY(hdgcl_kernel_create(program, "mapped_build", &ls->mbuild));
+  HDGCL_TRY(hdgcl_kernel_create(program, "mapped_factor", &ls->mfactor));
+  HDGCL_TRY(hdgcl_kernel_create(program, "mapped_combine", &ls->mcombine));
+  uint64_t m, x, g, fac, c = ls->chunk;
+  mapped_sizes(s, &m, &x, &g, &fac);
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * m * 8, "mapped M", &ls->m));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * x * 8, "mapped X", &ls->x));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * g * 8, "mapped G", &ls->g));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * fac * 8, "mapped factors", &ls->fac));
+  return HDGCL_SUCCESS;
+}
+
+int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
+  const hdg_sizes *sz = &s->ref.sz;
+  device_data *d = &s->dev->data;
+  cl_int ce0 = (cl_int)e0, pid = s->params.id, pdeg = s->params.degree;
+  double tau = s->tau, k2 = s->params.kappa2;
+  hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
+                      HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_orient.mem),
+                      HDGCL_ARG(d->c.mem),      HDGCL_ARG(tau),
+                      HDGCL_ARG(pid),           HDGCL_ARG(pdeg),
+                      HDGCL_ARG(k2),            HDGCL_ARG(d->load_points.mem),
+                      HDGCL_ARG(d->load_weights.mem), HDGCL_ARG(d->phi_load.mem),
+                      HDGCL_ARG(d->dphi_load.mem), HDGCL_ARG(d->face_weights.mem),
+                      HDGCL_ARG(d->psi_face.mem), HDGCL_ARG(d->phi_face.mem),
+                      HDGCL_ARG(d->face_xi.mem), HDGCL_ARG(d->face_tangent.mem),
+                      HDGCL_ARG(d->face_nref.mem), HDGCL_ARG(ls->fac.mem),
+                      HDGCL_ARG(ls->m.mem),     HDGCL_ARG(ls->x.mem),
+                      HDGCL_ARG(ls->s.mem),     HDGCL_ARG(ls->wf.mem),
+                      HDGCL_ARG(ls->k.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ls->mbuild, sizeof args / sizeof *args, args));
+  size_t global = (size_t)n * ls->wg;
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mbuild, 1, &global, &ls->wg, NULL));
+  hdgcl_arg fargs[] = {HDGCL_ARG(ce0), HDGCL_ARG(d->kappa.mem), HDGCL_ARG(ls->m.mem),
+                       HDGCL_ARG(ls->x.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ls->mfactor, 4, fargs));
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mfactor, 1, &global, &ls->wg, NULL));
+  /* G = X^T X, X column-major (dim np) x (np + nt). */
+  size_t rows = (size_t)sz->dim * sz->np, cols = (size_t)sz->np + sz->nt;
+  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, cols, cols, rows, 1.0, ls->x.mem, 0,
+                                        rows, rows * cols, ls->x.mem, 0, rows, rows * cols, 0.0,
+                                        ls->g.mem, 0, cols, cols * cols, (size_t)n, NULL));
+  hdgcl_arg cargs[] = {HDGCL_ARG(ls->g.mem), HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->wf.mem),
+                       HDGCL_ARG(ls->k.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ls->mcombine, 4, cargs));
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mcombine, 1, &global, &ls->wg, NULL));
+  /* Flops: quadrature of M, D (NQ NP^2 each, faces NFACES NQF NP^2), X (d NP^2 NQ d +
+   * d NP NT NQF), E, H; Cholesky NP^3/3; forward solves d (NP+NT) NP^2; GEMM 2 d NP (NP+NT)^2. */
+  double P = sz->np, T = sz->nt, D = sz->dim, Q = s->ref.qload.n, QF = s->ref.qface.n;
+  double flops = 3 * Q * P * P + 3 * sz->nfaces * QF * P * P + 2 * D * D * P * P * Q +
+                 3 * D * P * T * QF + 3 * P * T * QF + 3 * T * sz->nf * QF + P * P * P / 3 +
+                 D * (P + T) * P * P + 2 * D * P * (P + T) * (P + T);
+  uint64_t m, x, g, fac;
+  mapped_sizes(s, &m, &x, &g, &fac);
+  double bytes = 8.0 * (2 * m + 3 * x + 2 * g + 2 * fac + 2 * P * P + P * (T + 1) + (T + 1) * (T + 1));
+  s->result.stages[charge].flops += flops * n;
+  s->result.stages[charge].bytes += bytes * n;
+  return HDGCL_SUCCESS;
+}
+
+void local_mapped_destroy(hdgcl_solver s, local_stage *ls) {
+  cl_kernel kernels[] = {ls->mbuild, ls->mfactor, ls->mcombine};
+  for (int i = 0; i < 3; i++)
+    if (kernels[i]) clReleaseKernel(kernels[i]);
+  hdgcl_buffer_release(s->ctx, &ls->m);
+  hdgcl_buffer_release(s->ctx, &ls->x);
+  hdgcl_buffer_release(s->ctx, &ls->g);
+  hdgcl_buffer_release(s->ctx, &ls->fac);
+}
