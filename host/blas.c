@@ -76,6 +76,8 @@ const char *hdgcl_clblast_status_name(int status) {
   return buffer;
 }
 
+void hdgcl_blas_release(void) { CLBlastClearCache(); }
+
 int hdgcl_dgemm_strided_batched(hdgcl_context ctx, bool trans_a, bool trans_b, size_t m, size_t n,
                                 size_t k, double alpha, cl_mem a, size_t a_offset, size_t lda,
                                 size_t a_stride, cl_mem b, size_t b_offset, size_t ldb,

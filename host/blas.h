@@ -17,6 +17,12 @@ int hdgcl_dgemm_strided_batched(hdgcl_context ctx, bool trans_a, bool trans_b, s
                                 size_t b_stride, double beta, cl_mem c, size_t c_offset,
                                 size_t ldc, size_t c_stride, size_t batch, cl_event *event);
 
+/* Drops CLBlast's cached programs and kernels (its cache is process-wide).
+ * Called before a context's OpenCL context is released, so that CLBlast does
+ * not release programs of a dead context from its static destructors at exit
+ * (which corrupts the heap under oclgrind). */
+void hdgcl_blas_release(void);
+
 /* Name of a CLBlast status code ("CLBlastInvalidLeadDimA", ...). */
 const char *hdgcl_clblast_status_name(int status);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "blas.h"
 #include "context.h"
 #include "error.h"
 
@@ -112,6 +113,7 @@ int hdgcl_context_destroy(hdgcl_context *ctx) {
   if (!ctx || !*ctx) return HDGCL_SUCCESS;
   hdgcl_context c = *ctx;
   program_cache_release(c);
+  if (c->queue) hdgcl_blas_release(); /* CLBlast may hold programs of this context */
   if (c->queue) clReleaseCommandQueue(c->queue);
   if (c->context) clReleaseContext(c->context);
   free(c);

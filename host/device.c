@@ -150,6 +150,7 @@ static int refuse_fp64(const hdgcl_device_info *d) {
 
 int hdgcl_device_match(const char *spec, const hdgcl_device_info *list, int count, int *chosen) {
   *chosen = -1;
+  if (!spec || !spec[0]) spec = getenv("HDGCL_DEVICE"); /* the rule of include/hdgcl/device.h */
   if (!spec || !spec[0]) spec = "auto";
   if (count == 0)
     return hdgcl_error(HDGCL_ERROR_NO_DEVICE,

@@ -119,6 +119,11 @@ const char *hdgcl_cl_error_name(cl_int err) {
     NAME(CL_INVALID_COMPILER_OPTIONS);
     NAME(CL_INVALID_LINKER_OPTIONS);
     NAME(CL_INVALID_DEVICE_PARTITION_COUNT);
+  /* OpenCL 2.x/3.0 codes (not in the 1.2 headers this project targets). */
+  case -69: return "CL_INVALID_PIPE_SIZE";
+  case -70: return "CL_INVALID_DEVICE_QUEUE";
+  case -71: return "CL_INVALID_SPEC_ID";
+  case -72: return "CL_MAX_SIZE_RESTRICTION_EXCEEDED";
   case -1001: return "CL_PLATFORM_NOT_FOUND_KHR";
   default: break;
   }
