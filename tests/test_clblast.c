@@ -2,8 +2,8 @@
  * loop: transposes, odd sizes, padded leading dimensions, offsets, strides
  * between batch members, alpha and beta; and its argument errors.
  *
- * Usage: test_clblast [SPEC]   (default "pocl"; the oclgrind test runs a
- * smaller set with "oclgrind" under the simulator). */
+ * Usage: test_clblast [SPEC]   (default $HDGCL_DEVICE, else "pocl"; the
+ * oclgrind test runs a smaller set with "oclgrind" under the simulator). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,8 +117,12 @@ static void check_errors(hdgcl_context ctx) {
 }
 
 int main(int argc, char **argv) {
-  const char *spec = argc > 1 ? argv[1] : "pocl";
-  bool small = argc > 1 && strcmp(spec, "pocl") != 0; /* under the simulator: fewer cases */
+  /* The device: argv[1], else $HDGCL_DEVICE (to run the suite on a GPU), else PoCL. */
+  char spec[128];
+  const char *env = getenv("HDGCL_DEVICE");
+  if (!env || !env[0] || !strcmp(env, "ref")) env = "pocl"; /* these tests need OpenCL */
+  snprintf(spec, sizeof spec, "%s", argc > 1 ? argv[1] : env);
+  bool small = strcmp(spec, "oclgrind") == 0; /* under the simulator: fewer cases */
   hdgcl_options opts;
   CHECK_OK(hdgcl_options_create(&opts));
   CHECK_OK(hdgcl_options_set(opts, "no-cache", NULL));

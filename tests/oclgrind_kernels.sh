@@ -1,0 +1,118 @@
+#!/bin/sh
+# Every kernel of cl/ (and CLBlast's GEMM) under the oclgrind simulator with
+# its checkers on: data races (--data-races), uninitialised values
+# (--uninitialized), OpenCL API misuse (--check-api), and out-of-bounds
+# accesses (always on).  Any diagnostic fails the test, as does a kernel of
+# cl/ that no case launched.
+#
+# Usage: oclgrind_kernels.sh CLI TEST_DEVICE_CONTEXT TEST_CLBLAST FILL_SHIM OCLGRIND_RT CL_DIR
+#
+# The oclgrind launcher only turns its flags into OCLGRIND_* variables and
+# preloads liboclgrind-rt.so (an ICD interposer: the only platform is then
+# "Oclgrind").  We do the same by hand so that FILL_SHIM can be preloaded
+# first: oclgrind 21.10's --uninitialized does not count clEnqueueFillBuffer
+# as initialising memory, and the shim turns fills into writes.  Further:
+#   OCLGRIND_BUILD_OPTIONS=-cl-opt-disable  --uninitialized aborts on the LLVM
+#       'freeze' instruction that optimised code contains;
+#   OCLGRIND_MAX_WGSIZE=64  the CG reductions launch DOT_GROUPS groups of the
+#       largest work-group size: 64 keeps the simulation short (the local and
+#       recovery kernels need 64);
+#   --rtol 0.9 --maxit 2 on all but one case: one CG iteration plus one
+#       converged (no-op) iteration launches every solver kernel.
+# Cases run two at a time.
+set -u
+cli=$1 test_context=$2 test_clblast=$3 shim=$4 rt=$5 cl_dir=$6
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail=0
+ok() { printf 'ok   %s\n' "$1"; }
+bad() { printf 'FAIL %s\n' "$1"; fail=1; }
+
+# run NAME COMMAND...: under oclgrind with all checks; leaves NAME.{rc,out,err,time}.
+# Diagnostics go to stderr (not --log: oclgrind reopens, and so empties, the log
+# file at each clCreateContext), instruction counts of each kernel to stdout.
+run() {
+  name=$1; shift
+  start=$(date +%s)
+  env LD_PRELOAD="$shim:$rt" OCLGRIND_DATA_RACES=1 OCLGRIND_UNINITIALIZED=1 OCLGRIND_CHECK_API=1 \
+    OCLGRIND_BUILD_OPTIONS=-cl-opt-disable OCLGRIND_MAX_WGSIZE=64 OCLGRIND_INST_COUNTS=1 \
+    "$@" > "$dir/$name.out" 2> "$dir/$name.err"
+  echo $? > "$dir/$name.rc"
+  echo $(( $(date +%s) - start )) > "$dir/$name.time"
+}
+
+solve() { name=$1; shift; run "$name" "$cli" solve --device oclgrind --no-cache --quiet "$@"; }
+quick="--rtol 0.9 --maxit 2"
+
+# The device list under the interposer.
+run devices "$cli" devices
+if [ "$(cat "$dir/devices.rc")" -eq 0 ] && grep -q '^\* 0:0  Oclgrind' "$dir/devices.out" \
+   && grep -q 'platform Oclgrind' "$dir/devices.out" && grep -q 'FP64 yes' "$dir/devices.out" \
+   && [ "$(grep -c '^[ *] [0-9]*:[0-9]*  ' "$dir/devices.out")" -eq 1 ]; then ok "hdgcl devices shows only Oclgrind"
+else bad "hdgcl devices under oclgrind"; cat "$dir/devices.out" "$dir/devices.err"; fi
+
+# Canary: the checkers are live.  A copy of cl/ with selftest.cl broken (no
+# barrier in the work-group sum: a data race; no bounds check in axpy: writes
+# past the end) must be reported.
+mkdir "$dir/cl-broken"
+cp "$cl_dir"/* "$dir/cl-broken/"
+sed -i -e '/if (lid < s) buf\[lid\] += buf\[lid + s\];/{n;d}' -e 's/if (i < n) y\[i\]/y[i]/' \
+  "$dir/cl-broken/selftest.cl"
+if cmp -s "$cl_dir/selftest.cl" "$dir/cl-broken/selftest.cl"; then bad "canary: could not break selftest.cl"
+else
+  export HDGCL_KERNEL_DIR="$dir/cl-broken"
+  run canary "$test_context" oclgrind
+  unset HDGCL_KERNEL_DIR
+  grep -q 'data race' "$dir/canary.err" && grep -q 'Invalid write' "$dir/canary.err" \
+    && ok "canary: a race and an out-of-bounds write are reported" \
+    || { bad "canary: broken kernels not reported"; head -c 2000 "$dir/canary.err"; }
+  rm "$dir/canary.rc"
+fi
+
+# Two lanes of cases (cl/ kernels by case: see the coverage check below).
+(
+  # Triangles p = 1, block-ELL, block-Jacobi, CG to convergence.
+  solve tri-p1-bell-blockjacobi --mesh square:2 --order 1 --format bell --precond block-jacobi
+  solve tri-p2-bell-jacobi --mesh square:2 --order 2 --format bell --precond jacobi $quick
+  solve quad-p1-mapped --mesh quad:2 --order 1 $quick
+  solve tet-p1-scratch-global --mesh cube:1 --order 1 --scratch global $quick
+  run selftest "$test_context" oclgrind
+) &
+(
+  solve tri-p2-ell-jacobi --mesh square:2 --order 2 --format ell --precond jacobi $quick
+  solve tri-p1-ell-blockjacobi-chunks --mesh square:2 --order 1 --format ell --precond block-jacobi --chunk 3 $quick
+  solve tri-p1-neumann --problem poisson-mixed --mesh square:2 --order 1 $quick
+  solve tet-p1 --mesh cube:1 --order 1 $quick
+  solve hex-p1-neumann --problem poisson-mixed --mesh hex:1 --order 1 $quick
+  run clblast "$test_clblast" oclgrind
+) &
+wait
+
+for f in "$dir"/*.rc; do
+  name=$(basename "$f" .rc)
+  [ "$name" = devices ] && continue
+  rc=$(cat "$f")
+  # A clean run writes nothing to stderr (hdgcl --quiet, tests that pass): any
+  # oclgrind diagnostic (data race, invalid read/write, uninitialised value,
+  # API error, fatal error) lands there and fails the case.
+  if [ "$rc" -eq 0 ] && [ ! -s "$dir/$name.err" ]; then
+    ok "$name ($(cat "$dir/$name.time") s)"
+  else
+    bad "$name (exit $rc, $(cat "$dir/$name.time") s)"
+    grep -E '^[A-Z]' "$dir/$name.err" | sort | uniq -c | sort -rn | head -20
+    head -c 4000 "$dir/$name.err"
+    grep -v '^ \|^$\|Instructions executed' "$dir/$name.out" | head -20
+  fi
+done
+
+# Coverage: every __kernel of cl/ ran at least once, and CLBlast's GEMM ran.
+cat "$dir"/*.out | sed -n "s/^Instructions executed for kernel '\(.*\)':.*/\1/p" | sort -u > "$dir/launched"
+missing=""
+for k in $(sed -n 's/^__kernel void \([A-Za-z_0-9]*\).*/\1/p' "$cl_dir"/*.cl | sort -u); do
+  grep -qx "$k" "$dir/launched" || missing="$missing $k"
+done
+[ -z "$missing" ] && ok "every kernel of cl/ launched ($(sed -n 's/^__kernel void //p' "$cl_dir"/*.cl | wc -l) kernels)" \
+  || bad "kernels never launched:$missing"
+grep -q '^Xgemm' "$dir/launched" && ok "CLBlast GEMM launched ($(grep '^Xgemm' "$dir/launched" | tr '\n' ' '))" \
+  || bad "no CLBlast GEMM kernel launched"
+exit $fail
