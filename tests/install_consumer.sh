@@ -4,9 +4,11 @@
 # tests/install/consumer.c twice: as a CMake project using
 # find_package(hdgcl CONFIG) and hdgcl::hdgcl, and with the compiler flags
 # from `pkg-config --cflags --libs hdgcl`.
-# Usage: install_consumer.sh BUILD_DIR SOURCE_DIR LIBDIR VERSION C_COMPILER
+# Usage: install_consumer.sh BUILD_DIR SOURCE_DIR LIBDIR VERSION C_COMPILER [FLAGS]
+# FLAGS (e.g. -fsanitize=address,undefined in a sanitizer build) are added to
+# the consumer's compile and link lines: a sanitized libhdgcl needs them.
 set -u
-build=$1 src=$2 libdir=$3 version=$4 cc=$5
+build=$1 src=$2 libdir=$3 version=$4 cc=$5 extra=${6:-}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 prefix=$dir/prefix
@@ -33,7 +35,8 @@ done
 
 # 1. CMake package.
 if cmake -S "$src/tests/install" -B "$dir/cmake-build" -DCMAKE_BUILD_TYPE=Release \
-     -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$prefix" > "$dir/cmake.log" 2>&1 \
+     -DCMAKE_C_COMPILER="$cc" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS="$extra" \
+     -DCMAKE_EXE_LINKER_FLAGS="$extra" > "$dir/cmake.log" 2>&1 \
    && cmake --build "$dir/cmake-build" > "$dir/build.log" 2>&1; then
   found=$(sed -n 's/^hdgcl_DIR:PATH=//p' "$dir/cmake-build/CMakeCache.txt")
   [ "$found" = "$prefix/$libdir/cmake/hdgcl" ] && ok "find_package found the installed package" \
@@ -63,7 +66,7 @@ lib=$(pkg-config --libs-only-L hdgcl | sed 's/^ *-L//; s/ *$//')
   && [ "$(cd "$lib" 2>/dev/null && pwd -P)" = "$(cd "$prefix/$libdir" && pwd -P)" ] \
   && ok "pkg-config flags point into the prefix ($flags)" || bad "pkg-config flags ($flags)"
 # shellcheck disable=SC2086
-"$cc" -std=c17 -Wall -Wextra -Werror "$src/tests/install/consumer.c" -o "$dir/consumer-pc" $flags \
+"$cc" -std=c17 -Wall -Wextra -Werror $extra "$src/tests/install/consumer.c" -o "$dir/consumer-pc" $flags \
   > "$dir/cc.log" 2>&1 && ok "pkg-config consumer builds" || { bad "pkg-config consumer builds"; cat "$dir/cc.log"; }
 LD_LIBRARY_PATH="$prefix/$libdir" "$dir/consumer-pc" "$version" > "$dir/run-pc.log" 2>&1 \
   && ok "pkg-config consumer runs" || { bad "pkg-config consumer runs"; cat "$dir/run-pc.log"; }
