@@ -19,11 +19,17 @@ bad() { printf 'FAIL %s\n' "$1"; fail=1; }
 cmake --install "$build" --prefix "$prefix" > "$dir/install.log" 2>&1 && ok "cmake --install" \
   || { bad "cmake --install"; cat "$dir/install.log"; exit 1; }
 for f in include/hdgcl/hdgcl.h include/hdgcl/device.h include/hdgcl/solver.h bin/hdgcl \
-         "$libdir/libhdgcl.so" "$libdir/cmake/hdgcl/hdgclConfig.cmake" \
+         "$libdir/cmake/hdgcl/hdgclConfig.cmake" \
          "$libdir/cmake/hdgcl/hdgclConfigVersion.cmake" "$libdir/cmake/hdgcl/hdgclTargets.cmake" \
          "$libdir/pkgconfig/hdgcl.pc"; do
   [ -e "$prefix/$f" ] || bad "installed file $f missing"
 done
+# A shared library, or a static one (BUILD_SHARED_LIBS=OFF): then the
+# consumer needs hdgcl's own dependencies, from the CMake package's
+# find_dependency calls or from pkg-config --static.
+if [ -e "$prefix/$libdir/libhdgcl.so" ]; then static=""; library=libhdgcl.so
+elif [ -e "$prefix/$libdir/libhdgcl.a" ]; then static="--static"; library=libhdgcl.a
+else bad "installed library $libdir/libhdgcl.so or .a missing"; static=""; library=none; fi
 # Private headers stay private.
 [ ! -e "$prefix/include/hdgcl/context.h" ] && [ ! -e "$prefix/include/context.h" ] \
   && ok "only the public headers" || bad "private headers installed"
@@ -44,8 +50,13 @@ if cmake -S "$src/tests/install" -B "$dir/cmake-build" -DCMAKE_BUILD_TYPE=Releas
   "$dir/cmake-build/consumer" "$version" > "$dir/run.log" 2>&1 && ok "find_package consumer runs" \
     || { bad "find_package consumer runs"; cat "$dir/run.log"; }
   # It links the installed library, not the build tree's.
-  ldd "$dir/cmake-build/consumer" | grep -q "$prefix/$libdir/libhdgcl.so" && ok "find_package consumer uses the installed library" \
-    || { bad "find_package consumer uses the installed library"; ldd "$dir/cmake-build/consumer"; }
+  if [ -z "$static" ]; then
+    ldd "$dir/cmake-build/consumer" | grep -q "$prefix/$libdir/libhdgcl.so" && ok "find_package consumer uses the installed library" \
+      || { bad "find_package consumer uses the installed library"; ldd "$dir/cmake-build/consumer"; }
+  else
+    grep -q "$prefix/$libdir/libhdgcl.a" "$dir/cmake-build/CMakeFiles/consumer.dir/link.txt" \
+      && ok "find_package consumer links the installed $library" || bad "find_package consumer links the installed $library"
+  fi
 else
   bad "find_package consumer builds"; cat "$dir/cmake.log" "$dir/build.log" 2>/dev/null
 fi
@@ -58,10 +69,10 @@ cmake -S "$dir/too-new" -B "$dir/too-new/build" -DCMAKE_PREFIX_PATH="$prefix" > 
 # 2. pkg-config.
 export PKG_CONFIG_PATH="$prefix/$libdir/pkgconfig"
 [ "$(pkg-config --modversion hdgcl)" = "$version" ] && ok "pkg-config --modversion" || bad "pkg-config --modversion"
-flags=$(pkg-config --cflags --libs hdgcl)
+flags=$(pkg-config $static --cflags --libs hdgcl)
 # The -I and -L directories are the prefix's (the file is relocatable: ${pcfiledir}/../..).
 inc=$(pkg-config --cflags-only-I hdgcl | sed 's/^ *-I//; s/ *$//')
-lib=$(pkg-config --libs-only-L hdgcl | sed 's/^ *-L//; s/ *$//')
+lib=$(pkg-config --libs-only-L hdgcl | sed 's/^ *-L//; s/ .*//')
 [ "$(cd "$inc" 2>/dev/null && pwd -P)" = "$(cd "$prefix/include" && pwd -P)" ] \
   && [ "$(cd "$lib" 2>/dev/null && pwd -P)" = "$(cd "$prefix/$libdir" && pwd -P)" ] \
   && ok "pkg-config flags point into the prefix ($flags)" || bad "pkg-config flags ($flags)"
