@@ -14,7 +14,7 @@ case ${1:-check} in
 check)
   { clinfo -l; "$build/hdgcl" devices; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } 2>&1 | tee "$out/devices.txt"
   for dev in nvidia pocl; do
-    for t in test_device_kernel test_program_cache test_clblast test_hdg_agreement test_hdg_polynomial test_hdg_convergence; do
+    for t in test_device_kernel test_device_context test_program_cache test_clblast test_hdg_agreement test_hdg_polynomial test_hdg_convergence; do
       [ -x "$build/tests/$t" ] || continue
       start=$(date +%s)
       if HDGCL_DEVICE=$dev "$build/tests/$t" > "$out/tmp.log" 2>&1; then r=PASS; else r=FAIL; fi
