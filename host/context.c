@@ -1,5 +1,6 @@
 /* Contexts: device selection, queue, device buffers with memory accounting,
  * kernel launches with named errors, timing. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +231,15 @@ int hdgcl_kernel_launch(hdgcl_context ctx, cl_kernel kernel, cl_uint dim, const 
     g[i] = global[i];
     if (local && local[i]) g[i] = (g[i] + local[i] - 1) / local[i] * local[i];
     if (g[i] == 0) return HDGCL_SUCCESS; /* nothing to do */
+    /* Some runtimes (NVIDIA's) compute get_global_id in 32-bit signed
+     * arithmetic: a larger launch would silently index out of bounds. */
+    if (g[i] > (size_t)INT_MAX) {
+      char name[128];
+      kernel_name(kernel, name, sizeof name);
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "kernel %s: global size %zu exceeds 2^31-1 work-items (split the launch)",
+                         name, g[i]);
+    }
   }
   cl_int err = clEnqueueNDRangeKernel(ctx->queue, kernel, dim, NULL, g, local, 0, NULL, event);
   if (err != CL_SUCCESS) {
