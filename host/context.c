@@ -178,23 +178,33 @@ int hdgcl_buffer_read(hdgcl_context ctx, const hdgcl_buffer *buf, size_t offset,
   return HDGCL_SUCCESS;
 }
 
+#define FILL_PIECE ((size_t)1 << 30)
+
 int hdgcl_buffer_fill(hdgcl_context ctx, hdgcl_buffer *buf, size_t offset, size_t bytes,
                       double value) {
   HDGCL_TRY(check_range(buf, offset, bytes, "fill"));
   if (bytes % sizeof(double) || offset % sizeof(double))
     return hdgcl_error(HDGCL_ERROR_INTERNAL, "fill of %zu bytes at %zu: not whole doubles", bytes,
                        offset);
-  HDGCL_CL(clEnqueueFillBuffer(ctx->queue, buf->mem, &value, sizeof value, offset, bytes, 0, NULL,
-                               NULL),
-           "clEnqueueFillBuffer", NULL);
+  /* In pieces of at most 1 GiB: a runtime's fill kernel may count patterns
+   * in 32-bit ints (on the H100, one fill of 2^31 doubles failed). */
+  for (size_t done = 0; done < bytes; done += FILL_PIECE) {
+    size_t piece = bytes - done < FILL_PIECE ? bytes - done : FILL_PIECE;
+    HDGCL_CL(clEnqueueFillBuffer(ctx->queue, buf->mem, &value, sizeof value, offset + done, piece,
+                                 0, NULL, NULL),
+             "clEnqueueFillBuffer", NULL);
+  }
   return HDGCL_SUCCESS;
 }
 
 int hdgcl_buffer_copy(hdgcl_context ctx, const hdgcl_buffer *src, hdgcl_buffer *dst, size_t bytes) {
   HDGCL_TRY(check_range(src, 0, bytes, "copy"));
   HDGCL_TRY(check_range(dst, 0, bytes, "copy"));
-  HDGCL_CL(clEnqueueCopyBuffer(ctx->queue, src->mem, dst->mem, 0, 0, bytes, 0, NULL, NULL),
-           "clEnqueueCopyBuffer", NULL);
+  for (size_t done = 0; done < bytes; done += FILL_PIECE) { /* pieces, as for fills */
+    size_t piece = bytes - done < FILL_PIECE ? bytes - done : FILL_PIECE;
+    HDGCL_CL(clEnqueueCopyBuffer(ctx->queue, src->mem, dst->mem, done, done, piece, 0, NULL, NULL),
+             "clEnqueueCopyBuffer", NULL);
+  }
   return HDGCL_SUCCESS;
 }
 

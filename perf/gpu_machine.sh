@@ -9,6 +9,7 @@
 #                                  # (fits in ~9.5 minutes: each part has a deadline)
 #   sh perf/gpu_machine.sh cube3d-large  # its second half: higher orders, larger meshes
 #   sh perf/gpu_machine.sh cube3d-rest   # what those two could not finish
+#   sh perf/gpu_machine.sh cube3d-last   # and what that one could not
 set -u
 build=${BUILD:-build-gpu}
 out=${OUT:-perf/out}
@@ -80,4 +81,24 @@ cube3d-rest)
   run pocl hex 4 "8 12" 60 500
   run pocl hex 5 "8" 60 530
   run pocl hex 3 "24" 60 575 ;;
+cube3d-last)
+  # What is left after cube3d-rest (one JSON-lines file per device, so few
+  # files come back from the machine).
+  t0=$(date +%s)
+  run() { # device kind order meshes step_limit deadline_offset
+    DEADLINE=$((t0 + $6)) STEP_LIMIT=$5 sh perf/cube3d.sh "$build/hdgcl" "$1" "$out/part.jsonl" \
+      "$2" "$4" "$3" 2>&1 | tee -a "$out/cube3d-4.log"
+    cat "$out/part.jsonl" "$out/part.jsonl.partial" >> "$out/cube3d-4-$1.jsonl" 2>/dev/null
+    rm -f "$out/part.jsonl" "$out/part.jsonl.partial"
+  }
+  run nvidia cube 3 "64" 60 40
+  run nvidia hex 3 "64" 60 90
+  run nvidia cube 5 "40" 60 140
+  run nvidia hex 4 "12 16 24 32 40" 60 250
+  export WARMUP_LARGE=1 # PoCL compiles each kernel again at its first launch
+  run pocl hex 1 "24" 60 270
+  run pocl hex 2 "24" 60 300
+  run pocl hex 4 "8 12" 60 400
+  run pocl hex 5 "8" 60 460
+  run pocl hex 3 "24" 60 560 ;;
 esac
