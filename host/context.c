@@ -112,6 +112,7 @@ int hdgcl_context_memory(hdgcl_context ctx, uint64_t *in_use, uint64_t *high_wat
 int hdgcl_context_destroy(hdgcl_context *ctx) {
   if (!ctx || !*ctx) return HDGCL_SUCCESS;
   hdgcl_context c = *ctx;
+  if (c->fill) clReleaseKernel(c->fill);
   program_cache_release(c);
   if (c->queue) clReleaseCommandQueue(c->queue);
   if (c->context) clReleaseContext(c->context);
@@ -180,21 +181,26 @@ int hdgcl_buffer_read(hdgcl_context ctx, const hdgcl_buffer *buf, size_t offset,
 
 #define FILL_PIECE ((size_t)1 << 30)
 
+/* With our own kernel (cl/buffer.cl) rather than clEnqueueFillBuffer: on the
+ * H100 NVIDIA's fill failed on buffers past 2^31 doubles. */
 int hdgcl_buffer_fill(hdgcl_context ctx, hdgcl_buffer *buf, size_t offset, size_t bytes,
                       double value) {
   HDGCL_TRY(check_range(buf, offset, bytes, "fill"));
   if (bytes % sizeof(double) || offset % sizeof(double))
     return hdgcl_error(HDGCL_ERROR_INTERNAL, "fill of %zu bytes at %zu: not whole doubles", bytes,
                        offset);
-  /* In pieces of at most 1 GiB: a runtime's fill kernel may count patterns
-   * in 32-bit ints (on the H100, one fill of 2^31 doubles failed). */
-  for (size_t done = 0; done < bytes; done += FILL_PIECE) {
-    size_t piece = bytes - done < FILL_PIECE ? bytes - done : FILL_PIECE;
-    HDGCL_CL(clEnqueueFillBuffer(ctx->queue, buf->mem, &value, sizeof value, offset + done, piece,
-                                 0, NULL, NULL),
-             "clEnqueueFillBuffer", NULL);
+  if (bytes == 0) return HDGCL_SUCCESS;
+  if (!ctx->fill) {
+    static const char *const files[] = {"common.h", "buffer.cl"};
+    cl_program program;
+    HDGCL_TRY(hdgcl_program_get(ctx, files, 2, NULL, &program));
+    HDGCL_TRY(hdgcl_kernel_create(program, "fill_double", &ctx->fill));
   }
-  return HDGCL_SUCCESS;
+  cl_long first = (cl_long)(offset / 8), count = (cl_long)(bytes / 8);
+  hdgcl_arg args[] = {HDGCL_ARG(first), HDGCL_ARG(count), HDGCL_ARG(value), HDGCL_ARG(buf->mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ctx->fill, 4, args));
+  size_t global = (size_t)count < ((size_t)1 << 20) ? (size_t)count : ((size_t)1 << 20);
+  return hdgcl_kernel_launch(ctx, ctx->fill, 1, &global, NULL, NULL);
 }
 
 int hdgcl_buffer_copy(hdgcl_context ctx, const hdgcl_buffer *src, hdgcl_buffer *dst, size_t bytes) {
