@@ -10,6 +10,7 @@
 #   sh perf/gpu_machine.sh cube3d-large  # its second half: higher orders, larger meshes
 #   sh perf/gpu_machine.sh cube3d-rest   # what those two could not finish
 #   sh perf/gpu_machine.sh cube3d-last   # and what that one could not
+#   sh perf/gpu_machine.sh compare       # cuSPARSE / cuBLAS on hdgcl's exported data
 set -u
 build=${BUILD:-build-gpu}
 out=${OUT:-perf/out}
@@ -81,6 +82,20 @@ cube3d-rest)
   run pocl hex 4 "8 12" 60 500
   run pocl hex 5 "8" 60 530
   run pocl hex 3 "24" 60 575 ;;
+compare)
+  # NVIDIA's libraries on hdgcl's own data (perf/cupy_compare.py): the trace
+  # system of paper 000's 80x80 p=9 case and of cube:12 p=3, cuSPARSE CSR SpMV
+  # and cuBLAS batched DGEMM at the local stage's shapes (S^-1 [W|F]:
+  # NP x (NT+1) x NP, one per element).
+  "$build/hdgcl" solve --mesh square:80 --order 9 --device nvidia --quiet --export-matrix /tmp/tri80p9 \
+    --json "$out/compare-tri80p9-hdgcl.json"
+  python3 perf/cupy_compare.py /tmp/tri80p9 --gemm 55,31,55,12800 --gemm 31,31,55,12800 \
+    --json "$out/compare-tri80p9.json"
+  "$build/hdgcl" solve --mesh cube:12 --order 3 --device nvidia --quiet --export-matrix /tmp/tet12p3 \
+    --json "$out/compare-tet12p3-hdgcl.json"
+  python3 perf/cupy_compare.py /tmp/tet12p3 --gemm 20,41,20,10368 --gemm 41,41,20,10368 \
+    --json "$out/compare-tet12p3.json"
+  rm -f /tmp/tri80p9*.mtx /tmp/tet12p3*.mtx ;;
 cube3d-last)
   # What is left after cube3d-rest (one JSON-lines file per device, so few
   # files come back from the machine).
