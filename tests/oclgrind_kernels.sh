@@ -3,25 +3,25 @@
 # its checkers on: data races (--data-races), uninitialised values
 # (--uninitialized), OpenCL API misuse (--check-api), and out-of-bounds
 # accesses (always on).  Any diagnostic fails the test, as does a kernel of
-# cl/ that no case launched.
+# cl/ that no case launched.  A canary first checks that the checkers report
+# a deliberately broken kernel.
 #
-# Usage: oclgrind_kernels.sh CLI TEST_DEVICE_CONTEXT TEST_CLBLAST FILL_SHIM OCLGRIND_RT CL_DIR
+# Usage: oclgrind_kernels.sh OCLGRIND CLI TEST_DEVICE_CONTEXT TEST_CLBLAST CL_DIR
 #
-# The oclgrind launcher only turns its flags into OCLGRIND_* variables and
-# preloads liboclgrind-rt.so (an ICD interposer: the only platform is then
-# "Oclgrind").  We do the same by hand so that FILL_SHIM can be preloaded
-# first: oclgrind 21.10's --uninitialized does not count clEnqueueFillBuffer
-# as initialising memory, and the shim turns fills into writes.  Further:
-#   OCLGRIND_BUILD_OPTIONS=-cl-opt-disable  --uninitialized aborts on the LLVM
-#       'freeze' instruction that optimised code contains;
-#   OCLGRIND_MAX_WGSIZE=64  the CG reductions launch DOT_GROUPS groups of the
-#       largest work-group size: 64 keeps the simulation short (the local and
+# oclgrind is an ICD interposer: under it the only platform is "Oclgrind"
+# (--device oclgrind).  Further flags:
+#   --build-options -cl-opt-disable  --uninitialized aborts on the LLVM
+#       'freeze' instruction that optimised code contains (oclgrind 21.10);
+#   --max-wgsize 64  the CG reductions launch DOT_GROUPS groups of the largest
+#       work-group size: 64 keeps the simulation short (the local and
 #       recovery kernels need 64);
+#   --inst-counts  names every kernel launched (stdout), for the coverage check;
 #   --rtol 0.9 --maxit 2 on all but one case: one CG iteration plus one
 #       converged (no-op) iteration launches every solver kernel.
-# Cases run two at a time.
+# Diagnostics go to stderr, not to --log: oclgrind reopens, and so empties,
+# the log file at each clCreateContext.  Cases run two at a time.
 set -u
-cli=$1 test_context=$2 test_clblast=$3 shim=$4 rt=$5 cl_dir=$6
+oclgrind=$1 cli=$2 test_context=$3 test_clblast=$4 cl_dir=$5
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -29,14 +29,11 @@ ok() { printf 'ok   %s\n' "$1"; }
 bad() { printf 'FAIL %s\n' "$1"; fail=1; }
 
 # run NAME COMMAND...: under oclgrind with all checks; leaves NAME.{rc,out,err,time}.
-# Diagnostics go to stderr (not --log: oclgrind reopens, and so empties, the log
-# file at each clCreateContext), instruction counts of each kernel to stdout.
 run() {
   name=$1; shift
   start=$(date +%s)
-  env LD_PRELOAD="$shim:$rt" OCLGRIND_DATA_RACES=1 OCLGRIND_UNINITIALIZED=1 OCLGRIND_CHECK_API=1 \
-    OCLGRIND_BUILD_OPTIONS=-cl-opt-disable OCLGRIND_MAX_WGSIZE=64 OCLGRIND_INST_COUNTS=1 \
-    "$@" > "$dir/$name.out" 2> "$dir/$name.err"
+  "$oclgrind" --data-races --uninitialized --check-api --build-options -cl-opt-disable \
+    --max-wgsize 64 --inst-counts "$@" > "$dir/$name.out" 2> "$dir/$name.err"
   echo $? > "$dir/$name.rc"
   echo $(( $(date +%s) - start )) > "$dir/$name.time"
 }
