@@ -18,12 +18,12 @@
 #define S_ITER 8  /* iterations done */
 
 /* After r = b, z = M r and dot2(r; z, r): initial scalars. One group. */
-__kernel void cg_init(__global const double *partial, __global double *scalars,
+__kernel void cg_init(__global const double *partial, const int ngroups, __global double *scalars,
                       const double rtol, __global double *history) {
   __local double buf[DOT_WG];
-  const double rz = reduce_partials(buf, partial, 2, 0);
+  const double rz = reduce_partials(buf, partial, 2, 0, ngroups);
   barrier(CLK_LOCAL_MEM_FENCE);
-  const double rr = reduce_partials(buf, partial, 2, 1);
+  const double rr = reduce_partials(buf, partial, 2, 1, ngroups);
   if (get_local_id(0) == 0) {
     scalars[S_RZ] = rz;
     scalars[S_RR] = rr;
@@ -38,10 +38,10 @@ __kernel void cg_init(__global const double *partial, __global double *scalars,
 }
 
 /* alpha = (r,z) / (p,Ap); coeffs[2 it] = alpha. */
-__kernel void cg_alpha(__global const double *partial, __global double *scalars,
+__kernel void cg_alpha(__global const double *partial, const int ngroups, __global double *scalars,
                        __global double *coeffs) {
   __local double buf[DOT_WG];
-  const double pap = reduce_partials(buf, partial, 1, 0);
+  const double pap = reduce_partials(buf, partial, 1, 0, ngroups);
   if (get_local_id(0) == 0) {
     scalars[S_PAP] = pap;
     scalars[S_ALPHA] = scalars[S_DONE] != 0.0 ? 0.0 : scalars[S_RZ] / pap;
@@ -62,12 +62,12 @@ __kernel void cg_update_xr(const int n, __global const double *scalars, __global
 
 /* beta = (r,z)_new / (r,z); records ||r||/||b|| and coeffs[2 it + 1] = beta;
  * sets done at the tolerance. */
-__kernel void cg_beta(__global const double *partial, __global double *scalars,
+__kernel void cg_beta(__global const double *partial, const int ngroups, __global double *scalars,
                       __global double *history, __global double *coeffs) {
   __local double buf[DOT_WG];
-  const double rz = reduce_partials(buf, partial, 2, 0);
+  const double rz = reduce_partials(buf, partial, 2, 0, ngroups);
   barrier(CLK_LOCAL_MEM_FENCE);
-  const double rr = reduce_partials(buf, partial, 2, 1);
+  const double rr = reduce_partials(buf, partial, 2, 1, ngroups);
   if (get_local_id(0) == 0 && scalars[S_DONE] == 0.0) {
     scalars[S_BETA] = rz / scalars[S_RZ];
     scalars[S_RZ] = rz;

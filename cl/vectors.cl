@@ -1,6 +1,8 @@
 /* Fused BLAS-1 kernels and device reductions shared by the Krylov methods and
  * the preconditioners.  Every reduction is a fixed tree (work-group tree, then
- * one group over the DOT_GROUPS partial sums): deterministic, no atomics.
+ * one group over the `ngroups` partial sums): deterministic, no atomics.
+ * First passes run ngroups <= DOT_GROUPS groups of DOT_WG (host/vectors.c:
+ * no more groups than the vector needs) and stride by the global size.
  * Sizes: DOT_WG (power of two), DOT_GROUPS, MDOT_MAX. */
 
 /* Work-group tree reduction of DOT_WG values in local memory; returns the sum
@@ -16,12 +18,12 @@ double group_sum(__local double *buf, double v) {
   return buf[0];
 }
 
-/* partial[g] = sum over this group's grid-stride share of a.b; DOT_GROUPS groups. */
+/* partial[g] = sum over this group's grid-stride share of a.b. */
 __kernel void dot_partial(const int n, __global const double *a, __global const double *b,
                           __global double *partial) {
   __local double buf[DOT_WG];
   double s = 0.0;
-  for (int i = get_global_id(0); i < n; i += DOT_WG * DOT_GROUPS) s += a[i] * b[i];
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) s += a[i] * b[i];
   s = group_sum(buf, s);
   if (get_local_id(0) == 0) partial[get_group_id(0)] = s;
 }
@@ -31,7 +33,7 @@ __kernel void dot2_partial(const int n, __global const double *a, __global const
                            __global const double *c, __global double *partial) {
   __local double buf[DOT_WG];
   double s = 0.0, t = 0.0;
-  for (int i = get_global_id(0); i < n; i += DOT_WG * DOT_GROUPS) {
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
     s += a[i] * b[i];
     t += a[i] * c[i];
   }
@@ -44,10 +46,11 @@ __kernel void dot2_partial(const int n, __global const double *a, __global const
   }
 }
 
-/* Sum of DOT_GROUPS partials (stride `stride`, offset `first`) by one group. */
-double reduce_partials(__local double *buf, __global const double *partial, int stride, int first) {
+/* Sum of ngroups partials (stride `stride`, offset `first`) by one group. */
+double reduce_partials(__local double *buf, __global const double *partial, int stride, int first,
+                       int ngroups) {
   double s = 0.0;
-  for (int g = get_local_id(0); g < DOT_GROUPS; g += DOT_WG) s += partial[g * stride + first];
+  for (int g = get_local_id(0); g < ngroups; g += DOT_WG) s += partial[g * stride + first];
   return group_sum(buf, s);
 }
 
@@ -59,7 +62,7 @@ __kernel void mdot_partial(const int n, const int k, __global const double *v,
   for (int j = 0; j < k; j++) {
     __global const double *vj = v + (long)j * n;
     double s = 0.0;
-    for (int i = get_global_id(0); i < n; i += DOT_WG * DOT_GROUPS) s += vj[i] * w[i];
+    for (int i = get_global_id(0); i < n; i += get_global_size(0)) s += vj[i] * w[i];
     s = group_sum(buf, s);
     if (get_local_id(0) == 0) partial[get_group_id(0) * MDOT_MAX + j] = s;
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -68,19 +71,20 @@ __kernel void mdot_partial(const int n, const int k, __global const double *v,
 
 /* Multi-dot, second pass (one group): h[j] (+)= sum_g partial[g * MDOT_MAX + j]. */
 __kernel void mdot_reduce(const int k, const int accumulate, __global const double *partial,
-                          __global double *h) {
+                          const int ngroups, __global double *h) {
   __local double buf[DOT_WG];
   for (int j = 0; j < k; j++) {
-    const double s = reduce_partials(buf, partial, MDOT_MAX, j);
+    const double s = reduce_partials(buf, partial, MDOT_MAX, j, ngroups);
     if (get_local_id(0) == 0) h[j] = (accumulate ? h[j] : 0.0) + s;
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
 
 /* After dot_partial(w, w), one group: h[index] = ||w||. */
-__kernel void norm_reduce(__global const double *partial, const int index, __global double *h) {
+__kernel void norm_reduce(__global const double *partial, const int ngroups, const int index,
+                          __global double *h) {
   __local double buf[DOT_WG];
-  const double s = reduce_partials(buf, partial, 1, 0);
+  const double s = reduce_partials(buf, partial, 1, 0, ngroups);
   if (get_local_id(0) == 0) h[index] = sqrt(s);
 }
 

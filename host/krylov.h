@@ -17,7 +17,7 @@ typedef struct precond precond;   /* precond.h */
 
 enum { SOLVER_CG = 0, SOLVER_GMRES = 1 };
 
-#define DOT_GROUPS 256 /* work-groups of a dot product's first pass */
+#define DOT_GROUPS 256 /* most work-groups of a dot product's first pass */
 #define MDOT_MAX 64    /* most vectors in one multi-dot: GMRES restart <= MDOT_MAX - 2 */
 #define CG_COEFFS 32   /* CG alpha/beta pairs kept for the Lanczos eigenvalue estimate */
 
@@ -27,6 +27,7 @@ typedef struct vector_kernels {
       basis_subtract, basis_combine;
   hdgcl_buffer partial; /* DOT_GROUPS * MDOT_MAX first-pass sums */
   size_t wg;            /* work-group size of the reductions (DOT_WG) */
+  cl_int groups;        /* work-groups of a first pass: min(DOT_GROUPS, ceil(n / wg)) */
 } vector_kernels;
 
 /* The solve stage. */

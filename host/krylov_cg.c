@@ -45,17 +45,17 @@ static int iteration(hdgcl_solver s, krylov *kr, precond *pc, hdgcl_buffer *x) {
   hdgcl_buffer *partial = &kr->vec.partial;
   HDGCL_TRY(krylov_spmv(s, kr, &cg->p, &cg->ap));
   HDGCL_TRY(vec_dot(s, kr, &cg->p, &cg->ap));
-  hdgcl_arg alpha[] = {HDGCL_ARG(partial->mem), HDGCL_ARG(cg->scalars.mem),
+  hdgcl_arg alpha[] = {HDGCL_ARG(partial->mem), HDGCL_ARG(kr->vec.groups), HDGCL_ARG(cg->scalars.mem),
                        HDGCL_ARG(cg->coeffs.mem)};
-  HDGCL_TRY(krylov_launch(s, cg->alpha, 3, alpha, wg, wg));
+  HDGCL_TRY(krylov_launch(s, cg->alpha, 4, alpha, wg, wg));
   hdgcl_arg xr[] = {HDGCL_ARG(kr->n),      HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->p.mem),
                     HDGCL_ARG(cg->ap.mem), HDGCL_ARG(x->mem),          HDGCL_ARG(cg->r.mem)};
   HDGCL_TRY(krylov_launch(s, cg->update_xr, 6, xr, (size_t)kr->n, 0));
   HDGCL_TRY(pc->apply(s, kr, pc, &cg->r, &cg->z));
   HDGCL_TRY(vec_dot2(s, kr, &cg->r, &cg->z, &cg->r));
-  hdgcl_arg beta[] = {HDGCL_ARG(partial->mem), HDGCL_ARG(cg->scalars.mem),
+  hdgcl_arg beta[] = {HDGCL_ARG(partial->mem), HDGCL_ARG(kr->vec.groups), HDGCL_ARG(cg->scalars.mem),
                       HDGCL_ARG(cg->history.mem), HDGCL_ARG(cg->coeffs.mem)};
-  HDGCL_TRY(krylov_launch(s, cg->beta, 4, beta, wg, wg));
+  HDGCL_TRY(krylov_launch(s, cg->beta, 5, beta, wg, wg));
   hdgcl_arg up[] = {HDGCL_ARG(kr->n), HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->z.mem),
                     HDGCL_ARG(cg->p.mem)};
   return krylov_launch(s, cg->update_p, 4, up, (size_t)kr->n, 0);
@@ -82,9 +82,10 @@ int krylov_cg_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *b
   HDGCL_TRY(pc->apply(s, kr, pc, &cg->r, &cg->z));
   HDGCL_TRY(hdgcl_buffer_copy(s->ctx, &cg->z, &cg->p, bytes));
   HDGCL_TRY(vec_dot2(s, kr, &cg->r, &cg->z, &cg->r));
-  hdgcl_arg init[] = {HDGCL_ARG(kr->vec.partial.mem), HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(rtol),
+  hdgcl_arg init[] = {HDGCL_ARG(kr->vec.partial.mem), HDGCL_ARG(kr->vec.groups),
+                      HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(rtol),
                       HDGCL_ARG(cg->history.mem)};
-  HDGCL_TRY(krylov_launch(s, cg->init, 4, init, wg, wg));
+  HDGCL_TRY(krylov_launch(s, cg->init, 5, init, wg, wg));
 
   double scalars[CG_SCALARS];
   int enqueued = 0;

@@ -37,6 +37,11 @@ int krylov_create(hdgcl_solver s, krylov *kr) {
   kr->vec.wg = dot_group_size(s->ctx);
   kr->rows = s->num.num_unknown_faces;
   kr->n = kr->rows * sz->nf;
+  /* No more first-pass groups than the vector fills: idle groups still run
+   * their tree reductions (costly on CPU runtimes).  With one element per
+   * work-item either way, the partial sums and so the results are the same. */
+  size_t need = ((size_t)kr->n + kr->vec.wg - 1) / kr->vec.wg;
+  kr->vec.groups = (cl_int)(need < 1 ? 1 : need > DOT_GROUPS ? DOT_GROUPS : need);
   char options[1536];
   snprintf(options, sizeof options, "%s -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d -DCG_COEFFS=%d%s",
            s->dev->options, kr->vec.wg, DOT_GROUPS, MDOT_MAX, CG_COEFFS,

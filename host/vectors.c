@@ -30,21 +30,23 @@ void vectors_destroy(hdgcl_solver s, krylov *kr) {
     if (k[i]) clReleaseKernel(k[i]);
   hdgcl_buffer_release(s->ctx, &v->partial);
   size_t wg = v->wg;
+  cl_int groups = v->groups;
   *v = (vector_kernels){0};
   v->wg = wg;
+  v->groups = groups;
 }
 
 int vec_dot(hdgcl_solver s, krylov *kr, const hdgcl_buffer *a, const hdgcl_buffer *b) {
   hdgcl_arg args[] = {HDGCL_ARG(kr->n), HDGCL_ARG(a->mem), HDGCL_ARG(b->mem),
                       HDGCL_ARG(kr->vec.partial.mem)};
-  return krylov_launch(s, kr->vec.dot, 4, args, kr->vec.wg * DOT_GROUPS, kr->vec.wg);
+  return krylov_launch(s, kr->vec.dot, 4, args, kr->vec.wg * kr->vec.groups, kr->vec.wg);
 }
 
 int vec_dot2(hdgcl_solver s, krylov *kr, const hdgcl_buffer *a, const hdgcl_buffer *b,
              const hdgcl_buffer *c) {
   hdgcl_arg args[] = {HDGCL_ARG(kr->n), HDGCL_ARG(a->mem), HDGCL_ARG(b->mem), HDGCL_ARG(c->mem),
                       HDGCL_ARG(kr->vec.partial.mem)};
-  return krylov_launch(s, kr->vec.dot2, 5, args, kr->vec.wg * DOT_GROUPS, kr->vec.wg);
+  return krylov_launch(s, kr->vec.dot2, 5, args, kr->vec.wg * kr->vec.groups, kr->vec.wg);
 }
 
 int vec_mdot(hdgcl_solver s, krylov *kr, const hdgcl_buffer *v, int k, const hdgcl_buffer *w,
@@ -53,9 +55,10 @@ int vec_mdot(hdgcl_solver s, krylov *kr, const hdgcl_buffer *v, int k, const hdg
   cl_int ck = k, acc = accumulate;
   hdgcl_arg a[] = {HDGCL_ARG(kr->n), HDGCL_ARG(ck), HDGCL_ARG(v->mem), HDGCL_ARG(w->mem),
                    HDGCL_ARG(kr->vec.partial.mem)};
-  HDGCL_TRY(krylov_launch(s, kr->vec.mdot, 5, a, kr->vec.wg * DOT_GROUPS, kr->vec.wg));
-  hdgcl_arg b[] = {HDGCL_ARG(ck), HDGCL_ARG(acc), HDGCL_ARG(kr->vec.partial.mem), HDGCL_ARG(h->mem)};
-  return krylov_launch(s, kr->vec.mdot_reduce, 4, b, kr->vec.wg, kr->vec.wg);
+  HDGCL_TRY(krylov_launch(s, kr->vec.mdot, 5, a, kr->vec.wg * kr->vec.groups, kr->vec.wg));
+  hdgcl_arg b[] = {HDGCL_ARG(ck), HDGCL_ARG(acc), HDGCL_ARG(kr->vec.partial.mem),
+                   HDGCL_ARG(kr->vec.groups), HDGCL_ARG(h->mem)};
+  return krylov_launch(s, kr->vec.mdot_reduce, 5, b, kr->vec.wg, kr->vec.wg);
 }
 
 int vec_normalize(hdgcl_solver s, krylov *kr, const hdgcl_buffer *w, hdgcl_buffer *h, int index,
@@ -63,8 +66,9 @@ int vec_normalize(hdgcl_solver s, krylov *kr, const hdgcl_buffer *w, hdgcl_buffe
   cl_int ci = index;
   cl_long off = y_offset;
   HDGCL_TRY(vec_dot(s, kr, w, w));
-  hdgcl_arg a[] = {HDGCL_ARG(kr->vec.partial.mem), HDGCL_ARG(ci), HDGCL_ARG(h->mem)};
-  HDGCL_TRY(krylov_launch(s, kr->vec.norm_reduce, 3, a, kr->vec.wg, kr->vec.wg));
+  hdgcl_arg a[] = {HDGCL_ARG(kr->vec.partial.mem), HDGCL_ARG(kr->vec.groups), HDGCL_ARG(ci),
+                   HDGCL_ARG(h->mem)};
+  HDGCL_TRY(krylov_launch(s, kr->vec.norm_reduce, 4, a, kr->vec.wg, kr->vec.wg));
   hdgcl_arg b[] = {HDGCL_ARG(kr->n), HDGCL_ARG(h->mem), HDGCL_ARG(ci), HDGCL_ARG(w->mem),
                    HDGCL_ARG(y->mem), HDGCL_ARG(off), HDGCL_ARG(v->mem)};
   return krylov_launch(s, kr->vec.scale_inv, 7, b, (size_t)kr->n, 0);
