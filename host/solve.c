@@ -97,6 +97,7 @@ int krylov_solve(hdgcl_solver s, krylov *kr, const assembly *as) {
   kr->as = as;
   res->history_length = 0;
   res->precond_seconds = 0.0;
+  res->eig_min = res->eig_max = 0.0;
   if (kr->n == 0) { /* every face is Dirichlet: nothing to solve */
     res->iterations = 0;
     res->residual = 0.0;

@@ -175,7 +175,7 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
     snprintf(method, sizeof method, "CG");
   fprintf(out, "solve     %s + %s (%s), %d iterations, relative residual %.3e (rtol %g)\n",
           method, r->precond, r->format, r->iterations, r->residual, r->rtol);
-  if (r->cheb_degree)
+  if (r->cheb_degree && r->eig_max > 0)
     fprintf(out, "          Chebyshev %d steps on [%.4g, %.4g]\n", r->cheb_degree, r->eig_min,
             r->eig_max);
   if (show_history)
