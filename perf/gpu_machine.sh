@@ -6,6 +6,7 @@
 #   sh perf/gpu_machine.sh check   # devices + the OpenCL tests on NVIDIA and PoCL
 #   sh perf/gpu_machine.sh paper   # paper 000 benchmark on NVIDIA and PoCL
 #   sh perf/gpu_machine.sh solvers # issue 6: iterations and time per solver x preconditioner
+#                                  # (env MESHES, ORDERS, SOLVERS, PRECONDS, DEVICES narrow it)
 set -u
 build=${BUILD:-build-gpu}
 out=${OUT:-perf/out}
@@ -30,6 +31,7 @@ paper)
   done ;;
 solvers)
   for dev in ${DEVICES:-nvidia}; do
-    sh perf/solvers.sh "$build/hdgcl" "$dev" "$out/solvers-$dev.jsonl" "${MESHES:-20 40 80 160 320}" "${ORDERS:-1 3 5 7 9}" 2>&1 | tee -a "$out/solvers.log"
+    sh perf/solvers.sh "$build/hdgcl" "$dev" "$out/solvers-$dev.jsonl" "${MESHES:-20 40 80 160 320}" "${ORDERS:-1 3 5 7 9}" \
+      "${SOLVERS:-cg gmres}" "${PRECONDS:-jacobi block-jacobi chebyshev asm}" 2>&1 | tee -a "$out/solvers.log"
   done ;;
 esac
