@@ -45,16 +45,17 @@ static int iteration(hdgcl_solver s, krylov *kr, precond *pc, hdgcl_buffer *x) {
   hdgcl_buffer *partial = &kr->vec.partial;
   HDGCL_TRY(krylov_spmv(s, kr, &cg->p, &cg->ap));
   HDGCL_TRY(vec_dot(s, kr, &cg->p, &cg->ap));
-  hdgcl_arg alpha[] = {HDGCL_ARG(partial->mem), HDGCL_ARG(kr->vec.groups), HDGCL_ARG(cg->scalars.mem),
-                       HDGCL_ARG(cg->coeffs.mem)};
+  hdgcl_arg alpha[] = {HDGCL_ARG(partial->mem), HDGCL_ARG(kr->vec.groups),
+                       HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->coeffs.mem)};
   HDGCL_TRY(krylov_launch(s, cg->alpha, 4, alpha, wg, wg));
   hdgcl_arg xr[] = {HDGCL_ARG(kr->n),      HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->p.mem),
                     HDGCL_ARG(cg->ap.mem), HDGCL_ARG(x->mem),          HDGCL_ARG(cg->r.mem)};
   HDGCL_TRY(krylov_launch(s, cg->update_xr, 6, xr, (size_t)kr->n, 0));
   HDGCL_TRY(pc->apply(s, kr, pc, &cg->r, &cg->z));
   HDGCL_TRY(vec_dot2(s, kr, &cg->r, &cg->z, &cg->r));
-  hdgcl_arg beta[] = {HDGCL_ARG(partial->mem), HDGCL_ARG(kr->vec.groups), HDGCL_ARG(cg->scalars.mem),
-                      HDGCL_ARG(cg->history.mem), HDGCL_ARG(cg->coeffs.mem)};
+  hdgcl_arg beta[] = {HDGCL_ARG(partial->mem), HDGCL_ARG(kr->vec.groups),
+                      HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->history.mem),
+                      HDGCL_ARG(cg->coeffs.mem)};
   HDGCL_TRY(krylov_launch(s, cg->beta, 5, beta, wg, wg));
   hdgcl_arg up[] = {HDGCL_ARG(kr->n), HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->z.mem),
                     HDGCL_ARG(cg->p.mem)};

@@ -120,9 +120,14 @@ int krylov_gmres_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer
                      vec_normalize(s, kr, &g->w, &g->h1, j + 1, &g->v, (int64_t)(j + 1) * kr->n,
                                    &g->vj),
                      done);
-      /* The one host read of the iteration: the Hessenberg column. */
+      /* The one host wait of the iteration: the Hessenberg column (h2 read
+       * without blocking; the blocking read of h1 after it on the in-order
+       * queue waits for both). */
+      HDGCL_CL_GOTO(status,
+                    clEnqueueReadBuffer(s->ctx->queue, g->h2.mem, CL_FALSE, 0, (size_t)(j + 1) * 8,
+                                        h2, 0, NULL, NULL),
+                    "clEnqueueReadBuffer", "GMRES second projection", done);
       HDGCL_TRY_GOTO(status, hdgcl_buffer_read(s->ctx, &g->h1, 0, (size_t)(j + 2) * 8, col), done);
-      HDGCL_TRY_GOTO(status, hdgcl_buffer_read(s->ctx, &g->h2, 0, (size_t)(j + 1) * 8, h2), done);
       for (int i = 0; i <= j; i++) col[i] += h2[i];
       double wnorm = col[j + 1];
       /* Previous rotations, then a new one zeroing col[j+1]. */
@@ -182,6 +187,7 @@ int krylov_gmres_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer
   *residual = relres;
   status = HDGCL_SUCCESS;
 done:
+  if (status != HDGCL_SUCCESS) clFinish(s->ctx->queue); /* no read may still target h2 */
   free(hess);
   free(cs);
   free(sn);

@@ -10,9 +10,10 @@
  * applications, cheb-degree - 1 products with A.
  *
  * Eigenvalue interval of M^-1 A, estimated once per solve in setup:
- * CHEB_LANCZOS_STEPS steps of M-preconditioned CG on a fixed pseudo-random
- * right-hand side give the Lanczos tridiagonal matrix T (Saad eq. 6.103) whose
- * extreme eigenvalues (Sturm bisection) approach those of M^-1 A from inside.
+ * CHEB_LANCZOS_STEPS steps of M-preconditioned CG (fewer if it converges to
+ * 1e-10 first) on a fixed pseudo-random right-hand side give the Lanczos
+ * tridiagonal matrix T (Saad eq. 6.103) whose extreme eigenvalues (Sturm
+ * bisection) approach those of M^-1 A from inside.
  *  - lambda_max = 1.1 * the largest Ritz value: the Ritz value is below the
  *    true maximum, and above the interval the residual polynomial grows like
  *    T_k, so p(lambda) could turn negative (M^-1 indefinite: CG breaks down);
@@ -90,7 +91,9 @@ static int estimate_bounds(hdgcl_solver s, krylov *kr, chebyshev *c) {
   free(b);
   HDGCL_TRY(status);
   cg_outcome out;
-  HDGCL_TRY(krylov_cg_run(s, kr, &c->inner, &c->res, &c->d, CHEB_LANCZOS_STEPS, 0.0, false, &out));
+  /* Stops early on small systems once converged: later steps of a converged
+   * CG carry round-off, not spectral information. */
+  HDGCL_TRY(krylov_cg_run(s, kr, &c->inner, &c->res, &c->d, CHEB_LANCZOS_STEPS, 1e-10, false, &out));
   int k = out.iterations < CG_COEFFS ? out.iterations : CG_COEFFS;
   if (k < 1 || !(out.alpha[0] > 0))
     return hdgcl_error(HDGCL_ERROR_CONVERGENCE,

@@ -103,6 +103,9 @@ int krylov_solve(hdgcl_solver s, krylov *kr, const assembly *as) {
     res->residual = 0.0;
     return solver_record_residual(s, 0.0);
   }
+  if (s->solver == SOLVER_CG && !kr->pc->symmetric)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--precond %s is not symmetric: use --solver gmres",
+                       kr->pc->name);
   double t0 = hdgcl_wtime();
   HDGCL_TRY(kr->pc->setup(s, kr, kr->pc));
   HDGCL_TRY(hdgcl_context_finish(s->ctx));
