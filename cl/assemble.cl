@@ -63,44 +63,47 @@ __kernel void boundary_data(const int nint, const int nbnd, __global const char 
   for (int m = 0; m < NF; m++) bvals[(long)b * NF + m] = out[m];
 }
 
-/* Matrix entries contributed by the chunk elements [e0, e0 + nchunk):
- * one work-item per (row face, slot, m, n). */
+/* Matrix entries contributed by the chunk elements [e0, e0 + nchunk): one
+ * work-item per (row face, slot, m, n), in a grid-stride loop so the launch
+ * stays below 2^31 work-items (NVIDIA's get_global_id is 32-bit signed
+ * inside: past 2^31 it wraps negative) however many entries the matrix has. */
 __kernel void assemble_matrix(const int nunknown, const int e0, const int nchunk,
                               __global const int *unknown_face, __global const int *block_cols,
                               __global const int *face_elems, __global const char *face_local,
                               __global const double *K, __global double *values) {
-  const long t = get_global_id(0);
-  if (t >= (long)nunknown * NSLOTS * NF * NF) return;
-  const int n = t % NF, m = (t / NF) % NF, slot = (t / (NF * NF)) % NSLOTS;
-  const int u = t / (NSLOTS * NF * NF);
-  if (block_cols[u * NSLOTS + slot] < 0) return; /* empty slot: stays zero */
-  const int F = unknown_face[u];
-  double add = 0.0;
-  bool any = false;
-  if (slot == 0) {
-    for (int side = 0; side < 2; side++) {
+  const long total = (long)nunknown * NSLOTS * NF * NF;
+  for (long t = get_global_id(0); t < total; t += get_global_size(0)) {
+    const int n = t % NF, m = (t / NF) % NF, slot = (t / (NF * NF)) % NSLOTS;
+    const int u = t / (NSLOTS * NF * NF);
+    if (block_cols[u * NSLOTS + slot] < 0) continue; /* empty slot: stays zero */
+    const int F = unknown_face[u];
+    double add = 0.0;
+    bool any = false;
+    if (slot == 0) {
+      for (int side = 0; side < 2; side++) {
+        const int e = face_elems[2 * F + side];
+        if (e < e0 || e >= e0 + nchunk) continue;
+        const int lf = face_local[2 * F + side];
+        add += KE(K, e - e0, lf * NF + m, lf * NF + n);
+        any = true;
+      }
+    } else {
+      const int side = (slot - 1) / (NFACES - 1), j = (slot - 1) % (NFACES - 1) + 1;
       const int e = face_elems[2 * F + side];
-      if (e < e0 || e >= e0 + nchunk) continue;
-      const int lf = face_local[2 * F + side];
-      add += KE(K, e - e0, lf * NF + m, lf * NF + n);
-      any = true;
+      if (e >= e0 && e < e0 + nchunk) {
+        const int lf = face_local[2 * F + side], lg = (lf + j) % NFACES;
+        add = KE(K, e - e0, lf * NF + m, lg * NF + n);
+        any = true;
+      }
     }
-  } else {
-    const int side = (slot - 1) / (NFACES - 1), j = (slot - 1) % (NFACES - 1) + 1;
-    const int e = face_elems[2 * F + side];
-    if (e >= e0 && e < e0 + nchunk) {
-      const int lf = face_local[2 * F + side], lg = (lf + j) % NFACES;
-      add = KE(K, e - e0, lf * NF + m, lg * NF + n);
-      any = true;
-    }
-  }
-  if (!any) return;
+    if (!any) continue;
 #ifdef FORMAT_ELL
-  const long nrows = (long)nunknown * NF;
-  values[(long)(slot * NF + n) * nrows + (long)u * NF + m] += add;
+    const long nrows = (long)nunknown * NF;
+    values[(long)(slot * NF + n) * nrows + (long)u * NF + m] += add;
 #else
-  values[t] += add;
+    values[t] += add;
 #endif
+  }
 }
 
 /* Right-hand side contributed by the chunk elements: g_e minus the columns

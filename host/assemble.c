@@ -79,7 +79,10 @@ int assembly_add_chunk(hdgcl_solver s, assembly *as, const local_stage *ls, int6
                        HDGCL_ARG(ls->k.mem),
                        HDGCL_ARG(as->values.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->matrix, sizeof margs / sizeof *margs, margs));
+  /* The kernel loops over entries: 2^20 work-items fill any current device
+   * (an H100 holds 270k resident) and keep the launch far below 2^31. */
   size_t global = rows * sz->nslots * sz->nf * sz->nf;
+  if (global > ((size_t)1 << 20)) global = (size_t)1 << 20;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, as->matrix, 1, &global, NULL, NULL));
   hdgcl_arg rargs[] = {HDGCL_ARG(nu),
                        HDGCL_ARG(ce0),

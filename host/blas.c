@@ -1,4 +1,5 @@
 /* Dense batched products through CLBlast (C API), on the context's queue. */
+#include <limits.h>
 #include "blas.h"
 
 #include <clblast_c.h>
@@ -92,6 +93,20 @@ int hdgcl_dgemm_strided_batched(hdgcl_context ctx, bool trans_a, bool trans_b, s
                        "DgemmStridedBatched: leading dimensions lda=%zu ldb=%zu ldc=%zu below the "
                        "rows %zu, %zu, %zu",
                        lda, ldb, ldc, rows_a, rows_b, m);
+  /* CLBlast's batched kernels compute each matrix's offset in 32-bit int
+   * (offset + batch * stride), so every element they touch must lie below
+   * 2^31 doubles; past that they would silently read the wrong matrices. */
+  const size_t cols_a = trans_a ? m : k, cols_b = trans_b ? k : n;
+  const size_t last_a = a_offset + (batch - 1) * a_stride + lda * cols_a;
+  const size_t last_b = b_offset + (batch - 1) * b_stride + ldb * cols_b;
+  const size_t last_c = c_offset + (batch - 1) * c_stride + ldc * n;
+  if (last_a > INT_MAX || last_b > INT_MAX || last_c > INT_MAX)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "DgemmStridedBatched(m=%zu, n=%zu, k=%zu, batch=%zu) spans %zu doubles, "
+                       "past CLBlast's 32-bit index limit of %d (use smaller batches)",
+                       m, n, k, batch, last_a > last_b ? (last_a > last_c ? last_a : last_c)
+                                                       : (last_b > last_c ? last_b : last_c),
+                       INT_MAX);
   CLBlastStatusCode st = CLBlastDgemmStridedBatched(
       CLBlastLayoutColMajor, trans_a ? CLBlastTransposeYes : CLBlastTransposeNo,
       trans_b ? CLBlastTransposeYes : CLBlastTransposeNo, m, n, k, alpha, a, a_offset, lda,

@@ -1,5 +1,6 @@
 /* Contexts: device selection, queue, device buffers with memory accounting,
  * kernel launches with named errors, timing. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,7 @@ int hdgcl_context_memory(hdgcl_context ctx, uint64_t *in_use, uint64_t *high_wat
 int hdgcl_context_destroy(hdgcl_context *ctx) {
   if (!ctx || !*ctx) return HDGCL_SUCCESS;
   hdgcl_context c = *ctx;
+  if (c->fill) clReleaseKernel(c->fill);
   program_cache_release(c);
   if (c->queue) clReleaseCommandQueue(c->queue);
   if (c->context) clReleaseContext(c->context);
@@ -177,23 +179,38 @@ int hdgcl_buffer_read(hdgcl_context ctx, const hdgcl_buffer *buf, size_t offset,
   return HDGCL_SUCCESS;
 }
 
+#define FILL_PIECE ((size_t)1 << 30)
+
+/* With our own kernel (cl/buffer.cl) rather than clEnqueueFillBuffer: on the
+ * H100 NVIDIA's fill failed on buffers past 2^31 doubles. */
 int hdgcl_buffer_fill(hdgcl_context ctx, hdgcl_buffer *buf, size_t offset, size_t bytes,
                       double value) {
   HDGCL_TRY(check_range(buf, offset, bytes, "fill"));
   if (bytes % sizeof(double) || offset % sizeof(double))
     return hdgcl_error(HDGCL_ERROR_INTERNAL, "fill of %zu bytes at %zu: not whole doubles", bytes,
                        offset);
-  HDGCL_CL(clEnqueueFillBuffer(ctx->queue, buf->mem, &value, sizeof value, offset, bytes, 0, NULL,
-                               NULL),
-           "clEnqueueFillBuffer", NULL);
-  return HDGCL_SUCCESS;
+  if (bytes == 0) return HDGCL_SUCCESS;
+  if (!ctx->fill) {
+    static const char *const files[] = {"common.h", "buffer.cl"};
+    cl_program program;
+    HDGCL_TRY(hdgcl_program_get(ctx, files, 2, NULL, &program));
+    HDGCL_TRY(hdgcl_kernel_create(program, "fill_double", &ctx->fill));
+  }
+  cl_long first = (cl_long)(offset / 8), count = (cl_long)(bytes / 8);
+  hdgcl_arg args[] = {HDGCL_ARG(first), HDGCL_ARG(count), HDGCL_ARG(value), HDGCL_ARG(buf->mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ctx->fill, 4, args));
+  size_t global = (size_t)count < ((size_t)1 << 20) ? (size_t)count : ((size_t)1 << 20);
+  return hdgcl_kernel_launch(ctx, ctx->fill, 1, &global, NULL, NULL);
 }
 
 int hdgcl_buffer_copy(hdgcl_context ctx, const hdgcl_buffer *src, hdgcl_buffer *dst, size_t bytes) {
   HDGCL_TRY(check_range(src, 0, bytes, "copy"));
   HDGCL_TRY(check_range(dst, 0, bytes, "copy"));
-  HDGCL_CL(clEnqueueCopyBuffer(ctx->queue, src->mem, dst->mem, 0, 0, bytes, 0, NULL, NULL),
-           "clEnqueueCopyBuffer", NULL);
+  for (size_t done = 0; done < bytes; done += FILL_PIECE) { /* pieces, as for fills */
+    size_t piece = bytes - done < FILL_PIECE ? bytes - done : FILL_PIECE;
+    HDGCL_CL(clEnqueueCopyBuffer(ctx->queue, src->mem, dst->mem, done, done, piece, 0, NULL, NULL),
+             "clEnqueueCopyBuffer", NULL);
+  }
   return HDGCL_SUCCESS;
 }
 
@@ -230,6 +247,15 @@ int hdgcl_kernel_launch(hdgcl_context ctx, cl_kernel kernel, cl_uint dim, const 
     g[i] = global[i];
     if (local && local[i]) g[i] = (g[i] + local[i] - 1) / local[i] * local[i];
     if (g[i] == 0) return HDGCL_SUCCESS; /* nothing to do */
+    /* Some runtimes (NVIDIA's) compute get_global_id in 32-bit signed
+     * arithmetic: a larger launch would silently index out of bounds. */
+    if (g[i] > (size_t)INT_MAX) {
+      char name[128];
+      kernel_name(kernel, name, sizeof name);
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "kernel %s: global size %zu exceeds 2^31-1 work-items (split the launch)",
+                         name, g[i]);
+    }
   }
   cl_int err = clEnqueueNDRangeKernel(ctx->queue, kernel, dim, NULL, g, local, 0, NULL, event);
   if (err != CL_SUCCESS) {

@@ -30,6 +30,7 @@ struct hdgcl_context_s {
   int num_programs;
   /* On-disk program cache counters (tests, verbose output). */
   int cache_hits, cache_misses, cache_rejected;
+  cl_kernel fill; /* fill_double of cl/buffer.cl, built at the first fill */
 };
 
 /* Fills info for a device of a platform (device.c). */

@@ -8,7 +8,7 @@
 #include "pipeline.h"
 
 /* Per-element doubles of each mapped buffer. */
-static void mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *g, uint64_t *fac) {
+void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *g, uint64_t *fac) {
   const hdg_sizes *sz = &s->ref.sz;
   uint64_t np = sz->np, cols = sz->np + sz->nt, d = sz->dim;
   *m = np * np;
@@ -19,7 +19,7 @@ static void mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *g, 
 
 uint64_t local_mapped_bytes_per_element(hdgcl_solver s) {
   uint64_t m, x, g, fac;
-  mapped_sizes(s, &m, &x, &g, &fac);
+  local_mapped_sizes(s, &m, &x, &g, &fac);
   return 8 * (m + x + g + fac);
 }
 
@@ -30,7 +30,7 @@ int local_mapped_create(hdgcl_solver s, local_stage *ls) {
   HDGCL_TRY(hdgcl_kernel_create(program, "mapped_factor", &ls->mfactor));
   HDGCL_TRY(hdgcl_kernel_create(program, "mapped_combine", &ls->mcombine));
   uint64_t m, x, g, fac, c = ls->chunk;
-  mapped_sizes(s, &m, &x, &g, &fac);
+  local_mapped_sizes(s, &m, &x, &g, &fac);
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * m * 8, "mapped M", &ls->m));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * x * 8, "mapped X", &ls->x));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * g * 8, "mapped G", &ls->g));
@@ -79,7 +79,7 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
                  3 * D * P * T * QF + 3 * P * T * QF + 3 * T * sz->nf * QF + P * P * P / 3 +
                  D * (P + T) * P * P + 2 * D * P * (P + T) * (P + T);
   uint64_t m, x, g, fac;
-  mapped_sizes(s, &m, &x, &g, &fac);
+  local_mapped_sizes(s, &m, &x, &g, &fac);
   double bytes = 8.0 * (2 * m + 3 * x + 2 * g + 2 * fac + 2 * P * P + P * (T + 1) + (T + 1) * (T + 1));
   s->result.stages[charge].flops += flops * n;
   s->result.stages[charge].bytes += bytes * n;

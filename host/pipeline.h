@@ -44,6 +44,8 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
  * bytes of those buffers, and the build of S, [W|F], K0 for a chunk. */
 int local_mapped_create(hdgcl_solver s, local_stage *ls);
 uint64_t local_mapped_bytes_per_element(hdgcl_solver s);
+/* Per-element doubles of the mapped buffers M, X, G and the geometric factors. */
+void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *g, uint64_t *fac);
 int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
 void local_mapped_destroy(hdgcl_solver s, local_stage *ls);
 

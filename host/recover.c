@@ -109,8 +109,14 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
                       HDGCL_ARG(rc->u.mem),  HDGCL_ARG(rc->q.mem),
                       HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->err.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(rc->errors, sizeof args / sizeof *args, args));
-  size_t global = ne * rc->err_wg;
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->errors, 1, &global, &rc->err_wg, NULL));
+  /* In batches of elements, so each launch stays below 2^31 work-items. */
+  const size_t batch = (size_t)1 << 22;
+  for (size_t first = 0; first < ne; first += batch) {
+    cl_int b0 = (cl_int)first;
+    HDGCL_CL(clSetKernelArg(rc->errors, 0, sizeof b0, &b0), "clSetKernelArg", "errors");
+    size_t global = (ne - first < batch ? ne - first : batch) * rc->err_wg;
+    HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->errors, 1, &global, &rc->err_wg, NULL));
+  }
   double *err;
   HDGCL_TRY(hdgcl_calloc(ne * ERR_VALUES, sizeof(double), "element errors", &err));
   int status = hdgcl_buffer_read(s->ctx, &rc->err, 0, ne * ERR_VALUES * 8, err);

@@ -7,6 +7,12 @@
 #   sh perf/gpu_machine.sh paper   # paper 000 benchmark on NVIDIA and PoCL
 #   sh perf/gpu_machine.sh solvers # issue 6: iterations and time per solver x preconditioner
 #                                  # (env MESHES, ORDERS, SOLVERS, PRECONDS, DEVICES narrow it)
+#   sh perf/gpu_machine.sh cube3d  # issue 4's unit-cube tets/hexes on NVIDIA and PoCL
+#                                  # (fits in ~9.5 minutes: each part has a deadline)
+#   sh perf/gpu_machine.sh cube3d-large  # its second half: higher orders, larger meshes
+#   sh perf/gpu_machine.sh cube3d-rest   # what those two could not finish
+#   sh perf/gpu_machine.sh cube3d-last   # and what that one could not
+#   sh perf/gpu_machine.sh compare       # cuSPARSE / cuBLAS on hdgcl's exported data
 set -u
 build=${BUILD:-build-gpu}
 out=${OUT:-perf/out}
@@ -34,4 +40,87 @@ solvers)
     sh perf/solvers.sh "$build/hdgcl" "$dev" "$out/solvers-$dev.jsonl" "${MESHES:-20 40 80 160 320}" "${ORDERS:-1 3 5 7 9}" \
       "${SOLVERS:-cg gmres}" "${PRECONDS:-jacobi block-jacobi chebyshev asm}" 2>&1 | tee -a "$out/solvers.log"
   done ;;
+cube3d)
+  t0=$(date +%s)
+  run3d() { # device kind meshes step_limit deadline_offset
+    DEADLINE=$((t0 + $5)) STEP_LIMIT=$4 sh perf/cube3d.sh "$build/hdgcl" "$1" \
+      "$out/cube3d-$2-$1.jsonl" "$2" "$3" "${ORDERS:-1 2 3 4 5}" 2>&1 | tee -a "$out/cube3d.log"
+  }
+  run3d nvidia cube "8 12 16 24 32 40 48 64" 60 170
+  run3d nvidia hex "8 12 16 24 32 40 48 64" 60 320
+  export WARMUP_LARGE=1 # PoCL compiles each kernel again at its first launch
+  run3d pocl cube "8 12 16 24" 40 440
+  run3d pocl hex "8 12 16 24" 40 555 ;;
+cube3d-large)
+  # The second half of issue 4's sweep on NVIDIA (orders and meshes that the
+  # first part's deadlines cut off, and the largest meshes that fit).
+  t0=$(date +%s)
+  run() { # kind order meshes step_limit deadline_offset
+    DEADLINE=$((t0 + $5)) STEP_LIMIT=$4 sh perf/cube3d.sh "$build/hdgcl" nvidia \
+      "$out/cube3d-$1-nvidia-p$2-large.jsonl" "$1" "$3" "$2" 2>&1 | tee -a "$out/cube3d-large.log"
+  }
+  run cube 3 "48 56 64" 60 60
+  run cube 4 "8 12 16 24 32 40 48 56" 60 130
+  run cube 5 "8 12 16 24 32 40 48" 60 220
+  run hex 3 "40 48 56 64" 60 280
+  run hex 4 "8 12 16 24 32 40 48" 60 360
+  run hex 5 "8 12 16 24 32 40" 60 440
+  run cube 1 "96 128" 120 510
+  run cube 2 "80 96" 90 570 ;;
+cube3d-rest)
+  # The cases the two parts above could not finish (32-bit limits fixed since).
+  t0=$(date +%s)
+  run() { # device kind order meshes step_limit deadline_offset
+    DEADLINE=$((t0 + $6)) STEP_LIMIT=$5 sh perf/cube3d.sh "$build/hdgcl" "$1" \
+      "$out/cube3d-3-$2-$1-p$3.jsonl" "$2" "$4" "$3" 2>&1 | tee -a "$out/cube3d-rest.log"
+  }
+  run nvidia cube 3 "64" 60 40
+  run nvidia cube 5 "40" 60 80
+  run nvidia hex 3 "64" 60 120
+  run nvidia hex 4 "12 16 24 32 40" 60 230
+  export WARMUP_LARGE=1 # PoCL compiles each kernel again at its first launch
+  run pocl cube 1 "24" 60 250
+  run pocl cube 2 "24" 60 275
+  run pocl cube 3 "24" 60 310
+  run pocl cube 4 "12 16" 60 360
+  run pocl cube 5 "12" 60 390
+  run pocl hex 1 "24" 60 410
+  run pocl hex 2 "24" 60 440
+  run pocl hex 4 "8 12" 60 500
+  run pocl hex 5 "8" 60 530
+  run pocl hex 3 "24" 60 575 ;;
+compare)
+  # NVIDIA's libraries on hdgcl's own data (perf/cupy_compare.py): the trace
+  # system of paper 000's 80x80 p=9 case and of cube:12 p=3, cuSPARSE CSR SpMV
+  # and cuBLAS batched DGEMM at the local stage's shapes (S^-1 [W|F]:
+  # NP x (NT+1) x NP, one per element).
+  "$build/hdgcl" solve --mesh square:80 --order 9 --device nvidia --quiet --export-matrix /tmp/tri80p9 \
+    --json "$out/compare-tri80p9-hdgcl.json"
+  python3 perf/cupy_compare.py /tmp/tri80p9 --gemm 55,31,55,12800 --gemm 31,31,55,12800 \
+    --json "$out/compare-tri80p9.json"
+  "$build/hdgcl" solve --mesh cube:12 --order 3 --device nvidia --quiet --export-matrix /tmp/tet12p3 \
+    --json "$out/compare-tet12p3-hdgcl.json"
+  python3 perf/cupy_compare.py /tmp/tet12p3 --gemm 20,41,20,10368 --gemm 41,41,20,10368 \
+    --json "$out/compare-tet12p3.json"
+  rm -f /tmp/tri80p9*.mtx /tmp/tet12p3*.mtx ;;
+cube3d-last)
+  # What is left after cube3d-rest (one JSON-lines file per device, so few
+  # files come back from the machine).
+  t0=$(date +%s)
+  run() { # device kind order meshes step_limit deadline_offset
+    DEADLINE=$((t0 + $6)) STEP_LIMIT=$5 sh perf/cube3d.sh "$build/hdgcl" "$1" "$out/part.jsonl" \
+      "$2" "$4" "$3" 2>&1 | tee -a "$out/cube3d-4.log"
+    cat "$out/part.jsonl" "$out/part.jsonl.partial" >> "$out/cube3d-4-$1.jsonl" 2>/dev/null
+    rm -f "$out/part.jsonl" "$out/part.jsonl.partial"
+  }
+  run nvidia cube 3 "64" 60 40
+  run nvidia hex 3 "64" 60 90
+  run nvidia cube 5 "40" 60 140
+  run nvidia hex 4 "12 16 24 32 40" 60 250
+  export WARMUP_LARGE=1 # PoCL compiles each kernel again at its first launch
+  run pocl hex 1 "24" 60 270
+  run pocl hex 2 "24" 60 300
+  run pocl hex 4 "8 12" 60 400
+  run pocl hex 5 "8" 60 460
+  run pocl hex 3 "24" 60 560 ;;
 esac

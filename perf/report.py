@@ -157,6 +157,67 @@ def paper000_section(runs, out):
                "agreement with the serial reference path).\n")
 
 
+def cube3d_section(runs, out):
+    """Issue 4: unit-cube tetrahedra and hexahedra, p = 1..5 (perf/cube3d.sh)."""
+    # Later runs (cube3d-2-*, cube3d-3-*) replace earlier ones of the same case.
+    cases = {}
+    for key in sorted(k for k in runs if k.startswith("cube3d-")):
+        for r in runs[key]:
+            dev = "nvidia" if "NVIDIA" in r["device"]["platform"] else "pocl"
+            cases[(r["element_type"], dev, r["order"], r["elements"])] = r
+    if not cases:
+        return
+    out.append("## 3D: Helmholtz on the unit cube, tetrahedra and hexahedra\n")
+    out.append("`lap u - u = f`, u = sin(2 pi x) sin(2 pi y) sin(2 pi z), Dirichlet, tau = 1; meshes "
+               "`cube:N` (N^3 cells, 6 tetrahedra each) and `hex:N` (N^3 hexahedra), orders 1..5; CG "
+               "with face block-Jacobi to a relative residual of 1e-12, block-ELL storage (7 face "
+               "blocks per row for tets, 11 for hexes).  Hexahedra go through the general (trilinear) "
+               "path: per-element quadrature on the device, although these meshes happen to be "
+               "affine.  Times in ms; meshes up to N = 16 are the median of 3 solves after a warm-up, "
+               "larger ones a single solve (kernel compilation excluded in both).  Memory is the "
+               "device high-water mark of hdgcl's buffers.  Commands: `sh perf/gpu_machine.sh "
+               "cube3d`, `cube3d-large` and `cube3d-rest` (each runs `perf/cube3d.sh`, which grows "
+               "the mesh until it no longer fits in memory or in a time limit).\n")
+    labels = {"nvidia": "NVIDIA H100 (OpenCL)", "pocl": "PoCL, 16 Xeon cores of the GPU machine"}
+    for et in ("tetrahedron", "hexahedron"):
+        for dev in ("nvidia", "pocl"):
+            rows = sorted((k, r) for k, r in cases.items() if k[0] == et and k[1] == dev)
+            if not rows:
+                continue
+            out.append("### %s, %s\n" % ({"tetrahedron": "Tetrahedra", "hexahedron": "Hexahedra"}[et],
+                                         labels[dev]))
+            out.append("| mesh | p | elements | trace DOFs | iterations | local | assemble | solve | "
+                       "recover | total | memory (GiB) | L2(u) | L2(q) | L2(u*) |")
+            out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for _, r in rows:
+                e = r["errors"]
+                out.append("| %s | %d | %d | %d | %d | %s | %s | %s | %s | %s | %.1f | %.2e | %.2e | %.2e |" % (
+                    r["mesh"], r["order"], r["elements"], r["trace_dofs"], r["iterations"],
+                    ms(stage(r, "local")["seconds"]), ms(stage(r, "assemble")["seconds"]),
+                    ms(stage(r, "solve")["seconds"]), ms(stage(r, "recover")["seconds"]),
+                    ms(r["total_seconds"]), r["memory_high_water_bytes"] / 2**30, e["l2_u"], e["l2_q"],
+                    e["l2_ustar"]))
+            out.append("")
+    big = max((r for k, r in cases.items() if k[1] == "nvidia"), key=lambda r: r["trace_dofs"], default=None)
+    if big:
+        out.append("Largest 3D problem solved on the H100: `%s`, p = %d (%s), **%s trace DOFs** "
+                   "(%s element DOFs), %d CG iterations, **%.1f s** end to end (%.1f GiB of device "
+                   "memory), L2(u) = %.2e.\n" % (
+                       big["mesh"], big["order"], big["element_type"], "{:,}".format(big["trace_dofs"]),
+                       "{:,}".format(big["element_dofs"]), big["iterations"], big["total_seconds"],
+                       big["memory_high_water_bytes"] / 2**30, big["errors"]["l2_u"]))
+    pairs = [(r, cases.get((k[0], "pocl", k[2], k[3]))) for k, r in cases.items() if k[1] == "nvidia"]
+    pairs = [(a, b) for a, b in pairs if b]
+    if pairs:
+        a, b = max(pairs, key=lambda ab: ab[1]["elements"] * ab[1]["order"])
+        out.append("H100 over PoCL (16 cores), same cases: %.0fx to %.0fx end to end (median %.0fx); "
+                   "e.g. `%s` p = %d: %s ms vs %s ms.\n" % (
+                       min(y["total_seconds"] / x["total_seconds"] for x, y in pairs),
+                       max(y["total_seconds"] / x["total_seconds"] for x, y in pairs),
+                       sorted(y["total_seconds"] / x["total_seconds"] for x, y in pairs)[len(pairs) // 2],
+                       a["mesh"], a["order"], ms(a["total_seconds"]), ms(b["total_seconds"])))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", default="perf/results")
@@ -168,6 +229,7 @@ def main():
            "edit by hand).  Absolute times come from the GPU machine only (NVIDIA H100 80GB HBM3 "
            "and PoCL on its 16 Xeon cores).\n"]
     paper000_section(runs, out)
+    cube3d_section(runs, out)
     tmp = args.output + ".tmp"
     with open(tmp, "w") as f:
         f.write("\n".join(out) + "\n")

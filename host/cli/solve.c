@@ -9,7 +9,7 @@
 #include "report.h"
 
 static const char *const solve_cli_options[] = {"device",  "mesh",  "json",   "vtu",   "convergence",
-                                                "history", "quiet", "warmup", "repeat", NULL};
+                                                "history", "quiet", "warmup", "repeat", "export-matrix", NULL};
 
 static void help(FILE *out) {
   fprintf(out,
@@ -52,6 +52,8 @@ static void help(FILE *out) {
           "  --kappa2 K         kappa on x > 1/2 for 'kappa-jump' (default 10)\n"
           "  --json FILE        write the results as JSON (atomically)\n"
           "  --vtu FILE         write u, q and u* for ParaView (atomically)\n"
+          "  --export-matrix P  write the trace matrix to P.mtx and its right-hand side to\n"
+          "                     P.rhs.mtx (MatrixMarket; see perf/cupy_compare.py)\n"
           "  --convergence K    K runs, doubling the mesh each time; prints observed rates\n"
           "  --history          print the residual of every Krylov iteration\n"
           "  --warmup W         W untimed solves first (kernel JIT, caches; default 0)\n"
@@ -131,13 +133,14 @@ static int run(hdgcl_options opts) {
   const char *const *known[] = {solve_cli_options, hdgcl_solver_options, hdgcl_context_options,
                                 NULL};
   HDGCL_TRY(hdgcl_options_check_known(opts, known));
-  const char *device_spec, *mesh_spec, *json_path, *vtu_path, *problem_name;
+  const char *device_spec, *mesh_spec, *json_path, *vtu_path, *problem_name, *export_prefix;
   int levels, warmup, repeat;
   bool history, quiet;
   HDGCL_TRY(hdgcl_options_get_string(opts, "device", NULL, &device_spec));
   HDGCL_TRY(hdgcl_options_get_string(opts, "problem", "helmholtz-sin", &problem_name));
   HDGCL_TRY(hdgcl_options_get_string(opts, "json", NULL, &json_path));
   HDGCL_TRY(hdgcl_options_get_string(opts, "vtu", NULL, &vtu_path));
+  HDGCL_TRY(hdgcl_options_get_string(opts, "export-matrix", NULL, &export_prefix));
   HDGCL_TRY(hdgcl_options_get_int(opts, "convergence", 1, 1, 12, &levels));
   HDGCL_TRY(hdgcl_options_get_bool(opts, "history", false, &history));
   HDGCL_TRY(hdgcl_options_get_bool(opts, "quiet", false, &quiet));
@@ -150,6 +153,8 @@ static int run(hdgcl_options opts) {
   HDGCL_TRY(hdgcl_options_get_string(opts, "mesh", default_mesh, &mesh_spec));
   if (vtu_path && levels > 1)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--vtu cannot be combined with --convergence");
+  if (export_prefix && levels > 1)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--export-matrix cannot be combined with --convergence");
 
   hdgcl_context ctx = NULL;
   hdgcl_mesh *mesh = NULL;
@@ -180,6 +185,7 @@ static int run(hdgcl_options opts) {
       report_json_run(json.f, rec->spec, mesh, &dev, r, levels > 1 ? 2 : 0, repeat);
     }
     if (vtu_path) HDGCL_TRY_GOTO(status, hdgcl_solver_write_vtu(solver, vtu_path, 0), done);
+    if (export_prefix) HDGCL_TRY_GOTO(status, hdgcl_solver_export_matrix(solver, export_prefix), done);
     hdgcl_solver_destroy(&solver);
     hdgcl_mesh_destroy(&mesh);
   }

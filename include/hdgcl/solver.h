@@ -115,6 +115,11 @@ int hdgcl_solver_solution(hdgcl_solver solver, const double **u, const double **
 int hdgcl_solver_matrix(hdgcl_solver solver, int *rows, int *slots, int *nf, const double **values,
                         const int32_t **columns, const double **rhs);
 
+/* Writes the trace matrix to PREFIX.mtx and its right-hand side to
+ * PREFIX.rhs.mtx (MatrixMarket; rows/columns numbered face row * Nf + mode),
+ * both or neither. */
+int hdgcl_solver_export_matrix(hdgcl_solver solver, const char *prefix);
+
 /* ParaView file of u, q and u* on each element subdivided into
  * subdivisions^dim sub-cells (default p+1 when subdivisions <= 0);
  * written atomically. */
