@@ -31,11 +31,10 @@ uint64_t pipeline_fixed_bytes(hdgcl_solver s) {
   bytes += nfc * (m->verts_per_face * 4 + 8 + 2 + 1 + 4) + rows * (4 + 4 * sz->nslots);
   bytes += rows * sz->nslots * sz->nf * sz->nf * 8;             /* matrix values */
   if (s->format == FORMAT_ELL) bytes += rows * sz->nslots * sz->nf * sz->nf * 4; /* columns */
-  bytes += n * 8 * 7;                                           /* rhs, x, r, z, p, Ap, Jacobi */
-  if (s->precond == PRECOND_BLOCK_JACOBI) bytes += rows * sz->nf * sz->nf * 8;
+  bytes += n * 8;                                               /* rhs */
+  bytes += krylov_bytes(s);                     /* Krylov vectors, preconditioner, history */
   bytes += (nfc - (uint64_t)m->num_interior_faces) * sz->nf * 8; /* boundary data */
   bytes += ne * ((uint64_t)sz->np * (1 + sz->dim) + sz->np1 + 4) * 8; /* u, q, u*, errors */
-  bytes += (uint64_t)(s->maxit + 1) * 8;                          /* residual history */
   return bytes;
 }
 

@@ -1,11 +1,12 @@
 /* The device pipeline: mesh -> local -> assemble -> solve -> recover.
  * pipeline.c uploads what every stage reads and drives the stages; each
  * stage is one host file beside the kernel file of the same name
- * (local.c + cl/local.cl, assemble.c + cl/assemble.cl, solve.c + cl/solve.cl,
- * recover.c + cl/recover.cl). */
+ * (local.c + cl/local.cl, assemble.c + cl/assemble.cl, solve.c + cl/solve.cl with
+ * the Krylov methods and preconditioners of krylov.h, recover.c + cl/recover.cl). */
 #ifndef HDGCL_HOST_PIPELINE_H
 #define HDGCL_HOST_PIPELINE_H
 
+#include "krylov.h"
 #include "solver_impl.h"
 
 /* Read-only data on the device: mesh, numbering, coefficients, tables. */
@@ -63,18 +64,6 @@ int assembly_boundary_data(hdgcl_solver s, assembly *as);  /* bvals; zeroes matr
 int assembly_add_chunk(hdgcl_solver s, assembly *as, const local_stage *ls, int64_t e0, int64_t n);
 int assembly_finish(hdgcl_solver s, assembly *as);         /* Neumann loads */
 void assembly_destroy(hdgcl_solver s, assembly *as);
-
-/* Krylov solve (solve.c). */
-typedef struct krylov {
-  cl_kernel spmv, pc_setup, pc_apply, dot, dot2, init, alpha, update_xr, beta, update_p;
-  hdgcl_buffer x, r, z, p, ap, pc, partial, scalars, history;
-  double setup_seconds;
-} krylov;
-
-int krylov_create(hdgcl_solver s, krylov *kr);
-/* Solves the assembled system into kr->x; fills iterations and history. */
-int krylov_solve(hdgcl_solver s, krylov *kr, const assembly *as);
-void krylov_destroy(hdgcl_solver s, krylov *kr);
 
 /* Recovery (recover.c). */
 typedef struct recovery {

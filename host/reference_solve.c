@@ -1,5 +1,6 @@
 /* Reference path, trace solve: preconditioned conjugate gradients on the
- * block-ELL trace matrix, serial, with point-Jacobi or face block-Jacobi. */
+ * block-ELL trace matrix, serial, with no preconditioner, point-Jacobi or
+ * face block-Jacobi. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ static double dot(size_t n, const double *a, const double *b) {
  * diagonal face blocks (block-Jacobi). */
 static int precond_setup(hdgcl_solver s, double *pc) {
   int nf = s->ref.sz.nf, nslots = s->ref.sz.nslots;
+  if (s->precond == PRECOND_NONE) return HDGCL_SUCCESS;
   for (int32_t r = 0; r < s->num.num_unknown_faces; r++) {
     const double *blk = s->matrix + (size_t)r * nslots * nf * nf; /* slot 0: diagonal block */
     if (s->precond == PRECOND_JACOBI) {
@@ -57,6 +59,10 @@ static int precond_setup(hdgcl_solver s, double *pc) {
 static void precond_apply(hdgcl_solver s, const double *pc, const double *r, double *z) {
   int nf = s->ref.sz.nf;
   size_t n = (size_t)s->num.num_unknown_faces * nf;
+  if (s->precond == PRECOND_NONE) {
+    memcpy(z, r, sizeof(double) * n);
+    return;
+  }
   if (s->precond == PRECOND_JACOBI) {
     for (size_t i = 0; i < n; i++) z[i] = pc[i] * r[i];
     return;
@@ -69,7 +75,7 @@ static void precond_apply(hdgcl_solver s, const double *pc, const double *r, dou
 int reference_cg(hdgcl_solver s, double *x) {
   int nf = s->ref.sz.nf;
   size_t n = (size_t)s->num.num_unknown_faces * nf;
-  size_t npc = s->precond == PRECOND_JACOBI ? n : (size_t)s->num.num_unknown_faces * nf * nf;
+  size_t npc = s->precond != PRECOND_BLOCK_JACOBI ? n + 1 : (size_t)s->num.num_unknown_faces * nf * nf;
   double *r = NULL, *z = NULL, *p = NULL, *ap = NULL, *pc = NULL;
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(n, sizeof(double), "CG vectors", &r), done);

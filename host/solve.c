@@ -1,19 +1,22 @@
-/* Trace solve on the device (kernels: cl/solve.cl): preconditioned CG with
- * point or face block-Jacobi.  Reductions and the CG scalars stay on the
- * device; the host enqueues iterations in batches and reads the small scalar
- * block once per batch, so it never stalls the device every iteration. */
+/* The trace solve stage on the device (kernels: cl/solve.cl and the files
+ * listed in solve_files): builds the one program of the stage, owns the trace
+ * operator y = A x, creates the preconditioner (precond.c) and runs the chosen
+ * Krylov method (krylov_cg.c, krylov_gmres.c), with the preconditioner setup
+ * timed apart from the iterations. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "error.h"
 #include "pipeline.h"
+#include "precond.h"
 
-#define CG_SCALARS 16      /* size of the scalar block (S_COUNT in cl/solve.cl) */
-#define CG_S_RR0 5
-#define CG_S_DONE 7
-#define CG_S_ITER 8
-#define CHECK_EVERY 16     /* iterations between two reads of the scalars */
-#define DOT_GROUPS 256
+/* Kernel files of the stage's program, in order (common.h is prepended). */
+static const char *const solve_files[] = {"common.h",          "trace_matrix.h",
+                                          "vectors.cl",        "solve.cl",
+                                          "krylov_cg.cl",      "precond_jacobi.cl",
+                                          "precond_block_jacobi.cl", "precond_chebyshev.cl",
+                                          "precond_asm.cl"};
 
 static size_t dot_group_size(hdgcl_context ctx) {
   hdgcl_device_info info;
@@ -23,171 +26,125 @@ static size_t dot_group_size(hdgcl_context ctx) {
   return wg;
 }
 
-int krylov_create(hdgcl_solver s, krylov *kr) {
-  const hdg_sizes *sz = &s->ref.sz;
-  size_t wg = dot_group_size(s->ctx);
-  char extra[128];
-  snprintf(extra, sizeof extra, "-DDOT_WG=%zu -DDOT_GROUPS=%d%s", wg, DOT_GROUPS,
-           s->format == FORMAT_ELL ? " -DFORMAT_ELL" : "");
-  cl_program program;
-  HDGCL_TRY(pipeline_program(s, "solve.cl", false, extra, &program));
-  bool ell = s->format == FORMAT_ELL, block = s->precond == PRECOND_BLOCK_JACOBI;
-  HDGCL_TRY(hdgcl_kernel_create(program, ell ? "spmv_ell" : "spmv_bell", &kr->spmv));
-  HDGCL_TRY(hdgcl_kernel_create(program, block ? "block_jacobi_setup" : "jacobi_setup",
-                                &kr->pc_setup));
-  HDGCL_TRY(hdgcl_kernel_create(program, block ? "block_jacobi_apply" : "jacobi_apply",
-                                &kr->pc_apply));
-  HDGCL_TRY(hdgcl_kernel_create(program, "dot_partial", &kr->dot));
-  HDGCL_TRY(hdgcl_kernel_create(program, "dot2_partial", &kr->dot2));
-  HDGCL_TRY(hdgcl_kernel_create(program, "cg_init", &kr->init));
-  HDGCL_TRY(hdgcl_kernel_create(program, "cg_alpha", &kr->alpha));
-  HDGCL_TRY(hdgcl_kernel_create(program, "cg_update_xr", &kr->update_xr));
-  HDGCL_TRY(hdgcl_kernel_create(program, "cg_beta", &kr->beta));
-  HDGCL_TRY(hdgcl_kernel_create(program, "cg_update_p", &kr->update_p));
-  size_t rows = s->num.num_unknown_faces, n = rows * sz->nf;
-  size_t vb = (n ? n : 1) * 8;
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG x", &kr->x));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG r", &kr->r));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG z", &kr->z));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG p", &kr->p));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG Ap", &kr->ap));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, block ? vb * sz->nf : vb, "preconditioner", &kr->pc));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, 2 * DOT_GROUPS * 8, "CG partial sums", &kr->partial));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, CG_SCALARS * 8, "CG scalars", &kr->scalars));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, (size_t)(s->maxit + 1) * 8, "CG history", &kr->history));
-  return HDGCL_SUCCESS;
-}
-
-static int launch(hdgcl_solver s, cl_kernel k, int nargs, const hdgcl_arg *args, size_t global,
+int krylov_launch(hdgcl_solver s, cl_kernel k, int nargs, const hdgcl_arg *args, size_t global,
                   size_t local) {
   HDGCL_TRY(hdgcl_kernel_set_args(k, nargs, args));
   return hdgcl_kernel_launch(s->ctx, k, 1, &global, local ? &local : NULL, NULL);
 }
 
-/* z = M r */
-static int precondition(hdgcl_solver s, krylov *kr, hdgcl_buffer *r, hdgcl_buffer *z) {
+int krylov_create(hdgcl_solver s, krylov *kr) {
   const hdg_sizes *sz = &s->ref.sz;
-  cl_int rows = s->num.num_unknown_faces, n = rows * sz->nf;
-  hdgcl_arg args[] = {s->precond == PRECOND_JACOBI ? HDGCL_ARG(n) : HDGCL_ARG(rows),
-                      HDGCL_ARG(kr->pc.mem), HDGCL_ARG(r->mem), HDGCL_ARG(z->mem)};
-  return launch(s, kr->pc_apply, 4, args, (size_t)n, 0);
+  kr->vec.wg = dot_group_size(s->ctx);
+  kr->rows = s->num.num_unknown_faces;
+  kr->n = kr->rows * sz->nf;
+  /* No more first-pass groups than the vector fills: idle groups still run
+   * their tree reductions (costly on CPU runtimes).  With one element per
+   * work-item either way, the partial sums and so the results are the same. */
+  size_t need = ((size_t)kr->n + kr->vec.wg - 1) / kr->vec.wg;
+  kr->vec.groups = (cl_int)(need < 1 ? 1 : need > DOT_GROUPS ? DOT_GROUPS : need);
+  char options[1536];
+  snprintf(options, sizeof options, "%s -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d -DCG_COEFFS=%d%s",
+           s->dev->options, kr->vec.wg, DOT_GROUPS, MDOT_MAX, CG_COEFFS,
+           s->format == FORMAT_ELL ? " -DFORMAT_ELL" : "");
+  HDGCL_TRY(hdgcl_program_get(s->ctx, solve_files, (int)(sizeof solve_files / sizeof *solve_files),
+                              options, &kr->program));
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, s->format == FORMAT_ELL ? "spmv_ell" : "spmv_bell",
+                                &kr->spmv));
+  HDGCL_TRY(vectors_create(s, kr));
+  size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "trace solution", &kr->x));
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *kr->pc, "preconditioner", &kr->pc));
+  HDGCL_TRY(precond_create(s, kr, s->precond, kr->pc));
+  HDGCL_TRY(krylov_cg_create(s, kr)); /* also used by the Chebyshev eigenvalue estimate */
+  if (s->solver == SOLVER_GMRES) HDGCL_TRY(krylov_gmres_create(s, kr));
+  return HDGCL_SUCCESS;
 }
 
-/* One PCG iteration, entirely enqueued (no host synchronisation). */
-static int iteration(hdgcl_solver s, krylov *kr, const assembly *as, size_t wg) {
-  const hdg_sizes *sz = &s->ref.sz;
-  cl_int rows = s->num.num_unknown_faces, n = rows * sz->nf;
-  size_t ndot = wg * DOT_GROUPS;
+int krylov_spmv(hdgcl_solver s, krylov *kr, const hdgcl_buffer *x, hdgcl_buffer *y) {
+  const assembly *as = kr->as;
   if (s->format == FORMAT_ELL) {
-    hdgcl_arg a[] = {HDGCL_ARG(n), HDGCL_ARG(as->cols.mem), HDGCL_ARG(as->values.mem),
-                     HDGCL_ARG(kr->p.mem), HDGCL_ARG(kr->ap.mem)};
-    HDGCL_TRY(launch(s, kr->spmv, 5, a, (size_t)n, 0));
-  } else {
-    hdgcl_arg a[] = {HDGCL_ARG(rows), HDGCL_ARG(s->dev->data.block_cols.mem),
-                     HDGCL_ARG(as->values.mem), HDGCL_ARG(kr->p.mem), HDGCL_ARG(kr->ap.mem)};
-    HDGCL_TRY(launch(s, kr->spmv, 5, a, (size_t)n, 0));
+    hdgcl_arg a[] = {HDGCL_ARG(kr->n), HDGCL_ARG(as->cols.mem), HDGCL_ARG(as->values.mem),
+                     HDGCL_ARG(x->mem), HDGCL_ARG(y->mem)};
+    return krylov_launch(s, kr->spmv, 5, a, (size_t)kr->n, 0);
   }
-  hdgcl_arg dot[] = {HDGCL_ARG(n), HDGCL_ARG(kr->p.mem), HDGCL_ARG(kr->ap.mem),
-                     HDGCL_ARG(kr->partial.mem)};
-  HDGCL_TRY(launch(s, kr->dot, 4, dot, ndot, wg));
-  hdgcl_arg alpha[] = {HDGCL_ARG(kr->partial.mem), HDGCL_ARG(kr->scalars.mem)};
-  HDGCL_TRY(launch(s, kr->alpha, 2, alpha, wg, wg));
-  hdgcl_arg xr[] = {HDGCL_ARG(n), HDGCL_ARG(kr->scalars.mem), HDGCL_ARG(kr->p.mem),
-                    HDGCL_ARG(kr->ap.mem), HDGCL_ARG(kr->x.mem), HDGCL_ARG(kr->r.mem)};
-  HDGCL_TRY(launch(s, kr->update_xr, 6, xr, (size_t)n, 0));
-  HDGCL_TRY(precondition(s, kr, &kr->r, &kr->z));
-  hdgcl_arg dot2[] = {HDGCL_ARG(n), HDGCL_ARG(kr->r.mem), HDGCL_ARG(kr->z.mem),
-                      HDGCL_ARG(kr->r.mem), HDGCL_ARG(kr->partial.mem)};
-  HDGCL_TRY(launch(s, kr->dot2, 5, dot2, ndot, wg));
-  hdgcl_arg beta[] = {HDGCL_ARG(kr->partial.mem), HDGCL_ARG(kr->scalars.mem),
-                      HDGCL_ARG(kr->history.mem)};
-  HDGCL_TRY(launch(s, kr->beta, 3, beta, wg, wg));
-  hdgcl_arg up[] = {HDGCL_ARG(n), HDGCL_ARG(kr->scalars.mem), HDGCL_ARG(kr->z.mem),
-                    HDGCL_ARG(kr->p.mem)};
-  return launch(s, kr->update_p, 4, up, (size_t)n, 0);
+  hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(s->dev->data.block_cols.mem),
+                   HDGCL_ARG(as->values.mem), HDGCL_ARG(x->mem), HDGCL_ARG(y->mem)};
+  return krylov_launch(s, kr->spmv, 5, a, (size_t)kr->n, 0);
 }
 
-/* Flops and bytes of one iteration (counted from the algorithm). */
-static void iteration_counts(hdgcl_solver s, double *flops, double *bytes) {
+void krylov_spmv_counts(hdgcl_solver s, double *flops, double *bytes) {
   const hdg_sizes *sz = &s->ref.sz;
   double rows = s->num.num_unknown_faces, n = rows * sz->nf;
   double nnz = rows * sz->nslots * sz->nf * sz->nf; /* stored entries, padding included */
   double index = s->format == FORMAT_ELL ? 4 * nnz : 4 * rows * sz->nslots;
-  double pc_flops = s->precond == PRECOND_JACOBI ? n : 2 * n * sz->nf;
-  double pc_bytes = s->precond == PRECOND_JACOBI ? 24 * n : 8 * n * sz->nf + 16 * n;
-  *flops = 2 * nnz + 2 * n + 4 * n + pc_flops + 4 * n + 2 * n;
-  *bytes = (8 * nnz + index + 16 * n) + 16 * n + 48 * n + pc_bytes + 24 * n + 24 * n;
+  *flops = 2 * nnz;
+  *bytes = 8 * nnz + index + 16 * n;
+}
+
+uint64_t krylov_bytes(hdgcl_solver s) {
+  const hdg_sizes *sz = &s->ref.sz;
+  uint64_t n = (uint64_t)s->num.num_unknown_faces * sz->nf;
+  uint64_t bytes = n * 8 * 5;                       /* x; CG r, z, p, Ap */
+  bytes += (uint64_t)DOT_GROUPS * MDOT_MAX * 8;     /* partial sums */
+  bytes += (uint64_t)(s->maxit + 1) * 8;            /* residual history */
+  bytes += precond_bytes(s, s->precond);
+  if (s->solver == SOLVER_GMRES) bytes += krylov_gmres_bytes(s);
+  return bytes;
 }
 
 int krylov_solve(hdgcl_solver s, krylov *kr, const assembly *as) {
-  const hdg_sizes *sz = &s->ref.sz;
   hdgcl_result *res = &s->result;
-  cl_int rows = s->num.num_unknown_faces, n = rows * sz->nf;
-  size_t wg = dot_group_size(s->ctx), ndot = wg * DOT_GROUPS;
+  kr->as = as;
   res->history_length = 0;
-  if (n == 0) { /* every face is Dirichlet: nothing to solve */
+  res->precond_seconds = 0.0;
+  res->eig_min = res->eig_max = 0.0;
+  if (kr->n == 0) { /* every face is Dirichlet: nothing to solve */
     res->iterations = 0;
     res->residual = 0.0;
     return solver_record_residual(s, 0.0);
   }
+  if (s->solver == SOLVER_CG && !kr->pc->symmetric)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--precond %s is not symmetric: use --solver gmres",
+                       kr->pc->name);
   double t0 = hdgcl_wtime();
-  hdgcl_arg setup[] = {HDGCL_ARG(rows), HDGCL_ARG(as->values.mem), HDGCL_ARG(kr->pc.mem)};
-  HDGCL_TRY(launch(s, kr->pc_setup, 3, setup,
-                   s->precond == PRECOND_JACOBI ? (size_t)n : (size_t)rows, 0));
+  HDGCL_TRY(kr->pc->setup(s, kr, kr->pc));
   HDGCL_TRY(hdgcl_context_finish(s->ctx));
   kr->setup_seconds = hdgcl_wtime() - t0;
   res->precond_seconds = kr->setup_seconds;
+  res->history_length = 0; /* a setup may have run a few iterations of its own */
 
-  /* x = 0, r = b, z = M r, p = z, then (r,z) and (r,r). */
-  HDGCL_TRY(hdgcl_buffer_fill(s->ctx, &kr->x, 0, (size_t)n * 8, 0.0));
-  HDGCL_TRY(hdgcl_buffer_copy(s->ctx, &as->rhs_buf, &kr->r, (size_t)n * 8));
-  HDGCL_TRY(precondition(s, kr, &kr->r, &kr->z));
-  HDGCL_TRY(hdgcl_buffer_copy(s->ctx, &kr->z, &kr->p, (size_t)n * 8));
-  hdgcl_arg dot2[] = {HDGCL_ARG(n), HDGCL_ARG(kr->r.mem), HDGCL_ARG(kr->z.mem),
-                      HDGCL_ARG(kr->r.mem), HDGCL_ARG(kr->partial.mem)};
-  HDGCL_TRY(launch(s, kr->dot2, 5, dot2, ndot, wg));
-  double rtol = s->rtol;
-  hdgcl_arg init[] = {HDGCL_ARG(kr->partial.mem), HDGCL_ARG(kr->scalars.mem), HDGCL_ARG(rtol),
-                      HDGCL_ARG(kr->history.mem)};
-  HDGCL_TRY(launch(s, kr->init, 4, init, wg, wg));
-
-  double scalars[CG_SCALARS];
-  int enqueued = 0;
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &kr->scalars, 0, sizeof scalars, scalars));
-  while (scalars[CG_S_DONE] == 0.0 && enqueued < s->maxit) {
-    int batch = s->maxit - enqueued < CHECK_EVERY ? s->maxit - enqueued : CHECK_EVERY;
-    for (int b = 0; b < batch; b++) HDGCL_TRY(iteration(s, kr, as, wg));
-    enqueued += batch;
-    HDGCL_TRY(hdgcl_buffer_read(s->ctx, &kr->scalars, 0, sizeof scalars, scalars));
+  int iters;
+  double residual;
+  bool converged;
+  const char *method = s->solver == SOLVER_GMRES ? "GMRES" : "CG";
+  if (s->solver == SOLVER_GMRES) {
+    HDGCL_TRY(krylov_gmres_run(s, kr, kr->pc, &as->rhs_buf, &kr->x, &iters, &residual, &converged));
+  } else {
+    cg_outcome out;
+    HDGCL_TRY(krylov_cg_run(s, kr, kr->pc, &as->rhs_buf, &kr->x, s->maxit, s->rtol, true, &out));
+    iters = out.iterations;
+    residual = out.residual;
+    converged = out.converged;
   }
-  int iters = (int)scalars[CG_S_ITER];
   res->iterations = iters;
-  double *h = NULL;
-  HDGCL_TRY(hdgcl_calloc((size_t)iters + 1, sizeof(double), "residual history", &h));
-  int status = hdgcl_buffer_read(s->ctx, &kr->history, 0, ((size_t)iters + 1) * 8, h);
-  for (int i = 0; i <= iters && status == HDGCL_SUCCESS; i++) status = solver_record_residual(s, h[i]);
-  res->residual = scalars[CG_S_RR0] == 0.0 ? 0.0 : h[iters]; /* b = 0: x = 0 is exact */
-  free(h);
-  HDGCL_TRY(status);
-  double f, b;
-  iteration_counts(s, &f, &b);
-  res->stages[HDGCL_STAGE_SOLVE].flops += f * iters;
-  res->stages[HDGCL_STAGE_SOLVE].bytes += b * iters;
-  if (scalars[CG_S_DONE] == 0.0 || !isfinite(res->residual))
+  res->residual = residual;
+  if (!converged || !isfinite(residual))
     return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
-                       "CG did not converge: relative residual %.3e after %d iterations "
+                       "%s did not converge: relative residual %.3e after %d iterations "
                        "(--rtol %g, --maxit %d)",
-                       res->residual, iters, s->rtol, s->maxit);
+                       method, residual, iters, s->rtol, s->maxit);
   return HDGCL_SUCCESS;
 }
 
 void krylov_destroy(hdgcl_solver s, krylov *kr) {
-  cl_kernel kernels[] = {kr->spmv, kr->pc_setup, kr->pc_apply, kr->dot,    kr->dot2,
-                         kr->init, kr->alpha,    kr->update_xr, kr->beta, kr->update_p};
-  for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
-    if (kernels[i]) clReleaseKernel(kernels[i]);
-  hdgcl_buffer *bufs[] = {&kr->x,  &kr->r,       &kr->z,       &kr->p,      &kr->ap,
-                          &kr->pc, &kr->partial, &kr->scalars, &kr->history};
-  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) hdgcl_buffer_release(s->ctx, bufs[i]);
+  krylov_gmres_destroy(s, kr);
+  krylov_cg_destroy(s, kr);
+  if (kr->pc) {
+    precond_destroy(s, kr->pc);
+    free(kr->pc);
+  }
+  vectors_destroy(s, kr);
+  if (kr->spmv) clReleaseKernel(kr->spmv);
+  hdgcl_buffer_release(s->ctx, &kr->x);
   *kr = (krylov){0};
 }

@@ -7,15 +7,20 @@
 
 #include "error.h"
 #include "reference.h"
+#include "krylov.h"
 #include "solver_impl.h"
 
 #define MAX_ORDER 10
 
 const char *const hdgcl_solver_options[] = {
-    "problem", "order", "tau", "rtol", "maxit", "precond", "format", "chunk", "keep-local",
-    "poly-degree", "kappa2", "scratch", NULL};
+    "problem",   "order",       "tau",        "rtol",     "maxit",      "solver",
+    "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "format",
+    "chunk",     "keep-local",  "poly-degree", "kappa2",  "scratch",    NULL};
 
-static const char *const precond_names[] = {"jacobi", "block-jacobi", NULL};
+/* In the order of PRECOND_* (solver_impl.h) and SOLVER_* (krylov.h). */
+static const char *const precond_names[] = {"none", "jacobi", "block-jacobi", "chebyshev", "asm",
+                                            NULL};
+static const char *const solver_names[] = {"cg", "gmres", NULL};
 static const char *const format_names[] = {"bell", "ell", NULL};
 static const char *const stage_names[HDGCL_NUM_STAGES] = {"upload",  "local",   "assemble",
                                                           "solve",   "recover", "download"};
@@ -47,8 +52,16 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   if (!(s->tau > 0)) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--tau must be > 0");
   HDGCL_TRY(hdgcl_options_get_real(opts, "rtol", 1e-12, 1e-300, 1.0, &s->rtol));
   HDGCL_TRY(hdgcl_options_get_int(opts, "maxit", 10000, 1, 1000000000, &s->maxit));
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "solver", solver_names, SOLVER_CG, &s->solver));
   HDGCL_TRY(hdgcl_options_get_choice(opts, "precond", precond_names, PRECOND_BLOCK_JACOBI,
                                      &s->precond));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "restart", 30, 1, MDOT_MAX - 2, &s->restart));
+  HDGCL_TRY(hdgcl_options_get_bool(opts, "flexible", false, &s->flexible));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "cheb-degree", 4, 1, 100, &s->cheb_degree));
+  static const char *const inner_names[] = {"jacobi", "block-jacobi", NULL};
+  int inner;
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "cheb-inner", inner_names, 1, &inner));
+  s->cheb_inner = inner == 0 ? PRECOND_JACOBI : PRECOND_BLOCK_JACOBI;
   HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL, &s->format));
   int chunk;
   HDGCL_TRY(hdgcl_options_get_int(opts, "chunk", 0, 0, 2000000000, &chunk));
@@ -75,6 +88,14 @@ int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options
   s->mesh = mesh;
   int status, order;
   HDGCL_TRY_GOTO(status, read_options(s, opts, mesh->dim, &order), fail);
+  if (hdgcl_context_is_reference(ctx) &&
+      (s->solver != SOLVER_CG || s->precond == PRECOND_CHEBYSHEV || s->precond == PRECOND_ASM)) {
+    status = hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "--solver %s --precond %s: the reference path (--device ref) has CG with "
+                         "none, jacobi or block-jacobi only",
+                         solver_names[s->solver], precond_names[s->precond]);
+    goto fail;
+  }
   if (mesh->num_elements <= 0) {
     status = hdgcl_error(HDGCL_ERROR_MESH, "the mesh has no elements");
     goto fail;
@@ -108,7 +129,10 @@ int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options
   hdgcl_device_info info;
   HDGCL_TRY_GOTO(status, hdgcl_context_info(ctx, &info), fail);
   snprintf(r->device, sizeof r->device, "%s", info.name);
+  r->solver = solver_names[s->solver];
   r->precond = precond_names[s->precond];
+  r->restart = s->solver == SOLVER_GMRES ? s->restart : 0;
+  r->cheb_degree = s->precond == PRECOND_CHEBYSHEV ? s->cheb_degree : 0;
   r->format = format_names[s->format];
   r->order = order;
   r->tau = s->tau;

@@ -10,7 +10,8 @@
 #include "hdgcl/solver.h"
 #include "problem.h"
 
-enum { PRECOND_JACOBI = 0, PRECOND_BLOCK_JACOBI = 1 };
+/* Order of the names in solver.c's option lists. */
+enum { PRECOND_NONE = 0, PRECOND_JACOBI, PRECOND_BLOCK_JACOBI, PRECOND_CHEBYSHEV, PRECOND_ASM };
 enum { FORMAT_BELL = 0, FORMAT_ELL = 1 };
 enum { SCRATCH_AUTO = 0, SCRATCH_LOCAL = 1, SCRATCH_GLOBAL = 2 };
 
@@ -29,6 +30,11 @@ struct hdgcl_solver_s {
   double tau, rtol;
   int maxit;
   int precond, format;
+  int solver;           /* SOLVER_CG / SOLVER_GMRES (krylov.h) */
+  int restart;          /* GMRES(m): m */
+  bool flexible;        /* FGMRES even for a fixed preconditioner */
+  int cheb_degree;      /* Chebyshev: inner preconditioner applications per apply */
+  int cheb_inner;       /* Chebyshev: PRECOND_JACOBI or PRECOND_BLOCK_JACOBI */
   int64_t chunk_option; /* 0 = automatic */
   int keep_local;       /* -1 automatic, 0 recompute, 1 keep */
   int scratch;          /* SCRATCH_AUTO / _LOCAL / _GLOBAL: where per-element factorisations work */

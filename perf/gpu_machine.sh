@@ -5,6 +5,8 @@
 #
 #   sh perf/gpu_machine.sh check   # devices + the OpenCL tests on NVIDIA and PoCL
 #   sh perf/gpu_machine.sh paper   # paper 000 benchmark on NVIDIA and PoCL
+#   sh perf/gpu_machine.sh solvers # issue 6: iterations and time per solver x preconditioner
+#                                  # (env MESHES, ORDERS, SOLVERS, PRECONDS, DEVICES narrow it)
 #   sh perf/gpu_machine.sh cube3d  # issue 4's unit-cube tets/hexes on NVIDIA and PoCL
 #                                  # (fits in ~9.5 minutes: each part has a deadline)
 #   sh perf/gpu_machine.sh cube3d-large  # its second half: higher orders, larger meshes
@@ -37,6 +39,11 @@ check)
 paper)
   for dev in nvidia pocl; do
     sh perf/paper000.sh "$build/hdgcl" "$dev" "$out/paper000-$dev.jsonl" "${MESHES:-20 40 80}" "${ORDERS:-1 2 3 4 5 6 7 8 9}" 2>&1 | tee -a "$out/paper000.log"
+  done ;;
+solvers)
+  for dev in ${DEVICES:-nvidia}; do
+    sh perf/solvers.sh "$build/hdgcl" "$dev" "$out/solvers-$dev.jsonl" "${MESHES:-20 40 80 160 320}" "${ORDERS:-1 3 5 7 9}" \
+      "${SOLVERS:-cg gmres}" "${PRECONDS:-jacobi block-jacobi chebyshev asm}" 2>&1 | tee -a "$out/solvers.log"
   done ;;
 cube3d)
   t0=$(date +%s)

@@ -26,6 +26,14 @@ expect_error() {
   && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['order']==2 and d['errors']['l2_u']>0 and len(d['stages'])==6" "$dir/a.json" \
   && grep -q "</VTKFile>" "$dir/a.vtu" && ok "json and vtu" || bad "json and vtu"
 
+"$cli" solve --mesh square:4 --order 2 --solver gmres --precond asm --restart 10 --json "$dir/g.json" --quiet \
+  && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['solver']=='gmres' and d['precond']=='asm' and d['restart']==10 and d['iterations']>0 and d['precond_seconds']>=0 and d['seconds_per_iteration']>0" "$dir/g.json" \
+  && ok "gmres json" || bad "gmres json"
+
+"$cli" solve --mesh square:4 --order 2 --precond chebyshev --cheb-degree 3 > "$dir/out" 2>&1 \
+  && grep -q "CG + chebyshev" "$dir/out" && grep -q "Chebyshev 3 steps" "$dir/out" \
+  && grep -q "per iteration" "$dir/out" && ok "chebyshev summary" || { bad "chebyshev summary"; cat "$dir/out"; }
+
 "$cli" solve --device ref --mesh square:2 --order 1 --quiet && ok "reference device" || bad "reference device"
 
 "$cli" solve --mesh square:2 --order 2 --convergence 3 --json "$dir/c.json" > "$dir/out" 2>&1 \
@@ -40,6 +48,12 @@ expect_error "negative order" "--order -1" solve --order -1 --json "$dir/x.json"
 expect_error "bad tau" "--tau" solve --tau abc --json "$dir/x.json"
 expect_error "zero tau" "--tau" solve --tau 0 --json "$dir/x.json"
 expect_error "bad precond" "--precond ilu" solve --precond ilu --json "$dir/x.json"
+expect_error "bad solver" "--solver bicg" solve --solver bicg --json "$dir/x.json"
+expect_error "bad restart" "--restart 0" solve --solver gmres --restart 0 --json "$dir/x.json"
+expect_error "bad chebyshev degree" "--cheb-degree 0" solve --precond chebyshev --cheb-degree 0 --json "$dir/x.json"
+expect_error "bad chebyshev inner" "--cheb-inner asm" solve --precond chebyshev --cheb-inner asm --json "$dir/x.json"
+expect_error "gmres on the reference path" "reference path" solve --device ref --solver gmres --json "$dir/x.json"
+expect_error "gmres non-convergence" "GMRES did not converge" solve --mesh square:8 --order 3 --solver gmres --maxit 3 --json "$dir/x.json"
 expect_error "bad mesh spec" "square:0" solve --mesh square:0 --json "$dir/x.json"
 expect_error "missing mesh file" "nosuch.msh" solve --mesh "$dir/nosuch.msh" --json "$dir/x.json"
 printf '$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n0 0 0 0\n$EndNodes\n$Elements\n0 0 0 0\n$EndElements\n' > "$dir/empty.msh"

@@ -3,6 +3,7 @@
 
 #include "check.h"
 #include "hdgcl/options.h"
+#include "hdgcl/solver.h"
 
 int main(void) {
   hdgcl_options o = NULL;
@@ -43,6 +44,24 @@ int main(void) {
   CHECK_OK(hdgcl_options_set(o, "ordr", "2"));
   CHECK_FAILS(hdgcl_options_check_unused(o), HDGCL_ERROR_ARGUMENT);
   CHECK(strstr(hdgcl_last_error(), "--ordr") != NULL);
+
+  /* The solver's vocabulary has the Krylov options; a misspelt one is rejected. */
+  const char *const wanted[] = {"solver", "precond", "restart", "flexible", "cheb-degree",
+                                "cheb-inner", NULL};
+  for (int i = 0; wanted[i]; i++) {
+    bool found = false;
+    for (int k = 0; hdgcl_solver_options[k]; k++) found |= strcmp(hdgcl_solver_options[k], wanted[i]) == 0;
+    CHECK_MSG(found, "solver option %s missing", wanted[i]);
+  }
+  hdgcl_options k = NULL;
+  CHECK_OK(hdgcl_options_create(&k));
+  CHECK_OK(hdgcl_options_set(k, "solver", "gmres"));
+  const char *const *const lists[] = {hdgcl_solver_options, NULL};
+  CHECK_OK(hdgcl_options_check_known(k, lists));
+  CHECK_OK(hdgcl_options_set(k, "solvr", "gmres"));
+  CHECK_FAILS(hdgcl_options_check_known(k, lists), HDGCL_ERROR_ARGUMENT);
+  CHECK(strstr(hdgcl_last_error(), "--solvr") != NULL);
+  CHECK_OK(hdgcl_options_destroy(&k));
 
   char *bad[] = {"prog", "stray"};
   CHECK_FAILS(hdgcl_options_parse(o, 2, bad, 1), HDGCL_ERROR_ARGUMENT);

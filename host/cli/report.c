@@ -54,6 +54,11 @@ void json_number(FILE *f, double x) {
     fputs("null", f);
 }
 
+double report_seconds_per_iteration(const hdgcl_result *r) {
+  return r->iterations ? (r->stages[HDGCL_STAGE_SOLVE].seconds - r->precond_seconds) / r->iterations
+                       : 0.0;
+}
+
 double stage_gflops(const hdgcl_stage_stats *st) {
   return st->seconds > 0 ? st->flops / st->seconds * 1e-9 : 0.0;
 }
@@ -91,8 +96,17 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
   fprintf(f, "%s  \"element_dofs\": %lld, \"trace_dofs\": %lld, \"h\": ", pad,
           (long long)r->element_dofs, (long long)r->trace_dofs);
   json_number(f, r->h);
-  fprintf(f, ",\n%s  \"solver\": \"cg\", \"precond\": ", pad);
+  fprintf(f, ",\n%s  \"solver\": ", pad);
+  json_string(f, r->solver);
+  fprintf(f, ", \"precond\": ");
   json_string(f, r->precond);
+  if (r->restart) fprintf(f, ", \"restart\": %d", r->restart);
+  if (r->cheb_degree) {
+    fprintf(f, ", \"cheb_degree\": %d, \"eig_min\": ", r->cheb_degree);
+    json_number(f, r->eig_min);
+    fprintf(f, ", \"eig_max\": ");
+    json_number(f, r->eig_max);
+  }
   fprintf(f, ", \"format\": ");
   json_string(f, r->format);
   fprintf(f, ", \"iterations\": %d, \"rtol\": ", r->iterations);
@@ -138,9 +152,7 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
   fprintf(f, ", \"precond_seconds\": ");
   json_number(f, r->precond_seconds);
   fprintf(f, ", \"seconds_per_iteration\": ");
-  json_number(f, r->iterations ? (r->stages[HDGCL_STAGE_SOLVE].seconds - r->precond_seconds) /
-                                     r->iterations
-                               : 0.0);
+  json_number(f, report_seconds_per_iteration(r));
   fprintf(f, ",\n%s  \"memory_high_water_bytes\": %llu, \"chunk_elements\": %lld, \"chunks\": %d\n%s}",
           pad, (unsigned long long)r->device_memory_high_water, (long long)r->chunk_elements,
           r->num_chunks, pad);
@@ -156,8 +168,16 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
   fprintf(out, "DOFs      element (u, q) %lld, trace %lld (%lld faces x %lld)\n",
           (long long)r->element_dofs, (long long)r->trace_dofs, (long long)r->num_unknown_faces,
           r->num_unknown_faces ? (long long)(r->trace_dofs / r->num_unknown_faces) : 0LL);
-  fprintf(out, "solve     CG + %s (%s), %d iterations, relative residual %.3e (rtol %g)\n",
-          r->precond, r->format, r->iterations, r->residual, r->rtol);
+  char method[32];
+  if (r->restart)
+    snprintf(method, sizeof method, "GMRES(%d)", r->restart);
+  else
+    snprintf(method, sizeof method, "CG");
+  fprintf(out, "solve     %s + %s (%s), %d iterations, relative residual %.3e (rtol %g)\n",
+          method, r->precond, r->format, r->iterations, r->residual, r->rtol);
+  if (r->cheb_degree && r->eig_max > 0)
+    fprintf(out, "          Chebyshev %d steps on [%.4g, %.4g]\n", r->cheb_degree, r->eig_min,
+            r->eig_max);
   if (show_history)
     for (int i = 0; i < r->history_length; i++)
       fprintf(out, "          iteration %4d  residual %.6e\n", i, r->history[i]);
@@ -172,6 +192,9 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
     else
       fprintf(out, "\n");
   }
+  fprintf(out, "    %-8s %12.3f   (preconditioner setup)\n", "setup", r->precond_seconds * 1e3);
+  fprintf(out, "    %-8s %12.3f   (per iteration, %d iterations)\n", "iteration",
+          report_seconds_per_iteration(r) * 1e3, r->iterations);
   fprintf(out, "  %-10s %12.3f   (setup and kernel compilation %.3f ms, not included)\n", "total",
           r->total_seconds * 1e3, r->setup_seconds * 1e3);
   if (r->device_memory_high_water)

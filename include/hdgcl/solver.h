@@ -12,7 +12,16 @@
  *   tau       stabilisation, > 0 (default 1)
  *   rtol      relative residual tolerance of the trace solve (default 1e-12)
  *   maxit     iteration limit (default 10000)
- *   precond   jacobi | block-jacobi (default block-jacobi)
+ *   solver    cg | gmres: preconditioned CG, or restarted right-preconditioned
+ *             GMRES(m) with CGS2 orthogonalisation (default cg)
+ *   precond   none | jacobi | block-jacobi | chebyshev | asm (default block-jacobi):
+ *             point or face block-Jacobi, a Chebyshev polynomial in the
+ *             (block-)Jacobi-preconditioned operator (eigenvalue bounds
+ *             estimated by Lanczos), additive Schwarz with element patches
+ *   restart   GMRES restart length m, 1..62 (default 30)
+ *   flexible  true: FGMRES even for a fixed preconditioner (default false)
+ *   cheb-degree  Chebyshev steps per application, 1..100 (default 4)
+ *   cheb-inner   jacobi | block-jacobi: what Chebyshev accelerates (default block-jacobi)
  *   format    bell (block-ELL) | ell (scalar ELL) matrix storage (default bell)
  *   chunk     elements per local-stage batch; 0 = sized from device memory (default 0)
  *   keep-local true: keep the local solvers of all elements for recovery; false:
@@ -59,8 +68,12 @@ typedef struct hdgcl_stage_stats {
 typedef struct hdgcl_result {
   const char *problem;
   char device[256];
+  const char *solver;       /* "cg" | "gmres" */
   const char *precond;
   const char *format;
+  int restart;              /* GMRES restart length (0 for CG) */
+  int cheb_degree;          /* Chebyshev steps (0 for other preconditioners) */
+  double eig_min, eig_max;  /* Chebyshev interval of the inner-preconditioned operator */
   int order;
   double tau;
   int64_t num_elements, num_faces, num_unknown_faces;
@@ -69,9 +82,10 @@ typedef struct hdgcl_result {
   double h;                 /* largest element diameter */
   int iterations;
   double rtol;
-  double residual;          /* final relative residual (preconditioned CG: ||r||/||r0||) */
+  double residual;          /* final relative residual ||b - A x|| / ||b|| */
   int history_length;
-  const double *history;    /* relative residual after each iteration, history[0] = 1 */
+  const double *history;    /* relative residual after each iteration, history[0] = 1
+                               (GMRES: the least-squares estimate) */
   double l2_u, l2_q, l2_ustar, linf_u; /* errors against the exact solution */
   double norm_u, norm_q;    /* L2 norms of the exact u and q (for relative errors) */
   double precond_seconds;   /* preconditioner setup, part of the solve stage */

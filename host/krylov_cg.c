@@ -1,0 +1,136 @@
+/* Preconditioned conjugate gradients on the device (kernels: cl/krylov_cg.cl,
+ * dot products from cl/vectors.cl).  Reductions and the CG scalars stay on the
+ * device; the host enqueues iterations in batches and reads the small scalar
+ * block once per batch, so it never stalls the device every iteration (the
+ * preconditioner's apply only enqueues, precond.h). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "error.h"
+#include "precond.h"
+
+#define CG_SCALARS 16 /* size of the scalar block (S_* in cl/krylov_cg.cl) */
+#define CG_S_RR0 5
+#define CG_S_DONE 7
+#define CG_S_ITER 8
+#define CHECK_EVERY 16 /* iterations between two reads of the scalars */
+
+typedef struct krylov_cg {
+  cl_kernel init, alpha, update_xr, beta, update_p;
+  hdgcl_buffer r, z, p, ap, scalars, history, coeffs;
+} krylov_cg;
+
+int krylov_cg_create(hdgcl_solver s, krylov *kr) {
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *kr->cg, "CG", &kr->cg));
+  krylov_cg *cg = kr->cg;
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, "cg_init", &cg->init));
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, "cg_alpha", &cg->alpha));
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, "cg_update_xr", &cg->update_xr));
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, "cg_beta", &cg->beta));
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, "cg_update_p", &cg->update_p));
+  size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG r", &cg->r));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG z", &cg->z));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG p", &cg->p));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG Ap", &cg->ap));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, CG_SCALARS * 8, "CG scalars", &cg->scalars));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, (size_t)(s->maxit + 1) * 8, "CG history", &cg->history));
+  return hdgcl_buffer_create(s->ctx, 2 * CG_COEFFS * 8, "CG coefficients", &cg->coeffs);
+}
+
+/* One PCG iteration, entirely enqueued (no host synchronisation). */
+static int iteration(hdgcl_solver s, krylov *kr, precond *pc, hdgcl_buffer *x) {
+  krylov_cg *cg = kr->cg;
+  size_t wg = kr->vec.wg;
+  hdgcl_buffer *partial = &kr->vec.partial;
+  HDGCL_TRY(krylov_spmv(s, kr, &cg->p, &cg->ap));
+  HDGCL_TRY(vec_dot(s, kr, &cg->p, &cg->ap));
+  hdgcl_arg alpha[] = {HDGCL_ARG(partial->mem), HDGCL_ARG(kr->vec.groups),
+                       HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->coeffs.mem)};
+  HDGCL_TRY(krylov_launch(s, cg->alpha, 4, alpha, wg, wg));
+  hdgcl_arg xr[] = {HDGCL_ARG(kr->n),      HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->p.mem),
+                    HDGCL_ARG(cg->ap.mem), HDGCL_ARG(x->mem),          HDGCL_ARG(cg->r.mem)};
+  HDGCL_TRY(krylov_launch(s, cg->update_xr, 6, xr, (size_t)kr->n, 0));
+  HDGCL_TRY(pc->apply(s, kr, pc, &cg->r, &cg->z));
+  HDGCL_TRY(vec_dot2(s, kr, &cg->r, &cg->z, &cg->r));
+  hdgcl_arg beta[] = {HDGCL_ARG(partial->mem), HDGCL_ARG(kr->vec.groups),
+                      HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->history.mem),
+                      HDGCL_ARG(cg->coeffs.mem)};
+  HDGCL_TRY(krylov_launch(s, cg->beta, 5, beta, wg, wg));
+  hdgcl_arg up[] = {HDGCL_ARG(kr->n), HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->z.mem),
+                    HDGCL_ARG(cg->p.mem)};
+  return krylov_launch(s, cg->update_p, 4, up, (size_t)kr->n, 0);
+}
+
+void krylov_cg_counts(hdgcl_solver s, double *flops, double *bytes) {
+  double n = (double)s->num.num_unknown_faces * s->ref.sz.nf;
+  double f, b;
+  krylov_spmv_counts(s, &f, &b);
+  /* SpMV, (p,Ap), x and r updates, (r,z) and (r,r), p update. */
+  *flops = f + 2 * n + 4 * n + 4 * n + 2 * n;
+  *bytes = b + 16 * n + 48 * n + 24 * n + 24 * n;
+}
+
+int krylov_cg_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *b, hdgcl_buffer *x,
+                  int maxit, double rtol, bool record, cg_outcome *out) {
+  krylov_cg *cg = kr->cg;
+  size_t wg = kr->vec.wg, bytes = (size_t)kr->n * 8;
+  *out = (cg_outcome){0};
+  /* x = 0, r = b, z = M r, p = z, then (r,z) and (r,r). */
+  HDGCL_TRY(hdgcl_buffer_fill(s->ctx, x, 0, bytes, 0.0));
+  HDGCL_TRY(hdgcl_buffer_fill(s->ctx, &cg->coeffs, 0, 2 * CG_COEFFS * 8, 0.0));
+  HDGCL_TRY(hdgcl_buffer_copy(s->ctx, b, &cg->r, bytes));
+  HDGCL_TRY(pc->apply(s, kr, pc, &cg->r, &cg->z));
+  HDGCL_TRY(hdgcl_buffer_copy(s->ctx, &cg->z, &cg->p, bytes));
+  HDGCL_TRY(vec_dot2(s, kr, &cg->r, &cg->z, &cg->r));
+  hdgcl_arg init[] = {HDGCL_ARG(kr->vec.partial.mem), HDGCL_ARG(kr->vec.groups),
+                      HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(rtol),
+                      HDGCL_ARG(cg->history.mem)};
+  HDGCL_TRY(krylov_launch(s, cg->init, 5, init, wg, wg));
+
+  double scalars[CG_SCALARS];
+  int enqueued = 0;
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &cg->scalars, 0, sizeof scalars, scalars));
+  while (scalars[CG_S_DONE] == 0.0 && enqueued < maxit) {
+    int batch = maxit - enqueued < CHECK_EVERY ? maxit - enqueued : CHECK_EVERY;
+    for (int i = 0; i < batch; i++) HDGCL_TRY(iteration(s, kr, pc, x));
+    enqueued += batch;
+    HDGCL_TRY(hdgcl_buffer_read(s->ctx, &cg->scalars, 0, sizeof scalars, scalars));
+  }
+  int iters = (int)scalars[CG_S_ITER];
+  double *h = NULL;
+  HDGCL_TRY(hdgcl_calloc((size_t)iters + 1, sizeof(double), "residual history", &h));
+  int status = hdgcl_buffer_read(s->ctx, &cg->history, 0, ((size_t)iters + 1) * 8, h);
+  for (int i = 0; i <= iters && record && status == HDGCL_SUCCESS; i++)
+    status = solver_record_residual(s, h[i]);
+  out->iterations = iters;
+  out->residual = scalars[CG_S_RR0] == 0.0 ? 0.0 : h[iters]; /* b = 0: x = 0 is exact */
+  out->converged = scalars[CG_S_DONE] != 0.0 && isfinite(out->residual);
+  free(h);
+  HDGCL_TRY(status);
+  double coeffs[2 * CG_COEFFS];
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &cg->coeffs, 0, sizeof coeffs, coeffs));
+  for (int i = 0; i < CG_COEFFS; i++) {
+    out->alpha[i] = coeffs[2 * i];
+    out->beta[i] = coeffs[2 * i + 1];
+  }
+  double f, by, pf, pb;
+  krylov_cg_counts(s, &f, &by);
+  pc->counts(s, pc, &pf, &pb);
+  s->result.stages[HDGCL_STAGE_SOLVE].flops += (f + pf) * iters;
+  s->result.stages[HDGCL_STAGE_SOLVE].bytes += (by + pb) * iters;
+  return HDGCL_SUCCESS;
+}
+
+void krylov_cg_destroy(hdgcl_solver s, krylov *kr) {
+  krylov_cg *cg = kr->cg;
+  if (!cg) return;
+  cl_kernel k[] = {cg->init, cg->alpha, cg->update_xr, cg->beta, cg->update_p};
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+    if (k[i]) clReleaseKernel(k[i]);
+  hdgcl_buffer *bufs[] = {&cg->r,       &cg->z,       &cg->p,     &cg->ap,
+                          &cg->scalars, &cg->history, &cg->coeffs};
+  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) hdgcl_buffer_release(s->ctx, bufs[i]);
+  free(cg);
+  kr->cg = NULL;
+}

@@ -1,0 +1,45 @@
+/* One interface for the preconditioners of the trace solve.  Each is a unit
+ * precond_<name>.c (beside cl/precond_<name>.cl where it has kernels) that
+ * fills a `precond` with its methods; precond.c picks one by s->precond.
+ *
+ *   create   kernels and buffers (before assembly; sizes only)
+ *   setup    from the assembled matrix (once per solve; may read back a few
+ *            numbers, e.g. the Chebyshev eigenvalue estimate)
+ *   apply    z = M r, only enqueued: no host synchronisation, so CG keeps
+ *            its "no host round trip per iteration" property
+ *   counts   flops and bytes of one apply, counted from the algorithm
+ *   destroy  releases what create made (safe on a partly created one)
+ *
+ * `fixed`: apply is the same linear operator at every call (GMRES may then
+ * use the plain right-preconditioned form; otherwise FGMRES).  `symmetric`:
+ * M is symmetric positive definite, as CG requires. */
+#ifndef HDGCL_HOST_PRECOND_H
+#define HDGCL_HOST_PRECOND_H
+
+#include "krylov.h"
+#include "solver_impl.h"
+
+struct precond {
+  const char *name;
+  int (*setup)(hdgcl_solver s, krylov *kr, precond *pc);
+  int (*apply)(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z);
+  void (*counts)(hdgcl_solver s, const precond *pc, double *flops, double *bytes);
+  void (*destroy)(hdgcl_solver s, precond *pc);
+  bool fixed, symmetric;
+  void *data; /* the unit's own state */
+};
+
+/* Creates the preconditioner `kind` (PRECOND_*) into *pc. */
+int precond_create(hdgcl_solver s, krylov *kr, int kind, precond *pc);
+/* Calls destroy (if any) and zeroes *pc. */
+void precond_destroy(hdgcl_solver s, precond *pc);
+/* Device bytes the preconditioner `kind` needs. */
+uint64_t precond_bytes(hdgcl_solver s, int kind);
+
+int precond_none_create(hdgcl_solver s, krylov *kr, precond *pc);
+int precond_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc);
+int precond_block_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc);
+int precond_chebyshev_create(hdgcl_solver s, krylov *kr, precond *pc);
+int precond_asm_create(hdgcl_solver s, krylov *kr, precond *pc);
+
+#endif

@@ -1,0 +1,189 @@
+/* Chebyshev polynomial preconditioner on top of point or face block-Jacobi
+ * (kernels: cl/precond_chebyshev.cl; paper 001 sections 3.4 and 4.7, where the
+ * polynomial is built from harmonic Ritz values of a short GMRES cycle; for
+ * the SPD trace system a Chebyshev polynomial on an eigenvalue interval
+ * estimated by Lanczos is the symmetric counterpart).
+ *
+ * With M the inner preconditioner, z = p(M^-1 A) M^-1 r is the result of
+ * `cheb-degree` steps of the Chebyshev iteration for A z = r from z = 0
+ * (Saad, Iterative Methods, 2nd ed., Algorithm 12.1): degree-1 inner
+ * applications, cheb-degree - 1 products with A.
+ *
+ * Eigenvalue interval of M^-1 A, estimated once per solve in setup:
+ * CHEB_LANCZOS_STEPS steps of M-preconditioned CG (fewer if it converges to
+ * 1e-10 first) on a fixed pseudo-random right-hand side give the Lanczos
+ * tridiagonal matrix T (Saad eq. 6.103) whose extreme eigenvalues (Sturm
+ * bisection) approach those of M^-1 A from inside.
+ *  - lambda_max = 1.1 * the largest Ritz value: the Ritz value is below the
+ *    true maximum, and above the interval the residual polynomial grows like
+ *    T_k, so p(lambda) could turn negative (M^-1 indefinite: CG breaks down);
+ *    a 10 % margin costs little damping.
+ *  - lambda_min = max(smallest Ritz value, lambda_max / CHEB_RATIO): after
+ *    ten steps the smallest Ritz value is a poor (too large) estimate, and the
+ *    polynomial is only meant to compress the upper part of the spectrum, the
+ *    outer Krylov method handles the few small eigenvalues; below lambda_min
+ *    the polynomial stays positive (0 < 1 - lambda p(lambda) < 1), so M stays
+ *    SPD.  (Chebyshev smoothers commonly use such a fixed fraction of the
+ *    estimated lambda_max as the lower end, e.g. PETSc's KSPChebyshev
+ *    eigenvalue-estimate transform (0, 0.1; 0, 1.1); paper 001 section 4.7
+ *    likewise takes its polynomial from a short Krylov cycle on the fly.)
+ * The bounds are fixed after setup, so the preconditioner is a fixed linear
+ * operator (symmetric, as p(M^-1 A) M^-1 = M^-1 p(A M^-1)): CG and the plain
+ * right-preconditioned GMRES apply; FGMRES is not needed. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "error.h"
+#include "pipeline.h"
+#include "precond.h"
+
+#define CHEB_LANCZOS_STEPS 10
+#define CHEB_RATIO 30.0
+
+typedef struct chebyshev {
+  precond inner;
+  cl_kernel first, step;
+  hdgcl_buffer w, d, res; /* M^-1 res, search direction, residual */
+  double lmin, lmax;
+} chebyshev;
+
+/* Number of eigenvalues of the symmetric tridiagonal (a, e) below x (Sturm). */
+static int sturm_count(int k, const double *a, const double *e, double x) {
+  int count = 0;
+  double q = 1.0;
+  for (int i = 0; i < k; i++) {
+    double off = i ? e[i - 1] * e[i - 1] : 0.0;
+    q = a[i] - x - (i ? off / q : 0.0);
+    if (q == 0.0) q = -1e-300;
+    if (q < 0) count++;
+  }
+  return count;
+}
+
+/* The j-th smallest eigenvalue (0-based) of the tridiagonal by bisection. */
+static double tridiagonal_eigenvalue(int k, const double *a, const double *e, int j) {
+  double lo = a[0], hi = a[0];
+  for (int i = 0; i < k; i++) { /* Gershgorin interval */
+    double r = (i ? fabs(e[i - 1]) : 0.0) + (i < k - 1 ? fabs(e[i]) : 0.0);
+    if (a[i] - r < lo) lo = a[i] - r;
+    if (a[i] + r > hi) hi = a[i] + r;
+  }
+  for (int it = 0; it < 200 && hi - lo > 1e-14 * (fabs(lo) + fabs(hi)); it++) {
+    double mid = 0.5 * (lo + hi);
+    if (sturm_count(k, a, e, mid) > j) hi = mid;
+    else lo = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+/* Extreme eigenvalues of M^-1 A from the CG coefficients (Saad eq. 6.103):
+ * T_jj = 1/alpha_j + beta_{j-1}/alpha_{j-1}, T_j,j+1 = sqrt(beta_j)/alpha_j. */
+static int estimate_bounds(hdgcl_solver s, krylov *kr, chebyshev *c) {
+  size_t n = (size_t)kr->n;
+  double *b;
+  HDGCL_TRY(hdgcl_calloc(n, sizeof(double), "Lanczos start vector", &b));
+  uint64_t state = 0x9e3779b97f4a7c15ull; /* fixed seed: deterministic */
+  for (size_t i = 0; i < n; i++) {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    b[i] = (double)(state >> 11) / 9007199254740992.0 - 0.5;
+  }
+  int status = hdgcl_buffer_write(s->ctx, &c->res, 0, n * 8, b);
+  free(b);
+  HDGCL_TRY(status);
+  cg_outcome out;
+  /* Stops early on small systems once converged: later steps of a converged
+   * CG carry round-off, not spectral information. */
+  HDGCL_TRY(krylov_cg_run(s, kr, &c->inner, &c->res, &c->d, CHEB_LANCZOS_STEPS, 1e-10, false, &out));
+  int k = out.iterations < CG_COEFFS ? out.iterations : CG_COEFFS;
+  if (k < 1 || !(out.alpha[0] > 0))
+    return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
+                       "Chebyshev preconditioner: Lanczos eigenvalue estimate failed after %d steps",
+                       k);
+  double a[CG_COEFFS], e[CG_COEFFS];
+  for (int j = 0; j < k; j++) {
+    a[j] = 1.0 / out.alpha[j] + (j ? out.beta[j - 1] / out.alpha[j - 1] : 0.0);
+    if (j < k - 1) e[j] = sqrt(fabs(out.beta[j])) / out.alpha[j];
+  }
+  double ritz_min = tridiagonal_eigenvalue(k, a, e, 0);
+  double ritz_max = tridiagonal_eigenvalue(k, a, e, k - 1);
+  if (!(ritz_max > 0) || !isfinite(ritz_max))
+    return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
+                       "Chebyshev preconditioner: estimated largest eigenvalue %g is not positive",
+                       ritz_max);
+  c->lmax = 1.1 * ritz_max;
+  c->lmin = ritz_min > c->lmax / CHEB_RATIO ? ritz_min : c->lmax / CHEB_RATIO;
+  if (c->lmin >= c->lmax) c->lmin = c->lmax / CHEB_RATIO;
+  return HDGCL_SUCCESS;
+}
+
+static int setup(hdgcl_solver s, krylov *kr, precond *pc) {
+  chebyshev *c = pc->data;
+  HDGCL_TRY(c->inner.setup(s, kr, &c->inner));
+  HDGCL_TRY(estimate_bounds(s, kr, c));
+  s->result.eig_min = c->lmin;
+  s->result.eig_max = c->lmax;
+  return HDGCL_SUCCESS;
+}
+
+static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z) {
+  chebyshev *c = pc->data;
+  double theta = 0.5 * (c->lmax + c->lmin), delta = 0.5 * (c->lmax - c->lmin);
+  double sigma = theta / delta, rho_prev = 1.0 / sigma, first = 1.0 / theta;
+  HDGCL_TRY(c->inner.apply(s, kr, &c->inner, r, &c->w));
+  hdgcl_arg a[] = {HDGCL_ARG(kr->n), HDGCL_ARG(first), HDGCL_ARG(c->w.mem), HDGCL_ARG(c->d.mem),
+                   HDGCL_ARG(z->mem)};
+  HDGCL_TRY(krylov_launch(s, c->first, 5, a, (size_t)kr->n, 0));
+  for (int i = 1; i < s->cheb_degree; i++) {
+    /* res = r - A z, w = M^-1 res, d = rho rho_prev d + 2 rho / delta w, z += d. */
+    HDGCL_TRY(krylov_spmv(s, kr, z, &c->res));
+    HDGCL_TRY(vec_residual(s, kr, r, &c->res));
+    HDGCL_TRY(c->inner.apply(s, kr, &c->inner, &c->res, &c->w));
+    double rho = 1.0 / (2.0 * sigma - rho_prev);
+    double c1 = rho * rho_prev, c2 = 2.0 * rho / delta;
+    hdgcl_arg b[] = {HDGCL_ARG(kr->n), HDGCL_ARG(c1), HDGCL_ARG(c2), HDGCL_ARG(c->w.mem),
+                     HDGCL_ARG(c->d.mem), HDGCL_ARG(z->mem)};
+    HDGCL_TRY(krylov_launch(s, c->step, 6, b, (size_t)kr->n, 0));
+    rho_prev = rho;
+  }
+  return HDGCL_SUCCESS;
+}
+
+static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
+  const chebyshev *c = pc->data;
+  double n = (double)s->num.num_unknown_faces * s->ref.sz.nf, k = s->cheb_degree;
+  double fi, bi, fa, ba;
+  c->inner.counts(s, &c->inner, &fi, &bi);
+  krylov_spmv_counts(s, &fa, &ba);
+  /* k inner applications, the first step (n, 24 n), then per later step a
+   * product, the residual (n, 24 n) and the update (4 n, 40 n). */
+  *flops = k * fi + n + (k - 1) * (fa + n + 4 * n);
+  *bytes = k * bi + 24 * n + (k - 1) * (ba + 24 * n + 40 * n);
+}
+
+static void destroy(hdgcl_solver s, precond *pc) {
+  chebyshev *c = pc->data;
+  if (!c) return;
+  precond_destroy(s, &c->inner);
+  if (c->first) clReleaseKernel(c->first);
+  if (c->step) clReleaseKernel(c->step);
+  hdgcl_buffer_release(s->ctx, &c->w);
+  hdgcl_buffer_release(s->ctx, &c->d);
+  hdgcl_buffer_release(s->ctx, &c->res);
+  free(c);
+  pc->data = NULL;
+}
+
+int precond_chebyshev_create(hdgcl_solver s, krylov *kr, precond *pc) {
+  *pc = (precond){.name = "chebyshev", .setup = setup, .apply = apply, .counts = counts,
+                  .destroy = destroy, .fixed = true, .symmetric = true};
+  chebyshev *c;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *c, "Chebyshev preconditioner", &c));
+  pc->data = c;
+  HDGCL_TRY(precond_create(s, kr, s->cheb_inner, &c->inner));
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_first", &c->first));
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_step", &c->step));
+  size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "Chebyshev w", &c->w));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "Chebyshev d", &c->d));
+  return hdgcl_buffer_create(s->ctx, vb, "Chebyshev residual", &c->res);
+}
