@@ -219,14 +219,16 @@ def cube3d_section(runs, out):
                "element, no tensor-product sum factorisation yet).  That local stage dominates on "
                "PoCL (hex:24, p = 3: 40 s) and at p = 5 on the H100; sum factorisation is the next "
                "optimisation for it.")
-    out.append("- Limits found on the way: a CLBlast batched GEMM over more than 2^31 doubles "
-               "(CLBlast's kernels index in 32-bit int) silently gave a wrong answer (hex:48, p = 3, "
-               "first run) and launches of 2^31 work-items or more overflow NVIDIA's get_global_id; "
-               "both are now avoided (chunks and grid-stride loops) and refused with an error if "
-               "they ever recur (test_launch_limits).  Still open: trace matrices with 2^31 or more "
-               "entries (cube:64 p = 3, cube:40 p = 5, hex:64 p = 3) stop on the H100 with "
-               "CL_INVALID_COMMAND_QUEUE, also with smaller local-stage chunks (so not device "
-               "memory); those cases are missing from the tables.\n")
+    out.append("- Limits found on the way, all on the H100: a CLBlast batched GEMM over more than "
+               "2^31 doubles (CLBlast's kernels index in 32-bit int) silently gave a wrong answer "
+               "(hex:48, p = 3, first run); launches of 2^31 work-items or more overflow NVIDIA's "
+               "get_global_id; and NVIDIA's clEnqueueFillBuffer failed (CL_INVALID_COMMAND_QUEUE "
+               "at the next clFinish) on the trace matrices of 2^31 or more entries (cube:64 p = 3, "
+               "cube:40 p = 5, hex:64 p = 3 in the sweeps).  Now: chunks and grid-stride loops keep "
+               "below the first two and refuse them with an error if they ever recur "
+               "(test_launch_limits), and fills go through hdgcl's own 64-bit kernel "
+               "(cl/buffer.cl); cube:64 p = 3 (30.9 M trace DOFs, 2.17e9 matrix entries) then ran "
+               "(last tetrahedra row of p = 3).  cube:40 p = 5 and hex:64 p = 3 were not rerun.\n")
     pairs = [(r, cases.get((k[0], "pocl", k[2], k[3]))) for k, r in cases.items() if k[1] == "nvidia"]
     pairs = [(a, b) for a, b in pairs if b]
     if pairs:
@@ -237,6 +239,42 @@ def cube3d_section(runs, out):
                        max(y["total_seconds"] / x["total_seconds"] for x, y in pairs),
                        sorted(y["total_seconds"] / x["total_seconds"] for x, y in pairs)[len(pairs) // 2],
                        a["mesh"], a["order"], ms(a["total_seconds"]), ms(b["total_seconds"])))
+
+
+def compare_section(results, out):
+    """cuSPARSE / cuBLAS on hdgcl's exported systems (perf/cupy_compare.py)."""
+    cases = []
+    for name in sorted(os.listdir(results)):
+        if name.startswith("compare-") and name.endswith(".json") and not name.endswith("-hdgcl.json"):
+            lib = json.load(open(os.path.join(results, name)))
+            ours_path = os.path.join(results, name[:-len(".json")] + "-hdgcl.json")
+            ours = json.load(open(ours_path)) if os.path.exists(ours_path) else None
+            cases.append((name[len("compare-"):-len(".json")], lib, ours))
+    if not cases:
+        return
+    out.append("## Side by side with NVIDIA's libraries (H100)\n")
+    out.append("`sh perf/gpu_machine.sh compare`: hdgcl solves and exports its trace system "
+               "(`--export-matrix`), then `perf/cupy_compare.py` times cuSPARSE CSR SpMV and cuBLAS "
+               "batched DGEMM (through CuPy) on the same data, in the same session, with the copy "
+               "bandwidth measured alongside.  hdgcl's figure is its whole CG iteration (SpMV, "
+               "block-Jacobi, dot products, updates: bytes counted from the algorithm), not its "
+               "SpMV alone; a SpMV-only benchmark is part of issue 7.\n")
+    out.append("| case | rows | nnz | copy GB/s | cuSPARSE CSR SpMV GB/s (of copy) | hdgcl CG iteration GB/s (of copy), us/iteration | cuBLAS batched DGEMM GFLOP/s (shape) | hdgcl local stage GFLOP/s |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for key, lib, ours in cases:
+        gemm = "; ".join("%.0f (%dx%dx%d, batch %d)" % (g["gflops"], g["m"], g["n"], g["k"], g["batch"])
+                         for g in lib["gemm"])
+        if ours:
+            so = stage(ours, "solve")
+            it = "%.0f (%.0f%%), %.0f" % (so["gbs"], 100 * so["gbs"] / lib["copy_gbs"],
+                                          1e6 * ours["seconds_per_iteration"])
+            lo = "%.0f" % stage(ours, "local")["gflops"]
+        else:
+            it = lo = "-"
+        out.append("| %s | %d | %d | %.0f | %.0f (%.0f%%) | %s | %s | %s |" % (
+            key, lib["rows"], lib["nnz"], lib["copy_gbs"], lib["csr_spmv_gbs"],
+            100 * lib["csr_fraction_of_copy"], it, gemm, lo))
+    out.append("")
 
 
 def main():
@@ -251,6 +289,7 @@ def main():
            "and PoCL on its 16 Xeon cores).\n"]
     paper000_section(runs, out)
     cube3d_section(runs, out)
+    compare_section(args.results, out)
     tmp = args.output + ".tmp"
     with open(tmp, "w") as f:
         f.write("\n".join(out) + "\n")
