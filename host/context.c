@@ -61,6 +61,7 @@ static int open_device(hdgcl_context ctx, const char *spec) {
 int hdgcl_context_create(const char *spec, hdgcl_options opts, hdgcl_context *ctx_out) {
   if (!ctx_out) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_context_create: NULL output");
   *ctx_out = NULL;
+  const char *given = spec; /* NULL/empty: hdgcl_device_match reads HDGCL_DEVICE and says so */
   if (!spec || !spec[0]) spec = getenv("HDGCL_DEVICE");
   if (!spec || !spec[0]) spec = "auto";
   hdgcl_context ctx;
@@ -86,7 +87,7 @@ int hdgcl_context_create(const char *spec, hdgcl_options opts, hdgcl_context *ct
     ctx->info.compute_units = 1;
     ctx->info.platform_index = ctx->info.device_index = -1;
   } else {
-    HDGCL_TRY_GOTO(status, open_device(ctx, spec), fail);
+    HDGCL_TRY_GOTO(status, open_device(ctx, given), fail);
   }
   *ctx_out = ctx;
   return HDGCL_SUCCESS;

@@ -150,7 +150,11 @@ static int refuse_fp64(const hdgcl_device_info *d) {
 
 int hdgcl_device_match(const char *spec, const hdgcl_device_info *list, int count, int *chosen) {
   *chosen = -1;
-  if (!spec || !spec[0]) spec = getenv("HDGCL_DEVICE"); /* the rule of include/hdgcl/device.h */
+  const char *source = "--device"; /* named in the messages: where the spec came from */
+  if (!spec || !spec[0]) {
+    spec = getenv("HDGCL_DEVICE"); /* the rule of include/hdgcl/device.h */
+    source = "HDGCL_DEVICE";
+  }
   if (!spec || !spec[0]) spec = "auto";
   if (count == 0)
     return hdgcl_error(HDGCL_ERROR_NO_DEVICE,
@@ -184,7 +188,7 @@ int hdgcl_device_match(const char *spec, const hdgcl_device_info *list, int coun
         if (first < 0) first = i;
       }
     if (first >= 0) return refuse_fp64(&list[first]);
-    return hdgcl_error(HDGCL_ERROR_NO_DEVICE, "--device %s: no %s device found", spec,
+    return hdgcl_error(HDGCL_ERROR_NO_DEVICE, "%s %s: no %s device found", source, spec,
                        gpu ? "GPU" : "CPU");
   }
   /* P:D */
@@ -194,9 +198,9 @@ int hdgcl_device_match(const char *spec, const hdgcl_device_info *list, int coun
     if (*end == ':' && isdigit((unsigned char)end[1])) d = strtol(end + 1, &end, 10);
     if (d < 0 || *end != '\0')
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                         "--device %s: expected P:D (platform and device index), auto, gpu, cpu, "
+                         "%s %s: expected P:D (platform and device index), auto, gpu, cpu, "
                          "ref or a vendor name",
-                         spec);
+                         source, spec);
     for (int i = 0; i < count; i++)
       if (list[i].platform_index == p && list[i].device_index == d) {
         if (!list[i].fp64) return refuse_fp64(&list[i]);
@@ -204,7 +208,7 @@ int hdgcl_device_match(const char *spec, const hdgcl_device_info *list, int coun
         return HDGCL_SUCCESS;
       }
     return hdgcl_error(HDGCL_ERROR_NO_DEVICE,
-                       "--device %s: no device %ld:%ld (see 'hdgcl devices')", spec, p, d);
+                       "%s %s: no device %ld:%ld (see 'hdgcl devices')", source, spec, p, d);
   }
   int first = -1;
   for (int i = 0; i < count; i++)
@@ -219,5 +223,5 @@ int hdgcl_device_match(const char *spec, const hdgcl_device_info *list, int coun
     }
   if (first >= 0) return refuse_fp64(&list[first]);
   return hdgcl_error(HDGCL_ERROR_NO_DEVICE,
-                     "--device %s: no OpenCL device matches (see 'hdgcl devices')", spec);
+                     "%s %s: no OpenCL device matches (see 'hdgcl devices')", source, spec);
 }

@@ -71,7 +71,7 @@ expect_error "solve --device 0:" "expected P:D" solve --device 0: --json "$dir/x
 if ! grep -q '"type": "gpu"' "$dir/d.json"; then
   expect_error "solve --device gpu (no GPU here)" "no GPU device" solve --device gpu --json "$dir/x.json"
 fi
-HDGCL_DEVICE=nosuchdevice expect_error "solve with HDGCL_DEVICE=nosuchdevice" "nosuchdevice" \
+HDGCL_DEVICE=nosuchdevice expect_error "solve with HDGCL_DEVICE=nosuchdevice" "HDGCL_DEVICE nosuchdevice: no OpenCL device matches" \
   solve --mesh square:2 --order 1 --json "$dir/x.json"
 expect_error "devices --device nosuchdevice" "nosuchdevice" devices --device nosuchdevice
 expect_error "devices --device 9:9" "no device 9:9" devices --device 9:9

@@ -53,14 +53,15 @@ static int run(hdgcl_options opts) {
   bool json;
   const char *spec;
   HDGCL_TRY(hdgcl_options_get_bool(opts, "json", false, &json));
-  HDGCL_TRY(hdgcl_options_get_string(opts, "device", getenv("HDGCL_DEVICE"), &spec));
+  HDGCL_TRY(hdgcl_options_get_string(opts, "device", NULL, &spec)); /* NULL: $HDGCL_DEVICE */
   hdgcl_device_info *list;
   int count, chosen = -1;
   HDGCL_TRY(hdgcl_device_list(&list, &count));
   hdgcl_host_info host;
   int status = hdgcl_host_info_get(&host);
   if (status) goto done;
-  bool reference = spec && !strcmp(spec, "ref");
+  const char *env = getenv("HDGCL_DEVICE");
+  bool reference = spec ? !strcmp(spec, "ref") : (env && !strcmp(env, "ref"));
   if (!reference) {
     status = hdgcl_device_match(spec, list, count, &chosen);
     if (status && count == 0) goto done; /* nothing installed: the message says what to install */
