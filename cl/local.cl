@@ -135,19 +135,7 @@ __kernel void local_invert(__global double *S, __global double *scratch) {
   for (int idx = lid; idx < NP * NP; idx += wg) a[idx] = Se[idx];
   barrier(FENCE);
 
-  for (int k = 0; k < NP; k++) {
-    if (lid == 0) a[k * NP + k] = sqrt(a[k * NP + k]);
-    barrier(FENCE);
-    const double dkk = a[k * NP + k];
-    for (int i = k + 1 + lid; i < NP; i += wg) a[i * NP + k] /= dkk;
-    barrier(FENCE);
-    const int m = NP - k - 1;
-    for (int t = lid; t < m * m; t += wg) {
-      const int i = k + 1 + t / m, j = k + 1 + t % m;
-      if (j <= i) a[i * NP + j] -= a[i * NP + k] * a[j * NP + k];
-    }
-    barrier(FENCE);
-  }
+  CHOLESKY_IN_PLACE(a, NP, lid, wg, FENCE);
 
   /* X[i][j] = -(sum_{k=j}^{i-1} L[i][k] X[k][j]) / L[i][i]; stored at a[j][i]. */
   for (int j = lid; j < NP; j += wg) {

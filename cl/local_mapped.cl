@@ -145,19 +145,7 @@ __kernel void mapped_factor(const int e0, __global const double *kappa_e, __glob
   const int le = get_group_id(0);
   const int lid = get_local_id(0), wg = get_local_size(0);
   __global double *a = M + (long)le * NP * NP;
-  for (int k = 0; k < NP; k++) {
-    if (lid == 0) a[k * NP + k] = sqrt(a[k * NP + k]);
-    barrier(CLK_GLOBAL_MEM_FENCE);
-    const double dkk = a[k * NP + k];
-    for (int i = k + 1 + lid; i < NP; i += wg) a[i * NP + k] /= dkk;
-    barrier(CLK_GLOBAL_MEM_FENCE);
-    const int m = NP - k - 1;
-    for (int t = lid; t < m * m; t += wg) {
-      const int i = k + 1 + t / m, j = k + 1 + t % m;
-      if (j <= i) a[i * NP + j] -= a[i * NP + k] * a[j * NP + k];
-    }
-    barrier(CLK_GLOBAL_MEM_FENCE);
-  }
+  CHOLESKY_IN_PLACE(a, NP, lid, wg, CLK_GLOBAL_MEM_FENCE);
   const double sk = sqrt(kappa_e[e0 + le]);
   __global double *Xe = X + (long)le * XROWS * XCOLS;
   for (int t = lid; t < DIM * XCOLS; t += wg) {
