@@ -73,6 +73,8 @@ fi
   solve tri-p2-bell-jacobi --mesh square:2 --order 2 --format bell --precond jacobi $quick
   solve quad-p1-mapped --mesh quad:2 --order 1 $quick
   solve tet-p1-scratch-global --mesh cube:1 --order 1 --scratch global $quick
+  # GMRES(2) with restarts and additive Schwarz (krylov_gmres.c, precond_asm.c).
+  solve tri-p1-gmres-asm --mesh square:2 --order 1 --solver gmres --precond asm --restart 2 --rtol 1e-3 --maxit 20
   run selftest "$test_context" oclgrind
 ) &
 (
@@ -81,6 +83,7 @@ fi
   solve tri-p1-neumann --problem poisson-mixed --mesh square:2 --order 1 $quick
   solve tet-p1 --mesh cube:1 --order 1 $quick
   solve hex-p1-neumann --problem poisson-mixed --mesh hex:1 --order 1 $quick
+  solve tri-p1-cg-chebyshev --mesh square:2 --order 1 --precond chebyshev --rtol 0.9 --maxit 20
   run clblast "$test_clblast" oclgrind
 ) &
 wait
