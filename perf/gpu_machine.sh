@@ -13,6 +13,8 @@
 #   sh perf/gpu_machine.sh cube3d-rest   # what those two could not finish
 #   sh perf/gpu_machine.sh cube3d-last   # and what that one could not
 #   sh perf/gpu_machine.sh compare       # cuSPARSE / cuBLAS on hdgcl's exported data
+#   sh perf/gpu_machine.sh bench         # issue 7: hdgcl bench (ceilings, stages, SpMV storages)
+#   sh perf/gpu_machine.sh large2d       # issue 7: >= 100 M trace DOFs in 2D on the GPU
 set -u
 build=${BUILD:-build-gpu}
 out=${OUT:-perf/out}
@@ -128,4 +130,24 @@ cube3d-last)
   run pocl hex 4 "8 12" 60 400
   run pocl hex 5 "8" 60 460
   run pocl hex 3 "24" 60 560 ;;
+bench)
+  # hdgcl bench: the device's ceilings, then per case the stages and every
+  # SpMV storage, on paper 000's 80x80 mesh (p = 1..9), a 320x320 mesh whose
+  # trace matrix is far larger than the GPU's L2 cache, and 3D meshes.
+  for dev in ${DEVICES:-nvidia pocl}; do
+    b() { "$build/hdgcl" bench --device "$dev" "$@" 2>&1 | tee -a "$out/bench.log"; }
+    b --meshes square:80 --orders 1-9 --json "$out/bench-$dev-tri80.jsonl"
+    if [ "$dev" = nvidia ]; then
+      b --meshes square:320 --orders 1,3,5,7,9 --json "$out/bench-$dev-tri320.jsonl"
+      b --meshes cube:16 --orders 1-4 --json "$out/bench-$dev-tet16.jsonl"
+      b --meshes hex:16 --orders 1-3 --json "$out/bench-$dev-hex16.jsonl"
+    else
+      b --meshes cube:8 --orders 1-3 --repeat 1 --json "$out/bench-$dev-tet8.jsonl"
+    fi
+  done ;;
+large2d)
+  # The largest 2D problem of issue 7's target: helmholtz-sin on a 4100 x 4100
+  # square (33.6 M triangles), p = 1: 100.8 M trace DOFs on one GPU.
+  "$build/hdgcl" solve --device nvidia --mesh square:${N2D:-4100} --order ${P2D:-1} --rtol 1e-10 \
+    --maxit 100000 --json "$out/large2d-nvidia.json" 2>&1 | tee "$out/large2d.log" ;;
 esac

@@ -6,7 +6,7 @@
 # cl/ that no case launched.  A canary first checks that the checkers report
 # a deliberately broken kernel.
 #
-# Usage: oclgrind_kernels.sh OCLGRIND CLI TEST_DEVICE_CONTEXT TEST_CLBLAST CL_DIR
+# Usage: oclgrind_kernels.sh OCLGRIND CLI TEST_DEVICE_CONTEXT TEST_CLBLAST CL_DIR TEST_SPMV
 #
 # oclgrind is an ICD interposer: under it the only platform is "Oclgrind"
 # (--device oclgrind).  Further flags:
@@ -21,7 +21,7 @@
 # Diagnostics go to stderr, not to --log: oclgrind reopens, and so empties,
 # the log file at each clCreateContext.  Cases run two at a time.
 set -u
-oclgrind=$1 cli=$2 test_context=$3 test_clblast=$4 cl_dir=$5
+oclgrind=$1 cli=$2 test_context=$3 test_clblast=$4 cl_dir=$5 test_spmv=$6
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -76,6 +76,8 @@ fi
   # GMRES(2) with restarts and additive Schwarz (krylov_gmres.c, precond_asm.c).
   solve tri-p1-gmres-asm --mesh square:2 --order 1 --solver gmres --precond asm --restart 2 --rtol 1e-3 --maxit 20
   run selftest "$test_context" oclgrind
+  # Every SpMV storage (cl/spmv.cl) and hdgcl bench's ceilings (cl/bench.cl).
+  HDGCL_DEVICE=oclgrind run spmv "$test_spmv" small
 ) &
 (
   solve tri-p2-ell-jacobi --mesh square:2 --order 2 --format ell --precond jacobi $quick

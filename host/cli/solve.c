@@ -96,39 +96,6 @@ typedef struct run_record {
   hdgcl_result result;
 } run_record;
 
-static int compare_doubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* Solves warmup + repeat times; the result's stage times become the medians
- * over the repeats (everything else is the same in every repeat). */
-static int timed_solves(hdgcl_solver solver, int warmup, int repeat, hdgcl_result *out) {
-  double *times;
-  HDGCL_TRY(hdgcl_calloc((size_t)repeat * HDGCL_NUM_STAGES, sizeof(double), "timings", &times));
-  int status = HDGCL_SUCCESS;
-  const hdgcl_result *r = NULL;
-  for (int i = 0; i < warmup + repeat && status == HDGCL_SUCCESS; i++) {
-    status = hdgcl_solver_solve(solver);
-    if (status == HDGCL_SUCCESS) status = hdgcl_solver_result(solver, &r);
-    if (status == HDGCL_SUCCESS && i >= warmup)
-      for (int st = 0; st < HDGCL_NUM_STAGES; st++)
-        times[st * repeat + (i - warmup)] = r->stages[st].seconds;
-  }
-  if (status == HDGCL_SUCCESS) {
-    *out = *r;
-    out->total_seconds = 0.0;
-    for (int st = 0; st < HDGCL_NUM_STAGES; st++) {
-      double *t = times + st * repeat;
-      qsort(t, repeat, sizeof *t, compare_doubles);
-      out->stages[st].seconds = repeat % 2 ? t[repeat / 2] : 0.5 * (t[repeat / 2 - 1] + t[repeat / 2]);
-      out->total_seconds += out->stages[st].seconds;
-    }
-  }
-  free(times);
-  return status;
-}
-
 static int run(hdgcl_options opts) {
   const char *const *known[] = {solve_cli_options, hdgcl_solver_options, hdgcl_context_options,
                                 NULL};
@@ -177,7 +144,7 @@ static int run(hdgcl_options opts) {
     HDGCL_TRY_GOTO(status, hdgcl_mesh_create_from_spec(rec->spec, &mesh), done);
     HDGCL_TRY_GOTO(status, hdgcl_solver_create(ctx, mesh, opts, &solver), done);
     HDGCL_TRY_GOTO(status, hdgcl_options_check_unused(opts), done);
-    HDGCL_TRY_GOTO(status, timed_solves(solver, warmup, repeat, &rec->result), done);
+    HDGCL_TRY_GOTO(status, cli_timed_solves(solver, warmup, repeat, &rec->result), done);
     const hdgcl_result *r = &rec->result;
     if (!quiet && levels == 1) report_summary(stdout, rec->spec, mesh, &dev, r, history);
     if (json_path) {
