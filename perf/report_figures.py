@@ -135,7 +135,8 @@ def roofline(title, ceilings, points, path):
         ridge = peak / bw
         ax.loglog([lo, ridge, hi], [lo * bw, peak, peak], "-", color="k", lw=1.5 if i == 0 else 0.8,
                   alpha=1.0 if i == 0 else 0.5)
-        ax.annotate(label, (hi, peak), xytext=(-4, 3), textcoords="offset points", ha="right", fontsize=7)
+        ax.annotate(label, (hi, peak), xytext=(-4, 3 - 10 * i), textcoords="offset points", ha="right",
+                    va="bottom" if i == 0 else "top", fontsize=7)
     groups = []
     for _, g, _, _, _ in points:
         if g not in groups:

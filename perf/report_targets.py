@@ -148,14 +148,14 @@ def dofs_row(solves):
             "**met**" if met else "**not met** (so far)", "%s.jsonl" % k)
 
 
-def targets_section(solves, bench, compare, device_short, out):
+def targets_section(solves, bench, compare, device_short, results, out):
     """solves: [(file key, solve object)]; bench: bench lines; compare: [(key,
     cuSPARSE/cuBLAS object, hdgcl's solve or None)]."""
     out.append("## Targets\n")
     out.append("Issue 7's targets, each computed by `perf/report.py` from the results files named in "
-               "the last column (under `perf/results/`).  SpMV speedups compare times per product "
+               "the last column (under `%s`).  SpMV speedups compare times per product "
                "on the same matrix (hdgcl's export of the same case); `not measured yet` means "
-               "no results file has the measurement.\n")
+               "no results file has the measurement.\n" % results)
     out.append("| target | measured | status | from |")
     out.append("|---|---|---|---|")
     rows = [spmv_fraction_row(bench, compare),
