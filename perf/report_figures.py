@@ -68,7 +68,7 @@ def time_accuracy(panels, path, ncols):
     panels: [(title, {p: [(seconds, error), ...] ordered coarse to fine})];
     one colour and marker per p, a line joining the meshes of one p."""
     nrows = (len(panels) + ncols - 1) // ncols
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols, 3.0 * nrows), squeeze=False)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.6 * ncols + 0.6, 3.0 * nrows), squeeze=False)
     pmax = max([max(d) for _, d in panels if d] + [1])
     for i, (title, data) in enumerate(panels):
         ax = axes[i // ncols][i % ncols]
@@ -80,10 +80,13 @@ def time_accuracy(panels, path, ncols):
         ax.set_xlabel("total time (s)")
         ax.set_ylabel("L2 error of u")
         ax.grid(True, which="major", alpha=0.3)
-        ax.legend(ncol=2, loc="best")
     for j in range(len(panels), nrows * ncols):
         axes[j // ncols][j % ncols].set_visible(False)
-    fig.tight_layout()
+    # One legend for all panels, right of them, so that no panel's points are hidden.
+    ps = sorted({p for _, d in panels for p in d})
+    fig.legend([plt.Line2D([], [], color=order_color(p, pmax), marker=MARKERS[(p - 1) % len(MARKERS)], ms=4)
+                for p in ps], ["p = %d" % p for p in ps], loc="center right", frameon=False)
+    fig.tight_layout(rect=(0, 0, 1 - 0.6 / (3.6 * ncols + 0.6), 1))
     save(fig, path)
 
 
