@@ -455,15 +455,23 @@ def roofline_section(bench, out, figs):
     """Per device: ceilings from the peaks measured in the same `hdgcl bench` run,
     every stage and kernel placed on them, and the table of their rates."""
     out.append("## Rooflines: kernels and stages against measured peaks\n")
+    out.append("`hdgcl bench --json bench-NAME.jsonl` measures the device's ceilings (`peak`: copy "
+               "bandwidth of a stream kernel, CLBlast batched DGEMM at `dgemm_shape`, kernel-launch "
+               "overhead), then per mesh and order solves the problem (`stages`: median stage times "
+               "over the repeats) and times the trace operator in every storage and CLBlast at the "
+               "local stage's GEMM shapes (`kernels`; each SpMV checked against a host product, "
+               "`rel_error`).  One JSON object per line and case: `{\"kind\": \"bench\", \"run\": "
+               "<the object of hdgcl solve --json>, \"host\": {cpu_model, packages, cores, pus, "
+               "numa_nodes}, \"peak\": {copy_gbs, copy_bytes, dgemm_gflops, dgemm_shape: [m, n, k, "
+               "batch], launch_us}, \"stages\": [{name, seconds, flops, bytes, gflops, gbs, frac_bw, "
+               "frac_flops}], \"kernels\": [the same and rel_error]}`, null where a value could not "
+               "be measured.  Ceiling: min(peak FP64, intensity x copy bandwidth), from the peaks of "
+               "the same run.  Flops and bytes are counted from the algorithm (minimum traffic), so a "
+               "point's height is its useful rate.\n")
     if not bench:
-        out.append("No `bench-*.jsonl` in the results yet (they come from `hdgcl bench`), so no roofline: "
-                   "the figure and the table per device appear here once a bench run is added.\n")
+        out.append("No `bench-*.jsonl` in the results yet, so no roofline: the figure and the table "
+                   "per device appear here once a bench run is added.\n")
         return
-    out.append("From `hdgcl bench`: each case solves once, then times every pipeline stage and kernel "
-               "alone; `peak` is measured in the same run (copy bandwidth of a device-to-device copy, "
-               "CLBlast batched DGEMM GFLOP/s).  Ceiling: min(peak FP64, intensity x copy bandwidth).  "
-               "Flops and bytes are counted from the algorithm (minimum traffic), so a point's height "
-               "is its useful rate.\n")
     groups = {}
     for key in sorted(bench):
         for b in bench[key]:
@@ -487,7 +495,7 @@ def roofline_section(bench, out, figs):
                 ceilings.append(c)
                 cases_of_ceiling.append(case_plain(b["run"]))
             for e, is_stage in [(s, True) for s in b["stages"]] + [(k, False) for k in b["kernels"]]:
-                if e.get("flops") and e.get("bytes") and e.get("gflops"):
+                if report_targets.measured(e, "flops", "bytes", "gflops"):
                     points.append((e["name"], case_plain(b["run"]), e["flops"] / e["bytes"], e["gflops"],
                                    is_stage))
         if len(ceilings) > 1:  # peaks differ between cases: name the case of each ceiling
@@ -513,15 +521,16 @@ def roofline_section(bench, out, figs):
             out.append("|---|---|---:|---:|---:|---:|---:|---:|")
             for kind, es in (("stage", b["stages"]), ("kernel", b["kernels"])):
                 for e in es:
-                    fb = e.get("frac_bw")
-                    ff = e.get("frac_flops")
-                    fb = fb if fb is not None else e["gbs"] / pk["copy_gbs"]
-                    ff = ff if ff is not None else e["gflops"] / pk["dgemm_gflops"]
-                    re = e.get("rel_error")
-                    out.append("| %s | %s | %.3f | %.0f | %.0f%% | %.0f | %.0f%% | %s |" % (
-                        kind, e["name"], 1e3 * e["seconds"], e["gbs"], 100 * fb, e["gflops"], 100 * ff,
-                        "%.1e" % re if re is not None else ""))
+                    out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                        kind, e["name"], num(e.get("seconds"), "%.3f", 1e3), num(e.get("gbs"), "%.0f"),
+                        num(e.get("frac_bw"), "%.0f%%", 100), num(e.get("gflops"), "%.0f"),
+                        num(e.get("frac_flops"), "%.0f%%", 100), num(e.get("rel_error"), "%.1e")))
             out.append("")
+
+
+def num(x, fmt, scale=1):
+    """A number of a bench line, or blank where `hdgcl bench` wrote null (not measured)."""
+    return fmt % (scale * x) if isinstance(x, (int, float)) else ""
 
 
 def case_plain(run):
