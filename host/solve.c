@@ -47,11 +47,11 @@ int krylov_create(hdgcl_solver s, krylov *kr) {
   spmv_options(sz->nf, sz->nslots, s->ctx->info.max_work_group, spmv, sizeof spmv);
   snprintf(options, sizeof options, "%s %s -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d -DCG_COEFFS=%d%s",
            s->dev->options, spmv, kr->vec.wg, DOT_GROUPS, MDOT_MAX, CG_COEFFS,
-           s->format == FORMAT_ELL ? " -DFORMAT_ELL" : "");
+           FORMAT_INTERLEAVED(s->format) ? " -DINTERLEAVED" : "");
   HDGCL_TRY(hdgcl_program_get(s->ctx, solve_files, (int)(sizeof solve_files / sizeof *solve_files),
                               options, &kr->program));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, s->format == FORMAT_ELL ? "spmv_ell" : "spmv_bell",
-                                &kr->spmv));
+  static const char *const spmv_kernels[] = {"spmv_bell", "spmv_ell", "spmv_bell_i"}; /* FORMAT_* */
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernels[s->format], &kr->spmv));
   HDGCL_TRY(vectors_create(s, kr));
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "trace solution", &kr->x));

@@ -21,7 +21,7 @@ const char *const hdgcl_solver_options[] = {
 static const char *const precond_names[] = {"none", "jacobi", "block-jacobi", "chebyshev", "asm",
                                             NULL};
 static const char *const solver_names[] = {"cg", "gmres", NULL};
-static const char *const format_names[] = {"bell", "ell", NULL};
+static const char *const format_names[] = {"bell", "ell", "bell-i", NULL};
 static const char *const stage_names[HDGCL_NUM_STAGES] = {"upload",  "local",   "assemble",
                                                           "solve",   "recover", "download"};
 
@@ -62,7 +62,7 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   int inner;
   HDGCL_TRY(hdgcl_options_get_choice(opts, "cheb-inner", inner_names, 1, &inner));
   s->cheb_inner = inner == 0 ? PRECOND_JACOBI : PRECOND_BLOCK_JACOBI;
-  HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL, &s->format));
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL_I, &s->format));
   int chunk;
   HDGCL_TRY(hdgcl_options_get_int(opts, "chunk", 0, 0, 2000000000, &chunk));
   s->chunk_option = chunk;

@@ -12,7 +12,9 @@
 
 /* Order of the names in solver.c's option lists. */
 enum { PRECOND_NONE = 0, PRECOND_JACOBI, PRECOND_BLOCK_JACOBI, PRECOND_CHEBYSHEV, PRECOND_ASM };
-enum { FORMAT_BELL = 0, FORMAT_ELL = 1 };
+enum { FORMAT_BELL = 0, FORMAT_ELL = 1, FORMAT_BELL_I = 2 };
+/* True if the format stores its values interleaved (cl/trace_matrix.h). */
+#define FORMAT_INTERLEAVED(f) ((f) == FORMAT_ELL || (f) == FORMAT_BELL_I)
 enum { SCRATCH_AUTO = 0, SCRATCH_LOCAL = 1, SCRATCH_GLOBAL = 2 };
 
 /* True if a per-element work array of `bytes` must go to global memory. */

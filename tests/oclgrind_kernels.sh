@@ -70,7 +70,7 @@ fi
 (
   # Triangles p = 1, block-ELL, block-Jacobi, CG to convergence.
   solve tri-p1-bell-blockjacobi --mesh square:2 --order 1 --format bell --precond block-jacobi
-  solve tri-p2-bell-jacobi --mesh square:2 --order 2 --format bell --precond jacobi $quick
+  solve tri-p2-belli-jacobi --mesh square:2 --order 2 --format bell-i --precond jacobi $quick
   solve quad-p1-mapped --mesh quad:2 --order 1 $quick
   solve tet-p1-scratch-global --mesh cube:1 --order 1 --scratch global $quick
   # GMRES(2) with restarts and additive Schwarz (krylov_gmres.c, precond_asm.c).

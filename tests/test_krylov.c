@@ -223,6 +223,10 @@ int main(void) {
                                  "bell", "4", t2, count);
       int ie = solve_iterations(ctx, "quad:3", "poisson-mixed", "2", solvers[si], preconds[pi],
                                 "ell", "4", NULL, 0);
+      int ii = solve_iterations(ctx, "quad:3", "poisson-mixed", "2", solvers[si], preconds[pi],
+                                "bell-i", "4", NULL, 0);
+      CHECK_MSG(abs(ib - ii) <= 1, "%s + %s: %d iterations in bell, %d in bell-i", solvers[si],
+                preconds[pi], ib, ii);
       CHECK_MSG(ib > 0 && ib == ib2 && memcmp(t1, t2, count * sizeof *t1) == 0,
                 "%s + %s: repeated solve differs (%d, %d iterations)", solvers[si], preconds[pi],
                 ib, ib2);

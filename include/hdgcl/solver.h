@@ -22,7 +22,9 @@
  *   flexible  true: FGMRES even for a fixed preconditioner (default false)
  *   cheb-degree  Chebyshev steps per application, 1..100 (default 4)
  *   cheb-inner   jacobi | block-jacobi: what Chebyshev accelerates (default block-jacobi)
- *   format    bell (block-ELL) | ell (scalar ELL) matrix storage (default bell)
+ *   format    bell-i (block-ELL with interleaved values: consecutive rows read
+ *             consecutive addresses) | bell (block-ELL, row-major blocks) | ell
+ *             (scalar ELL) matrix storage (default bell-i)
  *   chunk     elements per local-stage batch; 0 = sized from device memory (default 0)
  *   keep-local true: keep the local solvers of all elements for recovery; false:
  *              recompute them chunk by chunk (default: true if they fit in memory)
