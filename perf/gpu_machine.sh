@@ -13,6 +13,7 @@
 #   sh perf/gpu_machine.sh cube3d-rest   # what those two could not finish
 #   sh perf/gpu_machine.sh cube3d-last   # and what that one could not
 #   sh perf/gpu_machine.sh compare       # cuSPARSE / cuBLAS on hdgcl's exported data
+#   sh perf/gpu_machine.sh compare-large # the same on a trace matrix larger than the L2 cache
 #   sh perf/gpu_machine.sh bench         # issue 7: hdgcl bench (ceilings, stages, SpMV storages)
 #   sh perf/gpu_machine.sh large2d       # issue 7: >= 100 M trace DOFs in 2D on the GPU
 set -u
@@ -110,6 +111,15 @@ compare)
   python3 perf/cupy_compare.py /tmp/tet12p3 --gemm 20,41,20,10368 --gemm 41,41,20,10368 \
     --json "$out/compare-tet12p3.json"
   rm -f /tmp/tri80p9*.mtx /tmp/tet12p3*.mtx ;;
+compare-large)
+  # cuSPARSE against hdgcl's storages on a matrix that no L2 cache holds
+  # (square:160, p = 7: 614,400 rows, 24 M block entries), measured in one run.
+  "$build/hdgcl" solve --mesh square:160 --order 7 --device nvidia --quiet --export-matrix /tmp/tri160p7 \
+    --json "$out/compare-tri160p7-hdgcl.json"
+  python3 perf/cupy_compare.py /tmp/tri160p7 --gemm 36,25,36,51200 --gemm 25,25,36,51200 \
+    --json "$out/compare-tri160p7.json"
+  rm -f /tmp/tri160p7*.mtx
+  "$build/hdgcl" bench --device nvidia --mesh square:160 --order 7 --json "$out/bench-nvidia-tri160.jsonl" ;;
 cube3d-last)
   # What is left after cube3d-rest (one JSON-lines file per device, so few
   # files come back from the machine).
