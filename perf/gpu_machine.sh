@@ -27,7 +27,7 @@ check)
   # p = 5, 6 and other cases too slow for the 2-core CI) may be set.
   { clinfo -l; "$build/hdgcl" devices; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } 2>&1 | tee "$out/devices.txt"
   for dev in ${DEVICES:-nvidia pocl}; do
-    for t in test_device_context test_program_cache test_clblast test_launch_limits \
+    for t in test_device_context test_program_cache test_clblast test_launch_limits test_spmv \
              test_matrix_export test_krylov test_hdg_agreement test_hdg_polynomial \
              "test_hdg_convergence 2d" "test_hdg_convergence 3d"; do
       set -- $t
