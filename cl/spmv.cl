@@ -131,3 +131,9 @@ __kernel void spmv_csr(const int nrows, __global const int *rowptr, __global con
   }
   if (lane == 0 && row < nrows) y[row] = part[lid];
 }
+
+/* f = (float) v, grid-stride: the single-precision copy of the assembled
+ * matrix that --cheb-mixed's inner products read (host/precond_chebyshev.c). */
+__kernel void values_to_float(const long n, __global const double *v, __global float *f) {
+  for (long i = get_global_id(0); i < n; i += get_global_size(0)) f[i] = (float)v[i];
+}

@@ -14,7 +14,7 @@
 
 const char *const hdgcl_solver_options[] = {
     "problem",   "order",       "tau",        "rtol",     "maxit",      "solver",
-    "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "format",
+    "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "cheb-mixed", "format",
     "chunk",     "keep-local",  "poly-degree", "kappa2",  "scratch",    NULL};
 
 /* In the order of PRECOND_* (solver_impl.h) and SOLVER_* (krylov.h). */
@@ -63,6 +63,10 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   HDGCL_TRY(hdgcl_options_get_choice(opts, "cheb-inner", inner_names, 1, &inner));
   s->cheb_inner = inner == 0 ? PRECOND_JACOBI : PRECOND_BLOCK_JACOBI;
   HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL_I, &s->format));
+  HDGCL_TRY(hdgcl_options_get_bool(opts, "cheb-mixed", false, &s->cheb_mixed));
+  if (s->cheb_mixed && s->format != FORMAT_BELL_I)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--cheb-mixed true needs --format bell-i (got %s)",
+                       format_names[s->format]);
   int chunk;
   HDGCL_TRY(hdgcl_options_get_int(opts, "chunk", 0, 0, 2000000000, &chunk));
   s->chunk_option = chunk;

@@ -37,6 +37,7 @@ struct hdgcl_solver_s {
   bool flexible;        /* FGMRES even for a fixed preconditioner */
   int cheb_degree;      /* Chebyshev: inner preconditioner applications per apply */
   int cheb_inner;       /* Chebyshev: PRECOND_JACOBI or PRECOND_BLOCK_JACOBI */
+  bool cheb_mixed;      /* Chebyshev: products with a single-precision copy of the matrix */
   int64_t chunk_option; /* 0 = automatic */
   int keep_local;       /* -1 automatic, 0 recompute, 1 keep */
   int scratch;          /* SCRATCH_AUTO / _LOCAL / _GLOBAL: where per-element factorisations work */

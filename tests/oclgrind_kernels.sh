@@ -85,7 +85,7 @@ fi
   solve tri-p1-neumann --problem poisson-mixed --mesh square:2 --order 1 $quick
   solve tet-p1 --mesh cube:1 --order 1 $quick
   solve hex-p1-neumann --problem poisson-mixed --mesh hex:1 --order 1 $quick
-  solve tri-p1-cg-chebyshev --mesh square:2 --order 1 --precond chebyshev --rtol 0.9 --maxit 20
+  solve tri-p1-cg-chebyshev-mixed --mesh square:2 --order 1 --precond chebyshev --cheb-mixed true --rtol 0.9 --maxit 20
   run clblast "$test_clblast" oclgrind
 ) &
 wait

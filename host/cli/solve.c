@@ -44,6 +44,8 @@ static void help(FILE *out) {
           "  --flexible B       true: FGMRES even for a fixed preconditioner (default false)\n"
           "  --cheb-degree K    Chebyshev steps per application 1..100 (default 4)\n"
           "  --cheb-inner P     jacobi | block-jacobi (default): what Chebyshev accelerates\n"
+          "  --cheb-mixed B     true: Chebyshev's products use a single-precision copy of the\n"
+          "                     matrix (half its bytes; the outer method keeps double)\n"
           "  --format F         trace matrix storage: bell-i (block-ELL with interleaved\n"
           "                     values, coalesced on GPUs; default) | bell (block-ELL,\n"
           "                     row-major blocks) | ell (scalar ELL); see hdgcl bench\n"

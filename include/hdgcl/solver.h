@@ -22,6 +22,8 @@
  *   flexible  true: FGMRES even for a fixed preconditioner (default false)
  *   cheb-degree  Chebyshev steps per application, 1..100 (default 4)
  *   cheb-inner   jacobi | block-jacobi: what Chebyshev accelerates (default block-jacobi)
+ *   cheb-mixed   true: Chebyshev's products read a single-precision copy of the
+ *                matrix (double vectors and sums; needs format bell-i; default false)
  *   format    bell-i (block-ELL with interleaved values: consecutive rows read
  *             consecutive addresses) | bell (block-ELL, row-major blocks) | ell
  *             (scalar ELL) matrix storage (default bell-i)
