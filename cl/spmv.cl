@@ -45,44 +45,30 @@ __kernel void spmv_ell(const int nrows, __global const int *cols, __global const
 }
 
 /* Block-ELL with interleaved values: one work-item per row; empty slots are
- * skipped, so their padding is never read. */
-__kernel void spmv_bell_i(const int nunknown, __global const int *block_cols,
-                          __global const double *values, __global const double *x,
-                          __global double *y) {
-  const int nrows = nunknown * NF;
-  const int row = get_global_id(0);
-  if (row >= nrows) return;
-  const int u = row / NF;
-  double s = 0.0;
-  for (int slot = 0; slot < NSLOTS; slot++) {
-    const int c = block_cols[u * NSLOTS + slot];
-    if (c < 0) continue;
-    __global const double *a = values + (long)slot * NF * nrows + row;
-    __global const double *xc = x + (long)c * NF;
-    for (int n = 0; n < NF; n++) s += a[(long)n * nrows] * xc[n];
+ * skipped, so their padding is never read.  One body for two value types:
+ * spmv_bell_i (double) and spmv_bell_mixed (float values, as a preconditioner
+ * operator: about 1e-7 relative accuracy for half the matrix bytes); the
+ * vectors and the sum are double in both. */
+#define SPMV_BELL_INTERLEAVED(NAME, VALUE)                                              \
+  __kernel void NAME(const int nunknown, __global const int *block_cols,              \
+                     __global const VALUE *values, __global const double *x,          \
+                     __global double *y) {                                            \
+    const int nrows = nunknown * NF;                                                  \
+    const int row = get_global_id(0);                                                 \
+    if (row >= nrows) return;                                                         \
+    const int u = row / NF;                                                           \
+    double s = 0.0;                                                                   \
+    for (int slot = 0; slot < NSLOTS; slot++) {                                       \
+      const int c = block_cols[u * NSLOTS + slot];                                    \
+      if (c < 0) continue;                                                            \
+      __global const VALUE *a = values + (long)slot * NF * nrows + row;               \
+      __global const double *xc = x + (long)c * NF;                                   \
+      for (int n = 0; n < NF; n++) s += (double)a[(long)n * nrows] * xc[n];           \
+    }                                                                                 \
+    y[row] = s;                                                                       \
   }
-  y[row] = s;
-}
-
-/* The same with single-precision values (a preconditioner operator: about
- * 1e-7 relative accuracy for half the matrix bytes). */
-__kernel void spmv_bell_mixed(const int nunknown, __global const int *block_cols,
-                              __global const float *values, __global const double *x,
-                              __global double *y) {
-  const int nrows = nunknown * NF;
-  const int row = get_global_id(0);
-  if (row >= nrows) return;
-  const int u = row / NF;
-  double s = 0.0;
-  for (int slot = 0; slot < NSLOTS; slot++) {
-    const int c = block_cols[u * NSLOTS + slot];
-    if (c < 0) continue;
-    __global const float *a = values + (long)slot * NF * nrows + row;
-    __global const double *xc = x + (long)c * NF;
-    for (int n = 0; n < NF; n++) s += (double)a[(long)n * nrows] * xc[n];
-  }
-  y[row] = s;
-}
+SPMV_BELL_INTERLEAVED(spmv_bell_i, double)
+SPMV_BELL_INTERLEAVED(spmv_bell_mixed, float)
 
 /* Tensor-contraction block SpMV (paper 002): a work-group of TC_FACES * NF
  * work-items per TC_FACES face rows.  First the group gathers the NSLOTS x

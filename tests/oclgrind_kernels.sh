@@ -110,10 +110,14 @@ done
 # Coverage: every __kernel of cl/ ran at least once, and CLBlast's GEMM ran.
 cat "$dir"/*.out | sed -n "s/^Instructions executed for kernel '\(.*\)':.*/\1/p" | sort -u > "$dir/launched"
 missing=""
-for k in $(sed -n 's/^__kernel void \([A-Za-z_0-9]*\).*/\1/p' "$cl_dir"/*.cl | sort -u); do
+# Kernels are "__kernel void NAME(" lines, or instances of a kernel-defining
+# macro, "MACRO(name, type)" (cl/spmv.cl's SPMV_BELL_INTERLEAVED).
+kernels=$(sed -n -e 's/^__kernel void \([A-Za-z_0-9]*\).*/\1/p' \
+  -e 's/^[A-Z][A-Z_]*(\([a-z][a-z_0-9]*\), [a-z]*)$/\1/p' "$cl_dir"/*.cl | sort -u)
+for k in $kernels; do
   grep -qx "$k" "$dir/launched" || missing="$missing $k"
 done
-[ -z "$missing" ] && ok "every kernel of cl/ launched ($(sed -n 's/^__kernel void //p' "$cl_dir"/*.cl | wc -l) kernels)" \
+[ -z "$missing" ] && ok "every kernel of cl/ launched ($(echo $kernels | wc -w) kernels)" \
   || bad "kernels never launched:$missing"
 grep -q '^Xgemm' "$dir/launched" && ok "CLBlast GEMM launched ($(grep '^Xgemm' "$dir/launched" | tr '\n' ' '))" \
   || bad "no CLBlast GEMM kernel launched"
