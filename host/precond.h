@@ -41,5 +41,7 @@ int precond_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc);
 int precond_block_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc);
 int precond_chebyshev_create(hdgcl_solver s, krylov *kr, precond *pc);
 int precond_asm_create(hdgcl_solver s, krylov *kr, precond *pc);
+/* Face blocks per work-group of block-Jacobi's local-memory setup (BJ_FACES). */
+int precond_block_jacobi_faces(hdgcl_context ctx, int nf);
 
 #endif

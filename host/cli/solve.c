@@ -52,6 +52,7 @@ static void help(FILE *out) {
           "  --chunk N          elements per local-stage batch (default: from device memory)\n"
           "  --keep-local B     auto | true | false: keep all local solvers for the recovery\n"
           "  --scratch S        auto | local | global: memory for the per-element Cholesky work\n"
+          "                     (and block-Jacobi's face-block inversions)\n"
           "  --poly-degree D    degree of the 'polynomial' problem's solution (default: P)\n"
           "  --kappa2 K         kappa on x > 1/2 for 'kappa-jump' (default 10)\n"
           "  --json FILE        write the results as JSON (atomically)\n"

@@ -31,7 +31,8 @@
  *   keep-local true: keep the local solvers of all elements for recovery; false:
  *              recompute them chunk by chunk (default: true if they fit in memory)
  *   scratch   auto | local | global: where the per-element Cholesky factorisations
- *             work (auto: local memory when it fits)
+ *             and block-Jacobi's face-block inversions work (auto: local memory
+ *             when it fits)
  *   poly-degree, kappa2   problem parameters (see hdgcl solve --help)
  */
 #ifndef HDGCL_SOLVER_H
