@@ -16,6 +16,9 @@
 #   sh perf/gpu_machine.sh compare-large # the same on a trace matrix larger than the L2 cache
 #   sh perf/gpu_machine.sh bench         # issue 7: hdgcl bench (ceilings, stages, SpMV storages)
 #   sh perf/gpu_machine.sh large2d       # issue 7: >= 100 M trace DOFs in 2D on the GPU
+#   sh perf/gpu_machine.sh tune          # CLBlast's XgemmDirect tuner on NVIDIA, then hdgcl bench
+#                                        # with and without the result (needs clblast-utils)
+#   sh perf/gpu_machine.sh mixed         # Chebyshev with and without --cheb-mixed
 set -u
 build=${BUILD:-build-gpu}
 out=${OUT:-perf/out}
@@ -160,4 +163,25 @@ large2d)
   # square (33.6 M triangles), p = 1: 100.8 M trace DOFs on one GPU.
   "$build/hdgcl" solve --device nvidia --mesh square:${N2D:-4100} --order ${P2D:-1} --rtol 1e-10 \
     --maxit 100000 --json "$out/large2d-nvidia.json" 2>&1 | tee "$out/large2d.log" ;;
+tune)
+  # The gain of CLBlast's own tuning (docs/clblast-tuning.md): tune XgemmDirect
+  # for the NVIDIA device, then the same bench case with the result and with
+  # HDGCL_CLBLAST_TUNING=none.
+  pd=$("$build/hdgcl" devices | sed -n 's/^[* ] \([0-9]*:[0-9]*\)  NVIDIA.*/\1/p' | head -1)
+  HDGCL_TUNE_TIMEOUT=${HDGCL_TUNE_TIMEOUT:-90} timeout 300 sh perf/clblast_tune.sh "$pd" "$out/clblast-nvidia.txt" \
+    2>&1 | tail -20 | tee "$out/tune.log"
+  for t in none "$out/clblast-nvidia.txt"; do
+    [ -f "$t" ] || [ "$t" = none ] || continue
+    HDGCL_CLBLAST_TUNING=$t "$build/hdgcl" bench --device nvidia --meshes "square:160 cube:16" --orders 3,7 \
+      --json "$out/bench-nvidia-tuning-$(basename "$t" .txt).jsonl" 2>&1 | grep -E "clblast|local stage|ceilings" | tee -a "$out/tune.log"
+  done ;;
+mixed)
+  for m in false true; do
+    for c in "320 9" "160 7"; do
+      set -- $c
+      "$build/hdgcl" solve --device nvidia --mesh square:$1 --order $2 --precond chebyshev --cheb-mixed $m \
+        --rtol 1e-10 --warmup 1 --json "$out/mixed-$1-$2-$m.json" --quiet
+      python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[1], d["iterations"], "iterations, solve %.1f ms, %.3f ms/iteration, L2(u) %.3e" % (1e3*d["stages"][3]["seconds"], 1e3*d["seconds_per_iteration"], d["errors"]["l2_u"]))' "$out/mixed-$1-$2-$m.json" | tee -a "$out/mixed.log"
+    done
+  done ;;
 esac
