@@ -31,6 +31,7 @@ struct hdgcl_context_s {
   /* On-disk program cache counters (tests, verbose output). */
   int cache_hits, cache_misses, cache_rejected;
   cl_kernel fill; /* fill_double of cl/buffer.cl, built at the first fill */
+  char blas_tuning[512]; /* what CLBlast tuning applies (host/blas_tuning.c) */
 };
 
 /* Fills info for a device of a platform (device.c). */

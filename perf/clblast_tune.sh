@@ -1,0 +1,62 @@
+#!/bin/sh
+# Tunes CLBlast's direct GEMM kernels (XgemmDirect, the kernels behind
+# hdgcl's DgemmStridedBatched) in double precision for one device and writes
+# the result in hdgcl's database format (docs/clblast-tuning.md).
+#
+# usage: perf/clblast_tune.sh P:D OUT.txt
+#   P:D       the device, as `hdgcl devices` numbers it (OpenCL platform and
+#             device index; a single number D means platform 0)
+#   OUT.txt   the database file to write; to ship it, copy it to
+#             perf/clblast/<the name the script prints>.txt and rebuild
+# Environment (defaults in brackets):
+#   HDGCL_TUNE_SIZES    m=n=k sizes to tune at, blank-separated [64 40]
+#   HDGCL_TUNE_FRACTION fraction of the random-search space tried [0.002]
+#   HDGCL_TUNE_RUNS     timed runs per configuration [2]
+#   HDGCL_TUNE_TIMEOUT  seconds allowed for each size [900]
+#   CLBLAST_TUNER       the tuner executable [clblast_tuner_xgemm_direct]
+# Needs clblast-utils (Debian/Ubuntu: apt-get install clblast-utils).
+# Exits non-zero, with a message, when a size gives no result.
+set -u
+usage() { echo "usage: $0 P:D OUT.txt" >&2; exit 2; }
+[ $# -eq 2 ] || usage
+case $1 in
+  *:*) platform=${1%%:*}; device=${1#*:} ;;
+  *) platform=0; device=$1 ;;
+esac
+case "$platform$device" in ''|*[!0-9]*) echo "$0: device '$1' is not P:D (e.g. 0:0)" >&2; exit 2 ;; esac
+out=$2
+sizes=${HDGCL_TUNE_SIZES:-64 40}
+fraction=${HDGCL_TUNE_FRACTION:-0.002}
+runs=${HDGCL_TUNE_RUNS:-2}
+limit=${HDGCL_TUNE_TIMEOUT:-900}
+tuner=${CLBLAST_TUNER:-clblast_tuner_xgemm_direct}
+here=$(cd "$(dirname "$0")" && pwd)
+py=/usr/bin/python3; [ -x "$py" ] || py=python3
+command -v "$tuner" > /dev/null || { echo "$0: $tuner not found (install clblast-utils)" >&2; exit 1; }
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+
+jsons=""
+for s in $sizes; do
+  mkdir "$work/$s"
+  echo "== tuning XgemmDirect, double, m=n=k=$s on $platform:$device (fraction $fraction, at most ${limit}s)"
+  start=$(date +%s)
+  (cd "$work/$s" && timeout "$limit" "$tuner" -platform "$platform" -device "$device" -precision 64 \
+     -m "$s" -n "$s" -k "$s" -fraction "$fraction" -runs "$runs" > tuner.log 2>&1)
+  rc=$?
+  found=$(ls "$work/$s"/clblast_xgemm_direct_*.json 2> /dev/null)
+  echo "   $(($(date +%s) - start)) s, exit status $rc, $(echo "$found" | grep -c json) result file(s)"
+  if [ $rc -ne 0 ]; then
+    echo "$0: warning: the tuner at size $s exited $rc$( [ $rc -eq 124 ] && echo " (timed out)"); last lines:" >&2
+    tail -n 3 "$work/$s/tuner.log" >&2
+  fi
+  [ -n "$found" ] || { echo "$0: no tuner result at size $s (log above)" >&2; exit 1; }
+  jsons="$jsons $found"
+done
+
+# shellcheck disable=SC2086  # the JSON paths are mktemp names without blanks
+"$py" "$here/clblast_tuning.py" --tuner "$tuner -platform $platform -device $device -precision 64 -m/-n/-k in {$sizes} -fraction $fraction -runs $runs" $jsons > "$work/out.txt" \
+  || { echo "$0: conversion failed" >&2; exit 1; }
+cp "$work/out.txt" "$out" || exit 1
+name=$("$py" "$here/clblast_tuning.py" --name $jsons) || exit 1
+cat "$out"
+echo "== wrote $out; to ship it for this device: cp $out perf/clblast/$name (then rebuild)"
