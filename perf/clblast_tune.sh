@@ -9,12 +9,16 @@
 #   OUT.txt   the database file to write; to ship it, copy it to
 #             perf/clblast/<the name the script prints>.txt and rebuild
 # Environment (defaults in brackets):
-#   HDGCL_TUNE_SIZES    m=n=k sizes to tune at, blank-separated [64 40]
+#   HDGCL_TUNE_SIZES    GEMM shapes to tune at, blank-separated, each MxNxK or
+#                       S (= SxSxS) [64 30x13x30 80x41x80]: the 64^3 of
+#                       `hdgcl bench`, and the local stage's first GEMM
+#                       (np x nt+1 x np) at order 3 in 2D (triangles) and 3D
+#                       (tetrahedra), host/local.c
 #   HDGCL_TUNE_FRACTION the tuner's -fraction: it tries 1/FRACTION of the
-#                       configurations (>= 1; 16: 2 of the 46 of the first phase,
-#                       526 of the 8420 of the second) [16]
+#                       configurations (>= 1; 32: 1 of the 46 of the first phase,
+#                       263 of the 8420 of the second) [32]
 #   HDGCL_TUNE_RUNS     timed runs per configuration [2]
-#   HDGCL_TUNE_TIMEOUT  seconds allowed for each size [900]
+#   HDGCL_TUNE_TIMEOUT  seconds allowed for each size [600]
 #   CLBLAST_TUNER       the tuner executable [clblast_tuner_xgemm_direct]
 # Needs clblast-utils (Debian/Ubuntu: apt-get install clblast-utils).
 # Exits non-zero, with a message, when a size gives no result.
@@ -27,10 +31,10 @@ case $1 in
 esac
 case "$platform$device" in ''|*[!0-9]*) echo "$0: device '$1' is not P:D (e.g. 0:0)" >&2; exit 2 ;; esac
 out=$2
-sizes=${HDGCL_TUNE_SIZES:-64 40}
-fraction=${HDGCL_TUNE_FRACTION:-16}
+sizes=${HDGCL_TUNE_SIZES:-64 30x13x30 80x41x80}
+fraction=${HDGCL_TUNE_FRACTION:-32}
 runs=${HDGCL_TUNE_RUNS:-2}
-limit=${HDGCL_TUNE_TIMEOUT:-900}
+limit=${HDGCL_TUNE_TIMEOUT:-600}
 tuner=${CLBLAST_TUNER:-clblast_tuner_xgemm_direct}
 here=$(cd "$(dirname "$0")" && pwd)
 py=/usr/bin/python3; [ -x "$py" ] || py=python3
@@ -41,11 +45,16 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 # the same configurations and clblast_tuning.py can weigh them across sizes.
 jsons=""
 for s in $sizes; do
+  case $s in
+    *x*x*) m=${s%%x*}; rest=${s#*x}; n=${rest%%x*}; k=${rest#*x} ;;
+    *) m=$s; n=$s; k=$s ;;
+  esac
+  case "$m$n$k" in ''|*[!0-9]*) echo "$0: size '$s' is not MxNxK or S" >&2; exit 2 ;; esac
   mkdir "$work/$s"
-  echo "== tuning XgemmDirect, double, m=n=k=$s on $platform:$device (fraction $fraction, at most ${limit}s)"
+  echo "== tuning XgemmDirect, double, m=$m n=$n k=$k on $platform:$device (fraction $fraction, at most ${limit}s)"
   start=$(date +%s)
   (cd "$work/$s" && timeout "$limit" "$tuner" -platform "$platform" -device "$device" -precision 64 \
-     -m "$s" -n "$s" -k "$s" -fraction "$fraction" -runs "$runs" > tuner.log 2>&1)
+     -m "$m" -n "$n" -k "$k" -fraction "$fraction" -runs "$runs" > tuner.log 2>&1)
   rc=$?
   found=$(ls "$work/$s"/clblast_xgemm_direct_*.json 2> /dev/null)
   echo "   $(($(date +%s) - start)) s, exit status $rc, $(echo "$found" | grep -c json) result file(s)"
