@@ -62,7 +62,7 @@ for s in $sizes; do
     echo "$0: warning: the tuner at size $s exited $rc$( [ $rc -eq 124 ] && echo " (timed out)"); last lines:" >&2
     tail -n 3 "$work/$s/tuner.log" >&2
   fi
-  [ -n "$found" ] || { echo "$0: no tuner result at size $s (log above)" >&2; exit 1; }
+  [ -n "$found" ] || { echo "$0: no tuner result at size $s (the tuner exited $rc; it prints no reason when P:D names no device: see hdgcl devices)" >&2; exit 1; }
   jsons="$jsons $found"
 done
 

@@ -5,7 +5,7 @@
 # measured at both with the least sum of time/best (not the fastest at either
 # size); --name gives the database file name; the output is a file hdgcl
 # accepts (hdgcl devices names it as the tuning); unusable input exits 1 with
-# one line on stderr.
+# one line on stderr; perf/clblast_tune.sh drives a stand-in tuner end to end.
 #
 # usage: tests/clblast_tuning_convert.sh PYTHON3 SOURCE_DIR   (HDGCL_CLI set)
 set -u
@@ -54,4 +54,22 @@ expect_error "two devices refused" "results of several devices" "$data/fixture_x
 echo '{"results": []}' > "$tmp/junk.json"
 expect_error "not a tuner result" "no 'kernel_family'" "$tmp/junk.json"
 expect_error "missing file" "cannot read tuner JSON" "$tmp/nonexistent.json"
+# perf/clblast_tune.sh with a stand-in tuner that writes the fixtures: shapes
+# passed through, the converter's choice written and the database name printed;
+# a tuner that writes nothing fails the script with a message.
+cat > "$tmp/fake_tuner" <<FAKE
+#!/bin/sh
+while [ \$# -gt 0 ]; do [ "\$1" = -m ] && m=\$2; shift; done
+cp "$data/fixture_xgemm_direct_2_\$m.json" "clblast_xgemm_direct_2_\$m.json"
+FAKE
+chmod +x "$tmp/fake_tuner"
+CLBLAST_TUNER="$tmp/fake_tuner" HDGCL_TUNE_SIZES="64 40x40x40" sh "$src/perf/clblast_tune.sh" 0:0 "$tmp/tuned.txt" > "$tmp/log" 2>&1 \
+  && [ "$(tail -n 1 "$tmp/tuned.txt")" = "$(tail -n 1 "$tmp/two.txt")" ] \
+  && grep -q "perf/clblast/FIXTURE_device__not_real_.txt" "$tmp/log" \
+  && ok "clblast_tune.sh with a stand-in tuner" || { bad "clblast_tune.sh with a stand-in tuner"; cat "$tmp/log"; }
+printf '#!/bin/sh\nexit 8\n' > "$tmp/silent_tuner"; chmod +x "$tmp/silent_tuner"
+CLBLAST_TUNER="$tmp/silent_tuner" HDGCL_TUNE_SIZES=64 sh "$src/perf/clblast_tune.sh" 0:0 "$tmp/none.txt" > "$tmp/log" 2>&1
+rc=$?
+[ $rc -eq 1 ] && [ ! -e "$tmp/none.txt" ] && grep -q "no tuner result at size 64 (the tuner exited 8" "$tmp/log" \
+  && ok "clblast_tune.sh fails when the tuner writes nothing" || { bad "clblast_tune.sh, silent tuner (rc=$rc)"; cat "$tmp/log"; }
 exit $fail
