@@ -39,7 +39,7 @@ tuner=${CLBLAST_TUNER:-clblast_tuner_xgemm_direct}
 here=$(cd "$(dirname "$0")" && pwd)
 py=/usr/bin/python3; [ -x "$py" ] || py=python3
 command -v "$tuner" > /dev/null || { echo "$0: $tuner not found (install clblast-utils)" >&2; exit 1; }
-work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; trap 'exit 1' INT TERM HUP
 
 # The tuner draws its random subset with a fixed seed, so every size measures
 # the same configurations and clblast_tuning.py can weigh them across sizes.
