@@ -23,6 +23,22 @@ int hdgcl_dgemm_strided_batched(hdgcl_context ctx, bool trans_a, bool trans_b, s
  * (which corrupts the heap under oclgrind). */
 void hdgcl_blas_release(void);
 
+/* Tuned CLBlast parameters (host/blas_tuning.c, docs/clblast-tuning.md).
+ * The tuning of a device is the file named by $HDGCL_CLBLAST_TUNING if set
+ * ("none": no tuning), else the embedded perf/clblast/<device name>.txt if
+ * there is one (the name with each character outside [A-Za-z0-9._-] as '_').
+ * `what` receives one line saying what applies, e.g. "XgemmDirect from
+ * perf/clblast/NVIDIA_H100_80GB_HBM3.txt (embedded)" or "none (...)".
+ * A malformed file is HDGCL_ERROR_FORMAT naming the file and line.
+ *
+ * describe: only finds and checks it.  apply: also hands it to CLBlast
+ * (CLBlastOverrideParameters; a refusal is HDGCL_ERROR_BLAS with CLBlast's
+ * status name).  CLBlast keeps overrides per device for the whole process:
+ * a later context on the same device with HDGCL_CLBLAST_TUNING=none does not
+ * undo them. */
+int hdgcl_blas_tuning_describe(const char *device_name, char *what, size_t n);
+int hdgcl_blas_tuning_apply(cl_device_id device, const char *device_name, char *what, size_t n);
+
 /* Name of a CLBlast status code ("CLBlastInvalidLeadDimA", ...). */
 const char *hdgcl_clblast_status_name(int status);
 

@@ -56,6 +56,11 @@ static int open_device(hdgcl_context ctx, const char *spec) {
   if (err != CL_SUCCESS) return hdgcl_error_cl(err, "clCreateContext", ctx->info.name);
   ctx->queue = clCreateCommandQueue(ctx->context, ctx->device, CL_QUEUE_PROFILING_ENABLE, &err);
   if (err != CL_SUCCESS) return hdgcl_error_cl(err, "clCreateCommandQueue", ctx->info.name);
+  /* Before any CLBlast call: its programs are built with the parameters in force. */
+  HDGCL_TRY(hdgcl_blas_tuning_apply(ctx->device, ctx->info.name, ctx->blas_tuning,
+                                    sizeof ctx->blas_tuning));
+  if (ctx->verbose) fprintf(stderr, "hdgcl: CLBlast tuning for %s: %s\n", ctx->info.name,
+                            ctx->blas_tuning);
   return HDGCL_SUCCESS;
 }
 

@@ -33,6 +33,7 @@ struct hdgcl_context_s {
   cl_kernel fill; /* fill_double of cl/buffer.cl, built at the first fill */
   bool profile;       /* per-kernel device times (profile.c) */
   void *profile_data;
+  char blas_tuning[512]; /* what CLBlast tuning applies (host/blas_tuning.c) */
 };
 
 /* Fills info for a device of a platform (device.c). */

@@ -12,5 +12,7 @@ typedef struct hdgcl_kernel_source {
 
 /* Terminated by an entry with name == NULL. */
 extern const hdgcl_kernel_source hdgcl_kernel_sources[];
+/* The same for the tuned CLBlast parameters, the .txt files of perf/clblast/ (host/blas_tuning.c). */
+extern const hdgcl_kernel_source hdgcl_clblast_tunings[];
 
 #endif

@@ -16,9 +16,12 @@
 #   sh perf/gpu_machine.sh compare-large # the same on a trace matrix larger than the L2 cache
 #   sh perf/gpu_machine.sh bench         # issue 7: hdgcl bench (ceilings, stages, SpMV storages)
 #   sh perf/gpu_machine.sh large2d       # issue 7: >= 100 M trace DOFs in 2D on the GPU
-#   sh perf/gpu_machine.sh tune          # CLBlast's XgemmDirect tuner on NVIDIA, then hdgcl bench
-#                                        # with and without the result (needs clblast-utils)
 #   sh perf/gpu_machine.sh mixed         # Chebyshev with and without --cheb-mixed
+#   sh perf/gpu_machine.sh clblast-tune  # issue 7: CLBlast's XgemmDirect tuner on the GPU ->
+#                                        # $OUT/clblast-nvidia.txt (docs/clblast-tuning.md); the
+#                                        # tuner is clblast-utils' or $build/clblast_tuner_xgemm_direct
+#                                        # (a copy carried with the build: it needs only libOpenCL)
+#   sh perf/gpu_machine.sh clblast-gain  # hdgcl bench without and with that tuning
 set -u
 build=${BUILD:-build-gpu}
 out=${OUT:-perf/out}
@@ -158,23 +161,28 @@ bench)
       b --meshes cube:8 --orders 1-3 --repeat 1 --json "$out/bench-$dev-tet8.jsonl"
     fi
   done ;;
+clblast-tune)
+  [ -x "$build/clblast_tuner_xgemm_direct" ] && export CLBLAST_TUNER="$build/clblast_tuner_xgemm_direct"
+  pd=$("$build/hdgcl" devices --device nvidia | sed -n 's/^\* \([0-9]*:[0-9]*\) .*/\1/p')
+  [ -n "$pd" ] || { echo "no NVIDIA device" >&2; exit 1; }
+  # Three shapes in at most 3 x 170 s: within one 10-minute command.
+  HDGCL_TUNE_TIMEOUT=${TUNE_TIMEOUT:-170} sh perf/clblast_tune.sh "$pd" "$out/clblast-nvidia.txt" 2>&1 \
+    | tee "$out/clblast-tune.log" ;;
+clblast-gain)
+  # Separate processes: CLBlast keeps overrides per device for the whole process.
+  for t in none "$out/clblast-nvidia.txt"; do
+    name=$([ "$t" = none ] && echo none || echo tuned)
+    for m in "square:80 1-9" "cube:16 1-4"; do
+      set -- $m
+      HDGCL_CLBLAST_TUNING=$t "$build/hdgcl" bench --device nvidia --meshes "$1" --orders "$2" --verbose \
+        --json "$out/clblast-$name-${1%%:*}.jsonl" 2>&1 | tee -a "$out/clblast-gain.log"
+    done
+  done ;;
 large2d)
   # The largest 2D problem of issue 7's target: helmholtz-sin on a 4100 x 4100
   # square (33.6 M triangles), p = 1: 100.8 M trace DOFs on one GPU.
   "$build/hdgcl" solve --device nvidia --mesh square:${N2D:-4100} --order ${P2D:-1} --rtol 1e-10 \
     --maxit 100000 --json "$out/large2d-nvidia.json" 2>&1 | tee "$out/large2d.log" ;;
-tune)
-  # The gain of CLBlast's own tuning (docs/clblast-tuning.md): tune XgemmDirect
-  # for the NVIDIA device, then the same bench case with the result and with
-  # HDGCL_CLBLAST_TUNING=none.
-  pd=$("$build/hdgcl" devices | sed -n 's/^[* ] \([0-9]*:[0-9]*\)  NVIDIA.*/\1/p' | head -1)
-  HDGCL_TUNE_TIMEOUT=${HDGCL_TUNE_TIMEOUT:-90} timeout 300 sh perf/clblast_tune.sh "$pd" "$out/clblast-nvidia.txt" \
-    2>&1 | tail -20 | tee "$out/tune.log"
-  for t in none "$out/clblast-nvidia.txt"; do
-    [ -f "$t" ] || [ "$t" = none ] || continue
-    HDGCL_CLBLAST_TUNING=$t "$build/hdgcl" bench --device nvidia --meshes "square:160 cube:16" --orders 3,7 \
-      --json "$out/bench-nvidia-tuning-$(basename "$t" .txt).jsonl" 2>&1 | grep -E "clblast|local stage|ceilings" | tee -a "$out/tune.log"
-  done ;;
 mixed)
   for m in false true; do
     for c in "320 9" "160 7"; do

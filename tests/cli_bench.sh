@@ -24,7 +24,7 @@ expect_error() {
 small="--copy-mib 8 --dgemm-batch 50 --min-time 0.01 --warmup 0 --repeat 1"
 "$cli" bench --mesh square:3 --orders 1-2 $small --json "$dir/a.jsonl" > "$dir/out" 2>&1 \
   && grep -q "^ceilings  copy .* GB/s" "$dir/out" && grep -q "spmv_bell_tc" "$dir/out" \
-  && grep -q "of CLBlast's rate" "$dir/out" \
+  && grep -q "of CLBlast's rate" "$dir/out" && grep -q "^CLBlast tuning: " "$dir/out" \
   && $py - "$dir/a.jsonl" <<'PY' && ok "bench: orders, table and JSON lines" || { bad "bench: orders"; cat "$dir/out"; }
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
@@ -35,6 +35,7 @@ for p, line in zip((1, 2), lines):
     pk = d["peak"]
     assert pk["copy_gbs"] > 0 and pk["dgemm_gflops"] > 0 and pk["launch_us"] > 0
     assert pk["copy_bytes"] == 8 << 20 and pk["dgemm_shape"] == [64, 64, 64, 50]
+    assert pk["clblast_tuning"].startswith(("none (", "XgemmDirect from ")), pk["clblast_tuning"]
     assert d["host"]["cores"] >= 1
     assert [s["name"] for s in d["stages"]] == ["upload", "local", "assemble", "solve", "recover", "download"]
     names = [k["name"] for k in d["kernels"]]

@@ -77,6 +77,17 @@ expect_error "devices --device nosuchdevice" "nosuchdevice" devices --device nos
 expect_error "devices --device 9:9" "no device 9:9" devices --device 9:9
 expect_error "devices stray option" "unknown option --jsn" devices --jsn
 
+# The CLBlast tuning: named per device; a malformed HDGCL_CLBLAST_TUNING file is one line naming it.
+"$cli" devices > "$dir/out" 2>&1 && grep -q "^      CLBlast tuning: \(none (\|XgemmDirect from perf/clblast/\)" "$dir/out" \
+  && ok "devices names the CLBlast tuning" || { bad "devices names the CLBlast tuning"; cat "$dir/out"; }
+HDGCL_CLBLAST_TUNING=none "$cli" devices > "$dir/out" 2>&1 && grep -q "CLBlast tuning: none (HDGCL_CLBLAST_TUNING=none)" "$dir/out" \
+  && ok "devices with HDGCL_CLBLAST_TUNING=none" || { bad "devices with HDGCL_CLBLAST_TUNING=none"; cat "$dir/out"; }
+printf 'XgemmDirect 64 WGD=x\n' > "$dir/bad-tuning.txt"
+HDGCL_CLBLAST_TUNING="$dir/bad-tuning.txt" expect_error "solve with a malformed tuning file" \
+  "bad-tuning.txt:1: XgemmDirect: bad number 'x' for WGD" solve --mesh square:2 --order 1 --json "$dir/x.json"
+HDGCL_CLBLAST_TUNING="$dir/missing.txt" expect_error "devices with a missing tuning file" \
+  "HDGCL_CLBLAST_TUNING .*missing.txt: cannot open" devices
+
 # No OpenCL platform at all (an empty ICD directory): says what to install; ref still works.
 mkdir "$dir/no-icd"
 OCL_ICD_VENDORS="$dir/no-icd" expect_error "no OpenCL platform: devices" "install" devices

@@ -2,6 +2,9 @@
  * loop: transposes, odd sizes, padded leading dimensions, offsets, strides
  * between batch members, alpha and beta; and its argument errors.
  *
+ * Under HDGCL_CLBLAST_TUNING=FILE (test_clblast_tuned) it checks that the
+ * tuning applies, so every case also runs under tuned CLBlast parameters.
+ *
  * Usage: test_clblast [SPEC]   (default $HDGCL_DEVICE, else "pocl"; the
  * oclgrind test runs a smaller set with "oclgrind" under the simulator). */
 #include <math.h>
@@ -130,6 +133,11 @@ int main(int argc, char **argv) {
   CHECK_OK(hdgcl_context_create(spec, opts, &ctx));
   CHECK_OK(hdgcl_options_destroy(&opts));
   if (!ctx) CHECK_DONE();
+  /* Under HDGCL_CLBLAST_TUNING=FILE (ctest test_clblast_tuned) the tuning must apply. */
+  const char *tuning = getenv("HDGCL_CLBLAST_TUNING");
+  if (tuning && tuning[0] && strcmp(tuning, "none"))
+    CHECK_MSG(strstr(ctx->blas_tuning, "XgemmDirect from ") && strstr(ctx->blas_tuning, tuning),
+              "tuning '%s'", ctx->blas_tuning);
   const gemm_case cases[] = {
       /* ta  tb   m   n   k batch pad off gap alpha beta */
       {false, false, 4, 4, 4, 1, 0, 0, 0, 1.0, 0.0},

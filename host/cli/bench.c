@@ -96,8 +96,8 @@ static void json_rates(FILE *f, double seconds, double flops, double bytes, cons
 /* One case as one line of JSON. */
 static int write_case(FILE *f, const char *spec, const hdgcl_mesh *mesh,
                       const hdgcl_device_info *dev, const hdgcl_host_info *host,
-                      const bench_peaks *pk, const hdgcl_result *r, const bench_kernel *kernels,
-                      int nkernels, int repeat) {
+                      const bench_peaks *pk, const char *tuning, const hdgcl_result *r,
+                      const bench_kernel *kernels, int nkernels, int repeat) {
   char *text = NULL;
   size_t len = 0;
   FILE *m = open_memstream(&text, &len);
@@ -115,6 +115,8 @@ static int write_case(FILE *f, const char *spec, const hdgcl_mesh *mesh,
   fprintf(m, ", \"dgemm_shape\": [%d, %d, %d, %d], \"launch_us\": ", pk->dgemm_shape[0],
           pk->dgemm_shape[1], pk->dgemm_shape[2], pk->dgemm_shape[3]);
   json_number(m, pk->launch_us);
+  fprintf(m, ", \"clblast_tuning\": ");
+  json_string(m, tuning);
   fprintf(m, "}, \"stages\": [");
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
     const hdgcl_stage_stats *st = &r->stages[i];
@@ -245,6 +247,7 @@ static int run(hdgcl_options opts) {
     printf("ceilings  copy %.1f GB/s (2 x %.0f MiB), DGEMM %dx%dx%d x %d %.1f GFLOP/s (CLBlast), "
            "launch %.2f us\n", pk.copy_gbs, (double)pk.copy_bytes / (1 << 20), pk.dgemm_shape[0],
            pk.dgemm_shape[1], pk.dgemm_shape[2], pk.dgemm_shape[3], pk.dgemm_gflops, pk.launch_us);
+    printf("CLBlast tuning: %s\n", ctx->blas_tuning);
   }
   for (int mi = 0; mi < nmeshes; mi++) {
     HDGCL_TRY_GOTO(status, hdgcl_mesh_create_from_spec(words[mi], &mesh), done);
@@ -261,7 +264,7 @@ static int run(hdgcl_options opts) {
       HDGCL_TRY_GOTO(status, bench_local_gemm(solver, min_time, &kernels[SPMV_STORAGES]), done);
       if (!quiet) print_case(words[mi], &r, &pk, kernels, NUM_KERNELS);
       if (json_path)
-        HDGCL_TRY_GOTO(status, write_case(json.f, words[mi], mesh, &dev, &host, &pk, &r, kernels,
+        HDGCL_TRY_GOTO(status, write_case(json.f, words[mi], mesh, &dev, &host, &pk, ctx->blas_tuning, &r, kernels,
                                           NUM_KERNELS, repeat), done);
       hdgcl_solver_destroy(&solver);
     }

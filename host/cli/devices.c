@@ -1,9 +1,11 @@
-/* hdgcl devices: every OpenCL platform/device, which one `auto` picks, and
- * the host CPU topology (hwloc). */
+/* hdgcl devices: every OpenCL platform/device, which one `auto` picks, the
+ * CLBlast tuning that applies to it (host/blas_tuning.c), and the host CPU
+ * topology (hwloc). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "blas.h"
 #include "cli.h"
 #include "error.h"
 #include "report.h"
@@ -13,12 +15,16 @@ static const char *const device_cli_options[] = {"json", "device", NULL};
 static void help(FILE *out) {
   fprintf(out, "usage: hdgcl devices [--device SPEC] [--json]\n\n"
                "Lists every OpenCL platform and device (index P:D, platform, vendor, name, type,\n"
-               "versions, compute units, clock, memory, FP64) and the host CPU topology; marks\n"
+               "versions, compute units, clock, memory, FP64, the tuned CLBlast parameters that\n"
+               "apply: docs/clblast-tuning.md) and the host CPU topology; marks\n"
                "the device that --device SPEC (default: $HDGCL_DEVICE or auto) would select.\n"
                "  --json   print the same as one JSON object\n");
 }
 
-static void print_json(const hdgcl_device_info *list, int count, int chosen, const hdgcl_host_info *h) {
+typedef char tuning_line[512];
+
+static void print_json(const hdgcl_device_info *list, const tuning_line *tuning, int count,
+                       int chosen, const hdgcl_host_info *h) {
   printf("{\"devices\": [");
   for (int i = 0; i < count; i++) {
     const hdgcl_device_info *d = &list[i];
@@ -33,10 +39,13 @@ static void print_json(const hdgcl_device_info *list, int count, int chosen, con
     printf(", \"driver\": ");
     json_string(stdout, d->driver);
     printf(", \"compute_units\": %u, \"clock_mhz\": %u, \"global_mem\": %llu, \"local_mem\": %llu, "
-           "\"max_alloc\": %llu, \"fp64\": %s, \"selected\": %s}",
+           "\"max_alloc\": %llu, \"fp64\": %s, \"selected\": %s",
            d->compute_units, d->clock_mhz, (unsigned long long)d->global_mem,
            (unsigned long long)d->local_mem, (unsigned long long)d->max_alloc,
            d->fp64 ? "true" : "false", i == chosen ? "true" : "false");
+    printf(", \"clblast_tuning\": ");
+    json_string(stdout, tuning[i]);
+    printf("}");
   }
   printf("\n],\n\"host\": {\"cpu\": ");
   json_string(stdout, h->cpu_model);
@@ -58,7 +67,11 @@ static int run(hdgcl_options opts) {
   int count, chosen = -1;
   HDGCL_TRY(hdgcl_device_list(&list, &count));
   hdgcl_host_info host;
-  int status = hdgcl_host_info_get(&host);
+  tuning_line *tuning = calloc(count > 0 ? (size_t)count : 1, sizeof *tuning);
+  int status = tuning ? HDGCL_SUCCESS : hdgcl_error(HDGCL_ERROR_MEMORY, "devices: no memory");
+  for (int i = 0; i < count && !status; i++)
+    status = hdgcl_blas_tuning_describe(list[i].name, tuning[i], sizeof tuning[i]);
+  if (!status) status = hdgcl_host_info_get(&host);
   if (status) goto done;
   const char *env = getenv("HDGCL_DEVICE");
   bool reference = spec ? !strcmp(spec, "ref") : (env && !strcmp(env, "ref"));
@@ -67,7 +80,7 @@ static int run(hdgcl_options opts) {
     if (status && count == 0) goto done; /* nothing installed: the message says what to install */
   }
   if (json) {
-    print_json(list, count, chosen, &host);
+    print_json(list, tuning, count, chosen, &host);
   } else {
     for (int i = 0; i < count; i++) {
       const hdgcl_device_info *d = &list[i];
@@ -79,6 +92,7 @@ static int run(hdgcl_options opts) {
              "local memory %.0f KiB, FP64 %s\n",
              d->compute_units, d->clock_mhz, d->global_mem / 1073741824.0,
              d->max_alloc / 1073741824.0, d->local_mem / 1024.0, d->fp64 ? "yes" : "no");
+      printf("      CLBlast tuning: %s\n", tuning[i]);
     }
     printf("%s\n", reference ? "  selected: ref (the serial C reference path)"
                    : chosen >= 0 ? "  * = selected by --device (default auto)"
@@ -91,6 +105,7 @@ static int run(hdgcl_options opts) {
   }
   /* A spec that selects nothing (or a device without FP64) is an error after the listing. */
 done:
+  free(tuning);
   free(list);
   return status;
 }
