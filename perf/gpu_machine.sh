@@ -162,7 +162,7 @@ bench)
     fi
   done ;;
 clblast-tune)
-  [ -x "$build/clblast_tuner_xgemm_direct" ] && export CLBLAST_TUNER="$build/clblast_tuner_xgemm_direct"
+  [ -x "$build/clblast_tuner_xgemm_direct" ] && export CLBLAST_TUNER="$(pwd)/$build/clblast_tuner_xgemm_direct"
   pd=$("$build/hdgcl" devices --device nvidia | sed -n 's/^\* \([0-9]*:[0-9]*\) .*/\1/p')
   [ -n "$pd" ] || { echo "no NVIDIA device" >&2; exit 1; }
   # Three shapes in at most 3 x 170 s: within one 10-minute command.
