@@ -41,5 +41,12 @@ int precond_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc);
 int precond_block_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc);
 int precond_chebyshev_create(hdgcl_solver s, krylov *kr, precond *pc);
 int precond_asm_create(hdgcl_solver s, krylov *kr, precond *pc);
+int precond_pmg_create(hdgcl_solver s, krylov *kr, precond *pc);
+/* Chebyshev of `degree` inner applications of `inner` (PRECOND_JACOBI or
+ * PRECOND_BLOCK_JACOBI): the p-multigrid smoother and device coarse solver. */
+int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int inner,
+                                    precond *pc);
+/* Device bytes of the p-multigrid preconditioner (precond_pmg.c). */
+uint64_t precond_pmg_bytes(hdgcl_solver s);
 
 #endif

@@ -45,6 +45,7 @@ typedef struct chebyshev {
   cl_kernel first, step;
   hdgcl_buffer w, d, res; /* M^-1 res, search direction, residual */
   double lmin, lmax;
+  int degree; /* inner applications per apply */
 } chebyshev;
 
 /* Number of eigenvalues of the symmetric tridiagonal (a, e) below x (Sturm). */
@@ -133,7 +134,7 @@ static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
   hdgcl_arg a[] = {HDGCL_ARG(kr->n), HDGCL_ARG(first), HDGCL_ARG(c->w.mem), HDGCL_ARG(c->d.mem),
                    HDGCL_ARG(z->mem)};
   HDGCL_TRY(krylov_launch(s, c->first, 5, a, (size_t)kr->n, 0));
-  for (int i = 1; i < s->cheb_degree; i++) {
+  for (int i = 1; i < c->degree; i++) {
     /* res = r - A z, w = M^-1 res, d = rho rho_prev d + 2 rho / delta w, z += d. */
     HDGCL_TRY(krylov_spmv(s, kr, z, &c->res));
     HDGCL_TRY(vec_residual(s, kr, r, &c->res));
@@ -150,7 +151,7 @@ static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
 
 static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
   const chebyshev *c = pc->data;
-  double n = (double)s->num.num_unknown_faces * s->ref.sz.nf, k = s->cheb_degree;
+  double n = (double)s->num.num_unknown_faces * s->ref.sz.nf, k = c->degree;
   double fi, bi, fa, ba;
   c->inner.counts(s, &c->inner, &fi, &bi);
   krylov_spmv_counts(s, &fa, &ba);
@@ -174,12 +175,18 @@ static void destroy(hdgcl_solver s, precond *pc) {
 }
 
 int precond_chebyshev_create(hdgcl_solver s, krylov *kr, precond *pc) {
+  return precond_chebyshev_create_degree(s, kr, s->cheb_degree, s->cheb_inner, pc);
+}
+
+int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int inner,
+                                    precond *pc) {
   *pc = (precond){.name = "chebyshev", .setup = setup, .apply = apply, .counts = counts,
                   .destroy = destroy, .fixed = true, .symmetric = true};
   chebyshev *c;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *c, "Chebyshev preconditioner", &c));
   pc->data = c;
-  HDGCL_TRY(precond_create(s, kr, s->cheb_inner, &c->inner));
+  c->degree = degree;
+  HDGCL_TRY(precond_create(s, kr, inner, &c->inner));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_first", &c->first));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_step", &c->step));
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;

@@ -16,7 +16,7 @@ static const char *const solve_files[] = {"common.h",          "trace_matrix.h",
                                           "vectors.cl",        "solve.cl",
                                           "krylov_cg.cl",      "precond_jacobi.cl",
                                           "precond_block_jacobi.cl", "precond_chebyshev.cl",
-                                          "precond_asm.cl"};
+                                          "precond_asm.cl",    "precond_pmg.cl"};
 
 static size_t dot_group_size(hdgcl_context ctx) {
   hdgcl_device_info info;
