@@ -46,6 +46,9 @@ int precond_pmg_create(hdgcl_solver s, krylov *kr, precond *pc);
  * PRECOND_BLOCK_JACOBI): the p-multigrid smoother and device coarse solver. */
 int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int inner,
                                     precond *pc);
+/* p-multigrid transfer (precond_pmg.c): map[k] = the mode of the degree-pf
+ * face basis (shape) equal to mode k of the degree-pc one, k < nfc. */
+int precond_pmg_mode_map(hdgcl_shape shape, int pf, int pc, int32_t *map, int nfc);
 /* Device bytes of the p-multigrid preconditioner (precond_pmg.c). */
 uint64_t precond_pmg_bytes(hdgcl_solver s);
 

@@ -330,26 +330,35 @@ static void destroy(hdgcl_solver s, precond *pc) {
   pc->data = NULL;
 }
 
-/* map[k] = the fine mode (degree pf) of coarse mode k (degree pc): the k-th
- * fine face function of degree <= pc.  Segments and triangles order their
- * functions by degree (a prefix); quadrilaterals index i + (p+1) j, whose
- * entries with i, j <= pc come in the coarse order i + (pc+1) j. */
-static int mode_map(hdgcl_shape shape, int pf, int pc, int nfc, hdgcl_context ctx,
-                    hdgcl_buffer *buf) {
+int precond_pmg_mode_map(hdgcl_shape shape, int pf, int pc, int32_t *map, int nfc) {
+  /* The k-th fine face function of degree <= pc is coarse function k:
+   * segments and triangles order their functions by degree (a prefix);
+   * quadrilaterals index i + (p+1) j, whose entries with i, j <= pc come in
+   * the coarse order i + (pc+1) j.  tests/test_pmg.c checks the functions. */
   int nff = hdgcl_basis_size(shape, pf), k = 0;
-  int32_t map[1024];
-  if (nfc > 1024) return hdgcl_error(HDGCL_ERROR_INTERNAL, "p-multigrid: %d coarse modes", nfc);
   for (int i = 0; i < nff; i++)
     if (hdgcl_basis_degree(shape, pf, i) <= pc) {
       if (k == nfc) break;
       map[k++] = i;
     }
-  if (k != nfc)
+  if (k != nfc || nfc != hdgcl_basis_size(shape, pc))
     return hdgcl_error(HDGCL_ERROR_INTERNAL,
                        "p-multigrid: %d face modes of degree <= %d in the degree-%d basis, %d expected",
                        k, pc, pf, nfc);
-  HDGCL_TRY(hdgcl_buffer_create(ctx, (size_t)nfc * 4, "p-multigrid mode map", buf));
-  return hdgcl_buffer_write(ctx, buf, 0, (size_t)nfc * 4, map);
+  return HDGCL_SUCCESS;
+}
+
+/* The map of precond_pmg_mode_map on the device. */
+static int mode_map(hdgcl_shape shape, int pf, int pc, int nfc, hdgcl_context ctx,
+                    hdgcl_buffer *buf) {
+  int32_t *map;
+  HDGCL_TRY(hdgcl_calloc((size_t)nfc, sizeof *map, "p-multigrid mode map", &map));
+  int status = precond_pmg_mode_map(shape, pf, pc, map, nfc);
+  if (status == HDGCL_SUCCESS)
+    status = hdgcl_buffer_create(ctx, (size_t)nfc * 4, "p-multigrid mode map", buf);
+  if (status == HDGCL_SUCCESS) status = hdgcl_buffer_write(ctx, buf, 0, (size_t)nfc * 4, map);
+  free(map);
+  return status;
 }
 
 uint64_t precond_pmg_bytes(hdgcl_solver s) {
