@@ -43,7 +43,9 @@ int precond_chebyshev_create(hdgcl_solver s, krylov *kr, precond *pc);
 int precond_asm_create(hdgcl_solver s, krylov *kr, precond *pc);
 int precond_pmg_create(hdgcl_solver s, krylov *kr, precond *pc);
 /* Chebyshev of `degree` inner applications of `inner` (PRECOND_JACOBI or
- * PRECOND_BLOCK_JACOBI): the p-multigrid smoother and device coarse solver. */
+ * PRECOND_BLOCK_JACOBI): the p-multigrid smoother; degree 0: an approximate
+ * solver, degree chosen at setup from the estimated spectrum (the device
+ * coarse solver of p-multigrid). */
 int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int inner,
                                     precond *pc);
 /* p-multigrid transfer (precond_pmg.c): map[k] = the mode of the degree-pf

@@ -40,7 +40,7 @@
 #endif
 
 #define PMG_MAX_LEVELS 8
-#define PMG_COARSE_DEGREE 16 /* Chebyshev steps of the device coarse solver */
+#define PMG_COARSE_DEGREE 0 /* device coarse solver: Chebyshev degree from its spectrum */
 
 typedef struct pmg_level {
   hdgcl_solver s; /* the fine solver at level 0, an internal one below */

@@ -63,8 +63,8 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   int inner;
   HDGCL_TRY(hdgcl_options_get_choice(opts, "cheb-inner", inner_names, 1, &inner));
   s->cheb_inner = inner == 0 ? PRECOND_JACOBI : PRECOND_BLOCK_JACOBI;
-  HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-smooth", 2, 1, 100, &s->pmg_smooth));
-  HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-coarse", 1, 0, 1, &s->pmg_coarse));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-smooth", 4, 1, 100, &s->pmg_smooth));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-coarse", 0, 0, 1, &s->pmg_coarse));
   HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL, &s->format));
   int chunk;
   HDGCL_TRY(hdgcl_options_get_int(opts, "chunk", 0, 0, 2000000000, &chunk));
