@@ -75,6 +75,8 @@ fi
   solve tet-p1-scratch-global --mesh cube:1 --order 1 --scratch global $quick
   # GMRES(2) with restarts and additive Schwarz (krylov_gmres.c, precond_asm.c).
   solve tri-p1-gmres-asm --mesh square:2 --order 1 --solver gmres --precond asm --restart 2 --rtol 1e-3 --maxit 20
+  # p-multigrid V-cycle, levels 2 > 1 > 0 (precond_pmg.c): transfers, smoothers, coarsest solve.
+  solve tri-p2-cg-pmg --mesh square:2 --order 2 --precond pmg $quick
   run selftest "$test_context" oclgrind
 ) &
 (
