@@ -397,7 +397,9 @@ int precond_pmg_create(hdgcl_solver s, krylov *kr, precond *pc) {
       }
     } else {
       int kind = coarsest && g->hypre ? PRECOND_NONE : PRECOND_CHEBYSHEV;
-      HDGCL_TRY(solver_create_level(s, orders[l], kind, degree, &lv->s));
+      /* Batches no larger than the fine level's: a level's elements are
+       * smaller, so its local-stage buffers are too. */
+      HDGCL_TRY(solver_create_level(s, orders[l], kind, degree, s->dev->local.chunk, &lv->s));
       lv->kr = &lv->s->dev->krylov;
       if (kind == PRECOND_CHEBYSHEV) lv->smooth = lv->kr->pc;
     }

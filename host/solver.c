@@ -155,7 +155,7 @@ fail:
 }
 
 int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb_degree,
-                        hdgcl_solver *level) {
+                        int64_t chunk, hdgcl_solver *level) {
   *level = NULL;
   hdgcl_solver s;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *s, "p-multigrid level", &s));
@@ -174,8 +174,8 @@ int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb
   s->cheb_inner = PRECOND_BLOCK_JACOBI;
   s->pmg_smooth = fine->pmg_smooth;
   s->pmg_coarse = fine->pmg_coarse;
-  s->chunk_option = 0;
-  s->keep_local = 0; /* no recovery on a level: nothing to keep */
+  s->chunk_option = chunk; /* no larger than the fine level's batches */
+  s->keep_local = 0;       /* no recovery on a level: nothing to keep */
   s->scratch = fine->scratch;
   int status;
   HDGCL_TRY_GOTO(status, solver_init(s, order), fail);

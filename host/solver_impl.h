@@ -74,11 +74,12 @@ int pipeline_download_matrix(hdgcl_solver s);
 int pipeline_assemble_only(hdgcl_solver s);
 
 /* An internal solver on the same mesh, problem, coefficients and options at
- * degree `order` with preconditioner `precond` (and Chebyshev degree
- * cheb_degree where that is Chebyshev): a p-multigrid level (precond_pmg.c).
+ * degree `order` with preconditioner `precond_kind` (and Chebyshev degree
+ * cheb_degree where that is Chebyshev) and local-stage batches of at most
+ * `chunk` elements: a p-multigrid level (precond_pmg.c).
  * Its trace unknowns are numbered as the fine solver's. */
 int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb_degree,
-                        hdgcl_solver *level);
+                        int64_t chunk, hdgcl_solver *level);
 
 /* Appends a relative residual to the history. */
 int solver_record_residual(hdgcl_solver s, double relres);
