@@ -5,8 +5,8 @@
  * so the result is bitwise reproducible and independent of how elements are
  * chunked (a sum of two terms does not depend on their order).
  * Prepended: common.h, problems.h, geometry.h.  Sizes: DIM, NVERT, NFACES,
- * NORIENT, NF, NT, NSLOTS, NQ_FACE; FORMAT_ELL selects scalar ELL instead of
- * block-ELL.
+ * NORIENT, NF, NT, NSLOTS, NQ_FACE; INTERLEAVED selects the interleaved (ELL)
+ * value layout of --format ell and bell-i instead of row-major blocks.
  *
  * Block slots of unknown row u (face F): slot 0 = F; slots 1..NFACES-1 the
  * other faces of neighbour 0 in local order (lf0 + j) mod NFACES; the next
@@ -97,7 +97,7 @@ __kernel void assemble_matrix(const int nunknown, const int e0, const int nchunk
       }
     }
     if (!any) continue;
-#ifdef FORMAT_ELL
+#ifdef INTERLEAVED
     const long nrows = (long)nunknown * NF;
     values[(long)(slot * NF + n) * nrows + (long)u * NF + m] += add;
 #else

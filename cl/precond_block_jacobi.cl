@@ -1,11 +1,43 @@
 /* Face block-Jacobi preconditioner (paper 001 sections 3.2 and 4.5): z_f =
- * A_ff^-1 r_f with the diagonal face blocks inverted once per solve.
- * Needs trace_matrix.h. */
+ * A_ff^-1 r_f with the diagonal face blocks inverted once per solve, stored
+ * row-major [face][NF][NF].  Needs trace_matrix.h.  Sizes: NF, BJ_FACES
+ * (face blocks per work-group of block_jacobi_setup). */
 
-/* Inverse of each diagonal face block (SPD, NF x NF) in the output buffer.
- * One work-item per face; this runs once per solve. */
+/* Inverse of each diagonal face block (SPD, NF x NF) by Gauss-Jordan without
+ * pivoting (SPD pivots stay positive) in local memory: a work-group of
+ * BJ_FACES * NF work-items per BJ_FACES faces, work-item (f, i) owning row i
+ * of face f's block.  a: BJ_FACES * NF * NF doubles. */
 __kernel void block_jacobi_setup(const int nunknown, __global const double *values,
-                                 __global double *binv) {
+                                 __global double *binv, __local double *a) {
+  const int lid = get_local_id(0);
+  const int f = lid / NF, i = lid % NF;
+  const int u = get_group_id(0) * BJ_FACES + f;
+  const bool live = f < BJ_FACES && u < nunknown;
+  __local double *af = a + f * NF * NF;
+  if (live)
+    for (int n = 0; n < NF; n++) af[i * NF + n] = trace_block_entry(values, nunknown, u, 0, i, n);
+  for (int k = 0; k < NF; k++) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (live && i == k) { /* row k /= pivot; the pivot's place becomes 1 / pivot */
+      const double pivot = af[k * NF + k];
+      af[k * NF + k] = 1.0;
+      for (int n = 0; n < NF; n++) af[k * NF + n] /= pivot;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (live && i != k) { /* row i -= a_ik row k; column k's place becomes -a_ik / pivot */
+      const double g = af[i * NF + k];
+      af[i * NF + k] = 0.0;
+      for (int n = 0; n < NF; n++) af[i * NF + n] -= g * af[k * NF + n];
+    }
+  }
+  if (live)
+    for (int n = 0; n < NF; n++) binv[((long)u * NF + i) * NF + n] = af[i * NF + n];
+}
+
+/* The same, one work-item per face in global memory, for blocks that do not
+ * fit in local memory (NF^2 doubles; hexahedra of high order). */
+__kernel void block_jacobi_setup_global(const int nunknown, __global const double *values,
+                                        __global double *binv) {
   const int u = get_global_id(0);
   if (u >= nunknown) return;
   __global double *a = binv + (long)u * NF * NF;

@@ -1,12 +1,12 @@
-/* Entries of the assembled trace matrix in either storage (assemble.cl):
- * block-ELL values [rows][NSLOTS][NF][NF], or scalar ELL (FORMAT_ELL)
- * column-major: entry k = slot*NF + n of row u*NF + m at k*nrows + row.
+/* Entries of the assembled trace matrix in either layout (assemble.cl):
+ * block-ELL values [rows][NSLOTS][NF][NF], or interleaved (INTERLEAVED: the
+ * scalar ELL of --format ell and the block-ELL of --format bell-i), column-major: entry k = slot*NF + n of row u*NF + m at k*nrows + row.
  * Block slots of face row u: paper 000 Algorithm 1, host/hdg.h (block_cols). */
 
 /* Entry (m, n) of block `slot` of face row u; nunknown = number of face rows. */
 double trace_block_entry(__global const double *values, const int nunknown, const int u,
                          const int slot, const int m, const int n) {
-#ifdef FORMAT_ELL
+#ifdef INTERLEAVED
   return values[(long)(slot * NF + n) * nunknown * NF + (long)u * NF + m];
 #else
   return values[(((long)u * NSLOTS + slot) * NF + m) * NF + n];

@@ -1,6 +1,6 @@
 /* Assembly on the device (kernels: cl/assemble.cl): boundary data, then per
- * chunk of condensed elements a face-parallel gather into the block-ELL (or
- * scalar ELL) trace matrix and right-hand side, then the Neumann loads. */
+ * chunk of condensed elements a face-parallel gather into the block-ELL (row-
+ * major or interleaved blocks, or scalar ELL) trace matrix and right-hand side, then the Neumann loads. */
 #include "error.h"
 #include "pipeline.h"
 
@@ -8,7 +8,7 @@ int assembly_create(hdgcl_solver s, assembly *as) {
   const hdg_sizes *sz = &s->ref.sz;
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "assemble.cl", true,
-                             s->format == FORMAT_ELL ? "-DFORMAT_ELL" : NULL, &program));
+                             FORMAT_INTERLEAVED(s->format) ? "-DINTERLEAVED" : NULL, &program));
   HDGCL_TRY(hdgcl_kernel_create(program, "boundary_data", &as->boundary));
   HDGCL_TRY(hdgcl_kernel_create(program, "assemble_matrix", &as->matrix));
   HDGCL_TRY(hdgcl_kernel_create(program, "assemble_rhs", &as->rhs));

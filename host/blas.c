@@ -1,6 +1,7 @@
 /* Dense batched products through CLBlast (C API), on the context's queue. */
 #include <limits.h>
 #include "blas.h"
+#include "profile.h"
 
 #include <clblast_c.h>
 #include <stdio.h>
@@ -109,11 +110,18 @@ int hdgcl_dgemm_strided_batched(hdgcl_context ctx, bool trans_a, bool trans_b, s
                        m, n, k, batch, last_a > last_b ? (last_a > last_c ? last_a : last_c)
                                                        : (last_b > last_c ? last_b : last_c),
                        INT_MAX);
+  cl_event own = NULL;
   CLBlastStatusCode st = CLBlastDgemmStridedBatched(
       CLBlastLayoutColMajor, trans_a ? CLBlastTransposeYes : CLBlastTransposeNo,
       trans_b ? CLBlastTransposeYes : CLBlastTransposeNo, m, n, k, alpha, a, a_offset, lda,
       a_stride, b, b_offset, ldb, b_stride, beta, c, c_offset, ldc, c_stride, batch, &ctx->queue,
-      event);
+      event ? event : ctx->profile ? &own : NULL);
+  if (own && st == CLBlastSuccess) {
+    char name[96];
+    snprintf(name, sizeof name, "CLBlast DgemmStridedBatched %s%s %zux%zux%zu", trans_a ? "T" : "N",
+             trans_b ? "T" : "N", m, n, k);
+    profile_record(ctx, name, own);
+  }
   if (st != CLBlastSuccess)
     return hdgcl_error(HDGCL_ERROR_BLAS,
                        "CLBlastDgemmStridedBatched(m=%zu, n=%zu, k=%zu, batch=%zu) failed: %s", m,

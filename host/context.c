@@ -9,8 +9,9 @@
 #include "blas.h"
 #include "context.h"
 #include "error.h"
+#include "profile.h"
 
-const char *const hdgcl_context_options[] = {"no-cache", "cache-dir", "verbose", NULL};
+const char *const hdgcl_context_options[] = {"no-cache", "cache-dir", "verbose", "profile", NULL};
 
 /* Cache directory: option, else $XDG_CACHE_HOME/hdgcl, else ~/.cache/hdgcl. */
 static void default_cache_dir(char *out, size_t n) {
@@ -71,6 +72,9 @@ int hdgcl_context_create(const char *spec, hdgcl_options opts, hdgcl_context *ct
   const char *dir;
   HDGCL_TRY_GOTO(status, hdgcl_options_get_bool(opts, "no-cache", false, &no_cache), fail);
   HDGCL_TRY_GOTO(status, hdgcl_options_get_bool(opts, "verbose", false, &ctx->verbose), fail);
+  const char *env_profile = getenv("HDGCL_PROFILE");
+  bool profile_default = env_profile && env_profile[0] && strcmp(env_profile, "0") != 0;
+  HDGCL_TRY_GOTO(status, hdgcl_options_get_bool(opts, "profile", profile_default, &ctx->profile), fail);
   HDGCL_TRY_GOTO(status, hdgcl_options_get_string(opts, "cache-dir", NULL, &dir), fail);
   if (dir)
     snprintf(ctx->cache_dir, sizeof ctx->cache_dir, "%s", dir);
@@ -114,6 +118,8 @@ int hdgcl_context_memory(hdgcl_context ctx, uint64_t *in_use, uint64_t *high_wat
 int hdgcl_context_destroy(hdgcl_context *ctx) {
   if (!ctx || !*ctx) return HDGCL_SUCCESS;
   hdgcl_context c = *ctx;
+  profile_report(c, stderr);
+  profile_destroy(c);
   if (c->fill) clReleaseKernel(c->fill);
   program_cache_release(c);
   if (c->queue) hdgcl_blas_release(); /* CLBlast may hold programs of this context */
@@ -260,11 +266,18 @@ int hdgcl_kernel_launch(hdgcl_context ctx, cl_kernel kernel, cl_uint dim, const 
                          name, g[i]);
     }
   }
-  cl_int err = clEnqueueNDRangeKernel(ctx->queue, kernel, dim, NULL, g, local, 0, NULL, event);
+  cl_event own = NULL;
+  cl_int err = clEnqueueNDRangeKernel(ctx->queue, kernel, dim, NULL, g, local, 0, NULL,
+                                      event ? event : ctx->profile ? &own : NULL);
   if (err != CL_SUCCESS) {
     char name[128];
     kernel_name(kernel, name, sizeof name);
     return hdgcl_error_cl(err, "clEnqueueNDRangeKernel", name);
+  }
+  if (own) {
+    char name[128];
+    kernel_name(kernel, name, sizeof name);
+    profile_record(ctx, name, own);
   }
   return HDGCL_SUCCESS;
 }
@@ -272,6 +285,7 @@ int hdgcl_kernel_launch(hdgcl_context ctx, cl_kernel kernel, cl_uint dim, const 
 int hdgcl_context_finish(hdgcl_context ctx) {
   if (ctx->reference) return HDGCL_SUCCESS;
   HDGCL_CL(clFinish(ctx->queue), "clFinish", NULL);
+  if (ctx->profile) profile_collect(ctx);
   return HDGCL_SUCCESS;
 }
 

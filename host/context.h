@@ -31,6 +31,8 @@ struct hdgcl_context_s {
   /* On-disk program cache counters (tests, verbose output). */
   int cache_hits, cache_misses, cache_rejected;
   cl_kernel fill; /* fill_double of cl/buffer.cl, built at the first fill */
+  bool profile;       /* per-kernel device times (profile.c) */
+  void *profile_data;
 };
 
 /* Fills info for a device of a platform (device.c). */

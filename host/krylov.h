@@ -1,5 +1,5 @@
-/* The trace solve stage on the device (solve.c + cl/solve.cl) and what its
- * parts share: the trace operator (SpMV), fused vector kernels and device
+/* The trace solve stage on the device (solve.c) and what its parts share: the
+ * trace operator (SpMV: spmv.c + cl/spmv.cl), fused vector kernels and device
  * reductions (vectors.c + cl/vectors.cl), the Krylov methods (krylov_cg.c +
  * cl/krylov_cg.cl, krylov_gmres.c) and the preconditioners behind one
  * interface (precond.h, precond_<name>.c + cl/precond_<name>.cl).  Every

@@ -245,9 +245,9 @@ int pipeline_download_matrix(hdgcl_solver s) {
   if (!rows) return HDGCL_SUCCESS;
   HDGCL_TRY(hdgcl_buffer_read(s->ctx, &as->rhs_buf, 0, rows * sz->nf * 8, s->rhs));
   if (s->format == FORMAT_BELL) return hdgcl_buffer_read(s->ctx, &as->values, 0, nb * 8, s->matrix);
-  /* Scalar ELL: entry k = slot*nf + n of row u*nf + m at k*nrows + row. */
+  /* Interleaved: entry k = slot*nf + n of row u*nf + m at k*nrows + row. */
   double *ell;
-  HDGCL_TRY(hdgcl_calloc(nb, sizeof(double), "ELL values", &ell));
+  HDGCL_TRY(hdgcl_calloc(nb, sizeof(double), "interleaved values", &ell));
   int status = hdgcl_buffer_read(s->ctx, &as->values, 0, nb * 8, ell);
   size_t nrows = rows * sz->nf;
   for (size_t u = 0; u < rows && status == HDGCL_SUCCESS; u++)

@@ -1,8 +1,9 @@
 /* The device pipeline: mesh -> local -> assemble -> solve -> recover.
  * pipeline.c uploads what every stage reads and drives the stages; each
  * stage is one host file beside the kernel file of the same name
- * (local.c + cl/local.cl, assemble.c + cl/assemble.cl, solve.c + cl/solve.cl with
- * the Krylov methods and preconditioners of krylov.h, recover.c + cl/recover.cl). */
+ * (local.c + cl/local.cl, assemble.c + cl/assemble.cl, solve.c with the trace
+ * operator of spmv.c + cl/spmv.cl and the Krylov methods and preconditioners
+ * of krylov.h, recover.c + cl/recover.cl). */
 #ifndef HDGCL_HOST_PIPELINE_H
 #define HDGCL_HOST_PIPELINE_H
 

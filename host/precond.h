@@ -53,5 +53,7 @@ int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int 
 int precond_pmg_mode_map(hdgcl_shape shape, int pf, int pc, int32_t *map, int nfc);
 /* Device bytes of the p-multigrid preconditioner (precond_pmg.c). */
 uint64_t precond_pmg_bytes(hdgcl_solver s);
+/* Face blocks per work-group of block-Jacobi's local-memory setup (BJ_FACES). */
+int precond_block_jacobi_faces(hdgcl_context ctx, int nf);
 
 #endif

@@ -9,13 +9,29 @@
 
 typedef struct block_jacobi {
   cl_kernel setup, apply;
+  bool local;        /* setup in local memory (BJ_FACES faces per group), else global */
+  size_t wg;         /* work-group size of the local-memory setup */
   hdgcl_buffer binv; /* [rows][nf][nf] inverses */
 } block_jacobi;
 
+int precond_block_jacobi_faces(hdgcl_context ctx, int nf) {
+  size_t wg = ctx->info.max_work_group < 64 ? ctx->info.max_work_group : 64;
+  int f = (int)(wg / (size_t)nf);
+  return f < 1 ? 1 : f;
+}
+
 static int setup(hdgcl_solver s, krylov *kr, precond *pc) {
   block_jacobi *b = pc->data;
-  hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(kr->as->values.mem), HDGCL_ARG(b->binv.mem)};
-  HDGCL_TRY(krylov_launch(s, b->setup, 3, a, (size_t)kr->rows, 0));
+  if (b->local) {
+    int nf = s->ref.sz.nf, faces = precond_block_jacobi_faces(s->ctx, nf);
+    hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(kr->as->values.mem), HDGCL_ARG(b->binv.mem),
+                     HDGCL_ARG_LOCAL(b->wg * (size_t)nf * sizeof(double))};
+    size_t groups = ((size_t)kr->rows + (size_t)faces - 1) / (size_t)faces;
+    HDGCL_TRY(krylov_launch(s, b->setup, 4, a, groups * b->wg, b->wg));
+  } else {
+    hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(kr->as->values.mem), HDGCL_ARG(b->binv.mem)};
+    HDGCL_TRY(krylov_launch(s, b->setup, 3, a, (size_t)kr->rows, 0));
+  }
   double nf = s->ref.sz.nf;
   s->result.stages[HDGCL_STAGE_SOLVE].flops += 2.0 * nf * nf * nf * kr->rows;
   s->result.stages[HDGCL_STAGE_SOLVE].bytes += 16.0 * nf * nf * kr->rows;
@@ -52,7 +68,15 @@ int precond_block_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc) {
   block_jacobi *b;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *b, "block-Jacobi preconditioner", &b));
   pc->data = b;
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "block_jacobi_setup", &b->setup));
+  /* The local-memory setup when a group of its face blocks fits in local
+   * memory and its work-items in a group, unless --scratch global asks for
+   * global memory; otherwise one work-item per face. */
+  int nf = s->ref.sz.nf, faces = precond_block_jacobi_faces(s->ctx, nf);
+  b->wg = (size_t)faces * nf;
+  b->local = s->scratch != SCRATCH_GLOBAL && b->wg <= s->ctx->info.max_work_group &&
+             b->wg * nf * sizeof(double) + 1024 <= s->ctx->info.local_mem;
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, b->local ? "block_jacobi_setup" : "block_jacobi_setup_global",
+                                &b->setup));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "block_jacobi_apply", &b->apply));
   size_t bytes = (size_t)(kr->n ? kr->n : 1) * s->ref.sz.nf * 8;
   return hdgcl_buffer_create(s->ctx, bytes, "block-Jacobi inverses", &b->binv);

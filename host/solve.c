@@ -1,6 +1,6 @@
-/* The trace solve stage on the device (kernels: cl/solve.cl and the files
- * listed in solve_files): builds the one program of the stage, owns the trace
- * operator y = A x, creates the preconditioner (precond.c) and runs the chosen
+/* The trace solve stage on the device (kernels: the files listed in
+ * solve_files): builds the one program of the stage (with the trace operator
+ * y = A x of spmv.c + cl/spmv.cl), creates the preconditioner (precond.c) and runs the chosen
  * Krylov method (krylov_cg.c, krylov_gmres.c), with the preconditioner setup
  * timed apart from the iterations. */
 #include <math.h>
@@ -10,10 +10,11 @@
 #include "error.h"
 #include "pipeline.h"
 #include "precond.h"
+#include "spmv.h"
 
 /* Kernel files of the stage's program, in order (common.h is prepended). */
 static const char *const solve_files[] = {"common.h",          "trace_matrix.h",
-                                          "vectors.cl",        "solve.cl",
+                                          "vectors.cl",        "spmv.cl",
                                           "krylov_cg.cl",      "precond_jacobi.cl",
                                           "precond_block_jacobi.cl", "precond_chebyshev.cl",
                                           "precond_asm.cl",    "precond_pmg.cl"};
@@ -42,14 +43,15 @@ int krylov_create(hdgcl_solver s, krylov *kr) {
    * work-item either way, the partial sums and so the results are the same. */
   size_t need = ((size_t)kr->n + kr->vec.wg - 1) / kr->vec.wg;
   kr->vec.groups = (cl_int)(need < 1 ? 1 : need > DOT_GROUPS ? DOT_GROUPS : need);
-  char options[1536];
-  snprintf(options, sizeof options, "%s -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d -DCG_COEFFS=%d%s",
-           s->dev->options, kr->vec.wg, DOT_GROUPS, MDOT_MAX, CG_COEFFS,
-           s->format == FORMAT_ELL ? " -DFORMAT_ELL" : "");
+  char spmv[128], options[1536];
+  spmv_options(sz->nf, sz->nslots, s->ctx->info.max_work_group, spmv, sizeof spmv);
+  snprintf(options, sizeof options, "%s %s -DBJ_FACES=%d -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d -DCG_COEFFS=%d%s",
+           s->dev->options, spmv, precond_block_jacobi_faces(s->ctx, sz->nf), kr->vec.wg, DOT_GROUPS, MDOT_MAX, CG_COEFFS,
+           FORMAT_INTERLEAVED(s->format) ? " -DINTERLEAVED" : "");
   HDGCL_TRY(hdgcl_program_get(s->ctx, solve_files, (int)(sizeof solve_files / sizeof *solve_files),
                               options, &kr->program));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, s->format == FORMAT_ELL ? "spmv_ell" : "spmv_bell",
-                                &kr->spmv));
+  static const char *const spmv_kernels[] = {"spmv_bell", "spmv_ell", "spmv_bell_i"}; /* FORMAT_* */
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernels[s->format], &kr->spmv));
   HDGCL_TRY(vectors_create(s, kr));
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "trace solution", &kr->x));
@@ -58,27 +60,6 @@ int krylov_create(hdgcl_solver s, krylov *kr) {
   HDGCL_TRY(krylov_cg_create(s, kr)); /* also used by the Chebyshev eigenvalue estimate */
   if (s->solver == SOLVER_GMRES) HDGCL_TRY(krylov_gmres_create(s, kr));
   return HDGCL_SUCCESS;
-}
-
-int krylov_spmv(hdgcl_solver s, krylov *kr, const hdgcl_buffer *x, hdgcl_buffer *y) {
-  const assembly *as = kr->as;
-  if (s->format == FORMAT_ELL) {
-    hdgcl_arg a[] = {HDGCL_ARG(kr->n), HDGCL_ARG(as->cols.mem), HDGCL_ARG(as->values.mem),
-                     HDGCL_ARG(x->mem), HDGCL_ARG(y->mem)};
-    return krylov_launch(s, kr->spmv, 5, a, (size_t)kr->n, 0);
-  }
-  hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(s->dev->data.block_cols.mem),
-                   HDGCL_ARG(as->values.mem), HDGCL_ARG(x->mem), HDGCL_ARG(y->mem)};
-  return krylov_launch(s, kr->spmv, 5, a, (size_t)kr->n, 0);
-}
-
-void krylov_spmv_counts(hdgcl_solver s, double *flops, double *bytes) {
-  const hdg_sizes *sz = &s->ref.sz;
-  double rows = s->num.num_unknown_faces, n = rows * sz->nf;
-  double nnz = rows * sz->nslots * sz->nf * sz->nf; /* stored entries, padding included */
-  double index = s->format == FORMAT_ELL ? 4 * nnz : 4 * rows * sz->nslots;
-  *flops = 2 * nnz;
-  *bytes = 8 * nnz + index + 16 * n;
 }
 
 uint64_t krylov_bytes(hdgcl_solver s) {

@@ -14,15 +14,15 @@
 
 const char *const hdgcl_solver_options[] = {
     "problem",   "order",       "tau",        "rtol",     "maxit",      "solver",
-    "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "format",
-    "chunk",     "keep-local",  "poly-degree", "kappa2",  "scratch",    "pmg-smooth",
-    "pmg-coarse", NULL};
+    "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "cheb-mixed", "format",
+    "chunk",     "keep-local",  "poly-degree", "kappa2",  "scratch",    "pmg-smooth", "pmg-coarse",
+    NULL};
 
 /* In the order of PRECOND_* (solver_impl.h) and SOLVER_* (krylov.h). */
 static const char *const precond_names[] = {"none", "jacobi", "block-jacobi", "chebyshev", "asm",
                                             "pmg",  NULL};
 static const char *const solver_names[] = {"cg", "gmres", NULL};
-static const char *const format_names[] = {"bell", "ell", NULL};
+static const char *const format_names[] = {"bell", "ell", "bell-i", NULL};
 static const char *const stage_names[HDGCL_NUM_STAGES] = {"upload",  "local",   "assemble",
                                                           "solve",   "recover", "download"};
 
@@ -65,7 +65,11 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   s->cheb_inner = inner == 0 ? PRECOND_JACOBI : PRECOND_BLOCK_JACOBI;
   HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-smooth", 4, 1, 100, &s->pmg_smooth));
   HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-coarse", 0, 0, 1, &s->pmg_coarse));
-  HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL, &s->format));
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL_I, &s->format));
+  HDGCL_TRY(hdgcl_options_get_bool(opts, "cheb-mixed", false, &s->cheb_mixed));
+  if (s->cheb_mixed && s->format != FORMAT_BELL_I)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--cheb-mixed true needs --format bell-i (got %s)",
+                       format_names[s->format]);
   int chunk;
   HDGCL_TRY(hdgcl_options_get_int(opts, "chunk", 0, 0, 2000000000, &chunk));
   s->chunk_option = chunk;

@@ -13,7 +13,9 @@
 /* Order of the names in solver.c's option lists. */
 enum { PRECOND_NONE = 0, PRECOND_JACOBI, PRECOND_BLOCK_JACOBI, PRECOND_CHEBYSHEV, PRECOND_ASM,
        PRECOND_PMG };
-enum { FORMAT_BELL = 0, FORMAT_ELL = 1 };
+enum { FORMAT_BELL = 0, FORMAT_ELL = 1, FORMAT_BELL_I = 2 };
+/* True if the format stores its values interleaved (cl/trace_matrix.h). */
+#define FORMAT_INTERLEAVED(f) ((f) == FORMAT_ELL || (f) == FORMAT_BELL_I)
 enum { SCRATCH_AUTO = 0, SCRATCH_LOCAL = 1, SCRATCH_GLOBAL = 2 };
 
 /* True if a per-element work array of `bytes` must go to global memory. */
@@ -38,6 +40,7 @@ struct hdgcl_solver_s {
   int cheb_inner;       /* Chebyshev: PRECOND_JACOBI or PRECOND_BLOCK_JACOBI */
   int pmg_smooth;       /* p-multigrid: Chebyshev smoothing steps before and after the correction */
   int pmg_coarse;       /* p-multigrid: coarsest degree, 0 or 1 */
+  bool cheb_mixed;      /* Chebyshev: products with a single-precision copy of the matrix */
   int64_t chunk_option; /* 0 = automatic */
   int keep_local;       /* -1 automatic, 0 recompute, 1 keep */
   int scratch;          /* SCRATCH_AUTO / _LOCAL / _GLOBAL: where per-element factorisations work */

@@ -13,6 +13,12 @@
 #   sh perf/gpu_machine.sh cube3d-rest   # what those two could not finish
 #   sh perf/gpu_machine.sh cube3d-last   # and what that one could not
 #   sh perf/gpu_machine.sh compare       # cuSPARSE / cuBLAS on hdgcl's exported data
+#   sh perf/gpu_machine.sh compare-large # the same on a trace matrix larger than the L2 cache
+#   sh perf/gpu_machine.sh bench         # issue 7: hdgcl bench (ceilings, stages, SpMV storages)
+#   sh perf/gpu_machine.sh large2d       # issue 7: >= 100 M trace DOFs in 2D on the GPU
+#   sh perf/gpu_machine.sh tune          # CLBlast's XgemmDirect tuner on NVIDIA, then hdgcl bench
+#                                        # with and without the result (needs clblast-utils)
+#   sh perf/gpu_machine.sh mixed         # Chebyshev with and without --cheb-mixed
 set -u
 build=${BUILD:-build-gpu}
 out=${OUT:-perf/out}
@@ -24,7 +30,7 @@ check)
   # p = 5, 6 and other cases too slow for the 2-core CI) may be set.
   { clinfo -l; "$build/hdgcl" devices; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } 2>&1 | tee "$out/devices.txt"
   for dev in ${DEVICES:-nvidia pocl}; do
-    for t in test_device_context test_program_cache test_clblast test_launch_limits \
+    for t in test_device_context test_program_cache test_clblast test_launch_limits test_spmv \
              test_matrix_export test_krylov test_hdg_agreement test_hdg_polynomial \
              "test_hdg_convergence 2d" "test_hdg_convergence 3d"; do
       set -- $t
@@ -108,6 +114,15 @@ compare)
   python3 perf/cupy_compare.py /tmp/tet12p3 --gemm 20,41,20,10368 --gemm 41,41,20,10368 \
     --json "$out/compare-tet12p3.json"
   rm -f /tmp/tri80p9*.mtx /tmp/tet12p3*.mtx ;;
+compare-large)
+  # cuSPARSE against hdgcl's storages on a matrix that no L2 cache holds
+  # (square:160, p = 7: 614,400 rows, 24 M block entries), measured in one run.
+  "$build/hdgcl" solve --mesh square:160 --order 7 --device nvidia --quiet --export-matrix /tmp/tri160p7 \
+    --json "$out/compare-tri160p7-hdgcl.json"
+  python3 perf/cupy_compare.py /tmp/tri160p7 --gemm 36,25,36,51200 --gemm 25,25,36,51200 \
+    --json "$out/compare-tri160p7.json"
+  rm -f /tmp/tri160p7*.mtx
+  "$build/hdgcl" bench --device nvidia --mesh square:160 --order 7 --json "$out/bench-nvidia-tri160.jsonl" ;;
 cube3d-last)
   # What is left after cube3d-rest (one JSON-lines file per device, so few
   # files come back from the machine).
@@ -128,4 +143,45 @@ cube3d-last)
   run pocl hex 4 "8 12" 60 400
   run pocl hex 5 "8" 60 460
   run pocl hex 3 "24" 60 560 ;;
+bench)
+  # hdgcl bench: the device's ceilings, then per case the stages and every
+  # SpMV storage, on paper 000's 80x80 mesh (p = 1..9), a 320x320 mesh whose
+  # trace matrix is far larger than the GPU's L2 cache, and 3D meshes.
+  for dev in ${DEVICES:-nvidia pocl}; do
+    b() { "$build/hdgcl" bench --device "$dev" "$@" 2>&1 | tee -a "$out/bench.log"; }
+    b --meshes square:80 --orders 1-9 --json "$out/bench-$dev-tri80.jsonl"
+    if [ "$dev" = nvidia ]; then
+      b --meshes square:320 --orders 1,3,5,7,9 --json "$out/bench-$dev-tri320.jsonl"
+      b --meshes cube:16 --orders 1-4 --json "$out/bench-$dev-tet16.jsonl"
+      b --meshes hex:16 --orders 1-3 --json "$out/bench-$dev-hex16.jsonl"
+    else
+      b --meshes cube:8 --orders 1-3 --repeat 1 --json "$out/bench-$dev-tet8.jsonl"
+    fi
+  done ;;
+large2d)
+  # The largest 2D problem of issue 7's target: helmholtz-sin on a 4100 x 4100
+  # square (33.6 M triangles), p = 1: 100.8 M trace DOFs on one GPU.
+  "$build/hdgcl" solve --device nvidia --mesh square:${N2D:-4100} --order ${P2D:-1} --rtol 1e-10 \
+    --maxit 100000 --json "$out/large2d-nvidia.json" 2>&1 | tee "$out/large2d.log" ;;
+tune)
+  # The gain of CLBlast's own tuning (docs/clblast-tuning.md): tune XgemmDirect
+  # for the NVIDIA device, then the same bench case with the result and with
+  # HDGCL_CLBLAST_TUNING=none.
+  pd=$("$build/hdgcl" devices | sed -n 's/^[* ] \([0-9]*:[0-9]*\)  NVIDIA.*/\1/p' | head -1)
+  HDGCL_TUNE_TIMEOUT=${HDGCL_TUNE_TIMEOUT:-90} timeout 300 sh perf/clblast_tune.sh "$pd" "$out/clblast-nvidia.txt" \
+    2>&1 | tail -20 | tee "$out/tune.log"
+  for t in none "$out/clblast-nvidia.txt"; do
+    [ -f "$t" ] || [ "$t" = none ] || continue
+    HDGCL_CLBLAST_TUNING=$t "$build/hdgcl" bench --device nvidia --meshes "square:160 cube:16" --orders 3,7 \
+      --json "$out/bench-nvidia-tuning-$(basename "$t" .txt).jsonl" 2>&1 | grep -E "clblast|local stage|ceilings" | tee -a "$out/tune.log"
+  done ;;
+mixed)
+  for m in false true; do
+    for c in "320 9" "160 7"; do
+      set -- $c
+      "$build/hdgcl" solve --device nvidia --mesh square:$1 --order $2 --precond chebyshev --cheb-mixed $m \
+        --rtol 1e-10 --warmup 1 --json "$out/mixed-$1-$2-$m.json" --quiet
+      python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[1], d["iterations"], "iterations, solve %.1f ms, %.3f ms/iteration, L2(u) %.3e" % (1e3*d["stages"][3]["seconds"], 1e3*d["seconds_per_iteration"], d["errors"]["l2_u"]))' "$out/mixed-$1-$2-$m.json" | tee -a "$out/mixed.log"
+    done
+  done ;;
 esac

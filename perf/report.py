@@ -2,16 +2,24 @@
 """Turns the benchmark JSON lines under perf/results/ into docs/performance.md.
 
 usage: python3 perf/report.py [--results perf/results] [--output docs/performance.md]
+                              [--figures DIR (default: figures/ beside the output)]
 
-Each input line is one `hdgcl solve --json` object (see perf/paper000.sh).  The
+Each line of paper000-*.jsonl, cube3d-*.jsonl, solvers-*.jsonl is one
+`hdgcl solve --json` object (see perf/paper000.sh); each line of bench-*.jsonl
+one `hdgcl bench` case; compare-*.json come from perf/cupy_compare.py.  The
 tables follow paper 000 (../shared/papers/000_*): Table 1 (errors), Table 2
 (total time) and Tables 4-6 (time per stage), with the paper's own numbers
-(NVIDIA Tesla M2090) beside ours.
+(NVIDIA Tesla M2090) beside ours.  Figures (perf/report_figures.py, PNG under
+the figures directory): stage breakdown, cross-vendor times, time-accuracy and
+rooflines; the Targets section comes from perf/report_targets.py.
 """
 import argparse
 import json
 import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_targets  # noqa: E402
 
 # Paper 000, Table 2: total GPU time (ms) per order, meshes 20x20, 40x40, 80x80.
 PAPER_TOTAL = {
@@ -39,15 +47,96 @@ STAGES = ["upload", "local", "assemble", "solve", "recover", "download"]
 
 
 def load(results):
+    """{file name without .jsonl: [solve objects]} of every results file but bench-*."""
     runs = {}
     for name in sorted(os.listdir(results)):
-        if not name.endswith(".jsonl"):
+        if not name.endswith(".jsonl") or name.startswith("bench-"):
             continue
-        for line in open(os.path.join(results, name)):
-            if line.strip():
-                run = json.loads(line)
-                runs.setdefault(name[:-len(".jsonl")], []).append(run)
+        for run in read_lines(os.path.join(results, name)):
+            runs.setdefault(name[:-len(".jsonl")], []).append(run)
     return runs
+
+
+def read_lines(path):
+    """The JSON objects of a .jsonl file, one a line; a bad line names its file and line."""
+    objs = []
+    with open(path) as f:
+        for i, line in enumerate(f, 1):
+            if line.strip():
+                try:
+                    objs.append(json.loads(line))
+                except ValueError as e:
+                    raise ValueError("%s line %d is not JSON (%s)" % (path, i, e)) from None
+    return objs
+
+
+def load_bench(results):
+    """{file name without .jsonl: [bench cases]} of bench-*.jsonl (`hdgcl bench`)."""
+    bench = {}
+    for name in sorted(os.listdir(results)):
+        if name.startswith("bench-") and name.endswith(".jsonl"):
+            for b in read_lines(os.path.join(results, name)):
+                bench.setdefault(name[:-len(".jsonl")], []).append(b)
+    return bench
+
+
+def load_compare(results):
+    """[(case, cuSPARSE/cuBLAS object, hdgcl's solve of the same case or None)]."""
+    cases = []
+    for name in sorted(os.listdir(results)):
+        if name.startswith("compare-") and name.endswith(".json") and not name.endswith("-hdgcl.json"):
+            lib = read_json(os.path.join(results, name))
+            ours_path = os.path.join(results, name[:-len(".json")] + "-hdgcl.json")
+            ours = read_json(ours_path) if os.path.exists(ours_path) else None
+            cases.append((name[len("compare-"):-len(".json")], lib, ours))
+    return cases
+
+
+def read_json(path):
+    with open(path) as f:
+        try:
+            return json.load(f)
+        except ValueError as e:
+            raise ValueError("%s is not JSON (%s)" % (path, e)) from None
+
+
+def device_short(run):
+    """A short device name for legends: the GPU's name, or PoCL with its version and cores."""
+    d = run["device"]
+    if d["type"] == "gpu":
+        return d["name"]
+    if "Portable Computing Language" in d["platform"]:
+        cpu = {"GenuineIntel": "Intel", "AuthenticAMD": "AMD"}.get(d["vendor"], d["vendor"])
+        return "PoCL %s, %d %s cores" % (d["driver"].split("+")[0], d["compute_units"], cpu)
+    return "%s, %d units" % (d["name"], d["compute_units"])
+
+
+def device_rank(run):
+    """GPUs first, then by compute units, largest first."""
+    d = run["device"]
+    return (d["type"] != "gpu", -d["compute_units"], d["name"])
+
+
+class Figures:
+    """Writes figures under `directory` and links them from the markdown at `output`."""
+
+    def __init__(self, directory, output):
+        self.directory = directory
+        self.base = os.path.dirname(os.path.abspath(output))
+        self.plots = None
+        self.written = []
+
+    def add(self, out, name, caption, draw, *args, **kwargs):
+        if self.plots is None:
+            import report_figures  # matplotlib is needed only from here on
+            self.plots = report_figures
+            os.makedirs(self.directory, exist_ok=True)
+        path = os.path.join(self.directory, name + ".png")
+        getattr(self.plots, draw)(*args, path=path, **kwargs)
+        self.written.append(path)
+        link = os.path.relpath(os.path.abspath(path), self.base).replace(os.sep, "/")
+        out.append("![%s](%s)\n" % (caption.split(";")[0], link))
+        out.append("*Figure: %s*\n" % caption)
 
 
 def device_label(run):
@@ -67,7 +156,7 @@ def ms(x):
     return "%.2f" % (1e3 * x) if x < 10 else "%.0f" % (1e3 * x)
 
 
-def paper000_section(runs, out):
+def paper000_section(runs, out, figs):
     sets = {k: v for k, v in runs.items() if k.startswith("paper000-")}
     if not sets:
         return
@@ -76,8 +165,8 @@ def paper000_section(runs, out):
                "squares split into 2 triangles, orders 1..9; CG with face block-Jacobi to a relative "
                "residual of 1e-12 (block-ELL storage).  Our times are the median of 3 solves after "
                "one warm-up solve, excluding kernel compilation; they include the upload of the mesh "
-               "and the download of the solution.  Command: `sh perf/gpu_machine.sh paper` (which "
-               "runs `perf/paper000.sh`).  Devices:\n")
+               "and the download of the solution.  Command: `sh perf/paper000.sh HDGCL DEVICE OUT.jsonl` "
+               "(on the GPU machine through `sh perf/gpu_machine.sh paper`).  Devices:\n")
     for key, rs in sorted(sets.items()):
         out.append("- `%s`: %s, driver %s, %s compute units" % (
             key, device_label(rs[0]), rs[0]["device"]["driver"], rs[0]["device"]["compute_units"]))
@@ -108,9 +197,9 @@ def paper000_section(runs, out):
     for k in keys:
         r = index.get((k, 80, 9))
         if r:
-            out.append("80x80, p = 9 on %s: **%s ms** end to end (paper: 28,481 ms, %.0fx faster)." % (
-                k.replace("paper000-", ""), ms(r["total_seconds"]),
-                PAPER_TOTAL[80][8] / (1e3 * r["total_seconds"])))
+            x = PAPER_TOTAL[80][8] / (1e3 * r["total_seconds"])
+            out.append("80x80, p = 9 on %s: **%s ms** end to end (paper: 28,481 ms, %s faster)." % (
+                k.replace("paper000-", ""), ms(r["total_seconds"]), "%.0fx" % x if x >= 10 else "%.1fx" % x))
     out.append("")
 
     for n in (20, 40, 80):
@@ -137,6 +226,31 @@ def paper000_section(runs, out):
                     ms(asm["seconds"]), asm["gbs"], ms(so["seconds"]), so["gbs"], ms(re["seconds"]),
                     ms(io), ms(r["total_seconds"]), " / ".join(str(x) for x in pl)))
             out.append("")
+
+    n = max(n for _, n, _ in index)
+    out.append("### Stage breakdown against p on the %dx%d mesh (paper 000 Fig. 5)\n" % (n, n))
+    panels = []
+    for k in sorted(keys, key=lambda k: device_rank(sets[k][0])):
+        data = {}
+        for p in range(1, 10):
+            r = index.get((k, n, p))
+            if r:
+                data[p] = {s: 1e3 * stage(r, s)["seconds"] for s in ("local", "assemble", "solve", "recover")}
+                data[p]["transfers"] = 1e3 * (stage(r, "upload")["seconds"] + stage(r, "download")["seconds"])
+        panels.append((device_short(sets[k][0]), data))
+    paper = n in PAPER_STAGES
+    if paper:
+        # Paper columns: local matrix generation, global assembly, global solve, local solve.
+        panels.append(("paper 000, Tesla M2090", {
+            p: dict(zip(("local", "assemble", "solve", "recover"), PAPER_STAGES[n][p - 1])) for p in range(1, 10)}))
+    figs.add(out, "stages-%dx%d" % (n, n),
+             "time per stage (ms, stacked: local, assemble, solve, recover, upload + download) against the "
+             "order p on the %dx%d mesh, one panel per device; from %s%s" % (
+                 n, n, ", ".join("`%s.jsonl`" % k for k in keys),
+                 "; last panel: paper 000's Tables 4-6 (local matrix generation, global assembly, "
+                 "global solve, local solve; no transfers)" if paper else ""),
+             "stage_breakdown", panels)
+    out.append("")
 
     out.append("### Errors on the 40x40 mesh, paper 000 Table 1 layout\n")
     out.append("| p | L2(u) | Linf(u) | L2(u*) | paper L2(u) | paper Linf(u) |")
@@ -241,15 +355,203 @@ def cube3d_section(runs, out):
                        a["mesh"], a["order"], ms(a["total_seconds"]), ms(b["total_seconds"])))
 
 
-def compare_section(results, out):
+def paper000_by_device(runs):
+    """[(device label, file key, {(n, p): solve})] of paper000-*.jsonl, GPUs first."""
+    sets = sorted(((k, rs) for k, rs in runs.items() if k.startswith("paper000-") and rs),
+                  key=lambda krs: device_rank(krs[1][0]))
+    return [(device_short(rs[0]), k, {(mesh_n(r), r["order"]): r for r in rs}) for k, rs in sets]
+
+
+def cross_vendor_section(runs, out, figs):
+    """The paper 000 cases on every device: total time against p and the GPU's speedup."""
+    devs = paper000_by_device(runs)
+    if len(devs) < 2:
+        return
+    out.append("## Cross-vendor: the same cases on every device\n")
+    out.append("Paper 000's cases (above) on each device, same code and same options; the devices "
+               "come from the files' device records: %s.\n" % "; ".join(
+                   "`%s.jsonl`: %s" % (k, device_label(next(iter(idx.values())))) for _, k, idx in devs))
+    meshes = sorted({n for _, _, idx in devs for n, _ in idx})
+    ref = devs[0][0]
+    figs.add(out, "cross-vendor",
+             "total time end to end (ms, log scale) against p per mesh and device (top) and the "
+             "speedup of %s over each other device (bottom); from %s" % (
+                 ref, ", ".join("`%s.jsonl`" % k for _, k, _ in devs)),
+             "cross_vendor", [("%dx%d" % (n, n), {d: {p: r["total_seconds"] for (m, p), r in idx.items() if m == n}
+                                                  for d, _, idx in devs}) for n in meshes], ref)
+    others = [(d, idx) for d, _, idx in devs[1:]]
+    out.append("Speedup of %s (time on the other device / time on it):\n" % ref)
+    out.append("| p | " + " | ".join("%dx%d over %s" % (n, n, d) for n in meshes for d, _ in others) + " |")
+    out.append("|---|" + "---:|" * (len(meshes) * len(others)))
+    refidx = devs[0][2]
+    for p in sorted({p for _, _, idx in devs for _, p in idx}):
+        row = []
+        for n in meshes:
+            for _, idx in others:
+                a, b = refidx.get((n, p)), idx.get((n, p))
+                row.append("%.1fx" % (b["total_seconds"] / a["total_seconds"]) if a and b else "-")
+        out.append("| %d | %s |" % (p, " | ".join(row)))
+    out.append("")
+
+
+def cube3d_cases(runs):
+    """{(element type, device label, order, elements): solve} of cube3d-*.jsonl;
+    later files (cube3d-2-*, cube3d-3-*) replace earlier runs of the same case."""
+    cases = {}
+    for key in sorted(k for k in runs if k.startswith("cube3d-")):
+        for r in runs[key]:
+            cases[(r["element_type"], device_short(r), r["order"], r["elements"])] = r
+    return cases
+
+
+def tas_section(runs, out, figs):
+    """Time-accuracy (paper 004's TAS): error against time, by order and mesh."""
+    devs = paper000_by_device(runs)
+    cases = cube3d_cases(runs)
+    if not devs and not cases:
+        return
+    out.append("## Time-accuracy: error against time by p and mesh\n")
+    out.append("Paper 004's time-accuracy view: each point one solve (L2 error of u against total time "
+               "end to end), one colour and marker per order p, a line joining the meshes of one p from "
+               "coarse to fine.  The cheapest way to a given error is the lowest point left of it; the "
+               "flat tails at high p are the round-off floor of the trace system.\n")
+    if devs:
+        panels = []
+        for d, _, idx in devs:
+            data = {}
+            for (n, p), r in sorted(idx.items()):
+                data.setdefault(p, []).append((r["total_seconds"], r["errors"]["l2_u"]))
+            panels.append(("2D triangles, " + d, data))
+        figs.add(out, "tas-paper000",
+                 "L2 error of u against total time (s), log-log, paper 000's meshes, one panel per "
+                 "device; from %s" % ", ".join("`%s.jsonl`" % k for _, k, _ in devs),
+                 "time_accuracy", panels, ncols=len(panels))
+    if cases:
+        panels = []
+        devices = sorted({k[1] for k in cases},
+                         key=lambda d: device_rank(next(r for k, r in cases.items() if k[1] == d)))
+        for et in ("tetrahedron", "hexahedron"):
+            for d in devices:
+                data = {}
+                for k in sorted(k for k in cases if k[0] == et and k[1] == d):
+                    r = cases[k]
+                    data.setdefault(k[2], []).append((r["total_seconds"], r["errors"]["l2_u"]))
+                if data:
+                    panels.append(("%s, %s" % ({"tetrahedron": "tetrahedra", "hexahedron": "hexahedra"}[et], d),
+                                   data))
+        figs.add(out, "tas-cube3d",
+                 "L2 error of u against total time (s), log-log, unit-cube meshes (`cube:N`, `hex:N`), "
+                 "one panel per element type and device; from `cube3d-*.jsonl`",
+                 "time_accuracy", panels, ncols=max(1, len(devices)))
+    out.append("")
+
+
+def bench_device(b):
+    d = b["run"]["device"]
+    return "%s, driver %s" % (device_short(b["run"]), d["driver"])
+
+
+def roofline_section(bench, out, figs):
+    """Per device: ceilings from the peaks measured in the same `hdgcl bench` run,
+    every stage and kernel placed on them, and the table of their rates."""
+    out.append("## Rooflines: kernels and stages against measured peaks\n")
+    out.append("`hdgcl bench --json bench-NAME.jsonl` measures the device's ceilings (`peak`: copy "
+               "bandwidth of a stream kernel, CLBlast batched DGEMM at `dgemm_shape`, kernel-launch "
+               "overhead), then per mesh and order solves the problem (`stages`: median stage times "
+               "over the repeats) and times the trace operator in every storage and CLBlast at the "
+               "local stage's GEMM shapes (`kernels`; each SpMV checked against a host product, "
+               "`rel_error`).  One JSON object per line and case: `{\"kind\": \"bench\", \"run\": "
+               "<the object of hdgcl solve --json>, \"host\": {cpu_model, packages, cores, pus, "
+               "numa_nodes}, \"peak\": {copy_gbs, copy_bytes, dgemm_gflops, dgemm_shape: [m, n, k, "
+               "batch], launch_us}, \"stages\": [{name, seconds, flops, bytes, gflops, gbs, frac_bw, "
+               "frac_flops}], \"kernels\": [the same and rel_error]}`, null where a value could not "
+               "be measured.  Ceiling: min(peak FP64, intensity x copy bandwidth), from the peaks of "
+               "the same run.  Flops and bytes are counted from the algorithm (minimum traffic), so a "
+               "point's height is its useful rate.\n")
+    if not bench:
+        out.append("No `bench-*.jsonl` in the results yet, so no roofline: the figure and the table "
+                   "per device appear here once a bench run is added.\n")
+        return
+    groups = {}
+    for key in sorted(bench):
+        for b in bench[key]:
+            groups.setdefault(bench_device(b), []).append((key, b))
+    order = sorted(groups, key=lambda g: device_rank(groups[g][0][1]["run"]))
+    for g in order:
+        cases = groups[g]
+        run = cases[0][1]["run"]
+        h = cases[0][1].get("host", {})
+        out.append("### %s\n" % device_label(run))
+        out.append("Host: %s, %s package(s), %s cores, %s PUs, %s NUMA node(s).  Files: %s.\n" % (
+            h.get("cpu_model", "?"), h.get("packages", "?"), h.get("cores", "?"), h.get("pus", "?"),
+            h.get("numa_nodes", "?"), ", ".join(sorted({"`%s.jsonl`" % k for k, _ in cases}))))
+        ceilings, points, cases_of_ceiling = [], [], []
+        # The figure shows the largest case of each file (all cases are in the
+        # tables below): small cases are launch-bound and would only crowd it.
+        largest = {}
+        for key, b in cases:
+            if key not in largest or b["run"]["trace_dofs"] > largest[key]["run"]["trace_dofs"]:
+                largest[key] = b
+        plotted = [(key, largest[key]) for key in sorted(largest)]
+        many = len(plotted) > 1
+        for key, b in plotted:
+            pk = b["peak"]
+            c = ("copy %.0f GB/s, DGEMM %.0f GFLOP/s" % (pk["copy_gbs"], pk["dgemm_gflops"]),
+                 pk["copy_gbs"], pk["dgemm_gflops"])
+            if c[1:] not in [x[1:] for x in ceilings]:
+                ceilings.append(c)
+                cases_of_ceiling.append(case_plain(b["run"]))
+            for e, is_stage in [(s, True) for s in b["stages"]] + [(k, False) for k in b["kernels"]]:
+                if report_targets.measured(e, "flops", "bytes", "gflops"):
+                    points.append((e["name"], case_plain(b["run"]), e["flops"] / e["bytes"], e["gflops"],
+                                   is_stage))
+        if len(ceilings) > 1:  # one ceiling per run: draw the median run's, state the spread
+            mid = sorted(ceilings, key=lambda c: c[1])[len(ceilings) // 2]
+            ceilings = [("copy %.0f GB/s, DGEMM %.0f GFLOP/s (median of %d runs: copy %.0f-%.0f GB/s, "
+                         "DGEMM %.0f-%.0f GFLOP/s)" % (mid[1], mid[2], len(ceilings),
+                                                       min(c[1] for c in ceilings), max(c[1] for c in ceilings),
+                                                       min(c[2] for c in ceilings), max(c[2] for c in ceilings)),
+                         mid[1], mid[2])]
+        if points:
+            slug = "".join(ch if ch.isalnum() else "-" for ch in g.lower()).strip("-")
+            while "--" in slug:
+                slug = slug.replace("--", "-")
+            figs.add(out, "roofline-" + slug,
+                     "roofline of %s: GFLOP/s against flop/byte for every stage (squares) and kernel "
+                     "(dots) of the largest case of each file%s, under the ceiling of the peaks "
+                     "measured in the same runs; from %s" % (
+                         g, ", coloured by case" if many else "",
+                         ", ".join(sorted({"`%s.jsonl`" % k for k, _ in cases}))),
+                     "roofline", device_short(run), ceilings, points)
+        else:
+            out.append("(No stage or kernel with both flops and bytes: nothing to place on a roofline.)\n")
+        for key, b in cases:
+            pk = b["peak"]
+            out.append("**%s** (%s): copy %.0f GB/s (%s bytes), DGEMM %.0f GFLOP/s at %s, launch %.1f us\n" % (
+                case_plain(b["run"]), key, pk["copy_gbs"], "{:,}".format(pk["copy_bytes"]), pk["dgemm_gflops"],
+                "%dx%dx%d batch %d" % tuple(pk["dgemm_shape"]), pk["launch_us"]))
+            out.append("| | name | time (ms) | GB/s | of copy | GFLOP/s | of DGEMM peak | rel. error |")
+            out.append("|---|---|---:|---:|---:|---:|---:|---:|")
+            for kind, es in (("stage", b["stages"]), ("kernel", b["kernels"])):
+                for e in es:
+                    out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                        kind, e["name"], num(e.get("seconds"), "%.3f", 1e3), num(e.get("gbs"), "%.0f"),
+                        num(e.get("frac_bw"), "%.0f%%", 100), num(e.get("gflops"), "%.0f"),
+                        num(e.get("frac_flops"), "%.0f%%", 100), num(e.get("rel_error"), "%.1e")))
+            out.append("")
+
+
+def num(x, fmt, scale=1):
+    """A number of a bench line, or blank where `hdgcl bench` wrote null (not measured)."""
+    return fmt % (scale * x) if isinstance(x, (int, float)) else ""
+
+
+def case_plain(run):
+    return "%s p=%d" % (run["mesh"], run["order"])
+
+
+def compare_section(cases, out):
     """cuSPARSE / cuBLAS on hdgcl's exported systems (perf/cupy_compare.py)."""
-    cases = []
-    for name in sorted(os.listdir(results)):
-        if name.startswith("compare-") and name.endswith(".json") and not name.endswith("-hdgcl.json"):
-            lib = json.load(open(os.path.join(results, name)))
-            ours_path = os.path.join(results, name[:-len(".json")] + "-hdgcl.json")
-            ours = json.load(open(ours_path)) if os.path.exists(ours_path) else None
-            cases.append((name[len("compare-"):-len(".json")], lib, ours))
     if not cases:
         return
     out.append("## Side by side with NVIDIA's libraries (H100)\n")
@@ -258,7 +560,9 @@ def compare_section(results, out):
                "batched DGEMM (through CuPy) on the same data, in the same session, with the copy "
                "bandwidth measured alongside.  hdgcl's figure is its whole CG iteration (SpMV, "
                "block-Jacobi, dot products, updates: bytes counted from the algorithm), not its "
-               "SpMV alone; a SpMV-only benchmark is part of issue 7.\n")
+               "SpMV alone: the SpMV of each storage on the same matrices is timed by `hdgcl bench` (Targets "
+               "above, rooflines below).  `compare-large` runs the same on `square:160` p = 7, whose "
+               "matrix no L2 cache holds.\n")
     out.append("| case | rows | nnz | copy GB/s | cuSPARSE CSR SpMV GB/s (of copy) | hdgcl CG iteration GB/s (of copy), us/iteration | cuBLAS batched DGEMM GFLOP/s (shape) | hdgcl local stage GFLOP/s |")
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|")
     for key, lib, ours in cases:
@@ -277,23 +581,66 @@ def compare_section(results, out):
     out.append("")
 
 
+def report(args, figdir, runs, bench, compare):
+    """The markdown lines of docs/performance.md; writes the figures on the way."""
+    solves = [(k, r) for k, rs in sorted(runs.items()) for r in rs]
+    solves += [(k, b["run"]) for k, bs in sorted(bench.items()) for b in bs]
+    benches = [b for _, bs in sorted(bench.items()) for b in bs]
+    devices = []
+    for _, r in solves:
+        if device_label(r) not in devices:
+            devices.append(device_label(r))
+    out = ["# Performance\n",
+           "Generated by `python3 perf/report.py` from the results in `%s` (do not edit by hand; "
+           "figures in `%s/` beside this file).  Devices in these files: %s.  The NVIDIA GPU and the 16-core PoCL "
+           "runs come from the GPU machine; files named `*2core*` from PoCL on a 2-core build "
+           "machine (its CPU is in the device name), which other work shares, so their times are "
+           "upper bounds.\n" % (
+               args.results, os.path.relpath(figdir, os.path.dirname(args.output) or ".").replace(os.sep, "/"),
+                           "; ".join(devices))]
+    figs = Figures(figdir, args.output)
+    report_targets.targets_section(solves, benches, compare, device_short, args.results, out)
+    paper000_section(runs, out, figs)
+    cross_vendor_section(runs, out, figs)
+    tas_section(runs, out, figs)
+    cube3d_section(runs, out)
+    compare_section(compare, out)
+    roofline_section(bench, out, figs)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--results", default="perf/results")
     ap.add_argument("--output", default="docs/performance.md")
+    ap.add_argument("--figures", help="directory of the PNG figures (default: figures/ beside the output)")
     args = ap.parse_args()
-    runs = load(args.results)
-    out = ["# Performance\n",
-           "Generated by `python3 perf/report.py` from the JSON lines in `perf/results/` (do not "
-           "edit by hand).  Absolute times come from the GPU machine only (NVIDIA H100 80GB HBM3 "
-           "and PoCL on its 16 Xeon cores).\n"]
-    paper000_section(runs, out)
-    cube3d_section(runs, out)
-    compare_section(args.results, out)
+    figdir = args.figures or os.path.join(os.path.dirname(args.output) or ".", "figures")
+    try:
+        runs = load(args.results)
+        bench = load_bench(args.results)
+        compare = load_compare(args.results)
+    except (OSError, ValueError) as e:
+        print("report.py: cannot read the results in %s: %s" % (args.results, e), file=sys.stderr)
+        return 1
+    try:
+        out = report(args, figdir, runs, bench, compare)
+    except ImportError as e:
+        print("report.py: %s: the figures need matplotlib (the README's setup installs "
+              "python3-matplotlib)" % e, file=sys.stderr)
+        return 2
+    except (KeyError, TypeError, IndexError, ValueError, ZeroDivisionError) as e:
+        print("report.py: a results file in %s lacks a field or has a bad value (%s: %s)" % (
+            args.results, type(e).__name__, e), file=sys.stderr)
+        return 1
     tmp = args.output + ".tmp"
-    with open(tmp, "w") as f:
-        f.write("\n".join(out) + "\n")
-    os.replace(tmp, args.output)
+    try:
+        with open(tmp, "w") as f:
+            f.write("\n".join(out) + "\n")
+        os.replace(tmp, args.output)
+    except OSError as e:
+        print("report.py: cannot write %s: %s" % (args.output, e), file=sys.stderr)
+        return 1
     return 0
 
 

@@ -6,7 +6,7 @@
 # cl/ that no case launched.  A canary first checks that the checkers report
 # a deliberately broken kernel.
 #
-# Usage: oclgrind_kernels.sh OCLGRIND CLI TEST_DEVICE_CONTEXT TEST_CLBLAST CL_DIR
+# Usage: oclgrind_kernels.sh OCLGRIND CLI TEST_DEVICE_CONTEXT TEST_CLBLAST CL_DIR TEST_SPMV
 #
 # oclgrind is an ICD interposer: under it the only platform is "Oclgrind"
 # (--device oclgrind).  Further flags:
@@ -21,7 +21,7 @@
 # Diagnostics go to stderr, not to --log: oclgrind reopens, and so empties,
 # the log file at each clCreateContext.  Cases run two at a time.
 set -u
-oclgrind=$1 cli=$2 test_context=$3 test_clblast=$4 cl_dir=$5
+oclgrind=$1 cli=$2 test_context=$3 test_clblast=$4 cl_dir=$5 test_spmv=$6
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -70,7 +70,7 @@ fi
 (
   # Triangles p = 1, block-ELL, block-Jacobi, CG to convergence.
   solve tri-p1-bell-blockjacobi --mesh square:2 --order 1 --format bell --precond block-jacobi
-  solve tri-p2-bell-jacobi --mesh square:2 --order 2 --format bell --precond jacobi $quick
+  solve tri-p2-belli-jacobi --mesh square:2 --order 2 --format bell-i --precond jacobi $quick
   solve quad-p1-mapped --mesh quad:2 --order 1 $quick
   solve tet-p1-scratch-global --mesh cube:1 --order 1 --scratch global $quick
   # GMRES(2) with restarts and additive Schwarz (krylov_gmres.c, precond_asm.c).
@@ -82,6 +82,8 @@ fi
   solve tri-p2-cg-pmg --mesh square:2 --order 2 --precond pmg $quick
   unset HWLOC_COMPONENTS
   run selftest "$test_context" oclgrind
+  # Every SpMV storage (cl/spmv.cl) and hdgcl bench's ceilings (cl/bench.cl).
+  HDGCL_DEVICE=oclgrind run spmv "$test_spmv" small
 ) &
 (
   solve tri-p2-ell-jacobi --mesh square:2 --order 2 --format ell --precond jacobi $quick
@@ -89,7 +91,7 @@ fi
   solve tri-p1-neumann --problem poisson-mixed --mesh square:2 --order 1 $quick
   solve tet-p1 --mesh cube:1 --order 1 $quick
   solve hex-p1-neumann --problem poisson-mixed --mesh hex:1 --order 1 $quick
-  solve tri-p1-cg-chebyshev --mesh square:2 --order 1 --precond chebyshev --rtol 0.9 --maxit 20
+  solve tri-p1-cg-chebyshev-mixed --mesh square:2 --order 1 --precond chebyshev --cheb-mixed true --rtol 0.9 --maxit 20
   run clblast "$test_clblast" oclgrind
 ) &
 wait
@@ -114,10 +116,14 @@ done
 # Coverage: every __kernel of cl/ ran at least once, and CLBlast's GEMM ran.
 cat "$dir"/*.out | sed -n "s/^Instructions executed for kernel '\(.*\)':.*/\1/p" | sort -u > "$dir/launched"
 missing=""
-for k in $(sed -n 's/^__kernel void \([A-Za-z_0-9]*\).*/\1/p' "$cl_dir"/*.cl | sort -u); do
+# Kernels are "__kernel void NAME(" lines, or instances of a kernel-defining
+# macro, "MACRO(name, type)" (cl/spmv.cl's SPMV_BELL_INTERLEAVED).
+kernels=$(sed -n -e 's/^__kernel void \([A-Za-z_0-9]*\).*/\1/p' \
+  -e 's/^[A-Z][A-Z_]*(\([a-z][a-z_0-9]*\), [a-z]*)$/\1/p' "$cl_dir"/*.cl | sort -u)
+for k in $kernels; do
   grep -qx "$k" "$dir/launched" || missing="$missing $k"
 done
-[ -z "$missing" ] && ok "every kernel of cl/ launched ($(sed -n 's/^__kernel void //p' "$cl_dir"/*.cl | wc -l) kernels)" \
+[ -z "$missing" ] && ok "every kernel of cl/ launched ($(echo $kernels | wc -w) kernels)" \
   || bad "kernels never launched:$missing"
 grep -q '^Xgemm' "$dir/launched" && ok "CLBlast GEMM launched ($(grep '^Xgemm' "$dir/launched" | tr '\n' ' '))" \
   || bad "no CLBlast GEMM kernel launched"

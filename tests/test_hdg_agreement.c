@@ -73,37 +73,44 @@ static void variants(hdgcl_context dev) {
   solved base = solve_with(dev, mesh, "problem", "poisson-mixed", "order", "4", "rtol", "1e-14", NULL);
   solved ell = solve_with(dev, mesh, "problem", "poisson-mixed", "order", "4", "rtol", "1e-14",
                           "format", "ell", NULL);
+  solved bi = solve_with(dev, mesh, "problem", "poisson-mixed", "order", "4", "rtol", "1e-14",
+                         "format", "bell", NULL); /* the default is bell-i */
   solved chunk = solve_with(dev, mesh, "problem", "poisson-mixed", "order", "4", "rtol", "1e-14",
                             "chunk", "7", "keep-local", "false", NULL);
   solved jac = solve_with(dev, mesh, "problem", "poisson-mixed", "order", "4", "rtol", "1e-14",
                           "precond", "jacobi", NULL);
-  CHECK(!base.status && !ell.status && !chunk.status && !jac.status);
-  if (!base.status && !ell.status && !chunk.status && !jac.status) {
+  CHECK(!base.status && !ell.status && !bi.status && !chunk.status && !jac.status);
+  if (!base.status && !ell.status && !bi.status && !chunk.status && !jac.status) {
     int rows, slots, nf;
-    const double *bv, *ev, *cv, *bb, *cb;
+    const double *bv, *ev, *iv, *cv, *bb, *cb;
     const int32_t *cols;
     CHECK_OK(hdgcl_solver_matrix(base.solver, &rows, &slots, &nf, &bv, &cols, &bb));
     CHECK_OK(hdgcl_solver_matrix(ell.solver, NULL, NULL, NULL, &ev, NULL, NULL));
+    CHECK_OK(hdgcl_solver_matrix(bi.solver, NULL, NULL, NULL, &iv, NULL, NULL));
     CHECK_OK(hdgcl_solver_matrix(chunk.solver, NULL, NULL, NULL, &cv, NULL, &cb));
     size_t nval = (size_t)rows * slots * nf * nf;
     CHECK_MSG(memcmp(bv, cv, nval * sizeof(double)) == 0, "chunked assembly not bitwise identical");
     CHECK_MSG(memcmp(bb, cb, (size_t)rows * nf * sizeof(double)) == 0, "chunked rhs not bitwise identical");
     CHECK_MSG(memcmp(bv, ev, nval * sizeof(double)) == 0, "ELL and block-ELL matrices differ");
+    CHECK_MSG(memcmp(bv, iv, nval * sizeof(double)) == 0, "bell and bell-i matrices differ");
     CHECK(chunk.result->num_chunks > 1);
-    const double *u0, *u1, *u2;
+    const double *u0, *u1, *u2, *u3;
     CHECK_OK(hdgcl_solver_solution(base.solver, &u0, NULL, NULL, NULL));
     CHECK_OK(hdgcl_solver_solution(chunk.solver, &u1, NULL, NULL, NULL));
     CHECK_OK(hdgcl_solver_solution(ell.solver, &u2, NULL, NULL, NULL));
+    CHECK_OK(hdgcl_solver_solution(bi.solver, &u3, NULL, NULL, NULL));
     size_t n = (size_t)base.result->num_elements * 15;
     CHECK_MSG(memcmp(u0, u1, n * sizeof(double)) == 0, "recomputed local solvers change u");
     CHECK_MSG(relative_difference(u2, u0, n) < 1e-12, "ELL solve differs");
+    CHECK_MSG(relative_difference(u3, u0, n) < 1e-12, "bell solve differs");
     CHECK_MSG(base.result->iterations < jac.result->iterations,
               "block-Jacobi %d iterations, Jacobi %d", base.result->iterations, jac.result->iterations);
-    printf("variants: bell/ell/chunked agree; iterations block-jacobi %d, jacobi %d\n",
+    printf("variants: bell/ell/bell-i/chunked agree; iterations block-jacobi %d, jacobi %d\n",
            base.result->iterations, jac.result->iterations);
   }
   solved_destroy(&base);
   solved_destroy(&ell);
+  solved_destroy(&bi);
   solved_destroy(&chunk);
   solved_destroy(&jac);
 }

@@ -15,6 +15,10 @@ typedef struct cli_command {
   void (*help)(FILE *out);
 } cli_command;
 
+/* Solves warmup + repeat times; *out is the last result with each stage's
+ * time replaced by its median over the repeats (timed_solves.c). */
+int cli_timed_solves(hdgcl_solver solver, int warmup, int repeat, hdgcl_result *out);
+
 extern const cli_command cli_devices, cli_mesh, cli_solve, cli_bench;
 
 #endif

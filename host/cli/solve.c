@@ -23,7 +23,7 @@ static void help(FILE *out) {
           "usage: hdgcl solve [--problem NAME] [--mesh SPEC|file.msh] [--order P] [--device SPEC]\n"
           "                   [--tau T] [--rtol R] [--maxit N] [--solver cg|gmres]\n"
           "                   [--precond none|jacobi|block-jacobi|chebyshev|asm|pmg]\n"
-          "                   [--format bell|ell] [--json out.json] [--vtu out.vtu]\n"
+          "                   [--format bell-i|bell|ell] [--json out.json] [--vtu out.vtu]\n"
           "                   [--convergence K] [--history] [--quiet]\n\n"
           "Solves -div(kappa grad u) + c u = f by HDG: local solvers and Schur complements,\n"
           "face-parallel assembly, preconditioned CG or GMRES and recovery, on the chosen device\n"
@@ -55,10 +55,15 @@ static void help(FILE *out) {
           "  --pmg-smooth N     pmg: Chebyshev/block-Jacobi smoothing steps before and after\n"
           "                     the coarse correction on each level, 1..100 (default 4)\n"
           "  --pmg-coarse D     pmg: coarsest degree 0 (default) or 1, solved by " PMG_COARSE_SOLVER "\n"
-          "  --format F         bell (block-ELL, default) | ell (scalar ELL) trace matrix storage\n"
+          "  --cheb-mixed B     true: Chebyshev's products use a single-precision copy of the\n"
+          "                     matrix (half its bytes; the outer method keeps double)\n"
+          "  --format F         trace matrix storage: bell-i (block-ELL with interleaved\n"
+          "                     values, coalesced on GPUs; default) | bell (block-ELL,\n"
+          "                     row-major blocks) | ell (scalar ELL); see hdgcl bench\n"
           "  --chunk N          elements per local-stage batch (default: from device memory)\n"
           "  --keep-local B     auto | true | false: keep all local solvers for the recovery\n"
           "  --scratch S        auto | local | global: memory for the per-element Cholesky work\n"
+          "                     (and block-Jacobi's face-block inversions)\n"
           "  --poly-degree D    degree of the 'polynomial' problem's solution (default: P)\n"
           "  --kappa2 K         kappa on x > 1/2 for 'kappa-jump' (default 10)\n"
           "  --json FILE        write the results as JSON (atomically)\n"
@@ -70,6 +75,7 @@ static void help(FILE *out) {
           "  --warmup W         W untimed solves first (kernel JIT, caches; default 0)\n"
           "  --repeat R         R timed solves; each stage reports its median (default 1)\n"
           "  --no-cache         do not use the kernel binary cache\n"
+          "  --profile          print each kernel's device time at the end (or HDGCL_PROFILE=1)\n"
           "  --quiet            print nothing but errors\n");
 }
 
@@ -106,39 +112,6 @@ typedef struct run_record {
   char spec[256];
   hdgcl_result result;
 } run_record;
-
-static int compare_doubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* Solves warmup + repeat times; the result's stage times become the medians
- * over the repeats (everything else is the same in every repeat). */
-static int timed_solves(hdgcl_solver solver, int warmup, int repeat, hdgcl_result *out) {
-  double *times;
-  HDGCL_TRY(hdgcl_calloc((size_t)repeat * HDGCL_NUM_STAGES, sizeof(double), "timings", &times));
-  int status = HDGCL_SUCCESS;
-  const hdgcl_result *r = NULL;
-  for (int i = 0; i < warmup + repeat && status == HDGCL_SUCCESS; i++) {
-    status = hdgcl_solver_solve(solver);
-    if (status == HDGCL_SUCCESS) status = hdgcl_solver_result(solver, &r);
-    if (status == HDGCL_SUCCESS && i >= warmup)
-      for (int st = 0; st < HDGCL_NUM_STAGES; st++)
-        times[st * repeat + (i - warmup)] = r->stages[st].seconds;
-  }
-  if (status == HDGCL_SUCCESS) {
-    *out = *r;
-    out->total_seconds = 0.0;
-    for (int st = 0; st < HDGCL_NUM_STAGES; st++) {
-      double *t = times + st * repeat;
-      qsort(t, repeat, sizeof *t, compare_doubles);
-      out->stages[st].seconds = repeat % 2 ? t[repeat / 2] : 0.5 * (t[repeat / 2 - 1] + t[repeat / 2]);
-      out->total_seconds += out->stages[st].seconds;
-    }
-  }
-  free(times);
-  return status;
-}
 
 static int run(hdgcl_options opts) {
   const char *const *known[] = {solve_cli_options, hdgcl_solver_options, hdgcl_context_options,
@@ -188,7 +161,7 @@ static int run(hdgcl_options opts) {
     HDGCL_TRY_GOTO(status, hdgcl_mesh_create_from_spec(rec->spec, &mesh), done);
     HDGCL_TRY_GOTO(status, hdgcl_solver_create(ctx, mesh, opts, &solver), done);
     HDGCL_TRY_GOTO(status, hdgcl_options_check_unused(opts), done);
-    HDGCL_TRY_GOTO(status, timed_solves(solver, warmup, repeat, &rec->result), done);
+    HDGCL_TRY_GOTO(status, cli_timed_solves(solver, warmup, repeat, &rec->result), done);
     const hdgcl_result *r = &rec->result;
     if (!quiet && levels == 1) report_summary(stdout, rec->spec, mesh, &dev, r, history);
     if (json_path) {

@@ -22,12 +22,17 @@
  *   flexible  true: FGMRES even for a fixed preconditioner (default false)
  *   cheb-degree  Chebyshev steps per application, 1..100 (default 4)
  *   cheb-inner   jacobi | block-jacobi: what Chebyshev accelerates (default block-jacobi)
- *   format    bell (block-ELL) | ell (scalar ELL) matrix storage (default bell)
+ *   cheb-mixed   true: Chebyshev's products read a single-precision copy of the
+ *                matrix (double vectors and sums; needs format bell-i; default false)
+ *   format    bell-i (block-ELL with interleaved values: consecutive rows read
+ *             consecutive addresses) | bell (block-ELL, row-major blocks) | ell
+ *             (scalar ELL) matrix storage (default bell-i)
  *   chunk     elements per local-stage batch; 0 = sized from device memory (default 0)
  *   keep-local true: keep the local solvers of all elements for recovery; false:
  *              recompute them chunk by chunk (default: true if they fit in memory)
  *   scratch   auto | local | global: where the per-element Cholesky factorisations
- *             work (auto: local memory when it fits)
+ *             and block-Jacobi's face-block inversions work (auto: local memory
+ *             when it fits)
  *   poly-degree, kappa2   problem parameters (see hdgcl solve --help)
  */
 #ifndef HDGCL_SOLVER_H
