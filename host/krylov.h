@@ -19,7 +19,7 @@ enum { SOLVER_CG = 0, SOLVER_GMRES = 1 };
 
 #define DOT_GROUPS 256 /* most work-groups of a dot product's first pass */
 #define MDOT_MAX 64    /* most vectors in one multi-dot: GMRES restart <= MDOT_MAX - 2 */
-#define CG_COEFFS 32   /* CG alpha/beta pairs kept for the Lanczos eigenvalue estimate */
+#define CG_COEFFS 64   /* CG alpha/beta pairs kept for the Lanczos eigenvalue estimate */
 
 /* Fused BLAS-1 kernels and reductions (vectors.c + cl/vectors.cl). */
 typedef struct vector_kernels {

@@ -34,7 +34,10 @@ int krylov_cg_create(hdgcl_solver s, krylov *kr) {
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG p", &cg->p));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG Ap", &cg->ap));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, CG_SCALARS * 8, "CG scalars", &cg->scalars));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, (size_t)(s->maxit + 1) * 8, "CG history", &cg->history));
+  /* Room for the solve's maxit iterations and for a Lanczos estimate's up
+   * to CG_COEFFS (Chebyshev setup), whatever --maxit is. */
+  size_t hist = (size_t)(s->maxit > CG_COEFFS ? s->maxit : CG_COEFFS) + 1;
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, hist * 8, "CG history", &cg->history));
   return hdgcl_buffer_create(s->ctx, 2 * CG_COEFFS * 8, "CG coefficients", &cg->coeffs);
 }
 

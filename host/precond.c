@@ -12,6 +12,7 @@ int precond_create(hdgcl_solver s, krylov *kr, int kind, precond *pc) {
   case PRECOND_BLOCK_JACOBI: return precond_block_jacobi_create(s, kr, pc);
   case PRECOND_CHEBYSHEV: return precond_chebyshev_create(s, kr, pc);
   case PRECOND_ASM: return precond_asm_create(s, kr, pc);
+  case PRECOND_PMG: return precond_pmg_create(s, kr, pc);
   default: return hdgcl_error(HDGCL_ERROR_INTERNAL, "unknown preconditioner %d", kind);
   }
 }
@@ -31,6 +32,7 @@ uint64_t precond_bytes(hdgcl_solver s, int kind) {
     return precond_bytes(s, s->cheb_inner) + 3 * n * 8 +
            (s->cheb_mixed ? n * s->ref.sz.nslots * s->ref.sz.nf * 4 : 0); /* float matrix */
   case PRECOND_ASM: return (uint64_t)s->mesh->num_elements * sz->nt * sz->nt * 8;
+  case PRECOND_PMG: return precond_pmg_bytes(s);
   default: return 0;
   }
 }

@@ -41,6 +41,18 @@ int precond_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc);
 int precond_block_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc);
 int precond_chebyshev_create(hdgcl_solver s, krylov *kr, precond *pc);
 int precond_asm_create(hdgcl_solver s, krylov *kr, precond *pc);
+int precond_pmg_create(hdgcl_solver s, krylov *kr, precond *pc);
+/* Chebyshev of `degree` inner applications of `inner` (PRECOND_JACOBI or
+ * PRECOND_BLOCK_JACOBI): the p-multigrid smoother; degree 0: an approximate
+ * solver, degree chosen at setup from the estimated spectrum (the device
+ * coarse solver of p-multigrid). */
+int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int inner,
+                                    precond *pc);
+/* p-multigrid transfer (precond_pmg.c): map[k] = the mode of the degree-pf
+ * face basis (shape) equal to mode k of the degree-pc one, k < nfc. */
+int precond_pmg_mode_map(hdgcl_shape shape, int pf, int pc, int32_t *map, int nfc);
+/* Device bytes of the p-multigrid preconditioner (precond_pmg.c). */
+uint64_t precond_pmg_bytes(hdgcl_solver s);
 /* Face blocks per work-group of block-Jacobi's local-memory setup (BJ_FACES). */
 int precond_block_jacobi_faces(hdgcl_context ctx, int nf);
 

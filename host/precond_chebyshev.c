@@ -39,12 +39,22 @@
 
 #define CHEB_LANCZOS_STEPS 10
 #define CHEB_RATIO 30.0
+/* Solver mode (degree 0; the device coarse solver of p-multigrid): the
+ * whole interval [smallest, 1.1 x largest Ritz value] from CG_COEFFS Lanczos
+ * steps, and the degree k that reduces the error on it by CHEB_SOLVE_EPS,
+ * 1 / T_k((lmax + lmin) / (lmax - lmin)) <= eps, at most CHEB_MAX_DEGREE.
+ * Below the estimated lmin (Ritz values approach it from above) the
+ * residual polynomial stays in (0, 1): less reduction there, still SPD. */
+#define CHEB_SOLVE_EPS 0.05
+#define CHEB_MAX_DEGREE 400
 
 typedef struct chebyshev {
   precond inner;
   cl_kernel first, step;
   hdgcl_buffer w, d, res; /* M^-1 res, search direction, residual */
   double lmin, lmax;
+  int degree;      /* inner applications per apply */
+  bool solve_mode; /* degree and interval from the estimate (see CHEB_SOLVE_EPS) */
   /* --cheb-mixed: the products use a single-precision copy of the matrix
    * (spmv_bell_mixed: float values, double vectors and sums), half the
    * matrix bytes of each inner product; the outer Krylov method keeps A. */
@@ -106,7 +116,8 @@ static int estimate_bounds(hdgcl_solver s, krylov *kr, chebyshev *c) {
   cg_outcome out;
   /* Stops early on small systems once converged: later steps of a converged
    * CG carry round-off, not spectral information. */
-  HDGCL_TRY(krylov_cg_run(s, kr, &c->inner, &c->res, &c->d, CHEB_LANCZOS_STEPS, 1e-10, false, &out));
+  int steps = c->solve_mode ? CG_COEFFS : CHEB_LANCZOS_STEPS;
+  HDGCL_TRY(krylov_cg_run(s, kr, &c->inner, &c->res, &c->d, steps, 1e-10, false, &out));
   int k = out.iterations < CG_COEFFS ? out.iterations : CG_COEFFS;
   if (k < 1 || !(out.alpha[0] > 0))
     return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
@@ -124,6 +135,14 @@ static int estimate_bounds(hdgcl_solver s, krylov *kr, chebyshev *c) {
                        "Chebyshev preconditioner: estimated largest eigenvalue %g is not positive",
                        ritz_max);
   c->lmax = 1.1 * ritz_max;
+  if (c->solve_mode) {
+    c->lmin = ritz_min > c->lmax * 1e-8 ? ritz_min : c->lmax * 1e-8;
+    if (c->lmin >= c->lmax) c->lmin = 0.5 * c->lmax;
+    double sigma = (c->lmax + c->lmin) / (c->lmax - c->lmin);
+    double deg = ceil(acosh(1.0 / CHEB_SOLVE_EPS) / acosh(sigma));
+    c->degree = deg < 1 ? 1 : deg > CHEB_MAX_DEGREE ? CHEB_MAX_DEGREE : (int)deg;
+    return HDGCL_SUCCESS;
+  }
   c->lmin = ritz_min > c->lmax / CHEB_RATIO ? ritz_min : c->lmax / CHEB_RATIO;
   if (c->lmin >= c->lmax) c->lmin = c->lmax / CHEB_RATIO;
   return HDGCL_SUCCESS;
@@ -152,7 +171,7 @@ static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
   hdgcl_arg a[] = {HDGCL_ARG(kr->n), HDGCL_ARG(first), HDGCL_ARG(c->w.mem), HDGCL_ARG(c->d.mem),
                    HDGCL_ARG(z->mem)};
   HDGCL_TRY(krylov_launch(s, c->first, 5, a, (size_t)kr->n, 0));
-  for (int i = 1; i < s->cheb_degree; i++) {
+  for (int i = 1; i < c->degree; i++) {
     /* res = r - A z, w = M^-1 res, d = rho rho_prev d + 2 rho / delta w, z += d. */
     if (c->spmv_mixed)
       HDGCL_TRY(spmv_mixed(s, kr, c, z, &c->res));
@@ -172,7 +191,7 @@ static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
 
 static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
   const chebyshev *c = pc->data;
-  double n = (double)s->num.num_unknown_faces * s->ref.sz.nf, k = s->cheb_degree;
+  double n = (double)s->num.num_unknown_faces * s->ref.sz.nf, k = c->degree;
   double fi, bi, fa, ba;
   c->inner.counts(s, &c->inner, &fi, &bi);
   krylov_spmv_counts(s, &fa, &ba);
@@ -200,12 +219,19 @@ static void destroy(hdgcl_solver s, precond *pc) {
 }
 
 int precond_chebyshev_create(hdgcl_solver s, krylov *kr, precond *pc) {
+  return precond_chebyshev_create_degree(s, kr, s->cheb_degree, s->cheb_inner, pc);
+}
+
+int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int inner,
+                                    precond *pc) {
   *pc = (precond){.name = "chebyshev", .setup = setup, .apply = apply, .counts = counts,
                   .destroy = destroy, .fixed = true, .symmetric = true};
   chebyshev *c;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *c, "Chebyshev preconditioner", &c));
   pc->data = c;
-  HDGCL_TRY(precond_create(s, kr, s->cheb_inner, &c->inner));
+  c->degree = degree > 0 ? degree : 1;
+  c->solve_mode = degree == 0;
+  HDGCL_TRY(precond_create(s, kr, inner, &c->inner));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_first", &c->first));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_step", &c->step));
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;

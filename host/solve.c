@@ -17,7 +17,7 @@ static const char *const solve_files[] = {"common.h",          "trace_matrix.h",
                                           "vectors.cl",        "spmv.cl",
                                           "krylov_cg.cl",      "precond_jacobi.cl",
                                           "precond_block_jacobi.cl", "precond_chebyshev.cl",
-                                          "precond_asm.cl"};
+                                          "precond_asm.cl",    "precond_pmg.cl"};
 
 static size_t dot_group_size(hdgcl_context ctx) {
   hdgcl_device_info info;
@@ -67,7 +67,7 @@ uint64_t krylov_bytes(hdgcl_solver s) {
   uint64_t n = (uint64_t)s->num.num_unknown_faces * sz->nf;
   uint64_t bytes = n * 8 * 5;                       /* x; CG r, z, p, Ap */
   bytes += (uint64_t)DOT_GROUPS * MDOT_MAX * 8;     /* partial sums */
-  bytes += (uint64_t)(s->maxit + 1) * 8;            /* residual history */
+  bytes += (uint64_t)((s->maxit > CG_COEFFS ? s->maxit : CG_COEFFS) + 1) * 8; /* residual history */
   bytes += precond_bytes(s, s->precond);
   if (s->solver == SOLVER_GMRES) bytes += krylov_gmres_bytes(s);
   return bytes;

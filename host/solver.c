@@ -15,11 +15,12 @@
 const char *const hdgcl_solver_options[] = {
     "problem",   "order",       "tau",        "rtol",     "maxit",      "solver",
     "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "cheb-mixed", "format",
-    "chunk",     "keep-local",  "poly-degree", "kappa2",  "scratch",    NULL};
+    "chunk",     "keep-local",  "poly-degree", "kappa2",  "scratch",    "pmg-smooth", "pmg-coarse",
+    NULL};
 
 /* In the order of PRECOND_* (solver_impl.h) and SOLVER_* (krylov.h). */
 static const char *const precond_names[] = {"none", "jacobi", "block-jacobi", "chebyshev", "asm",
-                                            NULL};
+                                            "pmg",  NULL};
 static const char *const solver_names[] = {"cg", "gmres", NULL};
 static const char *const format_names[] = {"bell", "ell", "bell-i", NULL};
 static const char *const stage_names[HDGCL_NUM_STAGES] = {"upload",  "local",   "assemble",
@@ -62,6 +63,8 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   int inner;
   HDGCL_TRY(hdgcl_options_get_choice(opts, "cheb-inner", inner_names, 1, &inner));
   s->cheb_inner = inner == 0 ? PRECOND_JACOBI : PRECOND_BLOCK_JACOBI;
+  HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-smooth", 4, 1, 100, &s->pmg_smooth));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-coarse", 0, 0, 1, &s->pmg_coarse));
   HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL_I, &s->format));
   HDGCL_TRY(hdgcl_options_get_bool(opts, "cheb-mixed", false, &s->cheb_mixed));
   if (s->cheb_mixed && s->format != FORMAT_BELL_I)
@@ -80,58 +83,40 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   return HDGCL_SUCCESS;
 }
 
-int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
-                        hdgcl_solver *solver) {
-  if (!ctx || !mesh || !solver)
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_create: NULL argument");
-  *solver = NULL;
-  double t0 = hdgcl_wtime();
-  hdgcl_solver s;
-  HDGCL_TRY(hdgcl_calloc(1, sizeof *s, "solver", &s));
-  s->ctx = ctx;
-  s->mesh = mesh;
-  int status, order;
-  HDGCL_TRY_GOTO(status, read_options(s, opts, mesh->dim, &order), fail);
+/* Everything of a solver after its options: checks, reference tables,
+ * numbering, coefficients, host arrays, result fields and the pipeline. */
+static int solver_init(hdgcl_solver s, int order) {
+  const hdgcl_mesh *mesh = s->mesh;
+  hdgcl_context ctx = s->ctx;
   if (hdgcl_context_is_reference(ctx) &&
-      (s->solver != SOLVER_CG || s->precond == PRECOND_CHEBYSHEV || s->precond == PRECOND_ASM)) {
-    status = hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                         "--solver %s --precond %s: the reference path (--device ref) has CG with "
-                         "none, jacobi or block-jacobi only",
-                         solver_names[s->solver], precond_names[s->precond]);
-    goto fail;
-  }
-  if (mesh->num_elements <= 0) {
-    status = hdgcl_error(HDGCL_ERROR_MESH, "the mesh has no elements");
-    goto fail;
-  }
-  HDGCL_TRY_GOTO(status, hdg_problem_check_mesh(s->problem, &s->params, mesh), fail);
-  HDGCL_TRY_GOTO(status, hdg_reference_create(mesh->type, order, &s->ref), fail);
+      (s->solver != SOLVER_CG || s->precond == PRECOND_CHEBYSHEV || s->precond == PRECOND_ASM ||
+       s->precond == PRECOND_PMG))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--solver %s --precond %s: the reference path (--device ref) has CG with "
+                       "none, jacobi or block-jacobi only",
+                       solver_names[s->solver], precond_names[s->precond]);
+  if (mesh->num_elements <= 0) return hdgcl_error(HDGCL_ERROR_MESH, "the mesh has no elements");
+  HDGCL_TRY(hdg_problem_check_mesh(s->problem, &s->params, mesh));
+  HDGCL_TRY(hdg_reference_create(mesh->type, order, &s->ref));
   const hdg_sizes *sz = &s->ref.sz;
-  HDGCL_TRY_GOTO(status,
-                 hdg_numbering_create(mesh, sz, s->problem->neumann_tags, s->problem->num_neumann,
-                                      &s->num),
-                 fail);
+  HDGCL_TRY(hdg_numbering_create(mesh, sz, s->problem->neumann_tags, s->problem->num_neumann,
+                                 &s->num));
   size_t ne = (size_t)mesh->num_elements, rows = (size_t)s->num.num_unknown_faces;
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne, sizeof(double), "kappa", &s->kappa), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne, sizeof(double), "c", &s->c), fail);
-  HDGCL_TRY_GOTO(status, hdg_problem_coefficients(&s->params, mesh, s->kappa, s->c), fail);
-  HDGCL_TRY_GOTO(status,
-                 hdgcl_calloc(rows * sz->nslots * sz->nf * sz->nf, sizeof(double), "trace matrix",
-                              &s->matrix),
-                 fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(rows * sz->nf, sizeof(double), "right-hand side", &s->rhs),
-                 fail);
-  HDGCL_TRY_GOTO(status,
-                 hdgcl_calloc((size_t)mesh->num_faces * sz->nf, sizeof(double), "trace", &s->trace),
-                 fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne * sz->np, sizeof(double), "u", &s->u), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne * sz->dim * sz->np, sizeof(double), "q", &s->q), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne * sz->np1, sizeof(double), "u*", &s->ustar), fail);
+  HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "kappa", &s->kappa));
+  HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "c", &s->c));
+  HDGCL_TRY(hdg_problem_coefficients(&s->params, mesh, s->kappa, s->c));
+  HDGCL_TRY(hdgcl_calloc(rows * sz->nslots * sz->nf * sz->nf, sizeof(double), "trace matrix",
+                         &s->matrix));
+  HDGCL_TRY(hdgcl_calloc(rows * sz->nf, sizeof(double), "right-hand side", &s->rhs));
+  HDGCL_TRY(hdgcl_calloc((size_t)mesh->num_faces * sz->nf, sizeof(double), "trace", &s->trace));
+  HDGCL_TRY(hdgcl_calloc(ne * sz->np, sizeof(double), "u", &s->u));
+  HDGCL_TRY(hdgcl_calloc(ne * sz->dim * sz->np, sizeof(double), "q", &s->q));
+  HDGCL_TRY(hdgcl_calloc(ne * sz->np1, sizeof(double), "u*", &s->ustar));
 
   hdgcl_result *r = &s->result;
   r->problem = s->problem->info.name;
   hdgcl_device_info info;
-  HDGCL_TRY_GOTO(status, hdgcl_context_info(ctx, &info), fail);
+  HDGCL_TRY(hdgcl_context_info(ctx, &info));
   snprintf(r->device, sizeof r->device, "%s", info.name);
   r->solver = solver_names[s->solver];
   r->precond = precond_names[s->precond];
@@ -148,9 +133,63 @@ int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options
   r->trace_dofs = (int64_t)rows * sz->nf;
   r->h = largest_diameter(mesh);
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) r->stages[i].name = stage_names[i];
-  if (!hdgcl_context_is_reference(ctx)) HDGCL_TRY_GOTO(status, pipeline_create(s), fail);
-  r->setup_seconds = hdgcl_wtime() - t0;
+  if (!hdgcl_context_is_reference(ctx)) HDGCL_TRY(pipeline_create(s));
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
+                        hdgcl_solver *solver) {
+  if (!ctx || !mesh || !solver)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_create: NULL argument");
+  *solver = NULL;
+  double t0 = hdgcl_wtime();
+  hdgcl_solver s;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *s, "solver", &s));
+  s->ctx = ctx;
+  s->mesh = mesh;
+  int status, order;
+  HDGCL_TRY_GOTO(status, read_options(s, opts, mesh->dim, &order), fail);
+  HDGCL_TRY_GOTO(status, solver_init(s, order), fail);
+  s->result.setup_seconds = hdgcl_wtime() - t0;
   *solver = s;
+  return HDGCL_SUCCESS;
+fail:
+  hdgcl_solver_destroy(&s);
+  return status;
+}
+
+int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb_degree,
+                        int64_t chunk, hdgcl_solver *level) {
+  *level = NULL;
+  hdgcl_solver s;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *s, "p-multigrid level", &s));
+  s->ctx = fine->ctx;
+  s->mesh = fine->mesh;
+  s->problem = fine->problem;
+  s->params = fine->params; /* the same PDE: only the discretisation degree changes */
+  s->tau = fine->tau;
+  s->rtol = fine->rtol;
+  s->maxit = fine->maxit;
+  s->precond = precond_kind;
+  s->format = fine->format;
+  s->solver = SOLVER_CG;
+  s->restart = fine->restart;
+  s->cheb_degree = cheb_degree;
+  s->cheb_inner = PRECOND_BLOCK_JACOBI;
+  s->pmg_smooth = fine->pmg_smooth;
+  s->pmg_coarse = fine->pmg_coarse;
+  s->chunk_option = chunk; /* no larger than the fine level's batches */
+  s->keep_local = 0;       /* no recovery on a level: nothing to keep */
+  s->scratch = fine->scratch;
+  int status;
+  HDGCL_TRY_GOTO(status, solver_init(s, order), fail);
+  if (s->num.num_unknown_faces != fine->num.num_unknown_faces) {
+    status = hdgcl_error(HDGCL_ERROR_INTERNAL,
+                         "p-multigrid level %d: %d unknown faces, the fine level has %d", order,
+                         s->num.num_unknown_faces, fine->num.num_unknown_faces);
+    goto fail;
+  }
+  *level = s;
   return HDGCL_SUCCESS;
 fail:
   hdgcl_solver_destroy(&s);

@@ -11,7 +11,8 @@
 #include "problem.h"
 
 /* Order of the names in solver.c's option lists. */
-enum { PRECOND_NONE = 0, PRECOND_JACOBI, PRECOND_BLOCK_JACOBI, PRECOND_CHEBYSHEV, PRECOND_ASM };
+enum { PRECOND_NONE = 0, PRECOND_JACOBI, PRECOND_BLOCK_JACOBI, PRECOND_CHEBYSHEV, PRECOND_ASM,
+       PRECOND_PMG };
 enum { FORMAT_BELL = 0, FORMAT_ELL = 1, FORMAT_BELL_I = 2 };
 /* True if the format stores its values interleaved (cl/trace_matrix.h). */
 #define FORMAT_INTERLEAVED(f) ((f) == FORMAT_ELL || (f) == FORMAT_BELL_I)
@@ -37,6 +38,8 @@ struct hdgcl_solver_s {
   bool flexible;        /* FGMRES even for a fixed preconditioner */
   int cheb_degree;      /* Chebyshev: inner preconditioner applications per apply */
   int cheb_inner;       /* Chebyshev: PRECOND_JACOBI or PRECOND_BLOCK_JACOBI */
+  int pmg_smooth;       /* p-multigrid: Chebyshev smoothing steps before and after the correction */
+  int pmg_coarse;       /* p-multigrid: coarsest degree, 0 or 1 */
   bool cheb_mixed;      /* Chebyshev: products with a single-precision copy of the matrix */
   int64_t chunk_option; /* 0 = automatic */
   int keep_local;       /* -1 automatic, 0 recompute, 1 keep */
@@ -68,6 +71,18 @@ int pipeline_solve(hdgcl_solver s);
 void pipeline_destroy(hdgcl_solver s);
 /* Copies the device's trace matrix and right-hand side into s->matrix, s->rhs. */
 int pipeline_download_matrix(hdgcl_solver s);
+/* Upload, local stage and assembly only (a p-multigrid level): the assembled
+ * trace system stays on the device, in s->dev->assemble, with
+ * s->dev->krylov.as pointing at it. */
+int pipeline_assemble_only(hdgcl_solver s);
+
+/* An internal solver on the same mesh, problem, coefficients and options at
+ * degree `order` with preconditioner `precond_kind` (and Chebyshev degree
+ * cheb_degree where that is Chebyshev) and local-stage batches of at most
+ * `chunk` elements: a p-multigrid level (precond_pmg.c).
+ * Its trace unknowns are numbered as the fine solver's. */
+int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb_degree,
+                        int64_t chunk, hdgcl_solver *level);
 
 /* Appends a relative residual to the history. */
 int solver_record_residual(hdgcl_solver s, double relres);

@@ -52,7 +52,7 @@ paper)
 solvers)
   for dev in ${DEVICES:-nvidia}; do
     sh perf/solvers.sh "$build/hdgcl" "$dev" "$out/solvers-$dev.jsonl" "${MESHES:-20 40 80 160 320}" "${ORDERS:-1 3 5 7 9}" \
-      "${SOLVERS:-cg gmres}" "${PRECONDS:-jacobi block-jacobi chebyshev asm}" 2>&1 | tee -a "$out/solvers.log"
+      "${SOLVERS:-cg gmres}" "${PRECONDS:-jacobi block-jacobi chebyshev asm pmg}" 2>&1 | tee -a "$out/solvers.log"
   done ;;
 cube3d)
   t0=$(date +%s)

@@ -13,7 +13,7 @@
 set -u
 hdgcl=$1; device=$2; out=$3
 meshes=${4:-"20 40 80 160 320"}; orders=${5:-"1 2 3 4 5 6 7 8 9"}
-solvers=${6:-"cg gmres"}; preconds=${7:-"jacobi block-jacobi chebyshev asm"}
+solvers=${6:-"cg gmres"}; preconds=${7:-"jacobi block-jacobi chebyshev asm pmg"}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 : > "$out.partial"
 for n in $meshes; do

@@ -34,6 +34,10 @@ expect_error() {
   && grep -q "CG + chebyshev" "$dir/out" && grep -q "Chebyshev 3 steps" "$dir/out" \
   && grep -q "per iteration" "$dir/out" && ok "chebyshev summary" || { bad "chebyshev summary"; cat "$dir/out"; }
 
+"$cli" solve --mesh square:4 --order 2 --precond pmg --json "$dir/pmg.json" > "$dir/out" 2>&1 \
+  && grep -q "CG + pmg" "$dir/out" && grep -q "preconditioner setup" "$dir/out" \
+  && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['precond']=='pmg' and d['iterations']>0 and d['precond_seconds']>0" "$dir/pmg.json" \
+  && ok "pmg summary and json" || { bad "pmg summary and json"; cat "$dir/out"; }
 "$cli" solve --device ref --mesh square:2 --order 1 --quiet && ok "reference device" || bad "reference device"
 
 "$cli" solve --mesh square:2 --order 2 --convergence 3 --json "$dir/c.json" > "$dir/out" 2>&1 \
@@ -49,6 +53,8 @@ expect_error "bad tau" "--tau" solve --tau abc --json "$dir/x.json"
 expect_error "zero tau" "--tau" solve --tau 0 --json "$dir/x.json"
 expect_error "bad precond" "--precond ilu" solve --precond ilu --json "$dir/x.json"
 expect_error "bad solver" "--solver bicg" solve --solver bicg --json "$dir/x.json"
+expect_error "bad pmg-coarse" "--pmg-coarse 2" solve --precond pmg --pmg-coarse 2 --json "$dir/x.json"
+expect_error "bad pmg-smooth" "--pmg-smooth 0" solve --precond pmg --pmg-smooth 0 --json "$dir/x.json"
 expect_error "bad restart" "--restart 0" solve --solver gmres --restart 0 --json "$dir/x.json"
 expect_error "bad chebyshev degree" "--cheb-degree 0" solve --precond chebyshev --cheb-degree 0 --json "$dir/x.json"
 expect_error "bad chebyshev inner" "--cheb-inner asm" solve --precond chebyshev --cheb-inner asm --json "$dir/x.json"

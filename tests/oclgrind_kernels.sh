@@ -75,6 +75,12 @@ fi
   solve tet-p1-scratch-global --mesh cube:1 --order 1 --scratch global $quick
   # GMRES(2) with restarts and additive Schwarz (krylov_gmres.c, precond_asm.c).
   solve tri-p1-gmres-asm --mesh square:2 --order 1 --solver gmres --precond asm --restart 2 --rtol 1e-3 --maxit 20
+  # p-multigrid V-cycle, levels 2 > 1 > 0 (precond_pmg.c): transfers, smoothers, coarsest solve.
+  # With hypre, MPI_Init's hwloc probes OpenCL devices with vendor queries that
+  # oclgrind's API checker reports (CL_INVALID_VALUE): its OpenCL backend off.
+  export HWLOC_COMPONENTS=-opencl
+  solve tri-p2-cg-pmg --mesh square:2 --order 2 --precond pmg $quick
+  unset HWLOC_COMPONENTS
   run selftest "$test_context" oclgrind
   # Every SpMV storage (cl/spmv.cl) and hdgcl bench's ceilings (cl/bench.cl).
   HDGCL_DEVICE=oclgrind run spmv "$test_spmv" small

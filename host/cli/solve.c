@@ -11,11 +11,18 @@
 static const char *const solve_cli_options[] = {"device",  "mesh",  "json",   "vtu",   "convergence",
                                                 "history", "quiet", "warmup", "repeat", "export-matrix", NULL};
 
+/* The coarsest p-multigrid solver of this build (host/precond_pmg.c). */
+#ifdef HDGCL_WITH_HYPRE
+#define PMG_COARSE_SOLVER "BoomerAMG (hypre) on the host"
+#else
+#define PMG_COARSE_SOLVER "Chebyshev on the device (built without hypre)"
+#endif
+
 static void help(FILE *out) {
   fprintf(out,
           "usage: hdgcl solve [--problem NAME] [--mesh SPEC|file.msh] [--order P] [--device SPEC]\n"
           "                   [--tau T] [--rtol R] [--maxit N] [--solver cg|gmres]\n"
-          "                   [--precond none|jacobi|block-jacobi|chebyshev|asm]\n"
+          "                   [--precond none|jacobi|block-jacobi|chebyshev|asm|pmg]\n"
           "                   [--format bell-i|bell|ell] [--json out.json] [--vtu out.vtu]\n"
           "                   [--convergence K] [--history] [--quiet]\n\n"
           "Solves -div(kappa grad u) + c u = f by HDG: local solvers and Schur complements,\n"
@@ -39,11 +46,15 @@ static void help(FILE *out) {
           "  --solver S         cg (default) | gmres (restarted, right-preconditioned)\n"
           "  --precond P        none | jacobi | block-jacobi (face blocks; default) |\n"
           "                     chebyshev (polynomial in the (block-)Jacobi-preconditioned\n"
-          "                     operator) | asm (additive Schwarz, element patches)\n"
+          "                     operator) | asm (additive Schwarz, element patches) |\n"
+          "                     pmg (p-multigrid V-cycle over degrees p, p/2, .., pmg-coarse)\n"
           "  --restart M        GMRES restart length 1..62 (default 30)\n"
           "  --flexible B       true: FGMRES even for a fixed preconditioner (default false)\n"
           "  --cheb-degree K    Chebyshev steps per application 1..100 (default 4)\n"
           "  --cheb-inner P     jacobi | block-jacobi (default): what Chebyshev accelerates\n"
+          "  --pmg-smooth N     pmg: Chebyshev/block-Jacobi smoothing steps before and after\n"
+          "                     the coarse correction on each level, 1..100 (default 4)\n"
+          "  --pmg-coarse D     pmg: coarsest degree 0 (default) or 1, solved by " PMG_COARSE_SOLVER "\n"
           "  --cheb-mixed B     true: Chebyshev's products use a single-precision copy of the\n"
           "                     matrix (half its bytes; the outer method keeps double)\n"
           "  --format F         trace matrix storage: bell-i (block-ELL with interleaved\n"

@@ -1,0 +1,154 @@
+/* p-multigrid preconditioner (host/precond_pmg.c, cl/precond_pmg.cl):
+ *  - the face mode maps of the transfers pick the fine functions equal to
+ *    the coarse ones (segment, triangle, quadrilateral faces, degrees 0..7);
+ *  - CG and GMRES with pmg converge and give the dense direct solution on
+ *    triangles, tetrahedra and hexahedra at orders 1..4 (helmholtz-sin) and
+ *    on quadrilaterals with Neumann faces (poisson-mixed), with either
+ *    coarsest degree;
+ *  - block-ELL and scalar ELL give the same iterations, and a repeated solve
+ *    is bitwise identical;
+ *  - it does its job: on square:16 p = 4 at most half the CG iterations of
+ *    block-Jacobi, and from square:8 to square:16 at most 1.5 x the
+ *    iterations (with BoomerAMG on the coarsest level; the device fallback
+ *    is not h-independent, so there only the first check);
+ *  - bad option values are rejected with a message naming them. */
+#include "basis.h"
+#include "direct_solve.h"
+#include "precond.h"
+
+static void mode_maps(void) {
+  const hdgcl_shape shapes[] = {HDGCL_SHAPE_SEGMENT, HDGCL_SHAPE_TRIANGLE,
+                                HDGCL_SHAPE_QUADRILATERAL};
+  const double pts[] = {-0.5, -0.5, -0.8, 0.3, 0.2, -0.7, -0.3, -0.1, 0.6, 0.1};
+  const int npts = 5;
+  for (int si = 0; si < 3; si++) {
+    int dim = si == 0 ? 1 : 2;
+    double p1[10];
+    for (int i = 0; i < npts * dim; i++) p1[i] = pts[i]; /* first npts*dim coordinates */
+    for (int pf = 1; pf <= 7; pf++)
+      for (int pc = 0; pc < pf; pc++) {
+        int nff = hdgcl_basis_size(shapes[si], pf), nfc = hdgcl_basis_size(shapes[si], pc);
+        int32_t map[64];
+        double vf[5 * 64], vc[5 * 64];
+        CHECK_OK(precond_pmg_mode_map(shapes[si], pf, pc, map, nfc));
+        CHECK_OK(hdgcl_basis_eval(shapes[si], pf, npts, p1, vf, NULL));
+        CHECK_OK(hdgcl_basis_eval(shapes[si], pc, npts, p1, vc, NULL));
+        double d = 0.0;
+        for (int q = 0; q < npts; q++)
+          for (int k = 0; k < nfc; k++) d = fmax(d, fabs(vc[q * nfc + k] - vf[q * nff + map[k]]));
+        CHECK_MSG(d < 1e-12, "shape %d, degree %d -> %d: coarse and mapped fine functions differ by %.2e",
+                  (int)shapes[si], pf, pc, d);
+      }
+  }
+}
+
+/* pmg with CG and GMRES (and coarsest degree 0 with CG) against the direct solve. */
+static void against_direct(hdgcl_context ctx, const char *mesh, const char *problem,
+                           const char *order) {
+  solved base = solve_with(ctx, mesh, "problem", problem, "order", order, NULL);
+  CHECK_MSG(base.status == 0, "%s p=%s", mesh, order);
+  if (base.status) return;
+  int n;
+  double *x = direct_solution(&base, &n);
+  const char *const runs[3][2] = {{"cg", "1"}, {"gmres", "1"}, {"cg", "0"}};
+  for (int r = 0; r < 3; r++) {
+    solved s = solve_with(ctx, mesh, "problem", problem, "order", order, "solver", runs[r][0],
+                          "precond", "pmg",
+                          "pmg-coarse", runs[r][1], "rtol", "1e-12", NULL);
+    CHECK_MSG(s.status == 0, "%s + pmg (coarse %s) on %s p=%s", runs[r][0], runs[r][1], mesh,
+              order);
+    if (s.status == 0) {
+      double d = trace_difference(&s, x, n);
+      printf("%-5s pmg coarse %s %-9s p=%s: %3d iterations, residual %.2e, |x - x_direct| %.2e\n",
+             runs[r][0], runs[r][1], mesh, order, s.result->iterations, s.result->residual, d);
+      CHECK_MSG(s.result->residual <= 1e-12, "residual %.3e", s.result->residual);
+      CHECK_MSG(d < 1e-8, "%s + pmg on %s p=%s: trace differs from the direct solve by %.3e",
+                runs[r][0], mesh, order, d);
+      CHECK(s.result->iterations > 0 && s.result->precond_seconds > 0);
+    }
+    solved_destroy(&s);
+  }
+  free(x);
+  solved_destroy(&base);
+}
+
+/* quad:3 poisson-mixed p = 2 with CG and GMRES: bell and ell give the same
+ * iterations; a repeated solve gives the same trace bit for bit. */
+static void layouts_and_repeat(hdgcl_context ctx) {
+  const char *const solvers[] = {"cg", "gmres"};
+  for (int si = 0; si < 2; si++) {
+    int it[3] = {-1, -1, -1};
+    const double *t[3] = {NULL, NULL, NULL};
+    solved s[3];
+    const char *const formats[3] = {"bell", "bell", "ell"};
+    for (int k = 0; k < 3; k++) {
+      s[k] = solve_with(ctx, "quad:3", "problem", "poisson-mixed", "order", "2", "solver",
+                        solvers[si], "precond", "pmg", "format", formats[k], NULL);
+      if (s[k].status == 0) {
+        it[k] = s[k].result->iterations;
+        CHECK_OK(hdgcl_solver_solution(s[k].solver, NULL, NULL, NULL, &t[k]));
+      }
+    }
+    size_t n = s[0].status ? 0 : (size_t)s[0].result->num_faces * 3; /* p = 2 edges: 3 modes */
+    CHECK_MSG(it[0] > 0 && it[0] == it[1] && t[0] && t[1] && memcmp(t[0], t[1], n * 8) == 0,
+              "%s + pmg: repeated solve differs (%d, %d iterations)", solvers[si], it[0], it[1]);
+    CHECK_MSG(it[2] > 0 && abs(it[0] - it[2]) <= 1, "%s + pmg: %d iterations in bell, %d in ell",
+              solvers[si], it[0], it[2]);
+    for (int k = 0; k < 3; k++) solved_destroy(&s[k]);
+  }
+}
+
+static int iterations(hdgcl_context ctx, const char *mesh, const char *pc) {
+  solved s = solve_with(ctx, mesh, "order", "4", "precond", pc, "rtol", "1e-10", NULL);
+  int it = s.status ? -1 : s.result->iterations;
+  solved_destroy(&s);
+  return it;
+}
+
+static void rejects(hdgcl_context ctx, const char *key, const char *value, const char *message) {
+  hdgcl_mesh *mesh = NULL;
+  hdgcl_options opts = NULL;
+  hdgcl_solver s = NULL;
+  CHECK_OK(hdgcl_mesh_create_from_spec("square:2", &mesh));
+  CHECK_OK(hdgcl_options_create(&opts));
+  CHECK_OK(hdgcl_options_set(opts, "precond", "pmg"));
+  CHECK_OK(hdgcl_options_set(opts, key, value));
+  CHECK_FAILS(hdgcl_solver_create(ctx, mesh, opts, &s), HDGCL_ERROR_ARGUMENT);
+  CHECK_MSG(strstr(hdgcl_last_error(), message) != NULL, "--%s %s: message '%s'", key, value,
+            hdgcl_last_error());
+  CHECK(s == NULL);
+  hdgcl_options_destroy(&opts);
+  hdgcl_mesh_destroy(&mesh);
+}
+
+int main(void) {
+  mode_maps();
+  hdgcl_context ctx = test_device();
+  const char *const orders[] = {"1", "2", "3", "4"};
+  for (int o = 0; o < 4; o++) {
+    against_direct(ctx, "square:4", "helmholtz-sin", orders[o]);
+    against_direct(ctx, "cube:2", "helmholtz-sin", orders[o]);
+    against_direct(ctx, "hex:2", "helmholtz-sin", orders[o]);
+  }
+  against_direct(ctx, "quad:3", "poisson-mixed", "2");
+  layouts_and_repeat(ctx);
+
+  int bj = iterations(ctx, "square:16", "block-jacobi");
+  int mg16 = iterations(ctx, "square:16", "pmg");
+  int mg8 = iterations(ctx, "square:8", "pmg");
+  printf("CG p=4: block-jacobi square:16 %d, pmg square:8 %d, square:16 %d\n", bj, mg8, mg16);
+  CHECK_MSG(bj > 0 && mg16 > 0 && 2 * mg16 <= bj,
+            "pmg: %d iterations on square:16 p=4, not at most half of block-jacobi's %d", mg16, bj);
+#ifdef HDGCL_WITH_HYPRE
+  CHECK_MSG(mg8 > 0 && 2 * mg16 <= 3 * mg8,
+            "pmg: %d iterations on square:16 p=4, more than 1.5 x the %d on square:8", mg16, mg8);
+#endif
+
+  rejects(ctx, "pmg-smooth", "0", "--pmg-smooth 0");
+  rejects(ctx, "pmg-smooth", "101", "--pmg-smooth 101");
+  rejects(ctx, "pmg-smooth", "two", "--pmg-smooth two");
+  rejects(ctx, "pmg-coarse", "2", "--pmg-coarse 2");
+  rejects(ctx, "pmg-coarse", "-1", "--pmg-coarse -1");
+  hdgcl_context_destroy(&ctx);
+  CHECK_DONE();
+}
