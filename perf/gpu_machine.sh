@@ -17,6 +17,9 @@
 #   sh perf/gpu_machine.sh bench         # issue 7: hdgcl bench (ceilings, stages, SpMV storages)
 #   sh perf/gpu_machine.sh large2d       # issue 7: >= 100 M trace DOFs in 2D on the GPU
 #   sh perf/gpu_machine.sh mixed         # Chebyshev with and without --cheb-mixed
+#   sh perf/gpu_machine.sh pmg           # issue 6: CG + block-Jacobi / Chebyshev / p-multigrid,
+#                                        # square:20..320, p = 1..9 (the GPU build has no hypre:
+#                                        # configure it with -DHDGCL_WITH_HYPRE=OFF)
 #   sh perf/gpu_machine.sh clblast-tune  # issue 7: CLBlast's XgemmDirect tuner on the GPU ->
 #                                        # $OUT/clblast-nvidia.txt (docs/clblast-tuning.md); the
 #                                        # tuner is clblast-utils' or $build/clblast_tuner_xgemm_direct
@@ -191,5 +194,10 @@ mixed)
         --rtol 1e-10 --warmup 1 --json "$out/mixed-$1-$2-$m.json" --quiet
       python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[1], d["iterations"], "iterations, solve %.1f ms, %.3f ms/iteration, L2(u) %.3e" % (1e3*d["stages"][3]["seconds"], 1e3*d["seconds_per_iteration"], d["errors"]["l2_u"]))' "$out/mixed-$1-$2-$m.json" | tee -a "$out/mixed.log"
     done
+  done ;;
+pmg)
+  for dev in ${DEVICES:-nvidia}; do
+    sh perf/solvers.sh "$build/hdgcl" "$dev" "$out/solvers-pmg-$dev.jsonl" "${MESHES:-20 40 80 160 320}" \
+      "${ORDERS:-1 3 5 7 9}" "${SOLVERS:-cg}" "${PRECONDS:-block-jacobi chebyshev pmg}" 2>&1 | tee -a "$out/pmg.log"
   done ;;
 esac
