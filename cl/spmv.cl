@@ -14,7 +14,10 @@
  *             TC_FACES face rows stages the x segments its blocks need in local
  *             memory, then y_u = sum_slot A_(u,slot) x_(col) reads them there
  *   bell-mixed bell-i with single-precision values, double x and accumulation
- *   csr       CSR of the non-empty blocks, CSR_LANES work-items per row */
+ *   csr       CSR of the non-empty blocks, CSR_LANES work-items per row
+ *   bell-sym  symmetric matrices: the diagonal block and the blocks of columns
+ *             above the row stored once (3 of 5 blocks per triangle row); a
+ *             block below is read as the transpose of its mirror */
 
 /* Block-ELL, row-major blocks: one work-item per row (u, m). */
 __kernel void spmv_bell(const int nunknown, __global const int *block_cols,
@@ -116,6 +119,32 @@ __kernel void spmv_csr(const int nrows, __global const int *rowptr, __global con
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (lane == 0 && row < nrows) y[row] = part[lid];
+}
+
+/* Symmetric block storage: ref[u][slot] >= 0 is the stored block A_(u,c)
+ * itself, ref < 0 the block -ref-1 stored for A_(c,u), read transposed
+ * (A_(u,c) = A_(c,u)^T).  Row-major blocks; one work-item per row (u, m). */
+__kernel void spmv_bell_sym(const int nunknown, __global const int *block_cols,
+                            __global const int *ref, __global const double *values,
+                            __global const double *x, __global double *y) {
+  const int row = get_global_id(0);
+  if (row >= nunknown * NF) return;
+  const int u = row / NF, m = row % NF;
+  double s = 0.0;
+  for (int slot = 0; slot < NSLOTS; slot++) {
+    const int c = block_cols[u * NSLOTS + slot];
+    if (c < 0) continue;
+    const int r = ref[u * NSLOTS + slot];
+    __global const double *xc = x + (long)c * NF;
+    if (r >= 0) {
+      __global const double *blk = values + ((long)r * NF + m) * NF; /* row m */
+      for (int n = 0; n < NF; n++) s += blk[n] * xc[n];
+    } else {
+      __global const double *blk = values + (long)(-r - 1) * NF * NF + m; /* column m */
+      for (int n = 0; n < NF; n++) s += blk[n * NF] * xc[n];
+    }
+  }
+  y[row] = s;
 }
 
 /* f = (float) v, grid-stride: the single-precision copy of the assembled

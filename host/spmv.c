@@ -6,6 +6,7 @@
  * Bytes are counted honestly: every stored value (padding of empty slots
  * included, except in CSR, which stores none), every index, x read once and y
  * written once. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +15,8 @@
 #include "pipeline.h"
 #include "spmv.h"
 
-const char *const spmv_storage_names[SPMV_STORAGES] = {"bell",    "ell",        "bell-i",
-                                                       "bell-tc", "bell-mixed", "csr"};
+const char *const spmv_storage_names[SPMV_STORAGES] = {"bell",       "ell", "bell-i", "bell-tc",
+                                                       "bell-mixed", "csr", "bell-sym"};
 
 #define SPMV_WG 128 /* work-items per group of spmv_bell_tc and spmv_csr (at most) */
 
@@ -147,6 +148,57 @@ static int upload(hdgcl_context ctx, spmv_operator *op, const double *values,
     op->bytes = 12.0 * (double)nnz + 4.0 * (double)(n + 1) + 16.0 * (double)n;
     break;
   }
+  case SPMV_BELL_SYM: {
+    /* Keep the blocks with column >= row; a block below refers to its mirror
+     * (the slot of row c whose column is u), whose transpose it is. */
+    HDGCL_TRY_GOTO(status, hdgcl_calloc(blocks, 4, "bell-sym references", &ptr), done);
+    size_t kept = 0;
+    for (size_t b = 0; b < blocks; b++)
+      if (block_cols[b] >= (int32_t)(b / ns)) ptr[b] = (int32_t)kept++;
+    HDGCL_TRY_GOTO(status, hdgcl_calloc(kept ? kept * nf * nf : 1, 8, "bell-sym values", &host), done);
+    double asym = 0.0, amax = 0.0;
+    for (size_t b = 0; b < blocks; b++) {
+      int u = (int)(b / ns), c = block_cols[b];
+      if (c < 0) continue;
+      if (c >= u) {
+        memcpy((double *)host + (size_t)ptr[b] * nf * nf, values + b * nf * nf, (size_t)nf * nf * 8);
+        continue;
+      }
+      int mirror = -1;
+      for (int sl = 0; sl < ns; sl++)
+        if (block_cols[(size_t)c * ns + sl] == u) mirror = sl;
+      if (mirror < 0) {
+        status = hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                             "bell-sym: block (%d, %d) has no mirror (%d, %d): the sparsity is not "
+                             "symmetric", u, c, c, u);
+        goto done;
+      }
+      const double *mb = values + ((size_t)c * ns + mirror) * nf * nf, *ub = values + b * nf * nf;
+      for (int i = 0; i < nf; i++)
+        for (int j = 0; j < nf; j++) {
+          asym = fmax(asym, fabs(ub[i * nf + j] - mb[j * nf + i]));
+          amax = fmax(amax, fabs(ub[i * nf + j]));
+        }
+      ptr[b] = -(ptr[(size_t)c * ns + mirror]) - 1;
+    }
+    if (asym > 1e-10 * amax) {
+      status = hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "bell-sym: the matrix is not symmetric (max |A_uc - A_cu^T| = %.3e, "
+                           "max |A| = %.3e)", asym, amax);
+      goto done;
+    }
+    size_t vb = (kept ? kept : 1) * nf * nf * 8;
+    HDGCL_TRY_GOTO(status, hdgcl_buffer_create(ctx, vb, "bell-sym values", &op->values), done);
+    HDGCL_TRY_GOTO(status, hdgcl_buffer_write(ctx, &op->values, 0, vb, host), done);
+    HDGCL_TRY_GOTO(status, hdgcl_buffer_create(ctx, blocks * 4, "spmv block columns", &op->index), done);
+    HDGCL_TRY_GOTO(status, hdgcl_buffer_write(ctx, &op->index, 0, blocks * 4, block_cols), done);
+    HDGCL_TRY_GOTO(status, hdgcl_buffer_create(ctx, blocks * 4, "bell-sym references", &op->rowptr), done);
+    HDGCL_TRY_GOTO(status, hdgcl_buffer_write(ctx, &op->rowptr, 0, blocks * 4, ptr), done);
+    /* Every stored block is read twice (as itself and as a mirror) but moved
+     * from memory once; the two index arrays. */
+    op->bytes = 8.0 * (double)kept * nf * nf + 8.0 * (double)blocks + 16.0 * (double)n;
+    break;
+  }
   default:
     return hdgcl_error(HDGCL_ERROR_INTERNAL, "unknown SpMV storage %d", (int)op->storage);
   }
@@ -160,9 +212,9 @@ done:
 int spmv_operator_create(hdgcl_context ctx, cl_program program, spmv_storage st, int rows,
                          int nslots, int nf, const double *values, const int32_t *block_cols,
                          spmv_operator *op) {
-  static const char *const kernels[SPMV_STORAGES] = {"spmv_bell",    "spmv_ell",
-                                                     "spmv_bell_i",  "spmv_bell_tc",
-                                                     "spmv_bell_mixed", "spmv_csr"};
+  static const char *const kernels[SPMV_STORAGES] = {
+      "spmv_bell", "spmv_ell", "spmv_bell_i", "spmv_bell_tc", "spmv_bell_mixed", "spmv_csr",
+      "spmv_bell_sym"};
   *op = (spmv_operator){.storage = st, .rows = rows, .nslots = nslots, .nf = nf,
                         .n = (int64_t)rows * nf};
   if ((int)st < 0 || st >= SPMV_STORAGES)
@@ -206,6 +258,10 @@ int spmv_operator_apply(hdgcl_context ctx, spmv_operator *op, const hdgcl_buffer
                      HDGCL_ARG(op->values.mem), HDGCL_ARG(x->mem),   HDGCL_ARG(y->mem),
                      HDGCL_ARG_LOCAL(op->local * sizeof(double))};
     HDGCL_TRY(hdgcl_kernel_set_args(op->kernel, 7, a));
+  } else if (op->storage == SPMV_BELL_SYM) {
+    hdgcl_arg a[] = {HDGCL_ARG(rows),       HDGCL_ARG(op->index.mem), HDGCL_ARG(op->rowptr.mem),
+                     HDGCL_ARG(op->values.mem), HDGCL_ARG(x->mem),   HDGCL_ARG(y->mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(op->kernel, 6, a));
   } else if (op->storage == SPMV_BELL_TC) {
     size_t xs = op->local / (size_t)op->nf * (size_t)op->nslots * (size_t)op->nf * sizeof(double);
     hdgcl_arg a[] = {HDGCL_ARG(rows), HDGCL_ARG(op->index.mem), HDGCL_ARG(op->values.mem),

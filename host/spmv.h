@@ -16,6 +16,7 @@ typedef enum spmv_storage {
   SPMV_BELL_TC,    /* bell-i by tensor contraction, x segments in local memory */
   SPMV_BELL_MIXED, /* bell-i with float values */
   SPMV_CSR,        /* CSR of the non-empty blocks */
+  SPMV_BELL_SYM,   /* symmetric: each off-diagonal face-block pair stored once */
   SPMV_STORAGES
 } spmv_storage;
 
@@ -30,7 +31,7 @@ typedef struct spmv_operator {
   spmv_storage storage;
   int rows, nslots, nf;     /* face rows, blocks per row, block size */
   int64_t n;                /* scalar rows = rows * nf */
-  hdgcl_buffer values, index, rowptr;
+  hdgcl_buffer values, index, rowptr; /* bell-sym: rowptr holds the block references */
   cl_kernel kernel;
   size_t global, local;
   double flops, bytes;      /* of one product: 2 x stored entries; every byte it must move */
