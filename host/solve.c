@@ -50,8 +50,8 @@ int krylov_create(hdgcl_solver s, krylov *kr) {
            FORMAT_INTERLEAVED(s->format) ? " -DINTERLEAVED" : "");
   HDGCL_TRY(hdgcl_program_get(s->ctx, solve_files, (int)(sizeof solve_files / sizeof *solve_files),
                               options, &kr->program));
-  static const char *const spmv_kernels[] = {"spmv_bell", "spmv_ell", "spmv_bell_i"}; /* FORMAT_* */
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernels[s->format], &kr->spmv));
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernel_name(spmv_format_storage(s->format)),
+                                &kr->spmv));
   HDGCL_TRY(vectors_create(s, kr));
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "trace solution", &kr->x));

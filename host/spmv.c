@@ -18,6 +18,24 @@
 const char *const spmv_storage_names[SPMV_STORAGES] = {"bell",       "ell", "bell-i", "bell-tc",
                                                        "bell-mixed", "csr", "bell-sym"};
 
+const char *spmv_kernel_name(spmv_storage st) {
+  static const char *const kernels[SPMV_STORAGES] = {
+      "spmv_bell", "spmv_ell", "spmv_bell_i", "spmv_bell_tc", "spmv_bell_mixed", "spmv_csr",
+      "spmv_bell_sym"};
+  return (int)st >= 0 && st < SPMV_STORAGES ? kernels[st] : "?";
+}
+
+spmv_storage spmv_format_storage(int format) {
+  return format == FORMAT_ELL ? SPMV_ELL : format == FORMAT_BELL_I ? SPMV_BELL_I : SPMV_BELL;
+}
+
+void spmv_counts(spmv_storage st, double rows, int nslots, int nf, double *flops, double *bytes) {
+  double n = rows * nf, entries = n * nslots * nf; /* stored entries, padding included */
+  double index = st == SPMV_ELL ? 4.0 * entries : 4.0 * rows * nslots;
+  *flops = 2.0 * entries;
+  *bytes = (st == SPMV_BELL_MIXED ? 4.0 : 8.0) * entries + index + 16.0 * n;
+}
+
 #define SPMV_WG 128 /* work-items per group of spmv_bell_tc and spmv_csr (at most) */
 
 static int tc_faces(int nf, size_t max_wg) {
@@ -212,9 +230,6 @@ done:
 int spmv_operator_create(hdgcl_context ctx, cl_program program, spmv_storage st, int rows,
                          int nslots, int nf, const double *values, const int32_t *block_cols,
                          spmv_operator *op) {
-  static const char *const kernels[SPMV_STORAGES] = {
-      "spmv_bell", "spmv_ell", "spmv_bell_i", "spmv_bell_tc", "spmv_bell_mixed", "spmv_csr",
-      "spmv_bell_sym"};
   *op = (spmv_operator){.storage = st, .rows = rows, .nslots = nslots, .nf = nf,
                         .n = (int64_t)rows * nf};
   if ((int)st < 0 || st >= SPMV_STORAGES)
@@ -223,12 +238,9 @@ int spmv_operator_create(hdgcl_context ctx, cl_program program, spmv_storage st,
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "SpMV operator of %d face rows x %d blocks of %d x %d: empty or beyond "
                        "32-bit indices", rows, nslots, nf, nf);
-  /* Default counts (block storages); CSR sets its own in upload. */
-  double entries = (double)op->n * nslots * nf;
-  double index = st == SPMV_ELL ? 4.0 * entries : 4.0 * (double)rows * nslots;
-  op->flops = 2.0 * entries;
-  op->bytes = (st == SPMV_BELL_MIXED ? 4.0 : 8.0) * entries + index + 16.0 * (double)op->n;
-  HDGCL_TRY(hdgcl_kernel_create(program, kernels[st], &op->kernel));
+  /* Counts of the padded layout; CSR and bell-sym set their own in upload. */
+  spmv_counts(st, rows, nslots, nf, &op->flops, &op->bytes);
+  HDGCL_TRY(hdgcl_kernel_create(program, spmv_kernel_name(st), &op->kernel));
   HDGCL_TRY(upload(ctx, op, values, block_cols));
   size_t max_wg = ctx->info.max_work_group;
   op->global = (size_t)op->n;
@@ -297,10 +309,6 @@ int krylov_spmv(hdgcl_solver s, krylov *kr, const hdgcl_buffer *x, hdgcl_buffer 
 }
 
 void krylov_spmv_counts(hdgcl_solver s, double *flops, double *bytes) {
-  const hdg_sizes *sz = &s->ref.sz;
-  double rows = s->num.num_unknown_faces, n = rows * sz->nf;
-  double nnz = rows * sz->nslots * sz->nf * sz->nf; /* stored entries, padding included */
-  double index = s->format == FORMAT_ELL ? 4 * nnz : 4 * rows * sz->nslots;
-  *flops = 2 * nnz;
-  *bytes = 8 * nnz + index + 16 * n;
+  spmv_counts(spmv_format_storage(s->format), s->num.num_unknown_faces, s->ref.sz.nslots,
+              s->ref.sz.nf, flops, bytes);
 }

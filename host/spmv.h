@@ -21,6 +21,15 @@ typedef enum spmv_storage {
 } spmv_storage;
 
 extern const char *const spmv_storage_names[SPMV_STORAGES];
+/* The kernel of cl/spmv.cl that applies storage st. */
+const char *spmv_kernel_name(spmv_storage st);
+/* The storage of the solver's --format (FORMAT_* of solver_impl.h). */
+spmv_storage spmv_format_storage(int format);
+/* Flops and bytes of one product of rows face rows in storage st, counted
+ * from the padded layout: 2 x stored entries; values (4 bytes each for
+ * bell-mixed, else 8), an index per entry (ell) or per block, x read once and
+ * y written once.  CSR and bell-sym operators count their own stored blocks. */
+void spmv_counts(spmv_storage st, double rows, int nslots, int nf, double *flops, double *bytes);
 
 /* -D options of cl/spmv.cl besides NF and NSLOTS (TC_FACES, CSR_LANES) for a
  * device whose work-groups hold at most max_wg work-items. */
