@@ -47,6 +47,28 @@ static inline void solved_destroy(solved *s) {
   hdgcl_mesh_destroy(&s->mesh);
 }
 
+/* hdgcl_solver_create on square:2 with the "key", "value", ... pairs
+ * (NULL-terminated) must fail with HDGCL_ERROR_ARGUMENT, with `message` in
+ * its error message, and leave no solver. */
+static inline void check_rejected(hdgcl_context ctx, const char *message, ...) {
+  hdgcl_mesh *mesh = NULL;
+  hdgcl_options opts = NULL;
+  hdgcl_solver s = NULL;
+  CHECK_OK(hdgcl_mesh_create_from_spec("square:2", &mesh));
+  CHECK_OK(hdgcl_options_create(&opts));
+  va_list ap;
+  va_start(ap, message);
+  for (const char *k = va_arg(ap, const char *); k; k = va_arg(ap, const char *))
+    CHECK_OK(hdgcl_options_set(opts, k, va_arg(ap, const char *)));
+  va_end(ap);
+  CHECK_FAILS(hdgcl_solver_create(ctx, mesh, opts, &s), HDGCL_ERROR_ARGUMENT);
+  CHECK_MSG(strstr(hdgcl_last_error(), message) != NULL, "expected '%s' in '%s'", message,
+            hdgcl_last_error());
+  CHECK(s == NULL);
+  hdgcl_options_destroy(&opts);
+  hdgcl_mesh_destroy(&mesh);
+}
+
 /* max |a - b| / max |b| over n values. */
 static inline double relative_difference(const double *a, const double *b, size_t n) {
   double d = 0.0, m = 0.0;

@@ -105,22 +105,6 @@ static int iterations(hdgcl_context ctx, const char *mesh, const char *pc) {
   return it;
 }
 
-static void rejects(hdgcl_context ctx, const char *key, const char *value, const char *message) {
-  hdgcl_mesh *mesh = NULL;
-  hdgcl_options opts = NULL;
-  hdgcl_solver s = NULL;
-  CHECK_OK(hdgcl_mesh_create_from_spec("square:2", &mesh));
-  CHECK_OK(hdgcl_options_create(&opts));
-  CHECK_OK(hdgcl_options_set(opts, "precond", "pmg"));
-  CHECK_OK(hdgcl_options_set(opts, key, value));
-  CHECK_FAILS(hdgcl_solver_create(ctx, mesh, opts, &s), HDGCL_ERROR_ARGUMENT);
-  CHECK_MSG(strstr(hdgcl_last_error(), message) != NULL, "--%s %s: message '%s'", key, value,
-            hdgcl_last_error());
-  CHECK(s == NULL);
-  hdgcl_options_destroy(&opts);
-  hdgcl_mesh_destroy(&mesh);
-}
-
 int main(void) {
   mode_maps();
   hdgcl_context ctx = test_device();
@@ -144,11 +128,11 @@ int main(void) {
             "pmg: %d iterations on square:16 p=4, more than 1.5 x the %d on square:8", mg16, mg8);
 #endif
 
-  rejects(ctx, "pmg-smooth", "0", "--pmg-smooth 0");
-  rejects(ctx, "pmg-smooth", "101", "--pmg-smooth 101");
-  rejects(ctx, "pmg-smooth", "two", "--pmg-smooth two");
-  rejects(ctx, "pmg-coarse", "2", "--pmg-coarse 2");
-  rejects(ctx, "pmg-coarse", "-1", "--pmg-coarse -1");
+  check_rejected(ctx, "--pmg-smooth 0", "precond", "pmg", "pmg-smooth", "0", NULL);
+  check_rejected(ctx, "--pmg-smooth 101", "precond", "pmg", "pmg-smooth", "101", NULL);
+  check_rejected(ctx, "--pmg-smooth two", "precond", "pmg", "pmg-smooth", "two", NULL);
+  check_rejected(ctx, "--pmg-coarse 2", "precond", "pmg", "pmg-coarse", "2", NULL);
+  check_rejected(ctx, "--pmg-coarse -1", "precond", "pmg", "pmg-coarse", "-1", NULL);
   hdgcl_context_destroy(&ctx);
   CHECK_DONE();
 }
