@@ -29,7 +29,7 @@ __kernel void boundary_data(const int nint, const int nbnd, __global const char 
                             __global const int *face_elems, __global const char *face_local,
                             __global const char *face_orient, __global const double *coords,
                             __global const int *elem_verts, const int problem_id,
-                            const int problem_degree, const double problem_kappa2,
+                            const int problem_degree, const double problem_param,
                             __global const double *face_weights, /* [NQ_FACE] */
                             __global const double *psi_face,     /* [NQ_FACE][NF] */
                             __global const double *face_xi, /* [NFACES][NORIENT][NQ_FACE][DIM] */
@@ -39,7 +39,7 @@ __kernel void boundary_data(const int nint, const int nbnd, __global const char 
   const int b = get_global_id(0);
   if (b >= nbnd) return;
   const int F = nint + b;
-  problem_params pp = {problem_id, DIM, problem_degree, problem_kappa2};
+  problem_params pp = {problem_id, DIM, problem_degree, problem_param};
   const long e = face_elems[2 * F];
   const int lf = face_local[2 * F], o = face_orient[2 * F];
   double out[NF];

@@ -3,12 +3,17 @@
  * (F15); then S^-1 by a Cholesky factorisation in local memory.  The host
  * (host/local.c) finishes with two CLBlast batched GEMMs:
  *   Z = S^-1 [W | F],   K = K0 - [W | F]^T Z   (F10).
+ * With convection (NONSYMMETRIC, section 9) S is not symmetric and the trace
+ * equation has its own W_t (F24): local_build also writes [W_t | F], S^-1
+ * comes from Gauss-Jordan, and the second GEMM is K = K0 - [W_t | F]^T Z.
  * Prepended: common.h, problems.h, geometry.h.  Compile-time sizes: DIM,
  * NVERT, NFACES, NORIENT, NP, NF, NT, NQ_LOAD.  One work-group per element.
  *
  * Layouts (per element, element-major):
- *   S   [NP][NP]                 symmetric
+ *   S   [NP][NP]                 column-major, as CLBlast reads it (symmetric
+ *                                without convection)
  *   WF  [NT+1][NP]   column-major NP x (NT+1): column (f,m) of W, then F
+ *   WL  [NT+1][NP]   the same for [W_t | F] (NONSYMMETRIC only)
  *   K   [NT+1][NT+1] column-major; row/column NT are zero on output here */
 
 #if AFFINE /* mapped elements build their matrices in cl/local_mapped.cl */
@@ -16,7 +21,8 @@ __kernel void local_build(const int e0, __global const double *coords,
                           __global const int *elem_verts, __global const char *elem_orient,
                           __global const double *kappa_e, __global const double *c_e,
                           const double tau, const int problem_id, const int problem_degree,
-                          const double problem_kappa2,
+                          const double problem_param,
+                          __global const double *dm,    /* [DIM][NP][NP] Dm_l */
                           __global const double *dmdmt, /* [DIM*DIM][NP][NP] Dm_l Dm_m^T */
                           __global const double *pf,    /* [NFACES][NP][NP] */
                           __global const double *ef,    /* [NFACES][NORIENT][NP][NF] */
@@ -24,21 +30,35 @@ __kernel void local_build(const int e0, __global const double *coords,
                           __global const double *load_points,  /* [NQ_LOAD][DIM] */
                           __global const double *load_weights, /* [NQ_LOAD] */
                           __global const double *phi_load,     /* [NQ_LOAD][NP] */
-                          __global double *S, __global double *WF, __global double *K) {
+                          __global double *S, __global double *WF, __global double *WL,
+                          __global double *K) {
   const int le = get_group_id(0);
   const long e = e0 + le;
   const int lid = get_local_id(0), wg = get_local_size(0);
   __local double fq[NQ_LOAD];
-  problem_params pp = {problem_id, DIM, problem_degree, problem_kappa2};
+  problem_params pp = {problem_id, DIM, problem_degree, problem_param};
 
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
   const double kappa = kappa_e[e], c = c_e[e];
   int orient[NFACES];
-  double sigma[NFACES];
+  double sigma[NFACES], tauf[NFACES], taun[NFACES], bn[NFACES];
+  double beta[3], bref[DIM]; /* (F22) beta, and J^-1 beta */
+  problem_beta(pp, beta);
+  for (int l = 0; l < DIM; l++) {
+    bref[l] = 0.0;
+    for (int k = 0; k < DIM; k++) bref[l] += g.jinv[l * DIM + k] * beta[k];
+  }
+  const bool convection = beta[0] != 0.0 || beta[1] != 0.0 || beta[2] != 0.0;
   for (int f = 0; f < NFACES; f++) {
     orient[f] = elem_orient[e * NFACES + f];
     sigma[f] = g.face_measure[f] / FACE_REF_MEASURE;
+    /* (F22) upwinded tau_f = tau + max(beta . n_f, 0); E and H of the
+     * u-equation carry tau_f - beta . n_f (= tau without convection). */
+    bn[f] = 0.0;
+    for (int k = 0; k < DIM; k++) bn[f] += beta[k] * g.normal[f][k];
+    tauf[f] = tau + fmax(bn[f], 0.0);
+    taun[f] = tauf[f] - bn[f];
   }
   double G[DIM * DIM]; /* J^-1 J^-T */
   for (int l = 0; l < DIM; l++)
@@ -48,29 +68,38 @@ __kernel void local_build(const int e0, __global const double *coords,
       G[l * DIM + m] = s;
     }
 
-  /* (F13) S = tau sum_f sigma_f Pf_f + c|J| I + kappa|J| sum_lm G_lm Dm_l Dm_m^T */
+  /* (F13) S = sum_f tau_f sigma_f Pf_f + c|J| I + kappa|J| sum_lm G_lm Dm_l Dm_m^T,
+   * (F25) minus |J| sum_l (J^-1 beta)_l Dm_l^T (convection). */
   __global double *Se = S + (long)le * NP * NP;
-  for (int idx = lid; idx < NP * NP; idx += wg) {
-    const int i = idx / NP, j = idx % NP;
+  for (int idx = lid; idx < NP * NP; idx += wg) { /* S[i][j] at idx = j NP + i */
+    const int i = idx % NP, j = idx / NP;
     double s = (i == j) ? c * g.detj : 0.0;
-    for (int f = 0; f < NFACES; f++) s += tau * sigma[f] * pf[(f * NP + i) * NP + j];
+    for (int f = 0; f < NFACES; f++) s += tauf[f] * sigma[f] * pf[(f * NP + i) * NP + j];
     for (int lm = 0; lm < DIM * DIM; lm++)
       s += kappa * g.detj * G[lm] * dmdmt[(lm * NP + i) * NP + j];
+    if (convection)
+      for (int l = 0; l < DIM; l++) s -= g.detj * bref[l] * dm[(l * NP + j) * NP + i];
     Se[idx] = s;
   }
 
-  /* (F14) W_f = sigma_f [tau Ef + kappa sum_l (J^-1 n_f)_l Dm_l Ef] */
+  /* (F14) W_f = sigma_f [(tau_f - beta.n_f) Ef + kappa sum_l (J^-1 n_f)_l Dm_l Ef];
+   * (F25) W_t,f = W_f + sigma_f (beta.n_f) Ef. */
   __global double *WFe = WF + (long)le * NP * (NT + 1);
+  __global double *WLe = WL + (long)le * NP * (NT + 1);
   for (int idx = lid; idx < NT * NP; idx += wg) {
     const int col = idx / NP, i = idx % NP;
     const int f = col / NF, m = col % NF, o = orient[f];
-    double w = tau * ef[((f * NORIENT + o) * NP + i) * NF + m];
+    const double efv = ef[((f * NORIENT + o) * NP + i) * NF + m];
+    double w = taun[f] * efv;
     for (int l = 0; l < DIM; l++) {
       double v = 0.0;
       for (int k = 0; k < DIM; k++) v += g.jinv[l * DIM + k] * g.normal[f][k];
       w += kappa * v * dmef[(((l * NFACES + f) * NORIENT + o) * NP + i) * NF + m];
     }
     WFe[idx] = sigma[f] * w;
+#ifdef NONSYMMETRIC
+    WLe[idx] = sigma[f] * (w + bn[f] * efv);
+#endif
   }
 
   /* (F16) F_i = |J| sum_q w_q phi_i(xi_q) f(x_q) */
@@ -85,6 +114,9 @@ __kernel void local_build(const int e0, __global const double *coords,
     double s = 0.0;
     for (int q = 0; q < NQ_LOAD; q++) s += fq[q] * phi_load[q * NP + i];
     WFe[NT * NP + i] = g.detj * s;
+#ifdef NONSYMMETRIC
+    WLe[NT * NP + i] = g.detj * s;
+#endif
   }
 
   /* (F15) K0 = H + C^T A^-1 C, zero last row and column */
@@ -101,7 +133,7 @@ __kernel void local_build(const int e0, __global const double *coords,
       double s = 0.0;
       for (int j = 0; j < NP; j++) s += ea[j * NF + m] * eb[j * NF + n];
       k = (kappa / g.detj) * sigma[fa] * sigma[fb] * ndot * s;
-      if (a == b) k += tau * sigma[fa];
+      if (a == b) k += taun[fa] * sigma[fa];
     }
     Ke[idx] = k;
   }
@@ -109,9 +141,12 @@ __kernel void local_build(const int e0, __global const double *coords,
 
 #endif /* AFFINE */
 
-/* S <- S^-1 for each element: S = L L^T (right-looking Cholesky), X = L^-1
+/* S <- S^-1 for each element (the same in either layout: the inverse of the
+ * transpose is the transpose of the inverse): S = L L^T (right-looking Cholesky), X = L^-1
  * column by column, S^-1 = X^T X.  L lives in the lower triangle of a work
  * copy, X (strictly lower part) in its upper triangle as X^T, diag(X) apart.
+ * NONSYMMETRIC: Gauss-Jordan in place instead, without pivoting (S's
+ * symmetric part is positive definite (F26), so every pivot is > 0).
  * The work copy is in local memory, or with SCRATCH_GLOBAL (when NP^2 + NP
  * doubles exceed the device's local memory) in a global scratch buffer of
  * NP^2 + NP doubles per element. */
@@ -135,6 +170,22 @@ __kernel void local_invert(__global double *S, __global double *scratch) {
   for (int idx = lid; idx < NP * NP; idx += wg) a[idx] = Se[idx];
   barrier(FENCE);
 
+#ifdef NONSYMMETRIC
+  for (int k = 0; k < NP; k++) {
+    const double p = 1.0 / a[k * NP + k];
+    for (int i = lid; i < NP; i += wg) { /* rows i != k: a_in -= a_ik a_kn / a_kk */
+      if (i == k) continue;
+      const double gik = a[i * NP + k] * p;
+      for (int n = 0; n < NP; n++)
+        if (n != k) a[i * NP + n] -= gik * a[k * NP + n];
+      a[i * NP + k] = -gik;
+    }
+    barrier(FENCE);
+    for (int n = lid; n < NP; n += wg) a[k * NP + n] = (n == k) ? p : a[k * NP + n] * p;
+    barrier(FENCE);
+  }
+  for (int idx = lid; idx < NP * NP; idx += wg) Se[idx] = a[idx];
+#else
   CHOLESKY_IN_PLACE(a, NP, lid, wg, FENCE);
 
   /* X[i][j] = -(sum_{k=j}^{i-1} L[i][k] X[k][j]) / L[i][i]; stored at a[j][i]. */
@@ -160,4 +211,5 @@ __kernel void local_invert(__global double *S, __global double *scratch) {
     }
     Se[idx] = s;
   }
+#endif
 }

@@ -5,11 +5,13 @@
  *   S = D + G_BB,  W = E - G_BC,  K0 = H + G_CC        (F9), (F10)
  * since A^-1 = kappa M^-1 = kappa L^-T L^-1.  The rest (S^-1, Z, K) is the
  * affine pipeline's (cl/local.cl, host/local.c).  One work-group per element.
+ * Convection (F22): the volume term in S, the upwinded tau at each face point
+ * in S, E and H, and with NONSYMMETRIC [W_t | F] (F24) in WL.
  * Prepended: common.h, problems.h, geometry.h.  Sizes: DIM, NVERT, NFACES,
  * NORIENT, NP, NF, NT, NQ_LOAD, NQ_FACE.
  *
  * Layouts per element (chunk-relative):
- *   M  [NP][NP]; S [NP][NP]; WF, K as in cl/local.cl
+ *   M  [NP][NP]; S [NP][NP] column-major; WF, WL, K as in cl/local.cl
  *   X  column-major (DIM*NP) x (NP+NT): column c < NP is B_k's column c,
  *      column NP + (f,m) is C_k's; row k*NP + j is test function j, component k
  *   G  column-major (NP+NT) x (NP+NT)
@@ -22,10 +24,17 @@
 #define XROWS (DIM * NP)
 #define XCOLS (NP + NT)
 
+/* beta . (w n dS) at face point t of the factors ff. */
+double face_bn(__global const double *ff, const int t, const double *beta) {
+  double s = 0.0;
+  for (int k = 0; k < DIM; k++) s += beta[k] * ff[t * FACE_FAC + 1 + k];
+  return s;
+}
+
 __kernel void mapped_build(const int e0, __global const double *coords,
                            __global const int *elem_verts, __global const char *elem_orient,
                            __global const double *c_e, const double tau, const int problem_id,
-                           const int problem_degree, const double problem_kappa2,
+                           const int problem_degree, const double problem_param,
                            __global const double *load_points,  /* [NQ_LOAD][DIM] */
                            __global const double *load_weights, /* [NQ_LOAD] */
                            __global const double *phi,          /* [NQ_LOAD][NP] */
@@ -36,14 +45,18 @@ __kernel void mapped_build(const int e0, __global const double *coords,
                            __global const double *face_xi,  /* [NFACES][NORIENT][NQ_FACE][DIM] */
                            __global const double *face_tangent, __global const double *face_nref,
                            __global double *fac, __global double *M, __global double *X,
-                           __global double *S, __global double *WF, __global double *K) {
+                           __global double *S, __global double *WF, __global double *WL,
+                           __global double *K) {
   const int le = get_group_id(0);
   const long e = e0 + le;
   const int lid = get_local_id(0), wg = get_local_size(0);
-  problem_params pp = {problem_id, DIM, problem_degree, problem_kappa2};
+  problem_params pp = {problem_id, DIM, problem_degree, problem_param};
   __global double *vf = fac + (long)le * FAC_PER_ELEMENT, *ff = vf + NQ_LOAD * VOL_FAC;
   int orient[NFACES];
   for (int f = 0; f < NFACES; f++) orient[f] = elem_orient[e * NFACES + f];
+  double beta[3];
+  problem_beta(pp, beta);
+  const bool convection = beta[0] != 0.0 || beta[1] != 0.0 || beta[2] != 0.0;
 
   /* Geometric factors at every volume and face point. */
   for (int q = lid; q < NQ_LOAD; q += wg) {
@@ -67,21 +80,34 @@ __kernel void mapped_build(const int e0, __global const double *coords,
     for (int k = 0; k < DIM; k++) ff[t * FACE_FAC + 1 + k] = w * nds[k];
   }
   barrier(CLK_GLOBAL_MEM_FENCE);
+  /* At face point t, w dS times tau_f = tau + max(beta . n, 0) and times
+   * tau_f - beta . n (F22). */
+#define FACE_TAUF(t) (tau * ff[(t) * FACE_FAC] + fmax(face_bn(ff, t, beta), 0.0))
+#define FACE_TAUN(t) (FACE_TAUF(t) - face_bn(ff, t, beta))
 
-  /* M = (phi_j, phi_i)_K;  D = (c phi_j, phi_i)_K + tau <phi_j, phi_i>_dK. */
+  /* M = (phi_j, phi_i)_K;  D = (c phi_j, phi_i)_K + <tau_f phi_j, phi_i>_dK
+   * - (beta phi_j, grad phi_i)_K  (F22); S[i][j] at j NP + i. */
   const double c = c_e[e];
   __global double *Me = M + (long)le * NP * NP, *Se = S + (long)le * NP * NP;
   for (int idx = lid; idx < NP * NP; idx += wg) {
-    const int i = idx / NP, j = idx % NP;
+    const int i = idx % NP, j = idx / NP;
     double m = 0.0, d = 0.0;
     for (int q = 0; q < NQ_LOAD; q++) m += vf[q * VOL_FAC] * phi[q * NP + i] * phi[q * NP + j];
     for (int f = 0; f < NFACES; f++) {
       __global const double *pf = phi_face + (f * NORIENT + orient[f]) * NQ_FACE * NP;
       for (int q = 0; q < NQ_FACE; q++)
-        d += ff[(f * NQ_FACE + q) * FACE_FAC] * pf[q * NP + i] * pf[q * NP + j];
+        d += FACE_TAUF(f * NQ_FACE + q) * pf[q * NP + i] * pf[q * NP + j];
     }
+    if (convection) /* w|J| beta . grad phi_i = sum_kl beta_k (w adj J)_lk d_l phi_i */
+      for (int q = 0; q < NQ_LOAD; q++) {
+        double bg = 0.0;
+        for (int k = 0; k < DIM; k++)
+          for (int l = 0; l < DIM; l++)
+            bg += beta[k] * vf[q * VOL_FAC + 2 + l * DIM + k] * dphi[(q * NP + i) * DIM + l];
+        d -= bg * phi[q * NP + j];
+      }
     Me[idx] = m;
-    Se[idx] = c * m + tau * d;
+    Se[idx] = c * m + d;
   }
 
   /* X rows (k, j): B_k[j][i] = -(phi_i, d_k phi_j)_K = -sum_q phi_i sum_l (w adj)_lk d_l phi_j;
@@ -106,24 +132,33 @@ __kernel void mapped_build(const int e0, __global const double *coords,
     Xe[idx] = v;
   }
 
-  /* [E | F]: E[i][(f,m)] = tau <psi_m, phi_i>_F, F_i = (f, phi_i)_K. */
+  /* [E | F]: E[i][(f,m)] = <(tau_f - beta.n) psi_m, phi_i>_F, F_i = (f, phi_i)_K;
+   * NONSYMMETRIC: [E_t | F], E_t with tau_f alone (F22). */
   __global double *WFe = WF + (long)le * NP * (NT + 1);
+  __global double *WLe = WL + (long)le * NP * (NT + 1);
   for (int idx = lid; idx < NP * (NT + 1); idx += wg) {
     const int col = idx / NP, i = idx % NP;
-    double v = 0.0;
+    double v = 0.0, vt = 0.0;
     if (col < NT) {
       const int f = col / NF, m = col % NF;
       __global const double *pf = phi_face + (f * NORIENT + orient[f]) * NQ_FACE * NP;
-      for (int q = 0; q < NQ_FACE; q++)
-        v += ff[(f * NQ_FACE + q) * FACE_FAC] * pf[q * NP + i] * psi[q * NF + m];
-      v *= tau;
+      for (int q = 0; q < NQ_FACE; q++) {
+        const double pq = pf[q * NP + i] * psi[q * NF + m];
+        v += FACE_TAUN(f * NQ_FACE + q) * pq;
+        vt += FACE_TAUF(f * NQ_FACE + q) * pq;
+      }
     } else {
       for (int q = 0; q < NQ_LOAD; q++) v += vf[q * VOL_FAC + 1] * phi[q * NP + i];
+      vt = v;
     }
     WFe[idx] = v;
+#ifdef NONSYMMETRIC
+    WLe[idx] = vt;
+#endif
   }
 
-  /* K0 starts as H = tau <psi_n, psi_m>_F (block diagonal); last row/column zero. */
+  /* K0 starts as H = <(tau_f - beta.n) psi_n, psi_m>_F (block diagonal); last
+   * row/column zero. */
   __global double *Ke = K + (long)le * (NT + 1) * (NT + 1);
   for (int idx = lid; idx < (NT + 1) * (NT + 1); idx += wg) {
     const int b = idx / (NT + 1), a = idx % (NT + 1);
@@ -131,11 +166,12 @@ __kernel void mapped_build(const int e0, __global const double *coords,
     if (a < NT && b < NT && a / NF == b / NF) {
       const int f = a / NF, m = a % NF, n = b % NF;
       for (int q = 0; q < NQ_FACE; q++)
-        v += ff[(f * NQ_FACE + q) * FACE_FAC] * psi[q * NF + m] * psi[q * NF + n];
-      v *= tau;
+        v += FACE_TAUN(f * NQ_FACE + q) * psi[q * NF + m] * psi[q * NF + n];
     }
     Ke[idx] = v;
   }
+#undef FACE_TAUF
+#undef FACE_TAUN
 }
 
 /* M = L L^T in place (right-looking, lower triangle), then every column of
@@ -159,9 +195,10 @@ __kernel void mapped_factor(const int e0, __global const double *kappa_e, __glob
   }
 }
 
-/* S += G_BB, W -= G_BC, K0 += G_CC  (G = X^T X, column-major XCOLS^2). */
+/* S += G_BB, W -= G_BC (and W_t with NONSYMMETRIC), K0 += G_CC  (G = X^T X,
+ * column-major XCOLS^2). */
 __kernel void mapped_combine(__global const double *G, __global double *S, __global double *WF,
-                             __global double *K) {
+                             __global double *WL, __global double *K) {
   const int le = get_group_id(0);
   const int lid = get_local_id(0), wg = get_local_size(0);
   __global const double *Ge = G + (long)le * XCOLS * XCOLS;
@@ -171,6 +208,9 @@ __kernel void mapped_combine(__global const double *G, __global double *S, __glo
   for (int idx = lid; idx < NP * NT; idx += wg) {
     const int a = idx / NP, i = idx % NP;
     WFe[idx] -= Ge[(NP + a) * XCOLS + i];
+#ifdef NONSYMMETRIC
+    WL[(long)le * NP * (NT + 1) + idx] -= Ge[(NP + a) * XCOLS + i];
+#endif
   }
   for (int idx = lid; idx < NT * NT; idx += wg) {
     const int b = idx / NT, a = idx % NT;

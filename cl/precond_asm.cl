@@ -7,7 +7,7 @@
  * neighbour elements in a fixed order: deterministic, no atomics.
  * Dirichlet faces carry no unknowns: their rows and columns of A_e are
  * replaced by the identity (and their residual entries are zero), which keeps
- * A_e SPD without changing the action on the real unknowns.
+ * A_e SPD (or of positive definite symmetric part) without changing the action on the real unknowns.
  * Needs trace_matrix.h. */
 
 /* Slot of face b's block in the row of face a, for element e which is
@@ -43,7 +43,7 @@ __kernel void asm_setup(const int nelem, const int nunknown, __global const int 
         }
     }
   }
-  spd_invert_in_place(a, NT);
+  posdef_invert_in_place(a, NT);
 }
 
 /* z_(u,m) = sum over the neighbours e of face u of row (local face, m) of

@@ -3,8 +3,9 @@
  * row-major [face][NF][NF].  Needs trace_matrix.h.  Sizes: NF, BJ_FACES
  * (face blocks per work-group of block_jacobi_setup). */
 
-/* Inverse of each diagonal face block (SPD, NF x NF) by Gauss-Jordan without
- * pivoting (SPD pivots stay positive) in local memory: a work-group of
+/* Inverse of each diagonal face block (NF x NF, SPD or, with convection, of
+ * positive definite symmetric part) by Gauss-Jordan without pivoting (the
+ * pivots stay positive) in local memory: a work-group of
  * BJ_FACES * NF work-items per BJ_FACES faces, work-item (f, i) owning row i
  * of face f's block.  a: BJ_FACES * NF * NF doubles. */
 __kernel void block_jacobi_setup(const int nunknown, __global const double *values,
@@ -43,7 +44,7 @@ __kernel void block_jacobi_setup_global(const int nunknown, __global const doubl
   __global double *a = binv + (long)u * NF * NF;
   for (int m = 0; m < NF; m++)
     for (int n = 0; n < NF; n++) a[m * NF + n] = trace_block_entry(values, nunknown, u, 0, m, n);
-  spd_invert_in_place(a, NF);
+  posdef_invert_in_place(a, NF);
 }
 
 /* z = blockdiag(binv) r: one work-item per row (u, m). */

@@ -1,6 +1,6 @@
 /* Built-in problems: exact solution, its gradient, source term and
- * coefficients of -div(kappa grad u) + c u = f (docs/formulation.md (F1)),
- * in 2D (z ignored) and 3D.
+ * coefficients of -div(kappa grad u) + beta . grad u + c u = f
+ * (docs/formulation.md (F1), (F21)), in 2D (z ignored) and 3D.
  *
  * This one file is compiled twice: by the host C compiler (the reference
  * path, boundary data checks) and by the OpenCL compiler (prepended to the
@@ -29,13 +29,16 @@
                                    Neumann on x=1, y=1 [, z=1] */
 #define PROBLEM_KAPPA_JUMP 2    /* kappa = 1 | K2 across x = 1/2, u = sin(2 pi x) sin(pi y)/kappa + y */
 #define PROBLEM_POLYNOMIAL 3    /* u a polynomial of total degree P, -lap u + u = f, mixed BCs */
+#define PROBLEM_CONVECTION_DIFFUSION 4 /* -lap u + beta . grad u = f, beta = B (1, 1/2 [, 1/4]),
+                                          u = sin(pi x) sin(pi y) [sin(pi z)], Dirichlet */
 
 /* Parameters of a problem instance (meaning per problem; see host/problem.c). */
 typedef struct problem_params {
   int id;
   int dim;       /* 2 or 3 */
   int degree;    /* PROBLEM_POLYNOMIAL: total degree P of u */
-  double kappa2; /* PROBLEM_KAPPA_JUMP: kappa on x > 1/2 */
+  double param;  /* PROBLEM_KAPPA_JUMP: kappa on x > 1/2 (K2);
+                    PROBLEM_CONVECTION_DIFFUSION: the scale B of beta */
 } problem_params;
 
 /* Coefficient of x^i y^j z^k in the polynomial solution (all non-zero). */
@@ -51,13 +54,22 @@ HDGCL_FN double power(double x, int n) {
 }
 
 HDGCL_FN double problem_kappa(problem_params pp, double x, double y, double z) {
-  if (pp.id == PROBLEM_KAPPA_JUMP) return x < 0.5 ? 1.0 : pp.kappa2;
+  if (pp.id == PROBLEM_KAPPA_JUMP) return x < 0.5 ? 1.0 : pp.param;
   return 1.0;
 }
 
 HDGCL_FN double problem_c(problem_params pp, double x, double y, double z) {
   if (pp.id == PROBLEM_HELMHOLTZ_SIN || pp.id == PROBLEM_POLYNOMIAL) return 1.0;
   return 0.0;
+}
+
+/* Convection field beta (b[0..2]); zero but for convection-diffusion, where
+ * it is constant, so divergence-free (F21). */
+HDGCL_FN void problem_beta(problem_params pp, double *b) {
+  const double s = pp.id == PROBLEM_CONVECTION_DIFFUSION ? pp.param : 0.0;
+  b[0] = s;
+  b[1] = 0.5 * s;
+  b[2] = pp.dim == 3 ? 0.25 * s : 0.0;
 }
 
 /* Exact solution u and its gradient g[0..2]. */
@@ -85,6 +97,13 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
     u = sx * sy / k + y;
     g[0] = 2 * pi * cx * sy / k;
     g[1] = pi * sx * cy / k + 1.0;
+  } else if (pp.id == PROBLEM_CONVECTION_DIFFUSION) {
+    double sx = sin(pi * x), cx = cos(pi * x), sy = sin(pi * y), cy = cos(pi * y);
+    double sz = pp.dim == 3 ? sin(pi * z) : 1.0, cz = pp.dim == 3 ? cos(pi * z) : 0.0;
+    u = sx * sy * sz;
+    g[0] = pi * cx * sy * sz;
+    g[1] = pi * sx * cy * sz;
+    g[2] = pi * sx * sy * cz;
   } else if (pp.id == PROBLEM_POLYNOMIAL) {
     /* u = sum_{i+j+k<=P} a_ijk x^i y^j z^k (k = 0 only in 2D), term by term. */
     const int kmax = pp.dim == 3 ? pp.degree : 0;
@@ -110,6 +129,12 @@ HDGCL_FN double problem_f(problem_params pp, double x, double y, double z) {
     return (4 * pp.dim * pi * pi + 1) * problem_u(pp, x, y, z, g);
   if (pp.id == PROBLEM_POISSON_MIXED) return ((pp.dim - 1) * pi * pi - 1) * problem_u(pp, x, y, z, g);
   if (pp.id == PROBLEM_KAPPA_JUMP) return 5 * pi * pi * sin(2 * pi * x) * sin(pi * y);
+  if (pp.id == PROBLEM_CONVECTION_DIFFUSION) { /* f = -lap u + beta . grad u */
+    double b[3];
+    problem_beta(pp, b);
+    double u = problem_u(pp, x, y, z, g);
+    return pp.dim * pi * pi * u + b[0] * g[0] + b[1] * g[1] + b[2] * g[2];
+  }
   if (pp.id == PROBLEM_POLYNOMIAL) {
     /* f = -lap u + u */
     const int kmax = pp.dim == 3 ? pp.degree : 0;

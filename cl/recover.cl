@@ -318,7 +318,7 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
  * err[e][ERR_VALUES]. */
 #define ERR_VALUES 6
 __kernel void errors(const int e0, __global const double *coords, __global const int *elem_verts,
-                     const int problem_id, const int problem_degree, const double problem_kappa2,
+                     const int problem_id, const int problem_degree, const double problem_param,
                      __global const double *err_points,  /* [NQ_ERR][DIM] */
                      __global const double *err_weights, /* [NQ_ERR] */
                      __global const double *phi_err,     /* [NQ_ERR][NP]  degree p */
@@ -329,7 +329,7 @@ __kernel void errors(const int e0, __global const double *coords, __global const
   const long e = e0 + le;
   const int lid = get_local_id(0);
   __local double buf[ERR_WG];
-  problem_params pp = {problem_id, DIM, problem_degree, problem_kappa2};
+  problem_params pp = {problem_id, DIM, problem_degree, problem_param};
   double s[ERR_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   for (int k = lid; k < NQ_ERR; k += ERR_WG) {
     double xi[DIM], x[3], grad[3], jac[DIM * DIM];

@@ -13,10 +13,12 @@ double trace_block_entry(__global const double *values, const int nunknown, cons
 #endif
 }
 
-/* In-place Gauss-Jordan inversion of the SPD matrix a (size x size, row-major,
- * global memory): SPD pivots stay positive, so no pivoting is needed, and no
- * private arrays (which a CPU runtime would multiply by its work-group size). */
-void spd_invert_in_place(__global double *a, const int size) {
+/* In-place Gauss-Jordan inversion of a (size x size, row-major, global
+ * memory) whose symmetric part is positive definite (SPD, or the trace
+ * matrix's blocks with convection, docs/formulation.md (F26)): the pivots stay
+ * positive, so no pivoting is needed, and no private arrays (which a CPU
+ * runtime would multiply by its work-group size). */
+void posdef_invert_in_place(__global double *a, const int size) {
   for (int k = 0; k < size; k++) {
     const double pivot = a[k * size + k];
     a[k * size + k] = 1.0;

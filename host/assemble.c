@@ -33,7 +33,7 @@ int assembly_boundary_data(hdgcl_solver s, assembly *as) {
   device_data *d = &s->dev->data;
   cl_int nint = m->num_interior_faces, nbnd = m->num_faces - m->num_interior_faces;
   cl_int pid = s->params.id, pdeg = s->params.degree;
-  double k2 = s->params.kappa2;
+  double k2 = s->params.param;
   size_t rows = s->num.num_unknown_faces, entries = rows * sz->nslots * sz->nf * sz->nf;
   if (entries) HDGCL_TRY(hdgcl_buffer_fill(s->ctx, &as->values, 0, entries * 8, 0.0));
   if (rows) HDGCL_TRY(hdgcl_buffer_fill(s->ctx, &as->rhs_buf, 0, rows * sz->nf * 8, 0.0));

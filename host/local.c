@@ -3,6 +3,7 @@
  * by S^-1, and two CLBlast batched GEMMs finish the static condensation:
  *   Z = S^-1 [W | F]              (NP x NP) x (NP x (NT+1))
  *   K = K0 - [W | F]^T Z          ((NT+1) x NP) x (NP x (NT+1))   (F10)
+ * (with convection, [W_t | F] in the second product, (F24)).
  * The chunk size comes from the device memory left after the trace system. */
 #include <limits.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   uint64_t np = sz->np, nt1 = sz->nt + 1;
   uint64_t post = (uint64_t)(sz->np1 - 1) * sz->np1 / 2 + sz->np1; /* postprocessing scratch */
   uint64_t per = 8 * (2 * np * np + np + np * nt1 + nt1 * nt1 + post); /* S, scratches, [W|F], K */
+  if (s->problem->nonsymmetric) per += 8 * np * nt1;                     /* [W_t|F] */
   if (s->dev->mapped) /* M, X, G, factors; and recovery's per-point factors */
     per += local_mapped_bytes_per_element(s) +
            8 * (uint64_t)s->ref.qload.n * (2 + 2 * sz->dim * sz->dim + sz->dim);
@@ -84,9 +86,12 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
    * fits beside the kernel's other local arrays, else to a global scratch. */
   ls->scratch_global = solver_scratch_global(s, ((size_t)sz->np * sz->np + sz->np) * 8);
   ls->wg = element_group_size(sz->np);
+  ls->nonsymmetric = s->problem->nonsymmetric;
+  char defines[64];
+  snprintf(defines, sizeof defines, "%s%s", ls->scratch_global ? "-DSCRATCH_GLOBAL " : "",
+           ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
   cl_program program;
-  HDGCL_TRY(pipeline_program(s, "local.cl", true, ls->scratch_global ? "-DSCRATCH_GLOBAL" : NULL,
-                             &program));
+  HDGCL_TRY(pipeline_program(s, "local.cl", true, defines[0] ? defines : NULL, &program));
   if (!s->dev->mapped) HDGCL_TRY(hdgcl_kernel_create(program, "local_build", &ls->build));
   HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
   HDGCL_TRY(choose_chunk(s, ls));
@@ -95,6 +100,8 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   uint64_t zcount = ls->keep ? (uint64_t)s->mesh->num_elements : c;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * np * 8, "local S", &ls->s));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * nt1 * 8, "local [W|F]", &ls->wf));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->nonsymmetric ? c * np * nt1 * 8 : 8, "local [W_t|F]",
+                                &ls->wl));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, zcount * np * nt1 * 8, "local Z", &ls->z));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * nt1 * nt1 * 8, "local K", &ls->k));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->scratch_global ? c * (np * np + np) * 8 : 8,
@@ -117,17 +124,17 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
   const hdg_sizes *sz = &s->ref.sz;
   device_data *d = &s->dev->data;
   cl_int ce0 = (cl_int)e0, pid = s->params.id, pdeg = s->params.degree;
-  double tau = s->tau, k2 = s->params.kappa2;
+  double tau = s->tau, k2 = s->params.param;
   hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
                       HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_orient.mem),
                       HDGCL_ARG(d->kappa.mem),  HDGCL_ARG(d->c.mem),
                       HDGCL_ARG(tau),           HDGCL_ARG(pid),
                       HDGCL_ARG(pdeg),          HDGCL_ARG(k2),
-                      HDGCL_ARG(d->dmdmt.mem),  HDGCL_ARG(d->pf.mem),
+                      HDGCL_ARG(d->dm.mem),     HDGCL_ARG(d->dmdmt.mem),  HDGCL_ARG(d->pf.mem),
                       HDGCL_ARG(d->ef.mem),     HDGCL_ARG(d->dmef.mem),
                       HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
                       HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->s.mem),
-                      HDGCL_ARG(ls->wf.mem),    HDGCL_ARG(ls->k.mem)};
+                      HDGCL_ARG(ls->wf.mem),    HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->k.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build, 1, &global, &ls->wg, NULL));
@@ -135,6 +142,10 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
   double flops = (2.0 * (sz->nfaces + sz->dim * sz->dim) + 1) * P * P + 2.0 * (sz->dim + 1) * T * P +
                  T * T * (2 * P + 8) + 2.0 * s->ref.qload.n * P;
   double bytes = 8.0 * (P * P + P * (T + 1) + (T + 1) * (T + 1));
+  if (ls->nonsymmetric) { /* convection in S; [W_t | F] */
+    flops += 2.0 * sz->dim * P * P + 2.0 * T * P;
+    bytes += 8.0 * P * (T + 1);
+  }
   s->result.stages[charge].flops += flops * n;
   s->result.stages[charge].bytes += bytes * n;
   return HDGCL_SUCCESS;
@@ -156,15 +167,17 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
   HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, false, false, np, nt1, np, 1.0, ls->s.mem, 0, np,
                                         np * np, ls->wf.mem, 0, np, np * nt1, 0.0, ls->z.mem,
                                         zoff, np, np * nt1, (size_t)n, NULL));
-  /* K = K0 - [W | F]^T Z */
-  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, nt1, nt1, np, -1.0, ls->wf.mem, 0, np,
+  /* K = K0 - [W | F]^T Z  (F10), or K0 - [W_t | F]^T Z with convection (F24) */
+  cl_mem left = ls->nonsymmetric ? ls->wl.mem : ls->wf.mem;
+  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, nt1, nt1, np, -1.0, left, 0, np,
                                         np * nt1, ls->z.mem, zoff, np, np * nt1, 1.0, ls->k.mem, 0,
                                         nt1, nt1 * nt1, (size_t)n, NULL));
-  /* Flops: invert 4/3 NP^3; the two GEMMs 2 NP^2 (NT+1) + 2 NP (NT+1)^2.  Bytes:
+  /* Flops: invert 4/3 NP^3 (Cholesky route; Gauss-Jordan: 2 NP^3); the two GEMMs
+   * 2 NP^2 (NT+1) + 2 NP (NT+1)^2.  Bytes:
    * invert reads and writes S; GEMM 1 reads S, [W|F] and writes Z; GEMM 2
    * reads [W|F], Z and reads and writes K. */
   double P = np, N1 = nt1;
-  double flops = 4.0 / 3.0 * P * P * P + 2 * P * P * N1 + 2 * P * N1 * N1;
+  double flops = (ls->nonsymmetric ? 2.0 : 4.0 / 3.0) * P * P * P + 2 * P * P * N1 + 2 * P * N1 * N1;
   double bytes = 8.0 * (2 * P * P + P * P + 2 * P * N1 + 2 * P * N1 + 2 * N1 * N1);
   s->result.stages[charge].flops += flops * n;
   s->result.stages[charge].bytes += bytes * n;
@@ -176,6 +189,7 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   if (ls->invert) clReleaseKernel(ls->invert);
   hdgcl_buffer_release(s->ctx, &ls->s);
   hdgcl_buffer_release(s->ctx, &ls->wf);
+  hdgcl_buffer_release(s->ctx, &ls->wl);
   hdgcl_buffer_release(s->ctx, &ls->z);
   hdgcl_buffer_release(s->ctx, &ls->k);
   hdgcl_buffer_release(s->ctx, &ls->scratch);

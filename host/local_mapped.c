@@ -25,7 +25,8 @@ uint64_t local_mapped_bytes_per_element(hdgcl_solver s) {
 
 int local_mapped_create(hdgcl_solver s, local_stage *ls) {
   cl_program program;
-  HDGCL_TRY(pipeline_program(s, "local_mapped.cl", true, NULL, &program));
+  HDGCL_TRY(pipeline_program(s, "local_mapped.cl", true,
+                             ls->nonsymmetric ? "-DNONSYMMETRIC" : NULL, &program));
   HDGCL_TRY(hdgcl_kernel_create(program, "mapped_build", &ls->mbuild));
   HDGCL_TRY(hdgcl_kernel_create(program, "mapped_factor", &ls->mfactor));
   HDGCL_TRY(hdgcl_kernel_create(program, "mapped_combine", &ls->mcombine));
@@ -42,7 +43,7 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
   const hdg_sizes *sz = &s->ref.sz;
   device_data *d = &s->dev->data;
   cl_int ce0 = (cl_int)e0, pid = s->params.id, pdeg = s->params.degree;
-  double tau = s->tau, k2 = s->params.kappa2;
+  double tau = s->tau, k2 = s->params.param;
   hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
                       HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_orient.mem),
                       HDGCL_ARG(d->c.mem),      HDGCL_ARG(tau),
@@ -55,7 +56,7 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
                       HDGCL_ARG(d->face_nref.mem), HDGCL_ARG(ls->fac.mem),
                       HDGCL_ARG(ls->m.mem),     HDGCL_ARG(ls->x.mem),
                       HDGCL_ARG(ls->s.mem),     HDGCL_ARG(ls->wf.mem),
-                      HDGCL_ARG(ls->k.mem)};
+                      HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->k.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->mbuild, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mbuild, 1, &global, &ls->wg, NULL));
@@ -69,8 +70,8 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
                                         rows, rows * cols, ls->x.mem, 0, rows, rows * cols, 0.0,
                                         ls->g.mem, 0, cols, cols * cols, (size_t)n, NULL));
   hdgcl_arg cargs[] = {HDGCL_ARG(ls->g.mem), HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->wf.mem),
-                       HDGCL_ARG(ls->k.mem)};
-  HDGCL_TRY(hdgcl_kernel_set_args(ls->mcombine, 4, cargs));
+                       HDGCL_ARG(ls->wl.mem), HDGCL_ARG(ls->k.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ls->mcombine, 5, cargs));
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mcombine, 1, &global, &ls->wg, NULL));
   /* Flops: quadrature of M, D (NQ NP^2 each, faces NFACES NQF NP^2), X (d NP^2 NQ d +
    * d NP NT NQF), E, H; Cholesky NP^3/3; forward solves d (NP+NT) NP^2; GEMM 2 d NP (NP+NT)^2. */

@@ -31,14 +31,16 @@ typedef struct local_stage {
   int num_chunks;
   bool keep;          /* Z of all elements kept for recovery */
   bool scratch_global; /* the Cholesky work copy does not fit in local memory */
+  bool nonsymmetric;   /* convection: S^-1 by Gauss-Jordan, K = K0 - [W_t|F]^T Z (F24) */
   hdgcl_buffer s, wf, z, k; /* chunk-sized (z: all elements when keep) */
+  hdgcl_buffer wl;          /* [W_t | F], chunk-sized when nonsymmetric */
   hdgcl_buffer scratch;     /* chunk-sized when scratch_global */
   size_t wg;
 } local_stage;
 
 int local_stage_create(hdgcl_solver s, local_stage *ls);
 /* Elements [e0, e0+n): S^-1, Z = S^-1 [W|F] (into ls->z at the element's slot),
- * K = K0 - [W|F]^T Z (into ls->k, chunk-relative).  Its flops and bytes are
+ * K = K0 - [W_t|F]^T Z (into ls->k, chunk-relative; W_t = W when symmetric).  Its flops and bytes are
  * charged to stage `charge` (local, or recover when recomputed there). */
 int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
 /* Mapped elements (local_mapped.c): kernels, chunk buffers, the per-element

@@ -11,22 +11,27 @@ static const hdg_problem problems[] = {
       "paper 000 section 5: lap u - u = f on the unit square/cube, u = sin(2 pi x) sin(2 pi y) "
       "[sin(2 pi z)], Dirichlet",
       0, "square:8"},
-     PROBLEM_HELMHOLTZ_SIN, {0}, 0},
+     PROBLEM_HELMHOLTZ_SIN, {0}, 0, false},
     {{"poisson-mixed",
       "-lap u = f, u = exp(x) sin(pi y) [sin(pi z)]; Neumann on x=1, y=1 [, z=1] (tags 2, 4, 6), "
       "Dirichlet elsewhere",
       0, "square:8"},
-     PROBLEM_POISSON_MIXED, {2, 4, 6}, 3},
+     PROBLEM_POISSON_MIXED, {2, 4, 6}, 3, false},
     {{"kappa-jump",
       "-div(kappa grad u) = f, kappa = 1 (x<1/2) | kappa2 (x>1/2, default 10), "
       "u = sin(2 pi x) sin(pi y)/kappa + y, Dirichlet; mesh faces must lie on x = 1/2",
       2, "square:8"},
-     PROBLEM_KAPPA_JUMP, {0}, 0},
+     PROBLEM_KAPPA_JUMP, {0}, 0, false},
     {{"polynomial",
       "-lap u + u = f, u a polynomial of total degree poly-degree (default: the order), "
       "reproduced exactly; Neumann on x=1, y=1 [, z=1]",
       0, "square:4"},
-     PROBLEM_POLYNOMIAL, {2, 4, 6}, 3},
+     PROBLEM_POLYNOMIAL, {2, 4, 6}, 3, false},
+    {{"convection-diffusion",
+      "-lap u + beta . grad u = f, beta = B (1, 1/2 [, 1/4]) (--beta B, default 10), "
+      "u = sin(pi x) sin(pi y) [sin(pi z)], Dirichlet; nonsymmetric: GMRES",
+      0, "square:8"},
+     PROBLEM_CONVECTION_DIFFUSION, {0}, 0, true},
 };
 enum { NUM_PROBLEMS = sizeof problems / sizeof problems[0] };
 
@@ -52,9 +57,13 @@ int hdg_problem_find(const char *name, const hdg_problem **problem) {
 
 int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order, int dim,
                        problem_params *params) {
-  *params = (problem_params){.id = problem->id, .dim = dim, .degree = order, .kappa2 = 10.0};
+  *params = (problem_params){.id = problem->id, .dim = dim, .degree = order, .param = 10.0};
   HDGCL_TRY(hdgcl_options_get_int(opts, "poly-degree", order, 0, 20, &params->degree));
-  HDGCL_TRY(hdgcl_options_get_real(opts, "kappa2", 10.0, 1e-12, 1e12, &params->kappa2));
+  double kappa2, beta;
+  HDGCL_TRY(hdgcl_options_get_real(opts, "kappa2", 10.0, 1e-12, 1e12, &kappa2));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "beta", 10.0, -1e6, 1e6, &beta));
+  if (problem->id == PROBLEM_KAPPA_JUMP) params->param = kappa2;
+  if (problem->id == PROBLEM_CONVECTION_DIFFUSION) params->param = beta;
   return HDGCL_SUCCESS;
 }
 

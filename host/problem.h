@@ -3,6 +3,7 @@
 #ifndef HDGCL_HOST_PROBLEM_H
 #define HDGCL_HOST_PROBLEM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "hdgcl/mesh.h"
@@ -15,13 +16,14 @@ typedef struct hdg_problem {
   int id;                    /* PROBLEM_* of cl/problems.h */
   int32_t neumann_tags[6];   /* boundary tags with Neumann data; all others Dirichlet */
   int num_neumann;
+  bool nonsymmetric;         /* convection: the local and trace matrices are not symmetric */
 } hdg_problem;
 
 /* The problem named `name`; error lists the known names. */
 int hdg_problem_find(const char *name, const hdg_problem **problem);
 
 /* Parameters of the instance in dimension dim: reads "poly-degree" (default:
- * the order) and "kappa2" from opts. */
+ * the order), "kappa2" and "beta" from opts. */
 int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order, int dim,
                        problem_params *params);
 

@@ -101,7 +101,7 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
   device_data *d = &s->dev->data;
   size_t ne = s->mesh->num_elements;
   cl_int e0 = 0, pid = s->params.id, pdeg = s->params.degree;
-  double k2 = s->params.kappa2;
+  double k2 = s->params.param;
   hdgcl_arg args[] = {HDGCL_ARG(e0),          HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
                       HDGCL_ARG(pid),         HDGCL_ARG(pdeg),          HDGCL_ARG(k2),
                       HDGCL_ARG(d->err_points.mem), HDGCL_ARG(d->err_weights.mem),

@@ -1,5 +1,5 @@
 /* The serial reference path (--device ref): boundary data, local stage and
- * element-by-element assembly, CG, recovery, all in plain C on the host.
+ * element-by-element assembly, CG or GMRES, recovery, all in plain C on the host.
  * It is the oracle the device pipeline is tested against. */
 #include "reference.h"
 
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "krylov.h"
 
 int reference_solve(hdgcl_solver s) {
   const hdgcl_mesh *mesh = s->mesh;
@@ -25,7 +26,8 @@ int reference_solve(hdgcl_solver s) {
   HDGCL_TRY_GOTO(status, reference_assemble(s, bvals), done);
   double t1 = hdgcl_wtime();
   st[HDGCL_STAGE_ASSEMBLE].seconds = t1 - t0; /* local stage and scatter together */
-  HDGCL_TRY_GOTO(status, reference_cg(s, x), done);
+  HDGCL_TRY_GOTO(status, s->solver == SOLVER_GMRES ? reference_gmres(s, x) : reference_cg(s, x),
+                 done);
   double t2 = hdgcl_wtime();
   st[HDGCL_STAGE_SOLVE].seconds = t2 - t1;
 

@@ -1,10 +1,11 @@
-/* Reference path, local stage: the element matrices (F6) integrated by
- * quadrature on the physical element, and the static condensation
- * (F8)-(F10) by general dense algebra.  Deliberately written without the
+/* Reference path, local stage: the element matrices (F6), with convection
+ * (F22), integrated by quadrature on the physical element, and the static
+ * condensation (F8)-(F10), (F23) by general dense algebra (LU).  Deliberately written without the
  * reference-matrix shortcuts (F13)-(F17) of the device kernels, so that the
  * two paths check each other. */
 #include "reference_local.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,20 +18,26 @@ int reference_element_create(const hdg_sizes *sz, reference_element *el) {
   int d = sz->dim, np = sz->np, nt = sz->nt;
   /* One block holds every matrix of the element. */
   size_t sizes[] = {(size_t)np * np,     (size_t)d * np * np, (size_t)d * np * nt,
-                    (size_t)np * np,     (size_t)np * nt,     (size_t)nt * nt,
-                    (size_t)np,          (size_t)np * np,     (size_t)np * np,
-                    (size_t)np * (nt + 1), (size_t)nt * nt,   (size_t)np * (nt + 1),
-                    (size_t)np * (np > nt ? np : nt)};
+                    (size_t)np * np,     (size_t)np * nt,     (size_t)np * nt,
+                    (size_t)nt * nt,     (size_t)np,          (size_t)np * np,
+                    (size_t)np * np,     (size_t)np * (nt + 1), (size_t)np * nt,
+                    (size_t)nt * nt,     (size_t)np * (nt + 1), (size_t)np * (np > nt ? np : nt)};
   size_t total = 0;
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) total += sizes[i];
   double *block;
   HDGCL_TRY(hdgcl_calloc(total, sizeof(double), "element matrices", &block));
-  double **slots[] = {&el->a, &el->b, &el->c, &el->d, &el->e, &el->h,
-                      &el->f, &el->achol, &el->s, &el->wf, &el->k, &el->z, &el->scratch};
+  double **slots[] = {&el->a, &el->b,     &el->c, &el->d,  &el->e, &el->et,    &el->h,
+                      &el->f, &el->achol, &el->s, &el->wf, &el->wl, &el->k, &el->z,
+                      &el->scratch};
   size_t off = 0;
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
     *slots[i] = block + off;
     off += sizes[i];
+  }
+  int status = hdgcl_calloc((size_t)np, sizeof(int), "pivots", &el->piv);
+  if (status) {
+    free(block);
+    return status;
   }
   el->sz = *sz;
   return HDGCL_SUCCESS;
@@ -38,6 +45,7 @@ int reference_element_create(const hdg_sizes *sz, reference_element *el) {
 
 void reference_element_destroy(reference_element *el) {
   free(el->a);
+  free(el->piv);
   memset(el, 0, sizeof *el);
 }
 
@@ -50,11 +58,15 @@ static int element_matrices(hdgcl_solver s, int32_t e, reference_element *el) {
   int d = sz->dim, np = sz->np, nf = sz->nf, nt = sz->nt;
   const hdgcl_quadrature *qv = &ref->qload, *qf = &ref->qface;
   double kappa = s->kappa[e], c = s->c[e], tau = s->tau;
+  double beta[3];
+  problem_beta(s->params, beta);
+  const bool convection = beta[0] != 0 || beta[1] != 0 || beta[2] != 0;
   memset(el->a, 0, sizeof(double) * np * np);
   memset(el->b, 0, sizeof(double) * d * np * np);
   memset(el->c, 0, sizeof(double) * d * np * nt);
   memset(el->d, 0, sizeof(double) * np * np);
   memset(el->e, 0, sizeof(double) * np * nt);
+  memset(el->et, 0, sizeof(double) * np * nt);
   memset(el->h, 0, sizeof(double) * nt * nt);
   memset(el->f, 0, sizeof(double) * np);
 
@@ -74,14 +86,18 @@ static int element_matrices(hdgcl_solver s, int32_t e, reference_element *el) {
       for (int j = 0; j < np; j++) el->a[i * np + j] += wq * phi[i] * phi[j] / kappa;
       for (int j = 0; j < np; j++) el->d[i * np + j] += wq * c * phi[i] * phi[j];
     }
-    /* B_k[j][i] = -(phi_i, d_k phi_j). */
+    /* B_k[j][i] = -(phi_i, d_k phi_j);  (F22) D[j][i] -= (beta phi_i, grad phi_j). */
     for (int j = 0; j < np; j++) {
       const double *g = ref->dphi_load + ((size_t)q * np + j) * d;
+      double bgrad = 0.0;
       for (int k = 0; k < d; k++) {
         double dk = 0.0;
         for (int l = 0; l < d; l++) dk += jinv[l * d + k] * g[l];
+        bgrad += beta[k] * dk;
         for (int i = 0; i < np; i++) el->b[((size_t)k * np + j) * np + i] -= wq * phi[i] * dk;
       }
+      if (convection)
+        for (int i = 0; i < np; i++) el->d[j * np + i] -= wq * bgrad * phi[i];
     }
   }
 
@@ -97,17 +113,22 @@ static int element_matrices(hdgcl_solver s, int32_t e, reference_element *el) {
       double wq = qf->weights[q] * ds;
       const double *phi = phif + (size_t)q * np;
       const double *psi = ref->psi_face + (size_t)q * nf;
+      /* (F22) upwinded stabilisation tau_f = tau + max(beta . n, 0); the
+       * u-equation's E and H carry tau_f - beta . n. */
+      double bn = (beta[0] * nds[0] + beta[1] * nds[1] + beta[2] * (d == 3 ? nds[2] : 0.0)) / ds;
+      double tauf = tau + fmax(bn, 0.0), taun = tauf - bn;
       for (int i = 0; i < np; i++) {
-        for (int j = 0; j < np; j++) el->d[i * np + j] += tau * wq * phi[i] * phi[j];
+        for (int j = 0; j < np; j++) el->d[i * np + j] += tauf * wq * phi[i] * phi[j];
         for (int m = 0; m < nf; m++) {
-          el->e[i * nt + f * nf + m] += tau * wq * phi[i] * psi[m];
+          el->e[i * nt + f * nf + m] += taun * wq * phi[i] * psi[m];
+          el->et[i * nt + f * nf + m] += tauf * wq * phi[i] * psi[m];
           for (int k = 0; k < d; k++)
             el->c[((size_t)k * np + i) * nt + f * nf + m] += qf->weights[q] * psi[m] * phi[i] * nds[k];
         }
       }
       for (int m = 0; m < nf; m++)
         for (int m2 = 0; m2 < nf; m2++)
-          el->h[(f * nf + m) * nt + f * nf + m2] += tau * wq * psi[m] * psi[m2];
+          el->h[(f * nf + m) * nt + f * nf + m2] += taun * wq * psi[m] * psi[m2];
     }
   }
   return HDGCL_SUCCESS;
@@ -118,8 +139,9 @@ int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el)
   int d = sz->dim, np = sz->np, nt = sz->nt;
   HDGCL_TRY(element_matrices(s, e, el));
 
-  /* A = L_A L_A^T; S = D + sum_k B_k^T A^-1 B_k; W = E - sum_k B_k^T A^-1 C_k;
-   * K = H + sum_k C_k^T A^-1 C_k - W^T S^-1 W  (F9), (F10). */
+  /* A = L_A L_A^T; S = D + sum_k B_k^T A^-1 B_k; W = E - sum_k B_k^T A^-1 C_k,
+   * W_t = E_t - sum_k B_k^T A^-1 C_k;  K = H + sum_k C_k^T A^-1 C_k - W_t^T S^-1 W
+   * (F9), (F10), (F23); without convection W_t = W and S is SPD. */
   memcpy(el->achol, el->a, sizeof(double) * np * np);
   if (dense_cholesky(np, el->achol))
     return hdgcl_error(HDGCL_ERROR_INTERNAL, "element %d: mass matrix not positive definite", (int)e);
@@ -127,6 +149,7 @@ int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el)
   for (int i = 0; i < np; i++)
     for (int j = 0; j < nt; j++) el->wf[i * (nt + 1) + j] = el->e[i * nt + j];
   for (int i = 0; i < np; i++) el->wf[i * (nt + 1) + nt] = el->f[i];
+  memcpy(el->wl, el->et, sizeof(double) * np * nt);
   memcpy(el->k, el->h, sizeof(double) * nt * nt);
   for (int k = 0; k < d; k++) {
     const double *bk = el->b + (size_t)k * np * np, *ck = el->c + (size_t)k * np * nt;
@@ -136,26 +159,26 @@ int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el)
     dense_gemm(np, np, np, 1.0, bk, 1, y, 0, 1.0, el->s); /* S += B_k^T A^-1 B_k */
     memcpy(y, ck, sizeof(double) * np * nt);              /* y = A^-1 C_k (np x nt) */
     dense_cholesky_solve(np, el->achol, nt, y);
-    /* W -= B_k^T A^-1 C_k (W is the first nt columns of wf, row stride nt+1). */
+    /* W, W_t -= B_k^T A^-1 C_k (W: the first nt columns of wf, row stride nt+1). */
     for (int i = 0; i < np; i++)
       for (int j = 0; j < nt; j++) {
         double sum = 0.0;
         for (int r = 0; r < np; r++) sum += bk[r * np + i] * y[r * nt + j];
         el->wf[i * (nt + 1) + j] -= sum;
+        el->wl[i * nt + j] -= sum;
       }
     dense_gemm(nt, nt, np, 1.0, ck, 1, y, 0, 1.0, el->k); /* K += C_k^T A^-1 C_k */
   }
-  int bad = dense_cholesky(np, el->s); /* el->s now holds the Cholesky factor of S */
+  int bad = dense_lu(np, el->s, el->piv); /* el->s now holds the LU factors of S */
   if (bad)
-    return hdgcl_error(HDGCL_ERROR_INTERNAL,
-                       "element %d: local matrix S not positive definite (pivot %d); tau must be > 0",
+    return hdgcl_error(HDGCL_ERROR_INTERNAL, "element %d: local matrix S singular (column %d)",
                        (int)e, bad - 1);
   memcpy(el->z, el->wf, sizeof(double) * np * (nt + 1));
-  dense_cholesky_solve(np, el->s, nt + 1, el->z); /* z = S^-1 [W | F] */
+  dense_lu_solve(np, el->s, el->piv, nt + 1, el->z); /* z = S^-1 [W | F] */
   for (int a = 0; a < nt; a++) {
     for (int b = 0; b < nt; b++) {
       double sum = 0.0;
-      for (int i = 0; i < np; i++) sum += el->wf[i * (nt + 1) + a] * el->z[i * (nt + 1) + b];
+      for (int i = 0; i < np; i++) sum += el->wl[i * nt + a] * el->z[i * (nt + 1) + b];
       el->k[a * nt + b] -= sum;
     }
   }
@@ -164,9 +187,9 @@ int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el)
 
 void reference_element_rhs(const reference_element *el, double *g) {
   int np = el->sz.np, nt = el->sz.nt;
-  for (int a = 0; a < nt; a++) { /* g_e = W^T S^-1 F */
+  for (int a = 0; a < nt; a++) { /* g_e = W_t^T S^-1 F */
     double sum = 0.0;
-    for (int i = 0; i < np; i++) sum += el->wf[i * (nt + 1) + a] * el->z[i * (nt + 1) + nt];
+    for (int i = 0; i < np; i++) sum += el->wl[i * nt + a] * el->z[i * (nt + 1) + nt];
     g[a] = sum;
   }
 }

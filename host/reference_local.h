@@ -11,15 +11,18 @@ typedef struct reference_element {
   double *b;     /* [dim][np][np]       B_k */
   double *c;     /* [dim][np][nt]       C_k */
   double *d;     /* [np][np]            D */
-  double *e;     /* [np][nt]            E */
+  double *e;     /* [np][nt]            E (the u-equation's, F22) */
+  double *et;    /* [np][nt]            E_t (the trace equation's, F22; = E without convection) */
   double *h;     /* [nt][nt]            H */
   double *f;     /* [np]                F */
   double *achol; /* [np][np]            Cholesky factor of A */
-  double *s;     /* [np][np]            Cholesky factor of S */
+  double *s;     /* [np][np]            LU factors of S (pivots in piv) */
   double *wf;    /* [np][nt+1]          [W | F] */
+  double *wl;    /* [np][nt]            W_t = E_t - sum_k B_k^T A^-1 C_k (F23) */
   double *k;     /* [nt][nt]            K_e */
   double *z;     /* [np][nt+1]          S^-1 [W | F] */
   double *scratch; /* [np][max(np, nt)] */
+  int *piv;        /* [np] */
 } reference_element;
 
 int reference_element_create(const hdg_sizes *sz, reference_element *el);
@@ -28,7 +31,7 @@ void reference_element_destroy(reference_element *el);
 /* Integrates (F6) on element e and condenses it: fills every field. */
 int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el);
 
-/* g_e = W^T S^-1 F (F10), nt values. */
+/* g_e = W_t^T S^-1 F (F10), (F23), nt values. */
 void reference_element_rhs(const reference_element *el, double *g);
 
 #endif

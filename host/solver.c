@@ -15,7 +15,7 @@
 const char *const hdgcl_solver_options[] = {
     "problem",   "order",       "tau",        "rtol",     "maxit",      "solver",
     "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "cheb-mixed", "format",
-    "chunk",     "keep-local",  "poly-degree", "kappa2",  "scratch",    "pmg-smooth", "pmg-coarse",
+    "chunk",     "keep-local",  "poly-degree", "kappa2",  "beta",  "scratch",    "pmg-smooth", "pmg-coarse",
     NULL};
 
 /* In the order of PRECOND_* (solver_impl.h) and SOLVER_* (krylov.h). */
@@ -53,7 +53,9 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   if (!(s->tau > 0)) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--tau must be > 0");
   HDGCL_TRY(hdgcl_options_get_real(opts, "rtol", 1e-12, 1e-300, 1.0, &s->rtol));
   HDGCL_TRY(hdgcl_options_get_int(opts, "maxit", 10000, 1, 1000000000, &s->maxit));
-  HDGCL_TRY(hdgcl_options_get_choice(opts, "solver", solver_names, SOLVER_CG, &s->solver));
+  bool nonsym = s->problem->nonsymmetric;
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "solver", solver_names, nonsym ? SOLVER_GMRES : SOLVER_CG,
+                                     &s->solver));
   HDGCL_TRY(hdgcl_options_get_choice(opts, "precond", precond_names, PRECOND_BLOCK_JACOBI,
                                      &s->precond));
   HDGCL_TRY(hdgcl_options_get_int(opts, "restart", 30, 1, MDOT_MAX - 2, &s->restart));
@@ -67,6 +69,15 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-coarse", 0, 0, 1, &s->pmg_coarse));
   HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL_I, &s->format));
   HDGCL_TRY(hdgcl_options_get_bool(opts, "cheb-mixed", false, &s->cheb_mixed));
+  /* CG, Chebyshev (real eigenvalue bounds) and pmg (SPD smoothers and coarse
+   * solver) need a symmetric positive definite trace system. */
+  if (nonsym && (s->solver == SOLVER_CG || s->precond == PRECOND_CHEBYSHEV ||
+                 s->precond == PRECOND_PMG))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--problem %s is nonsymmetric: --%s %s needs a symmetric positive definite "
+                       "system (use --solver gmres with --precond none, jacobi, block-jacobi or asm)",
+                       s->problem->info.name, s->solver == SOLVER_CG ? "solver" : "precond",
+                       s->solver == SOLVER_CG ? "cg" : precond_names[s->precond]);
   if (s->cheb_mixed && s->format != FORMAT_BELL_I)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--cheb-mixed true needs --format bell-i (got %s)",
                        format_names[s->format]);
@@ -89,11 +100,10 @@ static int solver_init(hdgcl_solver s, int order) {
   const hdgcl_mesh *mesh = s->mesh;
   hdgcl_context ctx = s->ctx;
   if (hdgcl_context_is_reference(ctx) &&
-      (s->solver != SOLVER_CG || s->precond == PRECOND_CHEBYSHEV || s->precond == PRECOND_ASM ||
-       s->precond == PRECOND_PMG))
+      (s->precond == PRECOND_CHEBYSHEV || s->precond == PRECOND_ASM || s->precond == PRECOND_PMG))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                       "--solver %s --precond %s: the reference path (--device ref) has CG with "
-                       "none, jacobi or block-jacobi only",
+                       "--solver %s --precond %s: the reference path (--device ref) has CG and "
+                       "GMRES with none, jacobi or block-jacobi only",
                        solver_names[s->solver], precond_names[s->precond]);
   if (mesh->num_elements <= 0) return hdgcl_error(HDGCL_ERROR_MESH, "the mesh has no elements");
   HDGCL_TRY(hdg_problem_check_mesh(s->problem, &s->params, mesh));

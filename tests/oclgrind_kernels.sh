@@ -92,6 +92,10 @@ fi
   solve tet-p1 --mesh cube:1 --order 1 $quick
   solve hex-p1-neumann --problem poisson-mixed --mesh hex:1 --order 1 $quick
   solve tri-p1-cg-chebyshev-mixed --mesh square:2 --order 1 --precond chebyshev --cheb-mixed true --rtol 0.9 --maxit 20
+  # Convection (NONSYMMETRIC local kernels: Gauss-Jordan, [W_t | F]), GMRES;
+  # affine in local memory, mapped with the global scratch.
+  solve tri-p1-convection --problem convection-diffusion --mesh square:2 --order 1 --rtol 0.5 --maxit 20
+  solve quad-p1-convection-global --problem convection-diffusion --mesh quad:2 --order 1 --scratch global --precond asm --rtol 0.5 --maxit 20
   run clblast "$test_clblast" oclgrind
 ) &
 wait

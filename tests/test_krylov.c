@@ -7,8 +7,11 @@
  * at p = 3; additive Schwarz is exact (one iteration) when one element's
  * patch is the whole system, in both matrix layouts; one Chebyshev step is a
  * scaled block-Jacobi (same CG iterations); block-ELL and scalar ELL give the
- * same iterations; solves are bitwise reproducible; bad option values are
- * rejected with a message naming them. */
+ * same iterations; solves are bitwise reproducible; GMRES and FGMRES with
+ * every preconditioner that does not need symmetry solve the nonsymmetric
+ * convection-diffusion system (direct solve again), and the reference path's
+ * GMRES gives its CG's solution; bad option values (and CG, Chebyshev or
+ * pmg on a nonsymmetric problem) are rejected with a message naming them. */
 #include "direct_solve.h"
 
 static const char *const solvers[] = {"cg", "gmres"};
@@ -56,6 +59,40 @@ static void all_pairs(hdgcl_context ctx, const char *mesh, const char *problem, 
   solved_destroy(&base);
 }
 
+/* Convection-diffusion (nonsymmetric): GMRES with none, jacobi, block-jacobi
+ * and asm, and FGMRES(8) with asm, against the direct solve. */
+static void nonsymmetric_pairs(hdgcl_context ctx, const char *mesh, const char *order) {
+  const char *problem = "convection-diffusion";
+  solved base = solve_with(ctx, mesh, "problem", problem, "order", order, NULL);
+  CHECK_MSG(base.status == 0, "%s %s p=%s", mesh, problem, order);
+  if (base.status) return;
+  CHECK_MSG(strcmp(base.result->solver, "gmres") == 0, "default solver for %s: %s", problem,
+            base.result->solver);
+  int n;
+  double *x = direct_solution(&base, &n);
+  for (int pi = 0; pi <= 4; pi++) {
+    if (pi == 3) continue; /* chebyshev: SPD only */
+    for (int flex = 0; flex < 2; flex++) {
+      if (flex && pi != 4) continue;
+      solved s = solve_with(ctx, mesh, "problem", problem, "order", order, "precond", preconds[pi],
+                            "rtol", "1e-12", "flexible", flex ? "true" : "false", "restart",
+                            flex ? "8" : "30", NULL);
+      CHECK_MSG(s.status == 0, "%sgmres + %s on %s p=%s", flex ? "f" : "", preconds[pi], mesh, order);
+      if (s.status == 0) {
+        double d = trace_difference(&s, x, n);
+        printf("%-6s %-13s %-10s p=%s convection-diffusion: %4d iterations, |x - x_direct| %.2e\n",
+               flex ? "fgmres" : "gmres", preconds[pi], mesh, order, s.result->iterations, d);
+        CHECK_MSG(s.result->residual <= 1e-12, "%s: residual %.3e", preconds[pi], s.result->residual);
+        CHECK_MSG(d < 1e-8, "gmres + %s on %s p=%s: trace differs from the direct solve by %.3e",
+                  preconds[pi], mesh, order, d);
+      }
+      solved_destroy(&s);
+    }
+  }
+  free(x);
+  solved_destroy(&base);
+}
+
 static int iterations(hdgcl_context ctx, const char *solver, const char *precond) {
   solved s = solve_with(ctx, "square:6", "order", "3", "solver", solver, "precond", precond,
                         "rtol", "1e-10", NULL);
@@ -89,6 +126,9 @@ int main(void) {
   all_pairs(ctx, "square:4", "helmholtz-sin", "3"); /* same kernels as the p = 3 comparison below */
   all_pairs(ctx, "quad:3", "poisson-mixed", "2");
   all_pairs(ctx, "cube:2", "helmholtz-sin", "1");
+  nonsymmetric_pairs(ctx, "square:4,perturb=0.2,seed=3", "3");
+  nonsymmetric_pairs(ctx, "quad:3", "2");
+  nonsymmetric_pairs(ctx, "cube:2", "1");
 
   /* The stronger preconditioners do something: fewer iterations than Jacobi. */
   for (int si = 0; si < 2; si++) {
@@ -183,9 +223,34 @@ int main(void) {
   check_rejected(ctx, "--cheb-degree 0", "cheb-degree", "0", NULL);
   check_rejected(ctx, "--cheb-inner asm", "cheb-inner", "asm", NULL);
   check_rejected(ctx, "--flexible maybe", "flexible", "maybe", NULL);
+  check_rejected(ctx, "nonsymmetric: --solver cg", "problem", "convection-diffusion", "solver", "cg",
+                 NULL);
+  check_rejected(ctx, "nonsymmetric: --precond chebyshev", "problem", "convection-diffusion",
+                 "precond", "chebyshev", NULL);
+  check_rejected(ctx, "nonsymmetric: --precond pmg", "problem", "convection-diffusion", "precond",
+                 "pmg", NULL);
+  check_rejected(ctx, "--beta", "problem", "convection-diffusion", "beta", "1e7", NULL);
   hdgcl_context ref = NULL;
   CHECK_OK(hdgcl_context_create("ref", NULL, &ref));
-  check_rejected(ref, "reference path", "solver", "gmres", NULL);
+  /* The reference path's GMRES and CG reach the same trace on an SPD system. */
+  {
+    solved c = solve_with(ref, "square:3", "order", "2", "solver", "cg", "rtol", "1e-13", NULL);
+    solved g = solve_with(ref, "square:3", "order", "2", "solver", "gmres", "restart", "5", "rtol",
+                          "1e-13", NULL);
+    CHECK(!c.status && !g.status);
+    if (!c.status && !g.status) {
+      int n;
+      double *x = direct_solution(&c, &n);
+      double dc = trace_difference(&c, x, n), dg = trace_difference(&g, x, n);
+      printf("reference path square:3 p=2: CG %d iterations (%.1e), GMRES(5) %d (%.1e)\n",
+             c.result->iterations, dc, g.result->iterations, dg);
+      CHECK_MSG(dc < 1e-9 && dg < 1e-9, "reference CG %.3e, GMRES %.3e from the direct solve", dc,
+                dg);
+      free(x);
+    }
+    solved_destroy(&c);
+    solved_destroy(&g);
+  }
   check_rejected(ref, "reference path", "precond", "asm", NULL);
   check_rejected(ref, "reference path", "precond", "pmg", NULL);
   hdgcl_context_destroy(&ref);
