@@ -18,9 +18,19 @@
 
 typedef int (*bench_op)(hdgcl_context ctx, void *arg);
 
-/* buf[:] = value, written from the host in 1 MiB pieces (rather than by the
- * fill kernel: oclgrind's uninitialised-value tracking loses kernel-filled
- * buffers that reuse released memory, and this costs nothing measured). */
+/* buf[:] = value, written from the host in 1 MiB pieces, not with
+ * hdgcl_buffer_fill: under oclgrind --uninitialized (21.10, unchanged in
+ * 26.03) the fill kernel's stores are lost past the size of an earlier,
+ * smaller buffer whose slot buf reuses, and bench_copy then reports reading
+ * uninitialised values there (tests/oclgrind_kernels.sh, case spmv).  The fill
+ * itself is complete (every value reads back right).  oclgrind keeps a global
+ * buffer's shadow (defined-bits) memory by slot, does not drop it at
+ * clReleaseMemObject, and at a kernel launch makes a new one only for a slot
+ * without one: a reused slot keeps the stale, shorter shadow, stores past its
+ * end are dropped and loads there read as undefined.  A host write replaces
+ * the shadow with one of the write's size, so one-piece writes (buffers up to
+ * 1 MiB, as under oclgrind) are tracked exactly; clEnqueueFillBuffer is never
+ * tracked (always undefined).  On real devices this costs nothing measured. */
 static int host_fill(hdgcl_context ctx, hdgcl_buffer *buf, double value) {
   enum { PIECE = 1 << 17 }; /* doubles */
   double *piece;

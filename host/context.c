@@ -287,6 +287,12 @@ int hdgcl_kernel_launch(hdgcl_context ctx, cl_kernel kernel, cl_uint dim, const 
   return HDGCL_SUCCESS;
 }
 
+int hdgcl_faces_per_group(size_t max_wg, size_t cap, int nf) {
+  size_t wg = max_wg < cap ? max_wg : cap;
+  int f = (int)(wg / (size_t)nf);
+  return f < 1 ? 1 : f;
+}
+
 int hdgcl_context_finish(hdgcl_context ctx) {
   if (ctx->reference) return HDGCL_SUCCESS;
   HDGCL_CL(clFinish(ctx->queue), "clFinish", NULL);

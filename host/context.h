@@ -99,6 +99,13 @@ int hdgcl_kernel_set_args(cl_kernel kernel, int nargs, const hdgcl_arg *args);
 int hdgcl_kernel_launch(hdgcl_context ctx, cl_kernel kernel, cl_uint dim, const size_t *global,
                         const size_t *local, cl_event *event);
 
+/* Face blocks of nf work-items each that fit whole in a work-group of at most
+ * min(max_wg, cap) work-items; at least 1 (a block larger than the group
+ * still gets a group of its own).  The one rule for kernels that give each
+ * face block nf work-items of a shared group: spmv_bell_tc (TC_FACES, cap
+ * 128) and block-Jacobi's local-memory setup (BJ_FACES, cap 64). */
+int hdgcl_faces_per_group(size_t max_wg, size_t cap, int nf);
+
 /* clFinish on the context's queue. */
 int hdgcl_context_finish(hdgcl_context ctx);
 

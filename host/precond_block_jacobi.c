@@ -14,10 +14,10 @@ typedef struct block_jacobi {
   hdgcl_buffer binv; /* [rows][nf][nf] inverses */
 } block_jacobi;
 
+#define BJ_WG 64 /* work-items per group of block_jacobi_setup (at most) */
+
 int precond_block_jacobi_faces(hdgcl_context ctx, int nf) {
-  size_t wg = ctx->info.max_work_group < 64 ? ctx->info.max_work_group : 64;
-  int f = (int)(wg / (size_t)nf);
-  return f < 1 ? 1 : f;
+  return hdgcl_faces_per_group(ctx->info.max_work_group, BJ_WG, nf);
 }
 
 static int setup(hdgcl_solver s, krylov *kr, precond *pc) {

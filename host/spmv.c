@@ -38,12 +38,6 @@ void spmv_counts(spmv_storage st, double rows, int nslots, int nf, double *flops
 
 #define SPMV_WG 128 /* work-items per group of spmv_bell_tc and spmv_csr (at most) */
 
-static int tc_faces(int nf, size_t max_wg) {
-  size_t wg = max_wg < SPMV_WG ? max_wg : SPMV_WG;
-  int f = (int)(wg / (size_t)nf);
-  return f < 1 ? 1 : f;
-}
-
 /* Smallest power of two >= a quarter of the row length, in [2, 32]. */
 static int csr_lanes(int nf, int nslots, size_t max_wg) {
   int lanes = 2;
@@ -53,7 +47,7 @@ static int csr_lanes(int nf, int nslots, size_t max_wg) {
 }
 
 void spmv_options(int nf, int nslots, size_t max_wg, char *out, size_t n) {
-  snprintf(out, n, "-DTC_FACES=%d -DCSR_LANES=%d", tc_faces(nf, max_wg),
+  snprintf(out, n, "-DTC_FACES=%d -DCSR_LANES=%d", hdgcl_faces_per_group(max_wg, SPMV_WG, nf),
            csr_lanes(nf, nslots, max_wg));
 }
 
@@ -246,7 +240,7 @@ int spmv_operator_create(hdgcl_context ctx, cl_program program, spmv_storage st,
   op->global = (size_t)op->n;
   op->local = 0;
   if (st == SPMV_BELL_TC) {
-    int f = tc_faces(nf, max_wg);
+    int f = hdgcl_faces_per_group(max_wg, SPMV_WG, nf);
     op->local = (size_t)f * nf;
     op->global = (size_t)((rows + f - 1) / f) * op->local;
   } else if (st == SPMV_CSR) {

@@ -7,13 +7,11 @@
  * host loop.  (tests/test_clblast runs every GEMM case under a tuning too.)
  *
  * Usage: test_clblast_tuning [SPEC]   (default $HDGCL_DEVICE, else "pocl") */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "blas.h"
-#include "check.h"
+#include "gemm_check.h"
 #include "hdgcl/options.h"
 #include "kernel_sources.h"
 
@@ -102,46 +100,11 @@ static void check_malformed(void) {
   CHECK_MSG(strstr(what, "none (") && strstr(what, "has no parameter line"), "'%s'", what);
 }
 
-static double value(unsigned *seed) {
-  *seed = *seed * 1103515245u + 12345u;
-  return ((*seed >> 8) & 0xffff) / 32768.0 - 1.0;
-}
-
-/* C_q = A_q^T B_q (m x n, k deep) for q < batch against a host loop; returns
- * the status of the product and, when it ran, checks the result. */
-static int gemm_check(hdgcl_context ctx, size_t m, size_t n, size_t k, size_t batch) {
-  size_t na = k * m * batch, nb = k * n * batch, nc = m * n * batch;
-  double *a = malloc(na * 8), *b = malloc(nb * 8), *c = malloc(nc * 8);
-  unsigned seed = 7;
-  for (size_t i = 0; i < na; i++) a[i] = value(&seed);
-  for (size_t i = 0; i < nb; i++) b[i] = value(&seed);
-  hdgcl_buffer da, db, dc;
-  CHECK_OK(hdgcl_buffer_create(ctx, na * 8, "A", &da));
-  CHECK_OK(hdgcl_buffer_create(ctx, nb * 8, "B", &db));
-  CHECK_OK(hdgcl_buffer_create(ctx, nc * 8, "C", &dc));
-  CHECK_OK(hdgcl_buffer_write(ctx, &da, 0, na * 8, a));
-  CHECK_OK(hdgcl_buffer_write(ctx, &db, 0, nb * 8, b));
-  CHECK_OK(hdgcl_buffer_fill(ctx, &dc, 0, nc * 8, 0.0));
-  int status = hdgcl_dgemm_strided_batched(ctx, true, false, m, n, k, 1.0, da.mem, 0, k, k * m,
-                                           db.mem, 0, k, k * n, 0.0, dc.mem, 0, m, m * n, batch,
-                                           NULL);
-  if (status == HDGCL_SUCCESS) {
-    CHECK_OK(hdgcl_buffer_read(ctx, &dc, 0, nc * 8, c));
-    double err = 0.0;
-    for (size_t q = 0; q < batch; q++)
-      for (size_t j = 0; j < n; j++)
-        for (size_t i = 0; i < m; i++) {
-          double s = 0.0;
-          for (size_t l = 0; l < k; l++) s += a[q * k * m + i * k + l] * b[q * k * n + j * k + l];
-          err = fmax(err, fabs(c[q * m * n + j * m + i] - s) / k);
-        }
-    CHECK_MSG(err <= 1e-14, "m=%zu n=%zu k=%zu batch=%zu: error %.3g", m, n, k, batch, err);
-  }
-  hdgcl_buffer_release(ctx, &da);
-  hdgcl_buffer_release(ctx, &db);
-  hdgcl_buffer_release(ctx, &dc);
-  free(a), free(b), free(c);
-  return status;
+/* C_q = A_q^T B_q (m x n, k deep; the local stage's shape), q < batch,
+ * checked against the host loop when it runs; returns its status. */
+static int product(hdgcl_context ctx, size_t m, size_t n, size_t k, size_t batch) {
+  gemm_case c = {true, false, m, n, k, batch, 0, 0, 0, 1.0, 0.0};
+  return gemm_check(ctx, &c);
 }
 
 static hdgcl_context open_context(const char *spec) {
@@ -163,7 +126,7 @@ static void check_device(const char *spec) {
   if (!ctx) return;
   CHECK_MSG(!strcmp(ctx->blas_tuning, "none (HDGCL_CLBLAST_TUNING=none)"), "'%s'",
             ctx->blas_tuning);
-  CHECK_OK(gemm_check(ctx, 20, 12, 16, 5));
+  CHECK_OK(product(ctx, 20, 12, 16, 5));
   CHECK_OK(hdgcl_context_destroy(&ctx));
 
   /* The impossible tuning reaches CLBlast: its GEMM is refused, by name. */
@@ -172,7 +135,7 @@ static void check_device(const char *spec) {
   if (!ctx) return;
   CHECK_MSG(strstr(ctx->blas_tuning, "XgemmDirect from ") && strstr(ctx->blas_tuning, path),
             "'%s'", ctx->blas_tuning);
-  CHECK_FAILS(gemm_check(ctx, 20, 12, 16, 5), HDGCL_ERROR_BLAS);
+  CHECK_FAILS(product(ctx, 20, 12, 16, 5), HDGCL_ERROR_BLAS);
   /* Refused under a CLBlast status name: PoCL says CLBlastInvalidLocal...; a
    * device whose compiler accepts the kernel (NVIDIA's does, with warnings)
    * refuses it later, under another status, so any CLBlast status is taken. */
@@ -185,9 +148,9 @@ static void check_device(const char *spec) {
   if (!ctx) return;
   CHECK_MSG(strstr(ctx->blas_tuning, "XgemmDirect from ") && strstr(ctx->blas_tuning, path),
             "'%s'", ctx->blas_tuning);
-  CHECK_OK(gemm_check(ctx, 20, 12, 16, 5));
-  CHECK_OK(gemm_check(ctx, 64, 64, 64, 3));
-  CHECK_OK(gemm_check(ctx, 35, 35, 56, 4));
+  CHECK_OK(product(ctx, 20, 12, 16, 5));
+  CHECK_OK(product(ctx, 64, 64, 64, 3));
+  CHECK_OK(product(ctx, 35, 35, 56, 4));
   CHECK_OK(hdgcl_context_destroy(&ctx));
 }
 
