@@ -6,6 +6,7 @@
  * With convection (NONSYMMETRIC, section 9) S is not symmetric and the trace
  * equation has its own W_t (F24): local_build also writes [W_t | F], S^-1
  * comes from Gauss-Jordan, and the second GEMM is K = K0 - [W_t | F]^T Z.
+ * S^-1 has two kernels: Cholesky (SPD) and Gauss-Jordan (either).
  * Prepended: common.h, problems.h, geometry.h.  Compile-time sizes: DIM,
  * NVERT, NFACES, NORIENT, NP, NF, NT, NQ_LOAD.  One work-group per element.
  *
@@ -141,51 +142,39 @@ __kernel void local_build(const int e0, __global const double *coords,
 
 #endif /* AFFINE */
 
-/* S <- S^-1 for each element (the same in either layout: the inverse of the
- * transpose is the transpose of the inverse): S = L L^T (right-looking Cholesky), X = L^-1
- * column by column, S^-1 = X^T X.  L lives in the lower triangle of a work
- * copy, X (strictly lower part) in its upper triangle as X^T, diag(X) apart.
- * NONSYMMETRIC: Gauss-Jordan in place instead, without pivoting (S's
- * symmetric part is positive definite (F26), so every pivot is > 0).
- * The work copy is in local memory, or with SCRATCH_GLOBAL (when NP^2 + NP
- * doubles exceed the device's local memory) in a global scratch buffer of
- * NP^2 + NP doubles per element. */
+/* S <- S^-1 for each element, in either of two kernels (host/local.c picks
+ * one per device and size from a timed trial, cached with the program
+ * binaries; with convection only Gauss-Jordan applies).  Both give the
+ * inverse in either layout (the inverse of the transpose is the transpose of
+ * the inverse).  The work copy is in local memory, or with SCRATCH_GLOBAL
+ * (when NP^2 + NP doubles exceed the device's local memory) in a global
+ * scratch buffer of NP^2 + NP doubles per element. */
 #ifdef SCRATCH_GLOBAL
 #define SCRATCH __global
 #else
 #define SCRATCH __local
 #endif
 #define FENCE (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
-__kernel void local_invert(__global double *S, __global double *scratch) {
+#ifdef SCRATCH_GLOBAL
+#define WORK_COPY                                              \
+  __global double *a = scratch + (long)le * (NP * NP + NP);    \
+  __global double *xdiag = a + NP * NP
+#else
+#define WORK_COPY           \
+  __local double a[NP * NP]; \
+  __local double xdiag[NP]
+#endif
+
+/* SPD S only: S = L L^T (right-looking Cholesky), X = L^-1 column by column,
+ * S^-1 = X^T X.  L lives in the lower triangle of the work copy, X (strictly
+ * lower part) in its upper triangle as X^T, diag(X) apart. */
+__kernel void local_invert_cholesky(__global double *S, __global double *scratch) {
   const int le = get_group_id(0);
   const int lid = get_local_id(0), wg = get_local_size(0);
-#ifdef SCRATCH_GLOBAL
-  __global double *a = scratch + (long)le * (NP * NP + NP);
-  __global double *xdiag = a + NP * NP;
-#else
-  __local double a[NP * NP];
-  __local double xdiag[NP];
-#endif
+  WORK_COPY;
   __global double *Se = S + (long)le * NP * NP;
   for (int idx = lid; idx < NP * NP; idx += wg) a[idx] = Se[idx];
   barrier(FENCE);
-
-#ifdef NONSYMMETRIC
-  for (int k = 0; k < NP; k++) {
-    const double p = 1.0 / a[k * NP + k];
-    for (int i = lid; i < NP; i += wg) { /* rows i != k: a_in -= a_ik a_kn / a_kk */
-      if (i == k) continue;
-      const double gik = a[i * NP + k] * p;
-      for (int n = 0; n < NP; n++)
-        if (n != k) a[i * NP + n] -= gik * a[k * NP + n];
-      a[i * NP + k] = -gik;
-    }
-    barrier(FENCE);
-    for (int n = lid; n < NP; n += wg) a[k * NP + n] = (n == k) ? p : a[k * NP + n] * p;
-    barrier(FENCE);
-  }
-  for (int idx = lid; idx < NP * NP; idx += wg) Se[idx] = a[idx];
-#else
   CHOLESKY_IN_PLACE(a, NP, lid, wg, FENCE);
 
   /* X[i][j] = -(sum_{k=j}^{i-1} L[i][k] X[k][j]) / L[i][i]; stored at a[j][i]. */
@@ -211,5 +200,38 @@ __kernel void local_invert(__global double *S, __global double *scratch) {
     }
     Se[idx] = s;
   }
-#endif
+}
+
+/* Gauss-Jordan in place without pivoting, for SPD S and for S whose
+ * symmetric part is positive definite (convection, (F26)): every pivot is
+ * > 0.  Step k: g_r = a_rk / a_kk for every row (xdiag), then rows r != k
+ * a_rn -= g_r a_kn (n != k) and a_rk = -g_r, then row k scaled by 1/a_kk.
+ * A work-group of at least NP work-items splits each row's columns among
+ * wg / NP work-items (more parallelism per step); a smaller one loops over
+ * rows. */
+__kernel void local_invert_gauss_jordan(__global double *S, __global double *scratch) {
+  const int le = get_group_id(0);
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  WORK_COPY;
+  __global double *Se = S + (long)le * NP * NP;
+  for (int idx = lid; idx < NP * NP; idx += wg) a[idx] = Se[idx];
+  barrier(FENCE);
+  const bool wide = wg >= NP;
+  const int parts = wide ? wg / NP : 1, part = wide ? lid / NP : 0;
+  const int row0 = wide ? lid % NP : lid, rstep = wide ? NP : wg;
+  const bool active = !wide || lid < parts * NP;
+  for (int k = 0; k < NP; k++) {
+    const double p = 1.0 / a[k * NP + k];
+    for (int r = lid; r < NP; r += wg) xdiag[r] = a[r * NP + k] * p;
+    barrier(FENCE);
+    for (int r = row0; active && r < NP; r += rstep) {
+      if (r == k) continue;
+      const double g = xdiag[r];
+      for (int n = part; n < NP; n += parts) a[r * NP + n] = (n == k) ? -g : a[r * NP + n] - g * a[k * NP + n];
+    }
+    barrier(FENCE);
+    for (int n = lid; n < NP; n += wg) a[k * NP + n] = (n == k) ? p : a[k * NP + n] * p;
+    barrier(FENCE);
+  }
+  for (int idx = lid; idx < NP * NP; idx += wg) Se[idx] = a[idx];
 }

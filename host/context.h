@@ -81,6 +81,12 @@ int hdgcl_program_get(hdgcl_context ctx, const char *const *files, int nfiles, c
 int hdgcl_program_get_source(hdgcl_context ctx, const char *name, const char *source,
                              const char *options, cl_program *program);
 
+/* A tuning record (a short text value, e.g. the kernel a timed trial chose)
+ * for this device and `label`, kept beside the program binaries (not with
+ * --no-cache).  load: true and value filled when a record exists. */
+bool hdgcl_tuning_load(hdgcl_context ctx, const char *label, char *value, size_t n);
+void hdgcl_tuning_store(hdgcl_context ctx, const char *label, const char *value);
+
 /* clCreateKernel with a named error; release with clReleaseKernel. */
 int hdgcl_kernel_create(cl_program program, const char *name, cl_kernel *kernel);
 

@@ -1,5 +1,5 @@
 /* Local stage on the device (kernels: cl/local.cl): per chunk of elements,
- * local_build fills S, [W | F] and K0 (F13)-(F16), local_invert replaces S
+ * local_build fills S, [W | F] and K0 (F13)-(F16), local_invert_* replaces S
  * by S^-1, and two CLBlast batched GEMMs finish the static condensation:
  *   Z = S^-1 [W | F]              (NP x NP) x (NP x (NT+1))
  *   K = K0 - [W | F]^T Z          ((NT+1) x NP) x (NP x (NT+1))   (F10)
@@ -7,6 +7,8 @@
  * The chunk size comes from the device memory left after the trace system. */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "blas.h"
 #include "error.h"
@@ -19,6 +21,14 @@ static size_t element_group_size(int np) {
   if (wg < 64) wg = 64;
   return wg > 256 ? 256 : wg;
 }
+
+/* The kernels that replace S by S^-1 (cl/local.cl). */
+enum { INVERT_CHOLESKY, INVERT_GAUSS_JORDAN, NUM_INVERT };
+static const char *const invert_names[NUM_INVERT] = {"cholesky", "gauss-jordan"};
+static const char *const invert_kernels[NUM_INVERT] = {"local_invert_cholesky",
+                                                      "local_invert_gauss_jordan"};
+#define TUNE_ELEMENTS 16384 /* elements of the timed trial (several waves on a large GPU) */
+#define TUNE_TRIALS 3
 
 static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   const hdg_sizes *sz = &s->ref.sz;
@@ -78,6 +88,109 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   return HDGCL_SUCCESS;
 }
 
+static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
+
+/* Largest work-group size allowed for kernel k, capped at 256. */
+static size_t invert_max_wg(hdgcl_solver s, local_stage *ls, int k) {
+  size_t max = 256, kmax = 0;
+  if (clGetKernelWorkGroupInfo(ls->inverts[k], s->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                               sizeof kmax, &kmax, NULL) == CL_SUCCESS && kmax < max)
+    max = kmax;
+  if (s->ctx->info.max_work_group < max) max = s->ctx->info.max_work_group;
+  return max;
+}
+
+/* "NAME[:WG]" (HDGCL_LOCAL_INVERT or a tuning record) -> kernel and size;
+ * false if it names no usable variant. */
+static bool parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int *k, size_t *wg) {
+  char name[32];
+  unsigned long size = 0;
+  int fields = sscanf(text, "%31[a-z-]:%lu", name, &size);
+  if (fields < 1 || (fields == 2 && size == 0)) return false;
+  for (int i = 0; i < NUM_INVERT; i++)
+    if (!strcmp(name, invert_names[i])) {
+      if (i == INVERT_CHOLESKY && ls->nonsymmetric) return false;
+      size_t w = size ? (size_t)size : ls->wg;
+      if (w < 1 || w > invert_max_wg(s, ls, i)) return false;
+      *k = i;
+      *wg = w;
+      return true;
+    }
+  return false;
+}
+
+/* Times the candidate (kernel, work-group size) pairs on the first elements
+ * of the mesh (S rebuilt before each run) and keeps the fastest: Cholesky
+ * (SPD only) and Gauss-Jordan at 1x, 2x and 4x the default work-group. */
+static int tune_invert(hdgcl_solver s, local_stage *ls) {
+  int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
+  hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
+  double best = 1e300;
+  for (int k = ls->nonsymmetric ? INVERT_GAUSS_JORDAN : 0; k < NUM_INVERT; k++)
+    for (size_t mult = 1; mult <= (k == INVERT_GAUSS_JORDAN ? 4u : 1u); mult *= 2) {
+      size_t wg = ls->wg * mult;
+      if (wg > invert_max_wg(s, ls, k)) break;
+      hdgcl_arg a[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem)};
+      HDGCL_TRY(hdgcl_kernel_set_args(ls->inverts[k], 2, a));
+      size_t global = (size_t)n * wg;
+      double t = 1e300;
+      for (int trial = 0; trial < TUNE_TRIALS; trial++) {
+        HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
+        HDGCL_TRY(hdgcl_context_finish(s->ctx));
+        double t0 = hdgcl_wtime();
+        HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->inverts[k], 1, &global, &wg, NULL));
+        HDGCL_TRY(hdgcl_context_finish(s->ctx));
+        double dt = hdgcl_wtime() - t0;
+        if (dt < t) t = dt;
+      }
+      if (s->ctx->verbose)
+        fprintf(stderr, "hdgcl: local_invert trial %s:%zu on %lld elements: %.3f ms\n",
+                invert_names[k], wg, (long long)n, 1e3 * t);
+      if (t < best) {
+        best = t;
+        ls->invert_kind = k;
+        ls->invert_wg = wg;
+      }
+    }
+  s->result.stages[HDGCL_STAGE_LOCAL] = saved;
+  return HDGCL_SUCCESS;
+}
+
+/* The S^-1 kernel: $HDGCL_LOCAL_INVERT ("cholesky" | "gauss-jordan", optional
+ * ":WG"), else the tuning record of this device and size, else a timed trial
+ * (stored as the record).  Convection allows Gauss-Jordan only. */
+static int choose_invert(hdgcl_solver s, local_stage *ls) {
+  const hdg_sizes *sz = &s->ref.sz;
+  const char *env = getenv("HDGCL_LOCAL_INVERT");
+  ls->invert_source = "environment";
+  if (env && env[0]) {
+    if (ls->nonsymmetric && !strncmp(env, invert_names[INVERT_CHOLESKY], 8))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "HDGCL_LOCAL_INVERT=%s: problem %s is nonsymmetric, only gauss-jordan "
+                         "applies",
+                         env, s->problem->info.name);
+    if (!parse_invert(s, ls, env, &ls->invert_kind, &ls->invert_wg))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "HDGCL_LOCAL_INVERT=%s: expected cholesky or gauss-jordan, optionally "
+                         ":WG (a work-group size the kernel allows)",
+                         env);
+    return HDGCL_SUCCESS;
+  }
+  char label[128], value[64];
+  snprintf(label, sizeof label, "local_invert v1 np=%d %s%s", sz->np,
+           ls->scratch_global ? "global" : "local", ls->nonsymmetric ? " nonsymmetric" : "");
+  if (hdgcl_tuning_load(s->ctx, label, value, sizeof value) &&
+      parse_invert(s, ls, value, &ls->invert_kind, &ls->invert_wg)) {
+    ls->invert_source = "cache";
+    return HDGCL_SUCCESS;
+  }
+  HDGCL_TRY(tune_invert(s, ls));
+  ls->invert_source = "trial";
+  snprintf(value, sizeof value, "%s:%zu", invert_names[ls->invert_kind], ls->invert_wg);
+  hdgcl_tuning_store(s->ctx, label, value);
+  return HDGCL_SUCCESS;
+}
+
 int local_stage_create(hdgcl_solver s, local_stage *ls) {
   const hdg_sizes *sz = &s->ref.sz;
   hdgcl_device_info info;
@@ -93,7 +206,8 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "local.cl", true, defines[0] ? defines : NULL, &program));
   if (!s->dev->mapped) HDGCL_TRY(hdgcl_kernel_create(program, "local_build", &ls->build));
-  HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
+  for (int k = 0; k < NUM_INVERT; k++)
+    HDGCL_TRY(hdgcl_kernel_create(program, invert_kernels[k], &ls->inverts[k]));
   HDGCL_TRY(choose_chunk(s, ls));
   if (s->dev->mapped) HDGCL_TRY(local_mapped_create(s, ls));
   uint64_t np = sz->np, nt1 = sz->nt + 1, c = ls->chunk;
@@ -114,6 +228,18 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, false, false, 1, 1, 1, 1.0, ls->s.mem, 0, 1, 1,
                                         ls->wf.mem, 0, 1, 1, 0.0, ls->z.mem, 0, 1, 1, 1, NULL));
   HDGCL_TRY(hdgcl_context_finish(s->ctx));
+  ls->invert_kind = -1;
+  return HDGCL_SUCCESS;
+}
+
+int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
+  if (ls->invert_kind >= 0) return HDGCL_SUCCESS;
+  double t = hdgcl_wtime();
+  HDGCL_TRY(choose_invert(s, ls));
+  s->result.setup_seconds += hdgcl_wtime() - t;
+  s->result.local_invert = invert_names[ls->invert_kind];
+  s->result.local_invert_wg = (int)ls->invert_wg;
+  s->result.local_invert_source = ls->invert_source;
   return HDGCL_SUCCESS;
 }
 
@@ -151,16 +277,20 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
   return HDGCL_SUCCESS;
 }
 
+/* S, [W | F] (and [W_t | F]), K0 of elements [e0, e0 + n). */
+static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
+  return s->dev->mapped ? local_mapped_build(s, ls, e0, n, charge)
+                        : affine_build(s, ls, e0, n, charge);
+}
+
 int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
   const hdg_sizes *sz = &s->ref.sz;
-  if (s->dev->mapped)
-    HDGCL_TRY(local_mapped_build(s, ls, e0, n, charge));
-  else
-    HDGCL_TRY(affine_build(s, ls, e0, n, charge));
-  size_t global = (size_t)n * ls->wg;
+  HDGCL_TRY(build_chunk(s, ls, e0, n, charge));
+  cl_kernel invert = ls->inverts[ls->invert_kind];
+  size_t global = (size_t)n * ls->invert_wg;
   hdgcl_arg iargs[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem)};
-  HDGCL_TRY(hdgcl_kernel_set_args(ls->invert, 2, iargs));
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->invert, 1, &global, &ls->wg, NULL));
+  HDGCL_TRY(hdgcl_kernel_set_args(invert, 2, iargs));
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, invert, 1, &global, &ls->invert_wg, NULL));
   size_t np = sz->np, nt1 = sz->nt + 1;
   size_t zoff = (size_t)(e0 - local_stage_z_first(ls, e0)) * np * nt1;
   /* Z = S^-1 [W | F] */
@@ -172,12 +302,15 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
   HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, nt1, nt1, np, -1.0, left, 0, np,
                                         np * nt1, ls->z.mem, zoff, np, np * nt1, 1.0, ls->k.mem, 0,
                                         nt1, nt1 * nt1, (size_t)n, NULL));
-  /* Flops: invert 4/3 NP^3 (Cholesky route; Gauss-Jordan: 2 NP^3); the two GEMMs
+  /* Flops: invert 4/3 NP^3 for SPD S whichever kernel runs (the Cholesky
+   * route's count, so a faster kernel shows as a higher rate, not as more
+   * flops), 2 NP^3 for nonsymmetric S (Gauss-Jordan); the two GEMMs
    * 2 NP^2 (NT+1) + 2 NP (NT+1)^2.  Bytes:
    * invert reads and writes S; GEMM 1 reads S, [W|F] and writes Z; GEMM 2
    * reads [W|F], Z and reads and writes K. */
   double P = np, N1 = nt1;
-  double flops = (ls->nonsymmetric ? 2.0 : 4.0 / 3.0) * P * P * P + 2 * P * P * N1 + 2 * P * N1 * N1;
+  double flops = (ls->nonsymmetric ? 2.0 : 4.0 / 3.0) * P * P * P +
+                 2 * P * P * N1 + 2 * P * N1 * N1;
   double bytes = 8.0 * (2 * P * P + P * P + 2 * P * N1 + 2 * P * N1 + 2 * N1 * N1);
   s->result.stages[charge].flops += flops * n;
   s->result.stages[charge].bytes += bytes * n;
@@ -186,7 +319,8 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
 
 void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   if (ls->build) clReleaseKernel(ls->build);
-  if (ls->invert) clReleaseKernel(ls->invert);
+  for (int k = 0; k < NUM_INVERT; k++)
+    if (ls->inverts[k]) clReleaseKernel(ls->inverts[k]);
   hdgcl_buffer_release(s->ctx, &ls->s);
   hdgcl_buffer_release(s->ctx, &ls->wf);
   hdgcl_buffer_release(s->ctx, &ls->wl);

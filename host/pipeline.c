@@ -146,6 +146,7 @@ static int upload_local_assemble(hdgcl_solver s) {
   double t = hdgcl_wtime();
   HDGCL_TRY(upload(s));
   st[HDGCL_STAGE_UPLOAD].seconds = hdgcl_wtime() - t;
+  HDGCL_TRY(local_stage_prepare(s, ls));
 
   t = hdgcl_wtime();
   HDGCL_TRY(assembly_boundary_data(s, &dev->assemble));

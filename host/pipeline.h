@@ -24,7 +24,11 @@ typedef struct device_data {
 /* Local stage (local.c, and local_mapped.c for bilinear/trilinear elements):
  * builds and condenses element chunks. */
 typedef struct local_stage {
-  cl_kernel build, invert;
+  cl_kernel build;
+  cl_kernel inverts[2];  /* S^-1: Cholesky (SPD), Gauss-Jordan (host/local.c) */
+  int invert_kind;       /* the one used (-1 until local_stage_prepare), and its work-group size */
+  size_t invert_wg;
+  const char *invert_source; /* "trial", "cache" or "environment" (hdgcl_result) */
   cl_kernel mbuild, mfactor, mcombine; /* mapped elements */
   hdgcl_buffer m, x, g, fac;           /* mapped: M = L L^T, X = L^-1[B|C], G = X^T X, factors */
   int64_t chunk;      /* elements per batch */
@@ -39,6 +43,10 @@ typedef struct local_stage {
 } local_stage;
 
 int local_stage_create(hdgcl_solver s, local_stage *ls);
+/* Once the mesh data is on the device (before the first local stage): the
+ * S^-1 kernel from $HDGCL_LOCAL_INVERT, the tuning record, or a timed trial
+ * on the first elements (its time counts as setup). */
+int local_stage_prepare(hdgcl_solver s, local_stage *ls);
 /* Elements [e0, e0+n): S^-1, Z = S^-1 [W|F] (into ls->z at the element's slot),
  * K = K0 - [W_t|F]^T Z (into ls->k, chunk-relative; W_t = W when symmetric).  Its flops and bytes are
  * charged to stage `charge` (local, or recover when recomputed there). */

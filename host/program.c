@@ -6,7 +6,11 @@
  * 128-bit key, binary length, checksum of the binary) and the binary.  The key
  * hashes the platform, device, driver, options and full source text, so any
  * change makes a new entry.  A missing, truncated, corrupt or stale entry (or
- * one the driver refuses) is rebuilt from source and rewritten, never trusted. */
+ * one the driver refuses) is rebuilt from source and rewritten, never trusted.
+ *
+ * Tuning records (hdgcl_tuning_load/store) sit beside the binaries as
+ * <cache_dir>/<key>.tune: one line, the key hashing the same device identity
+ * and the record's label. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -215,6 +219,53 @@ static int build_failure(hdgcl_context ctx, cl_program program, cl_int err, cons
                      what, hdgcl_cl_error_name(err));
 }
 
+/* The device identity every cache key starts with: platform and its
+ * version, device name and version, driver. */
+static void hash_device(hasher *h, hdgcl_context ctx) {
+  hash_string(h, ctx->info.platform);
+  char pversion[256] = "";
+  clGetPlatformInfo(ctx->platform, CL_PLATFORM_VERSION, sizeof pversion, pversion, NULL);
+  pversion[sizeof pversion - 1] = '\0';
+  hash_string(h, pversion);
+  hash_string(h, ctx->info.name);
+  hash_string(h, ctx->info.version);
+  hash_string(h, ctx->info.driver);
+}
+
+static void tuning_path(hdgcl_context ctx, const char *label, char *out, size_t n) {
+  hasher h;
+  hash_init(&h);
+  hash_string(&h, "hdgcl tuning v1");
+  hash_device(&h, ctx);
+  hash_string(&h, label);
+  snprintf(out, n, "%s/%016llx%016llx.tune", ctx->cache_dir, (unsigned long long)h.a,
+           (unsigned long long)h.b);
+}
+
+bool hdgcl_tuning_load(hdgcl_context ctx, const char *label, char *value, size_t n) {
+  if (!ctx->use_cache || ctx->reference || n == 0) return false;
+  char path[4200];
+  tuning_path(ctx, label, path, sizeof path);
+  FILE *f = fopen(path, "r");
+  if (!f) return false;
+  bool ok = fgets(value, (int)n, f) != NULL;
+  fclose(f);
+  if (ok) value[strcspn(value, "\r\n")] = '\0';
+  return ok && value[0];
+}
+
+void hdgcl_tuning_store(hdgcl_context ctx, const char *label, const char *value) {
+  if (!ctx->use_cache || ctx->reference || make_dirs(ctx->cache_dir) != 0) return;
+  char path[4200], tmp[4300];
+  tuning_path(ctx, label, path, sizeof path);
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+  FILE *f = fopen(tmp, "w");
+  if (!f) return;
+  bool ok = fprintf(f, "%s\n", value) > 0;
+  ok = fclose(f) == 0 && ok;
+  if (!ok || rename(tmp, path) != 0) remove(tmp);
+}
+
 /* Builds `source` (named `what` in messages) through both caches. */
 static int get_program(hdgcl_context ctx, const char *what, const char *source, const char *user_options,
                        cl_program *program) {
@@ -225,14 +276,7 @@ static int get_program(hdgcl_context ctx, const char *what, const char *source, 
   hasher h;
   hash_init(&h);
   hash_string(&h, "hdgcl program cache v1");
-  hash_string(&h, ctx->info.platform);
-  char pversion[256] = "";
-  clGetPlatformInfo(ctx->platform, CL_PLATFORM_VERSION, sizeof pversion, pversion, NULL);
-  pversion[sizeof pversion - 1] = '\0';
-  hash_string(&h, pversion);
-  hash_string(&h, ctx->info.name);
-  hash_string(&h, ctx->info.version);
-  hash_string(&h, ctx->info.driver);
+  hash_device(&h, ctx);
   hash_string(&h, options);
   hash_string(&h, source);
   uint64_t key[2] = {h.a, h.b};

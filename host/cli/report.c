@@ -109,6 +109,12 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
   }
   fprintf(f, ", \"format\": ");
   json_string(f, r->format);
+  if (r->local_invert) {
+    fprintf(f, ", \"local_invert\": ");
+    json_string(f, r->local_invert);
+    fprintf(f, ", \"local_invert_wg\": %d, \"local_invert_source\": ", r->local_invert_wg);
+    json_string(f, r->local_invert_source);
+  }
   fprintf(f, ", \"iterations\": %d, \"rtol\": ", r->iterations);
   json_number(f, r->rtol);
   fprintf(f, ", \"residual\": ");
@@ -175,6 +181,9 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
     snprintf(method, sizeof method, "CG");
   fprintf(out, "solve     %s + %s (%s), %d iterations, relative residual %.3e (rtol %g)\n",
           method, r->precond, r->format, r->iterations, r->residual, r->rtol);
+  if (r->local_invert)
+    fprintf(out, "local     S^-1 by %s, work-groups of %d (%s)\n", r->local_invert,
+            r->local_invert_wg, r->local_invert_source);
   if (r->cheb_degree && r->eig_max > 0)
     fprintf(out, "          Chebyshev %d steps on [%.4g, %.4g]\n", r->cheb_degree, r->eig_min,
             r->eig_max);

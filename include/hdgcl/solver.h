@@ -94,12 +94,16 @@ typedef struct hdgcl_result {
   double l2_u, l2_q, l2_ustar, linf_u; /* errors against the exact solution */
   double norm_u, norm_q;    /* L2 norms of the exact u and q (for relative errors) */
   double precond_seconds;   /* preconditioner setup, part of the solve stage */
-  double setup_seconds;     /* host tables, numbering, kernel compilation */
+  double setup_seconds;     /* host tables, numbering, kernel compilation, local_invert trial */
   double total_seconds;     /* the stages (excludes setup) */
   hdgcl_stage_stats stages[HDGCL_NUM_STAGES];
   uint64_t device_memory_high_water;
   int64_t chunk_elements;   /* local-stage batch size used */
   int num_chunks;
+  const char *local_invert; /* kernel that inverted S: "cholesky" | "gauss-jordan" (device) */
+  int local_invert_wg;      /* its work-group size */
+  const char *local_invert_source; /* "trial" (timed in this run), "cache" (the tuning
+                                      record), "environment" (HDGCL_LOCAL_INVERT) */
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,

@@ -1,0 +1,163 @@
+/* The local stage's S^-1 kernels and their choice (host/local.c): in a
+ * temporary cache directory, the first solve times the candidates and writes
+ * one tuning record (*.tune), a second context reuses it ("cache"), a
+ * corrupt record is replaced by a new trial, --no-cache times again and
+ * writes nothing; HDGCL_LOCAL_INVERT forces a kernel, and Cholesky and
+ * Gauss-Jordan (two work-group sizes) give the same solution; the
+ * nonsymmetric problem refuses Cholesky and its trial picks Gauss-Jordan;
+ * bad HDGCL_LOCAL_INVERT values are errors naming the variable. */
+#include <dirent.h>
+#include <unistd.h>
+
+#include "hdg_test.h"
+
+static char cache_dir[256];
+
+static hdgcl_context open_context(bool no_cache) {
+  hdgcl_options opts;
+  CHECK_OK(hdgcl_options_create(&opts));
+  CHECK_OK(hdgcl_options_set(opts, "cache-dir", cache_dir));
+  if (no_cache) CHECK_OK(hdgcl_options_set(opts, "no-cache", NULL));
+  hdgcl_context ctx = NULL;
+  CHECK_OK(hdgcl_context_create(NULL, opts, &ctx));
+  CHECK_OK(hdgcl_options_destroy(&opts));
+  return ctx;
+}
+
+/* Number of *.tune files in the cache directory; the path of the last one. */
+static int count_records(char *last, size_t n) {
+  DIR *d = opendir(cache_dir);
+  if (!d) return 0;
+  int count = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t len = strlen(e->d_name);
+    if (len > 5 && !strcmp(e->d_name + len - 5, ".tune")) {
+      count++;
+      if (last) snprintf(last, n, "%s/%s", cache_dir, e->d_name);
+    }
+  }
+  closedir(d);
+  return count;
+}
+
+static solved solve_case(hdgcl_context ctx, const char *problem) {
+  return solve_with(ctx, "square:4,perturb=0.2,seed=6", "problem", problem, "order", "5", NULL);
+}
+
+static void expect_source(const solved *s, const char *source) {
+  CHECK(s->status == 0);
+  if (s->status) return;
+  CHECK_MSG(s->result->local_invert && !strcmp(s->result->local_invert_source, source),
+            "local_invert %s:%d from %s, expected from %s", s->result->local_invert,
+            s->result->local_invert_wg, s->result->local_invert_source, source);
+}
+
+/* A solve with HDGCL_LOCAL_INVERT=value. */
+static solved forced(hdgcl_context ctx, const char *problem, const char *value) {
+  setenv("HDGCL_LOCAL_INVERT", value, 1);
+  solved s = solve_case(ctx, problem);
+  unsetenv("HDGCL_LOCAL_INVERT");
+  return s;
+}
+
+int main(void) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(cache_dir, sizeof cache_dir, "%s/hdgcl-tune-test-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+  if (!mkdtemp(cache_dir)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  unsetenv("HDGCL_LOCAL_INVERT");
+
+  /* Trial, record, reuse. */
+  hdgcl_context ctx = open_context(false);
+  solved a = solve_case(ctx, "helmholtz-sin");
+  expect_source(&a, "trial");
+  char record[512] = "";
+  CHECK(count_records(record, sizeof record) == 1);
+  hdgcl_context ctx2 = open_context(false);
+  solved b = solve_case(ctx2, "helmholtz-sin");
+  expect_source(&b, "cache");
+  if (!a.status && !b.status) {
+    CHECK(!strcmp(a.result->local_invert, b.result->local_invert) &&
+          a.result->local_invert_wg == b.result->local_invert_wg);
+    printf("trial chose %s:%d; the second context read it from the cache\n",
+           a.result->local_invert, a.result->local_invert_wg);
+  }
+  solved_destroy(&b);
+
+  /* A corrupt record: a new trial, and the record rewritten. */
+  FILE *f = fopen(record, "w");
+  CHECK(f != NULL);
+  if (f) {
+    fputs("bogus:0\n", f);
+    fclose(f);
+  }
+  solved c = solve_case(ctx2, "helmholtz-sin");
+  expect_source(&c, "trial");
+  solved_destroy(&c);
+  f = fopen(record, "r");
+  char line[64] = "";
+  CHECK(f && fgets(line, sizeof line, f) && strncmp(line, "bogus", 5) != 0);
+  if (f) fclose(f);
+  hdgcl_context_destroy(&ctx2);
+
+  /* --no-cache: a trial every time, no record written. */
+  CHECK(remove(record) == 0);
+  hdgcl_context nc = open_context(true);
+  solved d = solve_case(nc, "helmholtz-sin");
+  expect_source(&d, "trial");
+  CHECK(count_records(NULL, 0) == 0);
+  solved_destroy(&d);
+  hdgcl_context_destroy(&nc);
+
+  /* Forced kernels agree with each other (and with the trial's choice). */
+  const char *variants[] = {"cholesky", "gauss-jordan", "gauss-jordan:128"};
+  for (int v = 0; v < 3; v++) {
+    solved s = forced(ctx, "helmholtz-sin", variants[v]);
+    expect_source(&s, "environment");
+    if (!s.status && !a.status) {
+      const double *u0, *u1;
+      CHECK_OK(hdgcl_solver_solution(a.solver, &u0, NULL, NULL, NULL));
+      CHECK_OK(hdgcl_solver_solution(s.solver, &u1, NULL, NULL, NULL));
+      double diff = relative_difference(u1, u0, (size_t)a.result->num_elements * 21);
+      printf("%-16s u differs from the trial's choice by %.1e\n", variants[v], diff);
+      CHECK_MSG(diff < 1e-12, "%s: u differs by %.3e", variants[v], diff);
+      CHECK(v != 2 || s.result->local_invert_wg == 128);
+    }
+    solved_destroy(&s);
+  }
+  solved_destroy(&a);
+
+  /* Nonsymmetric: Gauss-Jordan only. */
+  solved n1 = solve_case(ctx, "convection-diffusion");
+  CHECK(n1.status == 0 && !strcmp(n1.result->local_invert, "gauss-jordan"));
+  solved_destroy(&n1);
+  solved n2 = forced(ctx, "convection-diffusion", "cholesky");
+  CHECK(n2.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "nonsymmetric"));
+  solved_destroy(&n2);
+  const char *bad[] = {"lu", "gauss-jordan:0", "gauss-jordan:100000"};
+  for (int i = 0; i < 3; i++) {
+    solved s = forced(ctx, "helmholtz-sin", bad[i]);
+    CHECK_MSG(s.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_LOCAL_INVERT"),
+              "HDGCL_LOCAL_INVERT=%s accepted", bad[i]);
+    solved_destroy(&s);
+  }
+  hdgcl_context_destroy(&ctx);
+
+  /* Remove the temporary cache (program binaries and records). */
+  DIR *dir = opendir(cache_dir);
+  if (dir) {
+    struct dirent *e;
+    char path[600];
+    while ((e = readdir(dir)))
+      if (e->d_name[0] != '.') {
+        snprintf(path, sizeof path, "%s/%s", cache_dir, e->d_name);
+        remove(path);
+      }
+    closedir(dir);
+  }
+  rmdir(cache_dir);
+  CHECK_DONE();
+}
