@@ -29,6 +29,9 @@ expect_error() {
 "$cli" solve --mesh square:4 --order 2 --solver gmres --precond asm --restart 10 --json "$dir/g.json" --quiet \
   && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['solver']=='gmres' and d['precond']=='asm' and d['restart']==10 and d['iterations']>0 and d['precond_seconds']>=0 and d['seconds_per_iteration']>0" "$dir/g.json" \
   && ok "gmres json" || bad "gmres json"
+"$cli" solve --problem convection-diffusion --mesh square:4 --order 2 --json "$dir/c.json" --quiet \
+  && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['solver']=='gmres' and d['problem']=='convection-diffusion' and d['local_invert']=='gauss-jordan' and d['errors']['l2_u']<1e-2" "$dir/c.json" \
+  && ok "convection-diffusion: GMRES and Gauss-Jordan by default" || bad "convection-diffusion json"
 
 "$cli" solve --mesh square:4 --order 2 --precond chebyshev --cheb-degree 3 > "$dir/out" 2>&1 \
   && grep -q "CG + chebyshev" "$dir/out" && grep -q "Chebyshev 3 steps" "$dir/out" \
@@ -58,7 +61,9 @@ expect_error "bad pmg-smooth" "--pmg-smooth 0" solve --precond pmg --pmg-smooth 
 expect_error "bad restart" "--restart 0" solve --solver gmres --restart 0 --json "$dir/x.json"
 expect_error "bad chebyshev degree" "--cheb-degree 0" solve --precond chebyshev --cheb-degree 0 --json "$dir/x.json"
 expect_error "bad chebyshev inner" "--cheb-inner asm" solve --precond chebyshev --cheb-inner asm --json "$dir/x.json"
-expect_error "gmres on the reference path" "reference path" solve --device ref --solver gmres --json "$dir/x.json"
+expect_error "asm on the reference path" "reference path" solve --device ref --solver gmres --precond asm --json "$dir/x.json"
+expect_error "cg on a nonsymmetric problem" "nonsymmetric" solve --problem convection-diffusion --solver cg --json "$dir/x.json"
+expect_error "bad beta" "--beta" solve --problem convection-diffusion --beta 1e9 --json "$dir/x.json"
 expect_error "gmres non-convergence" "GMRES did not converge" solve --mesh square:8 --order 3 --solver gmres --maxit 3 --json "$dir/x.json"
 expect_error "bad mesh spec" "square:0" solve --mesh square:0 --json "$dir/x.json"
 expect_error "missing mesh file" "nosuch.msh" solve --mesh "$dir/nosuch.msh" --json "$dir/x.json"
