@@ -25,6 +25,10 @@
 #                                        # tuner is clblast-utils' or $build/clblast_tuner_xgemm_direct
 #                                        # (a copy carried with the build: it needs only libOpenCL)
 #   sh perf/gpu_machine.sh clblast-gain  # hdgcl bench without and with that tuning
+#   sh perf/gpu_machine.sh local-invert  # issue 7: hdgcl bench with the S^-1 kernel of the
+#                                        # timed trial, and with Cholesky forced
+#   sh perf/gpu_machine.sh convection    # issue 6: convection-diffusion tests on NVIDIA and
+#                                        # GMRES x jacobi / block-jacobi / asm solves
 set -u
 build=${BUILD:-build-gpu}
 out=${OUT:-perf/out}
@@ -195,6 +199,27 @@ mixed)
       python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[1], d["iterations"], "iterations, solve %.1f ms, %.3f ms/iteration, L2(u) %.3e" % (1e3*d["stages"][3]["seconds"], 1e3*d["seconds_per_iteration"], d["errors"]["l2_u"]))' "$out/mixed-$1-$2-$m.json" | tee -a "$out/mixed.log"
     done
   done ;;
+local-invert)
+  # The trial's choice per case is in the log (--verbose prints every candidate).
+  for m in "square:320 1-9 tri320" "cube:16 1-4 tet16" "hex:16 1-3 hex16"; do
+    set -- $m
+    "$build/hdgcl" bench --device nvidia --meshes "$1" --orders "$2" --verbose \
+      --json "$out/bench-invert-$3.jsonl" 2>&1 | tee -a "$out/local-invert.log"
+  done
+  HDGCL_LOCAL_INVERT=cholesky "$build/hdgcl" bench --device nvidia --meshes square:320 \
+    --orders 3,7,9 --json "$out/bench-invert-cholesky-tri320.jsonl" 2>&1 | tee -a "$out/local-invert.log" ;;
+convection)
+  for t in test_local_invert test_hdg_agreement test_krylov "test_hdg_convergence 2d"; do
+    set -- $t
+    start=$(date +%s)
+    if HDGCL_DEVICE=nvidia "$build/tests/$1" ${2:-} > "$out/tmp.log" 2>&1; then r=PASS; else r=FAIL; fi
+    echo "$r nvidia $t ($(( $(date +%s) - start )) s)" | tee -a "$out/tests-convection.txt"
+    grep -i "convection\|trial chose\|differs" "$out/tmp.log" >> "$out/tests-convection.txt"
+    [ $r = FAIL ] && tail -20 "$out/tmp.log" | tee -a "$out/tests-convection.txt"
+  done
+  rm -f "$out/tmp.log"
+  PROBLEM=convection-diffusion sh perf/solvers.sh "$build/hdgcl" nvidia "$out/solvers-convection-nvidia.jsonl" \
+    "${MESHES:-80 160 320}" "${ORDERS:-1 3 5 7}" gmres "jacobi block-jacobi asm" 2>&1 | tee "$out/convection.log" ;;
 pmg)
   for dev in ${DEVICES:-nvidia}; do
     sh perf/solvers.sh "$build/hdgcl" "$dev" "$out/solvers-pmg-$dev.jsonl" "${MESHES:-20 40 80 160 320}" \

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Krylov solvers and preconditioners (issue 6): iterations to a relative
-# residual of 1e-10 and time to solution for helmholtz-sin on square:N meshes
+# residual of 1e-10 and time to solution for helmholtz-sin (or $PROBLEM) on square:N meshes
 # and orders p, for each solver x preconditioner; one JSON object per line
 # (`hdgcl solve --json`, one warm-up solve then one timed solve, so kernel
 # compilation and first-launch JIT are excluded).  A run that fails (no
@@ -20,7 +20,7 @@ for n in $meshes; do
   for p in $orders; do
     for solver in $solvers; do
       for pc in $preconds; do
-        if "$hdgcl" solve --problem helmholtz-sin --mesh "square:$n" --order "$p" --device "$device" \
+        if "$hdgcl" solve --problem "${PROBLEM:-helmholtz-sin}" --mesh "square:$n" --order "$p" --device "$device" \
              --solver "$solver" --precond "$pc" --rtol 1e-10 --maxit 20000 --warmup 1 --repeat 1 \
              --json "$tmp/run.json" --quiet 2> "$tmp/err"; then
           python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("residual_history", None); print(json.dumps(d))' "$tmp/run.json" >> "$out.partial"
