@@ -130,6 +130,12 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
   json_number(f, r->norm_u);
   fprintf(f, ", \"norm_q\": ");
   json_number(f, r->norm_q);
+  if (!isnan(r->l2_p)) { /* vector problems: q is H = grad u, and the pressure */
+    fprintf(f, ", \"l2_p\": ");
+    json_number(f, r->l2_p);
+    fprintf(f, ", \"norm_p\": ");
+    json_number(f, r->norm_p);
+  }
   fprintf(f, "},\n%s  \"stages\": [", pad);
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
     const hdgcl_stage_stats *st = &r->stages[i];
@@ -181,8 +187,12 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
   if (show_history)
     for (int i = 0; i < r->history_length; i++)
       fprintf(out, "          iteration %4d  residual %.6e\n", i, r->history[i]);
-  fprintf(out, "errors    L2(u) %.4e   L2(q) %.4e   L2(u*) %.4e   max|u-u_h| %.4e\n", r->l2_u,
-          r->l2_q, r->l2_ustar, r->linf_u);
+  if (isnan(r->l2_p))
+    fprintf(out, "errors    L2(u) %.4e   L2(q) %.4e   L2(u*) %.4e   max|u-u_h| %.4e\n", r->l2_u,
+            r->l2_q, r->l2_ustar, r->linf_u);
+  else /* vector problems */
+    fprintf(out, "errors    L2(u) %.4e   L2(H) %.4e   L2(p) %.4e   L2(u*) %.4e   max|u-u_h| %.4e\n",
+            r->l2_u, r->l2_q, r->l2_p, r->l2_ustar, r->linf_u);
   fprintf(out, "stage          time [ms]   GFLOP/s      GB/s\n");
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
     const hdgcl_stage_stats *st = &r->stages[i];
