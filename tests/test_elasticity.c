@@ -6,7 +6,7 @@
  *       f = -div(mu H - p I)), 2D and 3D, both problems;
  *     - rates: u, H and p within 0.2 of p+1, u* within 0.3 of p+2 between the
  *       two finest of three meshes: triangles p = 1..4 (and a perturbed mesh),
- *       tetrahedra p = 1, 2;
+ *       tetrahedra p = 1, 2, and one case on curved quadrilaterals (p = 2);
  *     - locking: elasticity-incompressible (paper 004 section 4.2, div u = 0)
  *       at lambda = 1e6 has the errors of u, H and u* of lambda = 1 within 5 %
  *       and that of p within a factor 2.5 on the same mesh, 2D p = 1, 2 and
@@ -62,10 +62,11 @@ static void check_exact(int id, int dim, double mu, double lambda) {
 
 typedef struct rate_case {
   const char *problem;
-  const char *kind;      /* square or cube */
+  const char *kind;      /* square, quad or cube */
   const char *modifiers; /* appended to the mesh spec */
   int order, n0;         /* meshes kind:n0, 2 n0, 4 n0 */
   const char *lambda;
+  const char *tau;       /* 10 on quadrilaterals (Q_p spaces: docs/formulation.md section 6) */
 } rate_case;
 
 static void check_rates(hdgcl_context ref, const rate_case *rc) {
@@ -76,7 +77,7 @@ static void check_rates(hdgcl_context ref, const rate_case *rc) {
     char mesh[96];
     snprintf(mesh, sizeof mesh, "%s:%d%s", rc->kind, rc->n0 << level, rc->modifiers);
     solved s = solve_with(ref, mesh, "problem", rc->problem, "order", order, "lambda", rc->lambda,
-                          "rtol", "1e-13", "maxit", "200000", NULL);
+                          "tau", rc->tau, "rtol", "1e-13", "maxit", "200000", NULL);
     if (s.status) {
       check_failures++;
       solved_destroy(&s);
@@ -261,14 +262,15 @@ int main(int argc, char **argv) {
   check_matrix(ref, "cube:1", 3);
 
   const rate_case cases[] = {
-      {"elasticity", "square", "", 1, 8, "1"},
-      {"elasticity", "square", "", 2, 4, "1"},
-      {"elasticity", "square", "", 3, 4, "1"},
-      {"elasticity", "square", "", 4, 2, "1"},
-      {"elasticity", "square", ",perturb=0.2,seed=3", 2, 4, "1"},
-      {"elasticity-incompressible", "square", "", 1, 8, "1e6"},
-      {"elasticity", "cube", "", 1, 2, "1"},
-      {"elasticity", "cube", "", 2, 2, "1"},
+      {"elasticity", "square", "", 1, 8, "1", "1"},
+      {"elasticity", "square", "", 2, 4, "1", "1"},
+      {"elasticity", "square", "", 3, 4, "1", "1"},
+      {"elasticity", "square", "", 4, 2, "1", "1"},
+      {"elasticity", "square", ",perturb=0.2,seed=3", 2, 4, "1", "1"},
+      {"elasticity-incompressible", "square", "", 1, 8, "1e6", "1"},
+      {"elasticity", "quad", ",distort=0.1", 2, 4, "1", "10"},
+      {"elasticity", "cube", "", 1, 2, "1", "1"},
+      {"elasticity", "cube", "", 2, 2, "1", "1"},
   };
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) check_rates(ref, &cases[c]);
 

@@ -171,8 +171,8 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
           (long long)r->num_elements, hdgcl_element_type_name(mesh->type), (long long)r->num_faces,
           r->h);
   fprintf(out, "device    %s (%s)\n", dev->name, dev->platform);
-  fprintf(out, "DOFs      element (u, q) %lld, trace %lld (%lld faces x %lld)\n",
-          (long long)r->element_dofs, (long long)r->trace_dofs, (long long)r->num_unknown_faces,
+  fprintf(out, "DOFs      element %s %lld, trace %lld (%lld faces x %lld)\n",
+          isnan(r->l2_p) ? "(u, q)" : "(u, H, p)", (long long)r->element_dofs, (long long)r->trace_dofs, (long long)r->num_unknown_faces,
           r->num_unknown_faces ? (long long)(r->trace_dofs / r->num_unknown_faces) : 0LL);
   char method[32];
   if (r->restart)
