@@ -13,11 +13,73 @@
  *       3D p = 1, and keeps the rates in 2D p = 1;
  *     - the assembled trace matrix is symmetric with face blocks of dim * Nf;
  *     - bad material data refused (mu <= 0, lambda <= -2 mu / dim);
- *     - VTU output refused for vector problems, scalar results carry l2_p = NaN.
+ *     - VTU output refused for vector problems, scalar results carry l2_p = NaN;
+ *     - CG with none / jacobi / block-jacobi and GMRES give the same solution;
+ *     - the CLI ($HDGCL_CLI, --device ref): summary, convergence table and
+ *       JSON name H and p, help lists the problems and --mu/--lambda, bad
+ *       material is one error line.
  *   test_elasticity device  (label opencl): hdgcl_solver_create on the OpenCL
- *     device refuses the vector problems with HDGCL_ERROR_ARGUMENT. */
+ *     device refuses the vector problems with HDGCL_ERROR_ARGUMENT, and so
+ *     does `hdgcl solve` on the default device. */
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "hdg_test.h"
 #include "problem_elasticity.h"
+
+/* Runs "$HDGCL_CLI ARGS" with stdout and stderr captured into out/err; returns the exit code. */
+static char out_text[16384], err_text[4096];
+static void slurp(const char *path, char *buf, size_t size) {
+  buf[0] = '\0';
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  size_t n = fread(buf, 1, size - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+}
+static int run_cli(const char *args) {
+  const char *cli = getenv("HDGCL_CLI");
+  if (!cli) return -1;
+  char dir[] = "/tmp/test_elasticity_XXXXXX";
+  if (!mkdtemp(dir)) return -1;
+  char cmd[4096], out[256], err[256];
+  snprintf(out, sizeof out, "%s/stdout.txt", dir);
+  snprintf(err, sizeof err, "%s/stderr.txt", dir);
+  snprintf(cmd, sizeof cmd, "cd \"%s\" && \"%s\" %s > \"%s\" 2> \"%s\"", dir, cli, args, out, err);
+  int status = system(cmd);
+  slurp(out, out_text, sizeof out_text);
+  slurp(err, err_text, sizeof err_text);
+  remove(out);
+  remove(err);
+  char json[256];
+  snprintf(json, sizeof json, "%s/r.json", dir);
+  remove(json);
+  rmdir(dir);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* The CLI with --device ref: summary, convergence table, JSON, help, errors. */
+static void check_cli(void) {
+  CHECK_MSG(getenv("HDGCL_CLI") != NULL, "HDGCL_CLI is not set");
+  if (!getenv("HDGCL_CLI")) return;
+  CHECK(run_cli("solve --device ref --problem elasticity --mesh square:2 --order 1") == 0);
+  CHECK_MSG(strstr(out_text, "L2(H)") && strstr(out_text, "L2(p)") && strstr(out_text, "(u, H, p)"),
+            "summary: %s", out_text);
+  CHECK(run_cli("solve --device ref --problem elasticity --mesh square:2 --order 1 --convergence 2") == 0);
+  CHECK_MSG(strstr(out_text, "L2(H)") != NULL, "convergence table: %s", out_text);
+  CHECK(run_cli("solve --device ref --problem elasticity --mesh cube:1 --order 1 --json r.json "
+                "--quiet && cat r.json") == 0);
+  CHECK_MSG(strstr(out_text, "\"l2_p\"") && strstr(out_text, "\"norm_p\""), "JSON: %s", out_text);
+  CHECK(run_cli("solve --device ref --mesh square:2 --order 1 --json r.json --quiet && cat r.json") == 0);
+  CHECK_MSG(strstr(out_text, "\"l2_u\"") && !strstr(out_text, "l2_p"), "scalar JSON: %s", out_text);
+  CHECK(run_cli("solve --help") == 0);
+  CHECK(strstr(out_text, "elasticity-incompressible") && strstr(out_text, "--mu M") &&
+        strstr(out_text, "--lambda L"));
+  CHECK(run_cli("solve --device ref --problem elasticity --mesh square:2 --lambda -5") != 0);
+  CHECK_MSG(strstr(err_text, "bulk modulus") != NULL, "stderr: %s", err_text);
+  CHECK(run_cli("solve --device ref --problem elasticity --mesh square:2 --mu -1") != 0);
+  CHECK_MSG(strstr(err_text, "shear modulus") != NULL, "stderr: %s", err_text);
+}
 
 /* Central-difference checks of elasticity_exact / elasticity_load at a few points. */
 static void check_exact(int id, int dim, double mu, double lambda) {
@@ -211,6 +273,10 @@ static void check_material(hdgcl_context ref, const char *mesh_spec, const char 
 }
 
 static int run_device(void) {
+  if (getenv("HDGCL_CLI")) { /* the CLI on the default device */
+    CHECK(run_cli("solve --problem elasticity --mesh square:2") != 0);
+    CHECK_MSG(strstr(err_text, "runs on --device ref only") != NULL, "stderr: %s", err_text);
+  }
   hdgcl_context ctx = test_device();
   check_rejected(ctx, "runs on --device ref only", "problem", "elasticity", NULL);
   check_rejected(ctx, "runs on --device ref only", "problem", "elasticity-incompressible", NULL);
@@ -256,6 +322,29 @@ int main(int argc, char **argv) {
     CHECK_OK(t.status);
     if (!t.status) CHECK(isnan(t.result->l2_p));
     solved_destroy(&t);
+  }
+
+  check_cli();
+
+  /* Every Krylov method and preconditioner of the reference path on the d * Nf blocks: the same solution. */
+  {
+    const char *methods[4][2] = {{"cg", "block-jacobi"}, {"cg", "jacobi"}, {"cg", "none"},
+                                 {"gmres", "block-jacobi"}};
+    double e0[3] = {0, 0, 0};
+    for (int k = 0; k < 4; k++) {
+      solved s = solve_with(ref, "square:4", "problem", "elasticity", "order", "2", "solver",
+                            methods[k][0], "precond", methods[k][1], "rtol", "1e-13", NULL);
+      CHECK_OK(s.status);
+      if (!s.status) {
+        double e[3] = {s.result->l2_u, s.result->l2_q, s.result->l2_p};
+        for (int c = 0; c < 3; c++) {
+          if (k == 0) e0[c] = e[c];
+          CHECK_MSG(fabs(e[c] - e0[c]) <= 1e-8 * e0[c], "%s + %s: error %d %.15e vs %.15e",
+                    methods[k][0], methods[k][1], c, e[c], e0[c]);
+        }
+      }
+      solved_destroy(&s);
+    }
   }
 
   check_matrix(ref, "square:3", 2);
