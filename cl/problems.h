@@ -31,6 +31,11 @@
 #define PROBLEM_POLYNOMIAL 3    /* u a polynomial of total degree P, -lap u + u = f, mixed BCs */
 #define PROBLEM_CONVECTION_DIFFUSION 4 /* -lap u + beta . grad u = f, beta = B (1, 1/2 [, 1/4]),
                                           u = sin(pi x) sin(pi y) [sin(pi z)], Dirichlet */
+/* Vector problems (linear elasticity, docs/elasticity.md): host only, the
+ * reference path (--device ref); their functions are host/problem_elasticity.c,
+ * the scalar functions below return 0 for them. */
+#define PROBLEM_ELASTICITY 5              /* paper 004 section 4.1 manufactured solution */
+#define PROBLEM_ELASTICITY_INCOMPRESSIBLE 6 /* paper 004 section 4.2 (div u = 0, Tables 2-3) */
 
 /* Parameters of a problem instance (meaning per problem; see host/problem.c). */
 typedef struct problem_params {
@@ -39,6 +44,7 @@ typedef struct problem_params {
   int degree;    /* PROBLEM_POLYNOMIAL: total degree P of u */
   double param;  /* PROBLEM_KAPPA_JUMP: kappa on x > 1/2 (K2);
                     PROBLEM_CONVECTION_DIFFUSION: the scale B of beta */
+  double mu, lambda; /* elasticity: Lame parameters (host only; 0 for the scalar problems) */
 } problem_params;
 
 /* Coefficient of x^i y^j z^k in the polynomial solution (all non-zero). */

@@ -25,9 +25,20 @@ typedef struct hdg_sizes {
   int norient;   /* orientation codes of a face */
   int nt;        /* trace values per element: nfaces * nf */
   int nslots;    /* face blocks per matrix row: 1 + 2 (nfaces - 1) */
+  /* Components of the unknown: 1 for the scalar problems, dim for the vector
+   * ones (elasticity, docs/elasticity.md).  The trace system's face blocks
+   * hold nfb = ncomp * nf values (component-major: index c * nf + m), an
+   * element's trace vector ntb = ncomp * nt (face-major: f * nfb + c * nf + m).
+   * The device pipeline is scalar (ncomp = 1: nfb = nf, ntb = nt). */
+  int ncomp;
+  int nfb;       /* trace values per face: ncomp * nf */
+  int ntb;       /* trace values per element: ncomp * nt */
 } hdg_sizes;
 
+/* Sizes of a scalar discretisation (ncomp = 1). */
 int hdg_sizes_init(hdgcl_element_type type, int order, hdg_sizes *sz);
+/* Sets the number of components (1..3) and the block sizes nfb, ntb. */
+int hdg_sizes_set_components(hdg_sizes *sz, int ncomp);
 
 /* Boundary condition of each face and numbering of the trace unknowns:
  * interior and Neumann faces carry unknowns (in face order), Dirichlet faces

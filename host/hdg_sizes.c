@@ -24,5 +24,14 @@ int hdg_sizes_init(hdgcl_element_type type, int order, hdg_sizes *sz) {
   sz->norient = hdgcl_face_orientation_count(sz->dim == 2 ? 2 : (type == HDGCL_TETRAHEDRON ? 3 : 4));
   sz->nt = sz->nfaces * sz->nf;
   sz->nslots = 1 + 2 * (sz->nfaces - 1);
+  return hdg_sizes_set_components(sz, 1);
+}
+
+int hdg_sizes_set_components(hdg_sizes *sz, int ncomp) {
+  if (ncomp < 1 || ncomp > 3)
+    return hdgcl_error(HDGCL_ERROR_INTERNAL, "%d solution components (1..3 supported)", ncomp);
+  sz->ncomp = ncomp;
+  sz->nfb = ncomp * sz->nf;
+  sz->ntb = ncomp * sz->nt;
   return HDGCL_SUCCESS;
 }

@@ -11,27 +11,39 @@ static const hdg_problem problems[] = {
       "paper 000 section 5: lap u - u = f on the unit square/cube, u = sin(2 pi x) sin(2 pi y) "
       "[sin(2 pi z)], Dirichlet",
       0, "square:8"},
-     PROBLEM_HELMHOLTZ_SIN, {0}, 0, false},
+     PROBLEM_HELMHOLTZ_SIN, {0}, 0, false, false},
     {{"poisson-mixed",
       "-lap u = f, u = exp(x) sin(pi y) [sin(pi z)]; Neumann on x=1, y=1 [, z=1] (tags 2, 4, 6), "
       "Dirichlet elsewhere",
       0, "square:8"},
-     PROBLEM_POISSON_MIXED, {2, 4, 6}, 3, false},
+     PROBLEM_POISSON_MIXED, {2, 4, 6}, 3, false, false},
     {{"kappa-jump",
       "-div(kappa grad u) = f, kappa = 1 (x<1/2) | kappa2 (x>1/2, default 10), "
       "u = sin(2 pi x) sin(pi y)/kappa + y, Dirichlet; mesh faces must lie on x = 1/2",
       2, "square:8"},
-     PROBLEM_KAPPA_JUMP, {0}, 0, false},
+     PROBLEM_KAPPA_JUMP, {0}, 0, false, false},
     {{"polynomial",
       "-lap u + u = f, u a polynomial of total degree poly-degree (default: the order), "
       "reproduced exactly; Neumann on x=1, y=1 [, z=1]",
       0, "square:4"},
-     PROBLEM_POLYNOMIAL, {2, 4, 6}, 3, false},
+     PROBLEM_POLYNOMIAL, {2, 4, 6}, 3, false, false},
     {{"convection-diffusion",
       "-lap u + beta . grad u = f, beta = B (1, 1/2 [, 1/4]) (--beta B, default 10), "
       "u = sin(pi x) sin(pi y) [sin(pi z)], Dirichlet; nonsymmetric: GMRES",
       0, "square:8"},
-     PROBLEM_CONVECTION_DIFFUSION, {0}, 0, true},
+     PROBLEM_CONVECTION_DIFFUSION, {0}, 0, true, false},
+    {{"elasticity",
+      "linear elasticity -div(mu grad u + (mu + lambda) div u I) = f (--mu, --lambda, default 1), "
+      "paper 004 section 4.1: u = (x sin(2 pi y) + y cos(2 pi z), ...)/100 (2D: "
+      "(x sin(2 pi y) + y cos(2 pi x), y sin(2 pi x) + x cos(2 pi y))/100), Dirichlet; "
+      "--device ref only",
+      0, "square:8"},
+     PROBLEM_ELASTICITY, {0}, 0, false, true},
+    {{"elasticity-incompressible",
+      "linear elasticity as 'elasticity' with paper 004 section 4.2's div-free u "
+      "(Tables 2-3: locking test, try --lambda 1e6), Dirichlet; --device ref only",
+      0, "square:8"},
+     PROBLEM_ELASTICITY_INCOMPRESSIBLE, {0}, 0, false, true},
 };
 enum { NUM_PROBLEMS = sizeof problems / sizeof problems[0] };
 
@@ -59,11 +71,27 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
                        problem_params *params) {
   *params = (problem_params){.id = problem->id, .dim = dim, .degree = order, .param = 10.0};
   HDGCL_TRY(hdgcl_options_get_int(opts, "poly-degree", order, 0, 20, &params->degree));
-  double kappa2, beta;
+  double kappa2, beta, mu, lambda;
   HDGCL_TRY(hdgcl_options_get_real(opts, "kappa2", 10.0, 1e-12, 1e12, &kappa2));
   HDGCL_TRY(hdgcl_options_get_real(opts, "beta", 10.0, -1e6, 1e6, &beta));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "mu", 1.0, -1e300, 1e300, &mu));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "lambda", 1.0, -1e300, 1e300, &lambda));
   if (problem->id == PROBLEM_KAPPA_JUMP) params->param = kappa2;
   if (problem->id == PROBLEM_CONVECTION_DIFFUSION) params->param = beta;
+  if (problem->vector) {
+    /* docs/elasticity.md (E1): shear modulus mu > 0 and bulk modulus
+     * lambda + 2 mu / d > 0; the latter also keeps epsilon = 1 / (mu + lambda) finite
+     * and positive (mu + lambda > mu (1 - 2/d) >= 0). */
+    if (!(mu > 0) || !isfinite(mu))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--mu %g: the shear modulus must be > 0", mu);
+    if (!(lambda > -2.0 * mu / dim) || !isfinite(lambda))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "--lambda %g: the bulk modulus lambda + 2 mu / %d must be > 0 "
+                         "(lambda > %g for --mu %g)",
+                         lambda, dim, -2.0 * mu / dim, mu);
+    params->mu = mu;
+    params->lambda = lambda;
+  }
   return HDGCL_SUCCESS;
 }
 

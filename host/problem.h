@@ -17,13 +17,20 @@ typedef struct hdg_problem {
   int32_t neumann_tags[6];   /* boundary tags with Neumann data; all others Dirichlet */
   int num_neumann;
   bool nonsymmetric;         /* convection: the local and trace matrices are not symmetric */
+  bool vector;               /* elasticity: dim components (docs/elasticity.md), --device ref only */
 } hdg_problem;
+
+/* Solution components of the problem in dimension dim: 1, or dim for a vector problem. */
+static inline int hdg_problem_components(const hdg_problem *problem, int dim) {
+  return problem->vector ? dim : 1;
+}
 
 /* The problem named `name`; error lists the known names. */
 int hdg_problem_find(const char *name, const hdg_problem **problem);
 
 /* Parameters of the instance in dimension dim: reads "poly-degree" (default:
- * the order), "kappa2" and "beta" from opts. */
+ * the order), "kappa2", "beta", "mu" and "lambda" from opts; refuses bad
+ * material data of the vector problems (mu <= 0, lambda <= -2 mu / dim). */
 int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order, int dim,
                        problem_params *params);
 

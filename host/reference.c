@@ -11,7 +11,7 @@
 
 int reference_solve(hdgcl_solver s) {
   const hdgcl_mesh *mesh = s->mesh;
-  int nf = s->ref.sz.nf;
+  int nf = s->ref.sz.nfb; /* values per face: ncomp * nf */
   int32_t nbnd = mesh->num_faces - mesh->num_interior_faces;
   size_t n = (size_t)s->num.num_unknown_faces * nf;
   double *bvals = NULL, *x = NULL;

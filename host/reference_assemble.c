@@ -16,6 +16,10 @@ int reference_boundary_data(hdgcl_solver s, double *bvals) {
   const hdgcl_quadrature *qf = &s->ref.qface;
   int nf = sz->nf, d = sz->dim;
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
+    if (sz->ncomp > 1) { /* vector problems: nfb values per face */
+      HDGCL_TRY(elasticity_boundary_values(s, f, bvals + (size_t)(f - mesh->num_interior_faces) * sz->nfb));
+      continue;
+    }
     double *out = bvals + (size_t)(f - mesh->num_interior_faces) * nf;
     memset(out, 0, sizeof(double) * nf);
     int32_t e = mesh->face_elems[2 * f];
@@ -50,22 +54,39 @@ static int find_slot(const hdg_numbering *num, int nslots, int32_t row, int32_t 
   return -1;
 }
 
+/* The trace system is assembled in face blocks of nf = nfb = ncomp * nf
+ * values (hdg_sizes): the scalar K_e of (F10) (ncomp = 1) or the vector one
+ * of docs/elasticity.md (E9), element traces nt = ntb values face-major. */
 int reference_assemble(hdgcl_solver s, const double *bvals) {
   const hdgcl_mesh *mesh = s->mesh;
   const hdg_sizes *sz = &s->ref.sz;
   const hdg_numbering *num = &s->num;
-  int nf = sz->nf, nt = sz->nt, nfe = sz->nfaces, nslots = sz->nslots;
+  int nf = sz->nfb, nt = sz->ntb, nfe = sz->nfaces, nslots = sz->nslots;
+  bool vector = sz->ncomp > 1;
   size_t nrows = (size_t)num->num_unknown_faces;
   memset(s->matrix, 0, sizeof(double) * nrows * nslots * nf * nf);
   memset(s->rhs, 0, sizeof(double) * nrows * nf);
-  reference_element el;
+  reference_element el = {0};
+  elasticity_element vel = {0};
   double *g = NULL;
+  const double *ke = NULL;
   int status;
-  HDGCL_TRY(reference_element_create(sz, &el));
+  if (vector) {
+    HDGCL_TRY(elasticity_element_create(sz, &vel));
+    ke = vel.k;
+  } else {
+    HDGCL_TRY(reference_element_create(sz, &el));
+    ke = el.k;
+  }
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "element rhs", &g), done);
   for (int32_t e = 0; e < mesh->num_elements; e++) {
-    HDGCL_TRY_GOTO(status, reference_element_condense(s, e, &el), done);
-    reference_element_rhs(&el, g);
+    if (vector) {
+      HDGCL_TRY_GOTO(status, elasticity_element_condense(s, e, &vel), done);
+      memcpy(g, vel.g, sizeof(double) * nt);
+    } else {
+      HDGCL_TRY_GOTO(status, reference_element_condense(s, e, &el), done);
+      reference_element_rhs(&el, g);
+    }
     const int32_t *faces = mesh->elem_faces + (size_t)e * nfe;
     for (int a = 0; a < nfe; a++) {
       int32_t row = num->face_unknown[faces[a]];
@@ -74,7 +95,7 @@ int reference_assemble(hdgcl_solver s, const double *bvals) {
       for (int m = 0; m < nf; m++) r[m] += g[a * nf + m];
       for (int b = 0; b < nfe; b++) {
         int32_t col = num->face_unknown[faces[b]];
-        const double *kab = el.k + (size_t)(a * nf) * nt + b * nf;
+        const double *kab = ke + (size_t)(a * nf) * nt + b * nf;
         if (col < 0) { /* known Dirichlet trace: move to the right-hand side */
           const double *lam = bvals + (size_t)(faces[b] - mesh->num_interior_faces) * nf;
           for (int m = 0; m < nf; m++)
@@ -103,6 +124,9 @@ int reference_assemble(hdgcl_solver s, const double *bvals) {
   status = HDGCL_SUCCESS;
 done:
   free(g);
-  reference_element_destroy(&el);
+  if (vector)
+    elasticity_element_destroy(&vel);
+  else
+    reference_element_destroy(&el);
   return status;
 }

@@ -51,7 +51,7 @@ void reference_element_destroy(reference_element *el) {
 
 /* Integrates (F6) on element e with the geometry evaluated at every
  * quadrature point (affine or not). */
-static int element_matrices(hdgcl_solver s, int32_t e, reference_element *el) {
+int reference_element_matrices(hdgcl_solver s, int32_t e, reference_element *el) {
   const hdg_reference *ref = &s->ref;
   const hdg_sizes *sz = &ref->sz;
   const hdgcl_mesh *mesh = s->mesh;
@@ -137,7 +137,7 @@ static int element_matrices(hdgcl_solver s, int32_t e, reference_element *el) {
 int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el) {
   const hdg_sizes *sz = &s->ref.sz;
   int d = sz->dim, np = sz->np, nt = sz->nt;
-  HDGCL_TRY(element_matrices(s, e, el));
+  HDGCL_TRY(reference_element_matrices(s, e, el));
 
   /* A = L_A L_A^T; S = D + sum_k B_k^T A^-1 B_k; W = E - sum_k B_k^T A^-1 C_k,
    * W_t = E_t - sum_k B_k^T A^-1 C_k;  K = H + sum_k C_k^T A^-1 C_k - W_t^T S^-1 W

@@ -28,6 +28,11 @@ typedef struct reference_element {
 int reference_element_create(const hdg_sizes *sz, reference_element *el);
 void reference_element_destroy(reference_element *el);
 
+/* Integrates the matrices A..H, F of (F6), (F22) on element e (the first
+ * eight fields; the vector problems use them with kappa = 1, c = 0, beta = 0,
+ * docs/elasticity.md (E5)). */
+int reference_element_matrices(hdgcl_solver s, int32_t e, reference_element *el);
+
 /* Integrates (F6) on element e and condenses it: fills every field. */
 int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el);
 

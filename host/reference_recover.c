@@ -9,13 +9,26 @@
 #include "error.h"
 #include "reference.h"
 
-typedef struct recover_work {
-  double *lam;   /* [nt]   trace of the element */
-  double *gx;    /* [np1][dim]     physical gradients at one point */
-  double *kst;   /* [np1-1]^2      reduced stiffness */
-  double *rhs;   /* [np1]          right-hand side, then u*_1.. */
-  double *mphi;  /* [np1]          (phi+_j, 1)_K */
-} recover_work;
+int reference_postprocess_work_create(const hdg_sizes *sz, reference_postprocess_work *w) {
+  *w = (reference_postprocess_work){0};
+  int np1 = sz->np1, d = sz->dim, status;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * d, sizeof(double), "gradients", &w->gx), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * np1, sizeof(double), "stiffness", &w->kst), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "rhs", &w->rhs), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "means", &w->mphi), fail);
+  return HDGCL_SUCCESS;
+fail:
+  reference_postprocess_work_destroy(w);
+  return status;
+}
+
+void reference_postprocess_work_destroy(reference_postprocess_work *w) {
+  free(w->gx);
+  free(w->kst);
+  free(w->rhs);
+  free(w->mphi);
+  *w = (reference_postprocess_work){0};
+}
 
 /* Geometry of element e at the point xi: x, J^-1; returns det J. */
 static double point_geometry(hdgcl_solver s, int32_t e, const double *xi, double *x, double *jinv) {
@@ -26,17 +39,18 @@ static double point_geometry(hdgcl_solver s, int32_t e, const double *xi, double
   return detj;
 }
 
-/* u* on element e from q (F12): reduced stiffness on the non-constant modes
+/* u* on element e (F12), given u (np values) and g ([dim][np]) with
+ * (grad u*, grad w) = (g, grad w) / divisor: g = q and divisor = -kappa for the
+ * scalar problems, g = row i of H and divisor 1 for component i of the vector
+ * ones (docs/elasticity.md (E10)).  Reduced stiffness on the non-constant modes
  * 1..np1-1 (phi+_0 is the constant), then the constant mode from the mean of u.
  * Integrated with the load quadrature, as the device does: on mapped elements
  * the stiffness integrand is rational, so the rule is part of the method. */
-static int postprocess(hdgcl_solver s, int32_t e, recover_work *w) {
+int reference_postprocess(hdgcl_solver s, int32_t e, const double *u, const double *g,
+                          double divisor, double *ustar, reference_postprocess_work *w) {
   const hdg_sizes *sz = &s->ref.sz;
   const hdgcl_quadrature *qe = &s->ref.qload;
   int d = sz->dim, np = sz->np, np1 = sz->np1, n = np1 - 1;
-  const double *u = s->u + (size_t)e * np, *q = s->q + (size_t)e * d * np;
-  double *ustar = s->ustar + (size_t)e * np1;
-  double kappa = s->kappa[e];
   memset(w->kst, 0, sizeof(double) * n * n);
   memset(w->rhs, 0, sizeof(double) * np1);
   memset(w->mphi, 0, sizeof(double) * np1);
@@ -45,21 +59,21 @@ static int postprocess(hdgcl_solver s, int32_t e, recover_work *w) {
     double x[3], jinv[9];
     double wq = qe->weights[k] * point_geometry(s, e, qe->points + (size_t)k * d, x, jinv);
     const double *phi = s->ref.phi_load + (size_t)k * np, *phi1 = s->ref.phi1_load + (size_t)k * np1;
-    const double *g = s->ref.dphi1_load + (size_t)k * np1 * d;
-    double qh[3] = {0, 0, 0}, uh = 0.0;
+    const double *gr = s->ref.dphi1_load + (size_t)k * np1 * d;
+    double gh[3] = {0, 0, 0}, uh = 0.0;
     for (int c = 0; c < d; c++)
-      for (int i = 0; i < np; i++) qh[c] += q[c * np + i] * phi[i];
+      for (int i = 0; i < np; i++) gh[c] += g[c * np + i] * phi[i];
     for (int i = 0; i < np; i++) uh += u[i] * phi[i];
     for (int i = 0; i < np1; i++)
       for (int c = 0; c < d; c++) {
         double sum = 0.0;
-        for (int l = 0; l < d; l++) sum += jinv[l * d + c] * g[i * d + l];
+        for (int l = 0; l < d; l++) sum += jinv[l * d + c] * gr[i * d + l];
         w->gx[i * d + c] = sum;
       }
     for (int i = 1; i < np1; i++) {
       double r = 0.0;
-      for (int c = 0; c < d; c++) r += qh[c] * w->gx[i * d + c];
-      w->rhs[i - 1] -= wq * r / kappa;
+      for (int c = 0; c < d; c++) r += gh[c] * w->gx[i * d + c];
+      w->rhs[i - 1] += wq * r / divisor;
       for (int j = 1; j < np1; j++) {
         double a = 0.0;
         for (int c = 0; c < d; c++) a += w->gx[i * d + c] * w->gx[j * d + c];
@@ -121,27 +135,26 @@ int reference_recover(hdgcl_solver s) {
   const hdgcl_mesh *mesh = s->mesh;
   const hdg_sizes *sz = &s->ref.sz;
   int d = sz->dim, np = sz->np, np1 = sz->np1, nf = sz->nf, nt = sz->nt, nfe = sz->nfaces;
+  if (sz->ncomp > 1) return elasticity_recover(s);
   reference_element el;
-  recover_work w = {0};
+  reference_postprocess_work w = {0};
+  double *lam = NULL;
   int status;
   HDGCL_TRY(reference_element_create(sz, &el));
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "trace", &w.lam), done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * d, sizeof(double), "gradients", &w.gx), done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * np1, sizeof(double), "stiffness", &w.kst), done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "rhs", &w.rhs), done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "means", &w.mphi), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "trace", &lam), done);
+  HDGCL_TRY_GOTO(status, reference_postprocess_work_create(sz, &w), done);
   double err[6] = {0, 0, 0, 0, 0, 0};
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     HDGCL_TRY_GOTO(status, reference_element_condense(s, e, &el), done);
     for (int f = 0; f < nfe; f++) {
       int32_t face = mesh->elem_faces[(size_t)e * nfe + f];
-      memcpy(w.lam + f * nf, s->trace + (size_t)face * nf, sizeof(double) * nf);
+      memcpy(lam + f * nf, s->trace + (size_t)face * nf, sizeof(double) * nf);
     }
     /* u = S^-1 (F + W lambda) = z_F + Z_W lambda  (F9). */
     double *u = s->u + (size_t)e * np;
     for (int i = 0; i < np; i++) {
       double sum = el.z[i * (nt + 1) + nt];
-      for (int a = 0; a < nt; a++) sum += el.z[i * (nt + 1) + a] * w.lam[a];
+      for (int a = 0; a < nt; a++) sum += el.z[i * (nt + 1) + a] * lam[a];
       u[i] = sum;
     }
     /* q_k = -A^-1 (B_k u + C_k lambda)  (F8). */
@@ -150,12 +163,15 @@ int reference_recover(hdgcl_solver s) {
       for (int j = 0; j < np; j++) {
         double sum = 0.0;
         for (int i = 0; i < np; i++) sum += el.b[((size_t)k * np + j) * np + i] * u[i];
-        for (int a = 0; a < nt; a++) sum += el.c[((size_t)k * np + j) * nt + a] * w.lam[a];
+        for (int a = 0; a < nt; a++) sum += el.c[((size_t)k * np + j) * nt + a] * lam[a];
         qk[j] = -sum;
       }
       dense_cholesky_solve(np, el.achol, 1, qk);
     }
-    HDGCL_TRY_GOTO(status, postprocess(s, e, &w), done);
+    HDGCL_TRY_GOTO(status,
+                   reference_postprocess(s, e, u, s->q + (size_t)e * d * np, -s->kappa[e],
+                                         s->ustar + (size_t)e * np1, &w),
+                   done);
     double ee[6] = {0, 0, 0, 0, 0, 0};
     element_errors(s, e, ee);
     for (int c = 0; c < 6; c++)
@@ -170,11 +186,8 @@ int reference_recover(hdgcl_solver s) {
   s->result.norm_q = sqrt(err[5]);
   status = HDGCL_SUCCESS;
 done:
-  free(w.lam);
-  free(w.gx);
-  free(w.kst);
-  free(w.rhs);
-  free(w.mphi);
+  free(lam);
+  reference_postprocess_work_destroy(&w);
   reference_element_destroy(&el);
   return status;
 }

@@ -1,7 +1,8 @@
 /* Reference path, trace solve: preconditioned conjugate gradients (SPD
  * systems) or restarted right-preconditioned GMRES(m) (any system) on the
  * block-ELL trace matrix, serial, with no preconditioner, point-Jacobi or
- * face block-Jacobi. */
+ * face block-Jacobi.  Face blocks hold nfb = ncomp * nf values (hdg_sizes):
+ * nf below is that block size. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@
 #include "reference.h"
 
 static void matvec(hdgcl_solver s, const double *x, double *y) {
-  int nf = s->ref.sz.nf, nslots = s->ref.sz.nslots;
+  int nf = s->ref.sz.nfb, nslots = s->ref.sz.nslots;
   int32_t rows = s->num.num_unknown_faces;
   for (int32_t r = 0; r < rows; r++)
     for (int m = 0; m < nf; m++) {
@@ -36,7 +37,7 @@ static double dot(size_t n, const double *a, const double *b) {
  * face blocks (block-Jacobi; by LU with partial pivoting, so nonsymmetric
  * blocks too). */
 static int precond_setup(hdgcl_solver s, double *pc) {
-  int nf = s->ref.sz.nf, nslots = s->ref.sz.nslots;
+  int nf = s->ref.sz.nfb, nslots = s->ref.sz.nslots;
   if (s->precond == PRECOND_NONE) return HDGCL_SUCCESS;
   double *lu = NULL;
   int *piv = NULL;
@@ -77,7 +78,7 @@ static int precond_setup(hdgcl_solver s, double *pc) {
 }
 
 static void precond_apply(hdgcl_solver s, const double *pc, const double *r, double *z) {
-  int nf = s->ref.sz.nf;
+  int nf = s->ref.sz.nfb;
   size_t n = (size_t)s->num.num_unknown_faces * nf;
   if (s->precond == PRECOND_NONE) {
     memcpy(z, r, sizeof(double) * n);
@@ -98,12 +99,12 @@ static void precond_apply(hdgcl_solver s, const double *pc, const double *r, dou
 }
 
 static size_t precond_size(hdgcl_solver s) {
-  size_t n = (size_t)s->num.num_unknown_faces * s->ref.sz.nf;
-  return s->precond != PRECOND_BLOCK_JACOBI ? n + 1 : n * s->ref.sz.nf;
+  size_t n = (size_t)s->num.num_unknown_faces * s->ref.sz.nfb;
+  return s->precond != PRECOND_BLOCK_JACOBI ? n + 1 : n * s->ref.sz.nfb;
 }
 
 int reference_cg(hdgcl_solver s, double *x) {
-  int nf = s->ref.sz.nf;
+  int nf = s->ref.sz.nfb;
   size_t n = (size_t)s->num.num_unknown_faces * nf;
   size_t npc = precond_size(s);
   double *r = NULL, *z = NULL, *p = NULL, *ap = NULL, *pc = NULL;
@@ -165,7 +166,7 @@ done:
  * one reorthogonalisation pass, Givens rotations; the residual it reports is
  * the true ||b - A x|| / ||b||, recomputed at each restart. */
 int reference_gmres(hdgcl_solver s, double *x) {
-  int nf = s->ref.sz.nf, m = s->restart;
+  int nf = s->ref.sz.nfb, m = s->restart;
   size_t n = (size_t)s->num.num_unknown_faces * nf;
   double *v = NULL, *w = NULL, *z = NULL, *pc = NULL, *h = NULL, *g = NULL, *cs = NULL, *sn = NULL;
   int status;

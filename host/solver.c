@@ -16,7 +16,7 @@ const char *const hdgcl_solver_options[] = {
     "problem",   "order",       "tau",        "rtol",     "maxit",      "solver",
     "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "cheb-mixed", "format",
     "chunk",     "keep-local",  "poly-degree", "kappa2",  "beta",  "scratch",    "pmg-smooth", "pmg-coarse",
-    NULL};
+    "mu",        "lambda",      NULL};
 
 /* In the order of PRECOND_* (solver_impl.h) and SOLVER_* (krylov.h). */
 static const char *const precond_names[] = {"none", "jacobi", "block-jacobi", "chebyshev", "asm",
@@ -105,23 +105,32 @@ static int solver_init(hdgcl_solver s, int order) {
                        "--solver %s --precond %s: the reference path (--device ref) has CG and "
                        "GMRES with none, jacobi or block-jacobi only",
                        solver_names[s->solver], precond_names[s->precond]);
+  if (s->problem->vector && !hdgcl_context_is_reference(ctx))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--problem %s runs on --device ref only so far (the OpenCL pipeline is "
+                       "scalar; docs/elasticity.md)",
+                       s->problem->info.name);
   if (mesh->num_elements <= 0) return hdgcl_error(HDGCL_ERROR_MESH, "the mesh has no elements");
   HDGCL_TRY(hdg_problem_check_mesh(s->problem, &s->params, mesh));
   HDGCL_TRY(hdg_reference_create(mesh->type, order, &s->ref));
+  HDGCL_TRY(hdg_sizes_set_components(&s->ref.sz, hdg_problem_components(s->problem, mesh->dim)));
   const hdg_sizes *sz = &s->ref.sz;
+  size_t nc = (size_t)sz->ncomp;
   HDGCL_TRY(hdg_numbering_create(mesh, sz, s->problem->neumann_tags, s->problem->num_neumann,
                                  &s->num));
   size_t ne = (size_t)mesh->num_elements, rows = (size_t)s->num.num_unknown_faces;
   HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "kappa", &s->kappa));
   HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "c", &s->c));
   HDGCL_TRY(hdg_problem_coefficients(&s->params, mesh, s->kappa, s->c));
-  HDGCL_TRY(hdgcl_calloc(rows * sz->nslots * sz->nf * sz->nf, sizeof(double), "trace matrix",
+  /* Face blocks of nfb = ncomp * nf values; u, q (H), u* per component. */
+  HDGCL_TRY(hdgcl_calloc(rows * sz->nslots * sz->nfb * sz->nfb, sizeof(double), "trace matrix",
                          &s->matrix));
-  HDGCL_TRY(hdgcl_calloc(rows * sz->nf, sizeof(double), "right-hand side", &s->rhs));
-  HDGCL_TRY(hdgcl_calloc((size_t)mesh->num_faces * sz->nf, sizeof(double), "trace", &s->trace));
-  HDGCL_TRY(hdgcl_calloc(ne * sz->np, sizeof(double), "u", &s->u));
-  HDGCL_TRY(hdgcl_calloc(ne * sz->dim * sz->np, sizeof(double), "q", &s->q));
-  HDGCL_TRY(hdgcl_calloc(ne * sz->np1, sizeof(double), "u*", &s->ustar));
+  HDGCL_TRY(hdgcl_calloc(rows * sz->nfb, sizeof(double), "right-hand side", &s->rhs));
+  HDGCL_TRY(hdgcl_calloc((size_t)mesh->num_faces * sz->nfb, sizeof(double), "trace", &s->trace));
+  HDGCL_TRY(hdgcl_calloc(ne * nc * sz->np, sizeof(double), "u", &s->u));
+  HDGCL_TRY(hdgcl_calloc(ne * nc * sz->dim * sz->np, sizeof(double), "q", &s->q));
+  HDGCL_TRY(hdgcl_calloc(ne * nc * sz->np1, sizeof(double), "u*", &s->ustar));
+  if (s->problem->vector) HDGCL_TRY(hdgcl_calloc(ne * sz->np, sizeof(double), "p", &s->p));
 
   hdgcl_result *r = &s->result;
   r->problem = s->problem->info.name;
@@ -139,8 +148,10 @@ static int solver_init(hdgcl_solver s, int order) {
   r->num_elements = mesh->num_elements;
   r->num_faces = mesh->num_faces;
   r->num_unknown_faces = s->num.num_unknown_faces;
-  r->element_dofs = (int64_t)ne * (1 + sz->dim) * sz->np;
-  r->trace_dofs = (int64_t)rows * sz->nf;
+  /* scalar: u and q; vector: u, H and p (docs/elasticity.md) */
+  r->element_dofs = (int64_t)ne * (nc * (1 + sz->dim) + (s->problem->vector ? 1 : 0)) * sz->np;
+  r->trace_dofs = (int64_t)rows * sz->nfb;
+  r->l2_p = r->norm_p = s->problem->vector ? 0.0 : NAN;
   r->h = largest_diameter(mesh);
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) r->stages[i].name = stage_names[i];
   if (!hdgcl_context_is_reference(ctx)) HDGCL_TRY(pipeline_create(s));
@@ -269,7 +280,7 @@ int hdgcl_solver_matrix(hdgcl_solver s, int *rows, int *slots, int *nf, const do
   if (s->dev && values) HDGCL_TRY(pipeline_download_matrix(s));
   if (rows) *rows = s->num.num_unknown_faces;
   if (slots) *slots = s->ref.sz.nslots;
-  if (nf) *nf = s->ref.sz.nf;
+  if (nf) *nf = s->ref.sz.nfb; /* block size: ncomp * Nf */
   if (values) *values = s->matrix;
   if (columns) *columns = s->num.block_cols;
   if (rhs) *rhs = s->rhs;
@@ -290,6 +301,7 @@ int hdgcl_solver_destroy(hdgcl_solver *solver) {
   free(s->u);
   free(s->q);
   free(s->ustar);
+  free(s->p);
   free(s->history);
   free(s);
   *solver = NULL;

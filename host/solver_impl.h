@@ -47,13 +47,15 @@ struct hdgcl_solver_s {
   double *kappa, *c;    /* [num_elements] */
 
   /* The assembled trace system (host copies, filled by both paths):
-   * block-ELL values [rows][nslots][nf][nf], right-hand side [rows*nf]. */
+   * block-ELL values [rows][nslots][nfb][nfb], right-hand side [rows*nfb]
+   * (nfb = ncomp * nf, hdg_sizes; = nf for the scalar problems). */
   double *matrix, *rhs;
-  /* Solution (host copies). */
-  double *trace;  /* [num_faces][nf] */
-  double *u;      /* [num_elements][np] */
-  double *q;      /* [num_elements][dim][np] */
-  double *ustar;  /* [num_elements][np1] */
+  /* Solution (host copies); c = ncomp components (1 for scalar problems). */
+  double *trace;  /* [num_faces][c][nf] */
+  double *u;      /* [num_elements][c][np] */
+  double *q;      /* [num_elements][c][dim][np]: q, or H = grad u for the vector problems */
+  double *ustar;  /* [num_elements][c][np1] */
+  double *p;      /* [num_elements][np] pressure of the vector problems (else NULL) */
   double *history;
   int history_capacity;
   bool solved;

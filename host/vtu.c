@@ -130,6 +130,11 @@ int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
   if (!s->solved)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_write_vtu: call hdgcl_solver_solve first");
   const hdg_sizes *sz = &s->ref.sz;
+  if (sz->ncomp > 1)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "hdgcl_solver_write_vtu: --problem %s is a vector problem; VTU output of "
+                       "displacement and stress is not implemented yet (docs/elasticity.md)",
+                       s->problem->info.name);
   const hdgcl_mesh *m = s->mesh;
   int n = subdivisions > 0 ? subdivisions : sz->order + 1;
   if (n > 64) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "VTU subdivisions %d out of range [1, 64]", n);

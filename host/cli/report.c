@@ -136,6 +136,12 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
   json_number(f, r->norm_u);
   fprintf(f, ", \"norm_q\": ");
   json_number(f, r->norm_q);
+  if (!isnan(r->l2_p)) { /* vector problems: q is H = grad u, and the pressure */
+    fprintf(f, ", \"l2_p\": ");
+    json_number(f, r->l2_p);
+    fprintf(f, ", \"norm_p\": ");
+    json_number(f, r->norm_p);
+  }
   fprintf(f, "},\n%s  \"stages\": [", pad);
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
     const hdgcl_stage_stats *st = &r->stages[i];
@@ -171,8 +177,8 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
           (long long)r->num_elements, hdgcl_element_type_name(mesh->type), (long long)r->num_faces,
           r->h);
   fprintf(out, "device    %s (%s)\n", dev->name, dev->platform);
-  fprintf(out, "DOFs      element (u, q) %lld, trace %lld (%lld faces x %lld)\n",
-          (long long)r->element_dofs, (long long)r->trace_dofs, (long long)r->num_unknown_faces,
+  fprintf(out, "DOFs      element %s %lld, trace %lld (%lld faces x %lld)\n",
+          isnan(r->l2_p) ? "(u, q)" : "(u, H, p)", (long long)r->element_dofs, (long long)r->trace_dofs, (long long)r->num_unknown_faces,
           r->num_unknown_faces ? (long long)(r->trace_dofs / r->num_unknown_faces) : 0LL);
   char method[32];
   if (r->restart)
@@ -190,8 +196,12 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
   if (show_history)
     for (int i = 0; i < r->history_length; i++)
       fprintf(out, "          iteration %4d  residual %.6e\n", i, r->history[i]);
-  fprintf(out, "errors    L2(u) %.4e   L2(q) %.4e   L2(u*) %.4e   max|u-u_h| %.4e\n", r->l2_u,
-          r->l2_q, r->l2_ustar, r->linf_u);
+  if (isnan(r->l2_p))
+    fprintf(out, "errors    L2(u) %.4e   L2(q) %.4e   L2(u*) %.4e   max|u-u_h| %.4e\n", r->l2_u,
+            r->l2_q, r->l2_ustar, r->linf_u);
+  else /* vector problems */
+    fprintf(out, "errors    L2(u) %.4e   L2(H) %.4e   L2(p) %.4e   L2(u*) %.4e   max|u-u_h| %.4e\n",
+            r->l2_u, r->l2_q, r->l2_p, r->l2_ustar, r->linf_u);
   fprintf(out, "stage          time [ms]   GFLOP/s      GB/s\n");
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
     const hdgcl_stage_stats *st = &r->stages[i];

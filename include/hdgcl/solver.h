@@ -93,6 +93,10 @@ typedef struct hdgcl_result {
                                (GMRES: the least-squares estimate) */
   double l2_u, l2_q, l2_ustar, linf_u; /* errors against the exact solution */
   double norm_u, norm_q;    /* L2 norms of the exact u and q (for relative errors) */
+  /* Vector problems (elasticity): l2_u, norm_u are of the displacement u,
+   * l2_q, norm_q of the displacement gradient H = grad u, l2_ustar of the
+   * postprocessed displacement, l2_p, norm_p of the pressure
+   * p = -(mu + lambda) div u; l2_p and norm_p are NaN for scalar problems. */
   double precond_seconds;   /* preconditioner setup, part of the solve stage */
   double setup_seconds;     /* host tables, numbering, kernel compilation, local_invert trial */
   double total_seconds;     /* the stages (excludes setup) */
@@ -104,6 +108,7 @@ typedef struct hdgcl_result {
   int local_invert_wg;      /* its work-group size */
   const char *local_invert_source; /* "trial" (timed in this run), "cache" (the tuning
                                       record), "environment" (HDGCL_LOCAL_INVERT) */
+  double l2_p, norm_p;      /* pressure error and norm (vector problems; see above) */
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
@@ -114,13 +119,17 @@ int hdgcl_solver_result(hdgcl_solver solver, const hdgcl_result **result);
 /* Host copies of the solution after hdgcl_solver_solve (owned by the solver):
  * u [num_elements][Np], q [num_elements][dim][Np], ustar [num_elements][Np1]
  * (coefficients in the orthonormal basis), trace [num_faces][Nf] (Dirichlet
- * faces hold the projected data).  Any pointer may be NULL. */
+ * faces hold the projected data).  Any pointer may be NULL.  Vector problems
+ * (elasticity, dim components c): u [num_elements][c][Np], q holds H = grad u
+ * as [num_elements][c][dim][Np] (H_cj = d_j u_c), ustar [num_elements][c][Np1],
+ * trace [num_faces][c][Nf]. */
 int hdgcl_solver_solution(hdgcl_solver solver, const double **u, const double **q,
                           const double **ustar, const double **trace);
 
 /* The assembled trace matrix in block-ELL form (host copy, owned by the
  * solver): values [rows][slots][Nf][Nf], block columns [rows][slots] (-1 =
- * empty), right-hand side [rows*Nf].  For tests and matrix export. */
+ * empty), right-hand side [rows*Nf].  For tests and matrix export.  For the
+ * vector problems *nf is the face block size c * Nf (c components). */
 int hdgcl_solver_matrix(hdgcl_solver solver, int *rows, int *slots, int *nf, const double **values,
                         const int32_t **columns, const double **rhs);
 

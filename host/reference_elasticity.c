@@ -1,0 +1,296 @@
+/* Reference path for the vector problems (linear elasticity, HDG of paper
+ * 004 with displacement gradient H, pressure p, displacement u and trace
+ * uhat; docs/elasticity.md): element matrices from the scalar ones of
+ * reference_local.c, static condensation to the trace system with face
+ * blocks of ncomp * nf values (E7)-(E9), recovery of u, p, H, the
+ * postprocessed u* (E10) and the error norms (E11).  The trace numbering,
+ * the block-ELL assembly (reference_assemble.c) and the Krylov solvers
+ * (reference_solve.c) are the scalar ones with block size nfb = ncomp * nf. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dense.h"
+#include "error.h"
+#include "face_map.h"
+#include "problem_elasticity.h"
+#include "reference.h"
+
+int elasticity_element_create(const hdg_sizes *sz, elasticity_element *el) {
+  memset(el, 0, sizeof *el);
+  int d = sz->dim, np = sz->np, nt = sz->nt, ntb = sz->ntb, nz = (d + 1) * np;
+  HDGCL_TRY(reference_element_create(sz, &el->scalar));
+  size_t sizes[] = {(size_t)np * np,          (size_t)np * nt,          (size_t)nt * nt,
+                    (size_t)nz * nz,          (size_t)nz * (ntb + 1),   (size_t)nz * (ntb + 1),
+                    (size_t)ntb * ntb,        (size_t)ntb,              (size_t)np * (np > nt ? np : nt)};
+  size_t total = 0;
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) total += sizes[i];
+  double *block;
+  int status = hdgcl_calloc(total, sizeof(double), "elasticity element matrices", &block);
+  if (status) {
+    reference_element_destroy(&el->scalar);
+    return status;
+  }
+  double **slots[] = {&el->s0, &el->w0, &el->k0, &el->z, &el->wf, &el->zs, &el->k, &el->g, &el->y};
+  size_t off = 0;
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    *slots[i] = block + off;
+    off += sizes[i];
+  }
+  status = hdgcl_calloc((size_t)nz, sizeof(int), "pivots", &el->piv);
+  if (status) {
+    free(block);
+    reference_element_destroy(&el->scalar);
+    return status;
+  }
+  el->sz = *sz;
+  return HDGCL_SUCCESS;
+}
+
+void elasticity_element_destroy(elasticity_element *el) {
+  free(el->s0);
+  free(el->piv);
+  reference_element_destroy(&el->scalar);
+  memset(el, 0, sizeof *el);
+}
+
+/* F_i = (f_i, phi_a)_K by the load quadrature (E5): rows (i, a) of [W | F]'s last column. */
+static int element_load(hdgcl_solver s, int32_t e, elasticity_element *el) {
+  const hdg_reference *ref = &s->ref;
+  const hdgcl_quadrature *qv = &ref->qload;
+  int d = ref->sz.dim, np = ref->sz.np, ntb = ref->sz.ntb;
+  for (int q = 0; q < qv->n; q++) {
+    double x[3], jac[9], f[3];
+    double detj = hdg_map(s->mesh, e, qv->points + (size_t)q * d, x, jac);
+    double wq = qv->weights[q] * detj;
+    elasticity_load(&s->params, x, f);
+    const double *phi = ref->phi_load + (size_t)q * np;
+    for (int i = 0; i < d; i++)
+      for (int a = 0; a < np; a++) el->wf[(size_t)(i * np + a) * (ntb + 1) + ntb] += wq * f[i] * phi[a];
+  }
+  return HDGCL_SUCCESS;
+}
+
+int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *el) {
+  const hdg_sizes *sz = &s->ref.sz;
+  int d = sz->dim, np = sz->np, nf = sz->nf, nt = sz->nt, nfb = sz->nfb, ntb = sz->ntb;
+  int nz = (d + 1) * np, nw = ntb + 1;
+  double mu = s->params.mu, eps = 1.0 / (s->params.mu + s->params.lambda);
+  reference_element *sc = &el->scalar;
+  /* (E5): with kappa = 1, c = 0 the scalar a is the mass matrix M, d = tau <phi, phi>_dK,
+   * e = tau <psi, phi>_dK, h = tau <psi, psi>_dK, b_k and c_k as in (F6). */
+  HDGCL_TRY(reference_element_matrices(s, e, sc));
+  memcpy(sc->achol, sc->a, sizeof(double) * np * np);
+  if (dense_cholesky(np, sc->achol))
+    return hdgcl_error(HDGCL_ERROR_INTERNAL, "element %d: mass matrix not positive definite", (int)e);
+
+  /* (E7): eliminating H (A_H = M / mu):  S0 = D + mu sum_j B_j^T M^-1 B_j,
+   * W0 = E - mu sum_j B_j^T M^-1 C_j,  K0 = H + mu sum_j C_j^T M^-1 C_j. */
+  memcpy(el->s0, sc->d, sizeof(double) * np * np);
+  memcpy(el->w0, sc->e, sizeof(double) * np * nt);
+  memcpy(el->k0, sc->h, sizeof(double) * nt * nt);
+  for (int j = 0; j < d; j++) {
+    const double *bj = sc->b + (size_t)j * np * np, *cj = sc->c + (size_t)j * np * nt;
+    memcpy(el->y, bj, sizeof(double) * np * np);
+    dense_cholesky_solve(np, sc->achol, np, el->y);                 /* M^-1 B_j */
+    dense_gemm(np, np, np, mu, bj, 1, el->y, 0, 1.0, el->s0);       /* S0 += mu B_j^T M^-1 B_j */
+    memcpy(el->y, cj, sizeof(double) * np * nt);
+    dense_cholesky_solve(np, sc->achol, nt, el->y);                 /* M^-1 C_j */
+    dense_gemm(np, nt, np, -mu, bj, 1, el->y, 0, 1.0, el->w0);      /* W0 -= mu B_j^T M^-1 C_j */
+    dense_gemm(nt, nt, np, mu, cj, 1, el->y, 0, 1.0, el->k0);       /* K0 += mu C_j^T M^-1 C_j */
+  }
+
+  /* (E8): Z = [[S0 I_d, -B^T], [-B, -eps M]] on (u_0..u_{d-1}, p), rows/columns
+   * (i, a) = i * np + a and (p, a) = d * np + a;  [Wext | Fext] with the trace
+   * columns (f, c, m) = f * nfb + c * nf + m. */
+  memset(el->z, 0, sizeof(double) * nz * nz);
+  memset(el->wf, 0, sizeof(double) * nz * nw);
+  for (int i = 0; i < d; i++) {
+    const double *bi = sc->b + (size_t)i * np * np, *ci = sc->c + (size_t)i * np * nt;
+    for (int a = 0; a < np; a++) {
+      double *zrow = el->z + (size_t)(i * np + a) * nz, *prow = el->z + (size_t)(d * np + a) * nz;
+      for (int b = 0; b < np; b++) {
+        zrow[i * np + b] = el->s0[a * np + b];
+        zrow[d * np + b] = -bi[b * np + a]; /* -B_i^T */
+        prow[i * np + b] = -bi[a * np + b]; /* -B_i */
+      }
+      double *wrow = el->wf + (size_t)(i * np + a) * nw, *wprow = el->wf + (size_t)(d * np + a) * nw;
+      for (int f = 0; f < sz->nfaces; f++)
+        for (int m = 0; m < nf; m++) {
+          wrow[f * nfb + i * nf + m] = el->w0[a * nt + f * nf + m];
+          wprow[f * nfb + i * nf + m] = ci[a * nt + f * nf + m]; /* C_i */
+        }
+    }
+  }
+  for (int a = 0; a < np; a++)
+    for (int b = 0; b < np; b++) el->z[(size_t)(d * np + a) * nz + d * np + b] = -eps * sc->a[a * np + b];
+  HDGCL_TRY(element_load(s, e, el));
+
+  /* (E9): K_e = K0 (x) I_d - Wext^T Z^-1 Wext,  g_e = Wext^T Z^-1 Fext. */
+  int bad = dense_lu(nz, el->z, el->piv);
+  if (bad)
+    return hdgcl_error(HDGCL_ERROR_INTERNAL, "element %d: local (u, p) matrix singular (column %d)",
+                       (int)e, bad - 1);
+  memcpy(el->zs, el->wf, sizeof(double) * nz * nw);
+  dense_lu_solve(nz, el->z, el->piv, nw, el->zs);
+  memset(el->k, 0, sizeof(double) * ntb * ntb);
+  for (int f = 0; f < sz->nfaces; f++)
+    for (int g = 0; g < sz->nfaces; g++)
+      for (int c = 0; c < d; c++)
+        for (int m = 0; m < nf; m++)
+          for (int n = 0; n < nf; n++)
+            el->k[(size_t)(f * nfb + c * nf + m) * ntb + g * nfb + c * nf + n] =
+                el->k0[(f * nf + m) * nt + g * nf + n];
+  for (int r = 0; r < ntb; r++) {
+    for (int col = 0; col < nw; col++) {
+      double sum = 0.0;
+      for (int i = 0; i < nz; i++) sum += el->wf[(size_t)i * nw + r] * el->zs[(size_t)i * nw + col];
+      if (col < ntb)
+        el->k[(size_t)r * ntb + col] -= sum;
+      else
+        el->g[r] = sum;
+    }
+  }
+  return HDGCL_SUCCESS;
+}
+
+int elasticity_boundary_values(hdgcl_solver s, int32_t f, double *out) {
+  const hdgcl_mesh *mesh = s->mesh;
+  const hdg_sizes *sz = &s->ref.sz;
+  const hdgcl_quadrature *qf = &s->ref.qface;
+  int nf = sz->nf, d = sz->dim;
+  if (s->num.face_bc[f] != FACE_DIRICHLET)
+    return hdgcl_error(HDGCL_ERROR_INTERNAL, "face %d: traction data is not implemented", (int)f);
+  memset(out, 0, sizeof(double) * sz->nfb);
+  int32_t e = mesh->face_elems[2 * f];
+  int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
+  for (int q = 0; q < qf->n; q++) {
+    double X[3], x[3], nds[3], u[3], grad[9], p;
+    HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
+    hdg_face_normal(mesh, e, lf, X, x, nds);
+    elasticity_exact(&s->params, x, u, grad, &p);
+    const double *psi = s->ref.psi_face + (size_t)q * nf;
+    /* The projection of each component as in the scalar case (reference_assemble.c). */
+    for (int c = 0; c < d; c++)
+      for (int m = 0; m < nf; m++) out[c * nf + m] += qf->weights[q] * psi[m] * u[c];
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* Squared L2 errors of u, H, p, u*, max |u - u_h| (Euclidean), squared norms
+ * of the exact u, H and p on element e (E11). */
+static void element_errors(hdgcl_solver s, int32_t e, double err[8]) {
+  const hdg_sizes *sz = &s->ref.sz;
+  const hdgcl_quadrature *qe = &s->ref.qerr;
+  int d = sz->dim, np = sz->np, np1 = sz->np1;
+  const double *u = s->u + (size_t)e * d * np, *h = s->q + (size_t)e * d * d * np;
+  const double *p = s->p + (size_t)e * np, *ustar = s->ustar + (size_t)e * d * np1;
+  for (int k = 0; k < qe->n; k++) {
+    double x[3], jac[9];
+    double wq = qe->weights[k] * hdg_map(s->mesh, e, qe->points + (size_t)k * d, x, jac);
+    const double *phi = s->ref.phi_err + (size_t)k * np, *phi1 = s->ref.phi1_err + (size_t)k * np1;
+    double uex[3], gex[9], pex;
+    elasticity_exact(&s->params, x, uex, gex, &pex);
+    double eu = 0.0, es = 0.0, uu = 0.0, eh = 0.0, hh = 0.0;
+    for (int i = 0; i < d; i++) {
+      double uh = 0.0, us = 0.0;
+      for (int a = 0; a < np; a++) uh += u[i * np + a] * phi[a];
+      for (int a = 0; a < np1; a++) us += ustar[i * np1 + a] * phi1[a];
+      eu += (uh - uex[i]) * (uh - uex[i]);
+      es += (us - uex[i]) * (us - uex[i]);
+      uu += uex[i] * uex[i];
+      for (int j = 0; j < d; j++) {
+        double hv = 0.0;
+        for (int a = 0; a < np; a++) hv += h[(i * d + j) * np + a] * phi[a];
+        eh += (hv - gex[i * d + j]) * (hv - gex[i * d + j]);
+        hh += gex[i * d + j] * gex[i * d + j];
+      }
+    }
+    double ph = 0.0;
+    for (int a = 0; a < np; a++) ph += p[a] * phi[a];
+    err[0] += wq * eu;
+    err[1] += wq * eh;
+    err[2] += wq * (ph - pex) * (ph - pex);
+    err[3] += wq * es;
+    if (sqrt(eu) > err[4]) err[4] = sqrt(eu);
+    err[5] += wq * uu;
+    err[6] += wq * hh;
+    err[7] += wq * pex * pex;
+  }
+}
+
+int elasticity_recover(hdgcl_solver s) {
+  const hdgcl_mesh *mesh = s->mesh;
+  const hdg_sizes *sz = &s->ref.sz;
+  int d = sz->dim, np = sz->np, np1 = sz->np1, nt = sz->nt, nf = sz->nf, nfb = sz->nfb;
+  int ntb = sz->ntb, nz = (d + 1) * np, nw = ntb + 1;
+  elasticity_element el;
+  double *lam = NULL, *lamc = NULL, *upv = NULL;
+  reference_postprocess_work w = {0};
+  int status;
+  HDGCL_TRY(elasticity_element_create(sz, &el));
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(ntb, sizeof(double), "trace", &lam), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "trace", &lamc), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nz, sizeof(double), "u and p", &upv), done);
+  HDGCL_TRY_GOTO(status, reference_postprocess_work_create(sz, &w), done);
+  double err[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (int32_t e = 0; e < mesh->num_elements; e++) {
+    HDGCL_TRY_GOTO(status, elasticity_element_condense(s, e, &el), done);
+    for (int f = 0; f < sz->nfaces; f++) {
+      int32_t face = mesh->elem_faces[(size_t)e * sz->nfaces + f];
+      memcpy(lam + f * nfb, s->trace + (size_t)face * nfb, sizeof(double) * nfb);
+    }
+    /* (E8): [u; p] = Z^-1 (Fext + Wext lambda). */
+    for (int i = 0; i < nz; i++) {
+      double sum = el.zs[(size_t)i * nw + ntb];
+      for (int a = 0; a < ntb; a++) sum += el.zs[(size_t)i * nw + a] * lam[a];
+      upv[i] = sum;
+    }
+    memcpy(s->u + (size_t)e * d * np, upv, sizeof(double) * d * np);
+    memcpy(s->p + (size_t)e * np, upv + d * np, sizeof(double) * np);
+    /* (E7): H_ij = M^-1 (B_j u_i + C_j lambda_i). */
+    for (int i = 0; i < d; i++) {
+      const double *ui = upv + i * np;
+      for (int f = 0; f < sz->nfaces; f++) memcpy(lamc + f * nf, lam + f * nfb + i * nf, sizeof(double) * nf);
+      for (int j = 0; j < d; j++) {
+        const double *bj = el.scalar.b + (size_t)j * np * np, *cj = el.scalar.c + (size_t)j * np * nt;
+        double *hij = s->q + ((size_t)(e * d + i) * d + j) * np;
+        for (int a = 0; a < np; a++) {
+          double sum = 0.0;
+          for (int b = 0; b < np; b++) sum += bj[a * np + b] * ui[b];
+          for (int b = 0; b < nt; b++) sum += cj[a * nt + b] * lamc[b];
+          hij[a] = sum;
+        }
+        dense_cholesky_solve(np, el.scalar.achol, 1, hij);
+      }
+      /* (E10): u*_i from row i of H, as (F12) with H_i in place of -q / kappa. */
+      HDGCL_TRY_GOTO(status,
+                     reference_postprocess(s, e, s->u + (size_t)(e * d + i) * np,
+                                           s->q + (size_t)(e * d + i) * d * np, 1.0,
+                                           s->ustar + (size_t)(e * d + i) * np1, &w),
+                     done);
+    }
+    double ee[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    element_errors(s, e, ee);
+    for (int c = 0; c < 8; c++)
+      if (c != 4) err[c] += ee[c];
+    if (ee[4] > err[4]) err[4] = ee[4];
+  }
+  hdgcl_result *r = &s->result;
+  r->l2_u = sqrt(err[0]);
+  r->l2_q = sqrt(err[1]);
+  r->l2_p = sqrt(err[2]);
+  r->l2_ustar = sqrt(err[3]);
+  r->linf_u = err[4];
+  r->norm_u = sqrt(err[5]);
+  r->norm_q = sqrt(err[6]);
+  r->norm_p = sqrt(err[7]);
+  status = HDGCL_SUCCESS;
+done:
+  free(lam);
+  free(lamc);
+  free(upv);
+  reference_postprocess_work_destroy(&w);
+  elasticity_element_destroy(&el);
+  return status;
+}
