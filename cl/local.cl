@@ -6,7 +6,7 @@
  * With convection (NONSYMMETRIC, section 9) S is not symmetric and the trace
  * equation has its own W_t (F24): local_build also writes [W_t | F], S^-1
  * comes from Gauss-Jordan, and the second GEMM is K = K0 - [W_t | F]^T Z.
- * S^-1 has two kernels: Cholesky (SPD) and Gauss-Jordan (either).
+ * S^-1 has two methods: Cholesky (SPD) and Gauss-Jordan (either).
  * Prepended: common.h, problems.h, geometry.h.  Compile-time sizes: DIM,
  * NVERT, NFACES, NORIENT, NP, NF, NT, NQ_LOAD.  One work-group per element.
  *
@@ -142,41 +142,72 @@ __kernel void local_build(const int e0, __global const double *coords,
 
 #endif /* AFFINE */
 
-/* S <- S^-1 for each element, in either of two kernels (host/local.c picks
- * one per device and size from a timed trial, cached with the program
- * binaries; with convection only Gauss-Jordan applies).  Both give the
- * inverse in either layout (the inverse of the transpose is the transpose of
- * the inverse).  The work copy is in local memory, or with SCRATCH_GLOBAL
- * (when NP^2 + NP doubles exceed the device's local memory) in a global
- * scratch buffer of NP^2 + NP doubles per element. */
+/* S <- S^-1 for each element by one of two methods (host/local.c picks one
+ * per device and size from a timed trial, cached with the program binaries;
+ * with convection only Gauss-Jordan applies), a kernel argument so that one
+ * kernel holds both.  Either gives the inverse in either layout (the inverse
+ * of the transpose is the transpose of the inverse).  The work copy is in
+ * local memory, or with SCRATCH_GLOBAL (when NP^2 + NP doubles exceed the
+ * device's local memory) in a global scratch buffer of NP^2 + NP doubles per
+ * element.
+ *
+ * INVERT_CHOLESKY (SPD S only): S = L L^T (right-looking Cholesky), X = L^-1
+ * column by column, S^-1 = X^T X.  L lives in the lower triangle of the work
+ * copy, X (strictly lower part) in its upper triangle as X^T, diag(X) apart.
+ *
+ * INVERT_GAUSS_JORDAN: in place without pivoting, for SPD S and for S whose
+ * symmetric part is positive definite (convection, (F26)): every pivot is
+ * > 0.  Step k: g_r = a_rk / a_kk for every row (in xdiag), then rows r != k
+ * a_rn -= g_r a_kn (n != k) and a_rk = -g_r, then row k scaled by 1/a_kk.
+ * A work-group of at least NP work-items splits each row's columns among
+ * wg / NP work-items (more parallelism per step); a smaller one loops over
+ * rows. */
+#define INVERT_CHOLESKY 0
+#define INVERT_GAUSS_JORDAN 1
 #ifdef SCRATCH_GLOBAL
 #define SCRATCH __global
 #else
 #define SCRATCH __local
 #endif
 #define FENCE (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
-#ifdef SCRATCH_GLOBAL
-#define WORK_COPY                                              \
-  __global double *a = scratch + (long)le * (NP * NP + NP);    \
-  __global double *xdiag = a + NP * NP
-#else
-#define WORK_COPY           \
-  __local double a[NP * NP]; \
-  __local double xdiag[NP]
-#endif
-
-/* SPD S only: S = L L^T (right-looking Cholesky), X = L^-1 column by column,
- * S^-1 = X^T X.  L lives in the lower triangle of the work copy, X (strictly
- * lower part) in its upper triangle as X^T, diag(X) apart. */
-__kernel void local_invert_cholesky(__global double *S, __global double *scratch) {
+__kernel void local_invert(__global double *S, __global double *scratch, const int method) {
   const int le = get_group_id(0);
   const int lid = get_local_id(0), wg = get_local_size(0);
-  WORK_COPY;
+#ifdef SCRATCH_GLOBAL
+  __global double *a = scratch + (long)le * (NP * NP + NP);
+  __global double *xdiag = a + NP * NP;
+#else
+  __local double a[NP * NP];
+  __local double xdiag[NP];
+#endif
   __global double *Se = S + (long)le * NP * NP;
   for (int idx = lid; idx < NP * NP; idx += wg) a[idx] = Se[idx];
   barrier(FENCE);
-  CHOLESKY_IN_PLACE(a, NP, lid, wg, FENCE);
 
+  if (method == INVERT_GAUSS_JORDAN) {
+    const bool wide = wg >= NP;
+    const int parts = wide ? wg / NP : 1, part = wide ? lid / NP : 0;
+    const int row0 = wide ? lid % NP : lid, rstep = wide ? NP : wg;
+    const bool active = !wide || lid < parts * NP;
+    for (int k = 0; k < NP; k++) {
+      const double p = 1.0 / a[k * NP + k];
+      for (int r = lid; r < NP; r += wg) xdiag[r] = a[r * NP + k] * p;
+      barrier(FENCE);
+      for (int r = row0; active && r < NP; r += rstep) {
+        if (r == k) continue;
+        const double g = xdiag[r];
+        for (int n = part; n < NP; n += parts)
+          a[r * NP + n] = (n == k) ? -g : a[r * NP + n] - g * a[k * NP + n];
+      }
+      barrier(FENCE);
+      for (int n = lid; n < NP; n += wg) a[k * NP + n] = (n == k) ? p : a[k * NP + n] * p;
+      barrier(FENCE);
+    }
+    for (int idx = lid; idx < NP * NP; idx += wg) Se[idx] = a[idx];
+    return;
+  }
+
+  CHOLESKY_IN_PLACE(a, NP, lid, wg, FENCE);
   /* X[i][j] = -(sum_{k=j}^{i-1} L[i][k] X[k][j]) / L[i][i]; stored at a[j][i]. */
   for (int j = lid; j < NP; j += wg) {
     const double xjj = 1.0 / a[j * NP + j];
@@ -188,7 +219,6 @@ __kernel void local_invert_cholesky(__global double *S, __global double *scratch
     }
   }
   barrier(FENCE);
-
   /* S^-1[i][j] = sum_{k >= max(i,j)} X[k][i] X[k][j] */
   for (int idx = lid; idx < NP * NP; idx += wg) {
     const int i = idx / NP, j = idx % NP;
@@ -200,38 +230,4 @@ __kernel void local_invert_cholesky(__global double *S, __global double *scratch
     }
     Se[idx] = s;
   }
-}
-
-/* Gauss-Jordan in place without pivoting, for SPD S and for S whose
- * symmetric part is positive definite (convection, (F26)): every pivot is
- * > 0.  Step k: g_r = a_rk / a_kk for every row (xdiag), then rows r != k
- * a_rn -= g_r a_kn (n != k) and a_rk = -g_r, then row k scaled by 1/a_kk.
- * A work-group of at least NP work-items splits each row's columns among
- * wg / NP work-items (more parallelism per step); a smaller one loops over
- * rows. */
-__kernel void local_invert_gauss_jordan(__global double *S, __global double *scratch) {
-  const int le = get_group_id(0);
-  const int lid = get_local_id(0), wg = get_local_size(0);
-  WORK_COPY;
-  __global double *Se = S + (long)le * NP * NP;
-  for (int idx = lid; idx < NP * NP; idx += wg) a[idx] = Se[idx];
-  barrier(FENCE);
-  const bool wide = wg >= NP;
-  const int parts = wide ? wg / NP : 1, part = wide ? lid / NP : 0;
-  const int row0 = wide ? lid % NP : lid, rstep = wide ? NP : wg;
-  const bool active = !wide || lid < parts * NP;
-  for (int k = 0; k < NP; k++) {
-    const double p = 1.0 / a[k * NP + k];
-    for (int r = lid; r < NP; r += wg) xdiag[r] = a[r * NP + k] * p;
-    barrier(FENCE);
-    for (int r = row0; active && r < NP; r += rstep) {
-      if (r == k) continue;
-      const double g = xdiag[r];
-      for (int n = part; n < NP; n += parts) a[r * NP + n] = (n == k) ? -g : a[r * NP + n] - g * a[k * NP + n];
-    }
-    barrier(FENCE);
-    for (int n = lid; n < NP; n += wg) a[k * NP + n] = (n == k) ? p : a[k * NP + n] * p;
-    barrier(FENCE);
-  }
-  for (int idx = lid; idx < NP * NP; idx += wg) Se[idx] = a[idx];
 }

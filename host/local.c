@@ -1,5 +1,5 @@
 /* Local stage on the device (kernels: cl/local.cl): per chunk of elements,
- * local_build fills S, [W | F] and K0 (F13)-(F16), local_invert_* replaces S
+ * local_build fills S, [W | F] and K0 (F13)-(F16), local_invert replaces S
  * by S^-1, and two CLBlast batched GEMMs finish the static condensation:
  *   Z = S^-1 [W | F]              (NP x NP) x (NP x (NT+1))
  *   K = K0 - [W | F]^T Z          ((NT+1) x NP) x (NP x (NT+1))   (F10)
@@ -22,11 +22,9 @@ static size_t element_group_size(int np) {
   return wg > 256 ? 256 : wg;
 }
 
-/* The kernels that replace S by S^-1 (cl/local.cl). */
+/* The methods of cl/local.cl's local_invert (its `method` argument). */
 enum { INVERT_CHOLESKY, INVERT_GAUSS_JORDAN, NUM_INVERT };
 static const char *const invert_names[NUM_INVERT] = {"cholesky", "gauss-jordan"};
-static const char *const invert_kernels[NUM_INVERT] = {"local_invert_cholesky",
-                                                      "local_invert_gauss_jordan"};
 #define TUNE_ELEMENTS 16384 /* elements of the timed trial (several waves on a large GPU) */
 #define TUNE_TRIALS 3
 
@@ -90,10 +88,10 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
 
 static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
 
-/* Largest work-group size allowed for kernel k, capped at 256. */
-static size_t invert_max_wg(hdgcl_solver s, local_stage *ls, int k) {
+/* Largest work-group size allowed for local_invert, capped at 256. */
+static size_t invert_max_wg(hdgcl_solver s, local_stage *ls) {
   size_t max = 256, kmax = 0;
-  if (clGetKernelWorkGroupInfo(ls->inverts[k], s->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+  if (clGetKernelWorkGroupInfo(ls->invert, s->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
                                sizeof kmax, &kmax, NULL) == CL_SUCCESS && kmax < max)
     max = kmax;
   if (s->ctx->info.max_work_group < max) max = s->ctx->info.max_work_group;
@@ -111,7 +109,7 @@ static bool parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int 
     if (!strcmp(name, invert_names[i])) {
       if (i == INVERT_CHOLESKY && ls->nonsymmetric) return false;
       size_t w = size ? (size_t)size : ls->wg;
-      if (w < 1 || w > invert_max_wg(s, ls, i)) return false;
+      if (w < 1 || w > invert_max_wg(s, ls)) return false;
       *k = i;
       *wg = w;
       return true;
@@ -129,16 +127,17 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
   for (int k = ls->nonsymmetric ? INVERT_GAUSS_JORDAN : 0; k < NUM_INVERT; k++)
     for (size_t mult = 1; mult <= (k == INVERT_GAUSS_JORDAN ? 4u : 1u); mult *= 2) {
       size_t wg = ls->wg * mult;
-      if (wg > invert_max_wg(s, ls, k)) break;
-      hdgcl_arg a[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem)};
-      HDGCL_TRY(hdgcl_kernel_set_args(ls->inverts[k], 2, a));
+      if (wg > invert_max_wg(s, ls)) break;
+      cl_int method = k;
+      hdgcl_arg a[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem), HDGCL_ARG(method)};
+      HDGCL_TRY(hdgcl_kernel_set_args(ls->invert, 3, a));
       size_t global = (size_t)n * wg;
       double t = 1e300;
       for (int trial = 0; trial < TUNE_TRIALS; trial++) {
         HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
         HDGCL_TRY(hdgcl_context_finish(s->ctx));
         double t0 = hdgcl_wtime();
-        HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->inverts[k], 1, &global, &wg, NULL));
+        HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->invert, 1, &global, &wg, NULL));
         HDGCL_TRY(hdgcl_context_finish(s->ctx));
         double dt = hdgcl_wtime() - t0;
         if (dt < t) t = dt;
@@ -206,8 +205,7 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "local.cl", true, defines[0] ? defines : NULL, &program));
   if (!s->dev->mapped) HDGCL_TRY(hdgcl_kernel_create(program, "local_build", &ls->build));
-  for (int k = 0; k < NUM_INVERT; k++)
-    HDGCL_TRY(hdgcl_kernel_create(program, invert_kernels[k], &ls->inverts[k]));
+  HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
   HDGCL_TRY(choose_chunk(s, ls));
   if (s->dev->mapped) HDGCL_TRY(local_mapped_create(s, ls));
   uint64_t np = sz->np, nt1 = sz->nt + 1, c = ls->chunk;
@@ -286,11 +284,11 @@ static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
 int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
   const hdg_sizes *sz = &s->ref.sz;
   HDGCL_TRY(build_chunk(s, ls, e0, n, charge));
-  cl_kernel invert = ls->inverts[ls->invert_kind];
   size_t global = (size_t)n * ls->invert_wg;
-  hdgcl_arg iargs[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem)};
-  HDGCL_TRY(hdgcl_kernel_set_args(invert, 2, iargs));
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, invert, 1, &global, &ls->invert_wg, NULL));
+  cl_int method = ls->invert_kind;
+  hdgcl_arg iargs[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem), HDGCL_ARG(method)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ls->invert, 3, iargs));
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->invert, 1, &global, &ls->invert_wg, NULL));
   size_t np = sz->np, nt1 = sz->nt + 1;
   size_t zoff = (size_t)(e0 - local_stage_z_first(ls, e0)) * np * nt1;
   /* Z = S^-1 [W | F] */
@@ -319,8 +317,7 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
 
 void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   if (ls->build) clReleaseKernel(ls->build);
-  for (int k = 0; k < NUM_INVERT; k++)
-    if (ls->inverts[k]) clReleaseKernel(ls->inverts[k]);
+  if (ls->invert) clReleaseKernel(ls->invert);
   hdgcl_buffer_release(s->ctx, &ls->s);
   hdgcl_buffer_release(s->ctx, &ls->wf);
   hdgcl_buffer_release(s->ctx, &ls->wl);

@@ -25,7 +25,7 @@ typedef struct device_data {
  * builds and condenses element chunks. */
 typedef struct local_stage {
   cl_kernel build;
-  cl_kernel inverts[2];  /* S^-1: Cholesky (SPD), Gauss-Jordan (host/local.c) */
+  cl_kernel invert;      /* S^-1 by Cholesky (SPD) or Gauss-Jordan (host/local.c) */
   int invert_kind;       /* the one used (-1 until local_stage_prepare), and its work-group size */
   size_t invert_wg;
   const char *invert_source; /* "trial", "cache" or "environment" (hdgcl_result) */

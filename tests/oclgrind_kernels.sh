@@ -67,8 +67,8 @@ else
 fi
 
 # Two lanes of cases (cl/ kernels by case: see the coverage check below).
-# The local stage's S^-1 kernel is fixed per lane (HDGCL_LOCAL_INVERT), but
-# for the first case, whose timed trial launches every candidate.
+# The local stage's S^-1 method is fixed per lane (HDGCL_LOCAL_INVERT: each
+# method checked), but for the first case, whose timed trial runs them all.
 (
   # Triangles p = 1, block-ELL, block-Jacobi, CG to convergence.
   solve tri-p1-bell-blockjacobi --mesh square:2 --order 1 --format bell --precond block-jacobi
