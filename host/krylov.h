@@ -19,7 +19,8 @@ enum { SOLVER_CG = 0, SOLVER_GMRES = 1 };
 
 #define DOT_GROUPS 256 /* most work-groups of a dot product's first pass */
 #define MDOT_MAX 64    /* most vectors in one multi-dot: GMRES restart <= MDOT_MAX - 2 */
-#define CG_COEFFS 64   /* CG alpha/beta pairs kept for the Lanczos eigenvalue estimate */
+#define CG_COEFFS 256 /* CG alpha/beta pairs kept for the Lanczos eigenvalue estimate (256:
+                          the p-multigrid coarse level needs that many on 320x320 meshes) */
 
 /* Fused BLAS-1 kernels and reductions (vectors.c + cl/vectors.cl). */
 typedef struct vector_kernels {
