@@ -19,7 +19,7 @@
  *       JSON name H and p, help lists the problems and --mu/--lambda, bad
  *       material is one error line.
  *   test_elasticity device  (label opencl): hdgcl_solver_create on the OpenCL
- *     device refuses the vector problems with HDGCL_ERROR_ARGUMENT, and so
+ *     device refuses the vector problems (all five) with HDGCL_ERROR_ARGUMENT, and so
  *     does `hdgcl solve` on the default device. */
 #include <sys/wait.h>
 #include <unistd.h>
@@ -280,6 +280,9 @@ static int run_device(void) {
   hdgcl_context ctx = test_device();
   check_rejected(ctx, "runs on --device ref only", "problem", "elasticity", NULL);
   check_rejected(ctx, "runs on --device ref only", "problem", "elasticity-incompressible", NULL);
+  check_rejected(ctx, "runs on --device ref only", "problem", "elasticity-mixed", NULL);
+  check_rejected(ctx, "runs on --device ref only", "problem", "elasticity-linear", NULL);
+  check_rejected(ctx, "runs on --device ref only", "problem", "cantilever", NULL);
   hdgcl_context_destroy(&ctx);
   CHECK_DONE();
 }
