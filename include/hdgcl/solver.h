@@ -143,7 +143,8 @@ int hdgcl_solver_matrix(hdgcl_solver solver, int *rows, int *slots, int *nf, con
  * both or neither. */
 int hdgcl_solver_export_matrix(hdgcl_solver solver, const char *prefix);
 
-/* ParaView file of u, q and u* on each element subdivided into
+/* ParaView file of u, q and u* (vector problems: displacement u, u*, stress,
+ * von Mises stress and pressure) on each element subdivided into
  * subdivisions^dim sub-cells (default p+1 when subdivisions <= 0);
  * written atomically. */
 int hdgcl_solver_write_vtu(hdgcl_solver solver, const char *path, int subdivisions);
