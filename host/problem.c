@@ -93,7 +93,7 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
   /* The cantilever's defaults: steel (E = 200 GPa, nu = 0.3, rho = 7850 kg/m^3,
    * g = 9.81 m/s^2) with stresses in units of E and lengths in units of the
    * beam height H = 1 m: mu = E / (2 (1 + nu)), lambda = E nu / ((1 + nu) (1 - 2 nu)),
-   * rho g H / E (docs/elasticity.md section 8). */
+   * rho g H / E (docs/elasticity.md section 9, (E14)). */
   bool beam = problem->id == PROBLEM_CANTILEVER;
   HDGCL_TRY(hdgcl_options_get_real(opts, "kappa2", 10.0, 1e-12, 1e12, &kappa2));
   HDGCL_TRY(hdgcl_options_get_real(opts, "beta", 10.0, -1e6, 1e6, &beta));

@@ -282,7 +282,7 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[8]) {
   }
 }
 
-/* Cantilever (docs/elasticity.md section 8): the tip deflection, mean of
+/* Cantilever (docs/elasticity.md section 9, (E15)): the tip deflection, mean of
  * -u_{d-1} of the trace over the end faces (tag 2, x = L), and Euler-Bernoulli's
  * w = q L^4 / (8 E I) with q = rho g H B, I = B H^3 / 12 over the mesh's
  * bounding box (L along x, H along the load, B = 1 in 2D, else the y extent),

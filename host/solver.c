@@ -51,7 +51,7 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   HDGCL_TRY(hdgcl_options_get_int(opts, "order", 3, 0, MAX_ORDER, order));
   HDGCL_TRY(hdgcl_options_get_real(opts, "tau", 1.0, 1e-300, 1e300, &s->tau));
   if (!(s->tau > 0)) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--tau must be > 0");
-  /* The cantilever (docs/elasticity.md section 8): GMRES's true residual stalls
+  /* The cantilever (docs/elasticity.md section 9): GMRES's true residual stalls
    * near eps cond(K) ~ 1e-10..1e-9 on a slender beam, and restarts slow it down. */
   bool beam = s->problem->id == PROBLEM_CANTILEVER;
   HDGCL_TRY(hdgcl_options_get_real(opts, "rtol", beam ? 1e-8 : 1e-12, 1e-300, 1.0, &s->rtol));

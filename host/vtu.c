@@ -127,9 +127,9 @@ fail:
 }
 #undef AT
 
-/* Vector problems (docs/elasticity.md section 9): the displacement u and u*
+/* Vector problems (docs/elasticity.md section 10): the displacement u and u*
  * (3 components, z = 0 in 2D), the Cauchy stress
- *   sigma = mu (H + H^T - tr(H) I) - p I   (= mu (H + H^T) + lambda tr(H) I, (E14))
+ *   sigma = mu (H + H^T - tr(H) I) - p I   (= mu (H + H^T) + lambda tr(H) I, (E12)); von Mises (E16)
  * from H and the discrete pressure p (9 components, row-major; in 2D plane
  * strain, sigma_zz = -lambda / (mu + lambda) p), its von Mises stress
  * sqrt(3/2 s:s) with s the deviator of sigma, and the pressure p.  The point
