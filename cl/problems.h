@@ -36,6 +36,9 @@
  * the scalar functions below return 0 for them. */
 #define PROBLEM_ELASTICITY 5              /* paper 004 section 4.1 manufactured solution */
 #define PROBLEM_ELASTICITY_INCOMPRESSIBLE 6 /* paper 004 section 4.2 (div u = 0, Tables 2-3) */
+#define PROBLEM_ELASTICITY_MIXED 7        /* the section 4.1 solution with traction on x=1, y=1 [, z=1] */
+#define PROBLEM_CANTILEVER 8               /* beam clamped at x = 0 under its own weight (no exact u) */
+#define PROBLEM_ELASTICITY_LINEAR 9        /* u = A x (uniform stress), traction on x=1, y=1 [, z=1] */
 
 /* Parameters of a problem instance (meaning per problem; see host/problem.c). */
 typedef struct problem_params {
@@ -43,7 +46,8 @@ typedef struct problem_params {
   int dim;       /* 2 or 3 */
   int degree;    /* PROBLEM_POLYNOMIAL: total degree P of u */
   double param;  /* PROBLEM_KAPPA_JUMP: kappa on x > 1/2 (K2);
-                    PROBLEM_CONVECTION_DIFFUSION: the scale B of beta */
+                    PROBLEM_CONVECTION_DIFFUSION: the scale B of beta;
+                    PROBLEM_CANTILEVER: the weight density rho g (host only) */
   double mu, lambda; /* elasticity: Lame parameters (host only; 0 for the scalar problems) */
 } problem_params;
 

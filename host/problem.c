@@ -44,6 +44,24 @@ static const hdg_problem problems[] = {
       "(Tables 2-3: locking test, try --lambda 1e6), Dirichlet; --device ref only",
       0, "square:8"},
      PROBLEM_ELASTICITY_INCOMPRESSIBLE, {0}, 0, false, true},
+    {{"elasticity-mixed",
+      "linear elasticity with the 'elasticity' solution, traction sigma n = g on x=1, y=1 "
+      "[, z=1] (tags 2, 4, 6), Dirichlet elsewhere; nonsymmetric: GMRES; --device ref only",
+      0, "square:8"},
+     PROBLEM_ELASTICITY_MIXED, {2, 4, 6}, 3, true, true},
+    {{"elasticity-linear",
+      "linear elasticity with u = A x (a fixed 2x2 [3x3] A: uniform stress, f = 0), traction "
+      "on x=1, y=1 [, z=1], Dirichlet elsewhere; reproduced exactly for p >= 1; GMRES; "
+      "--device ref only",
+      0, "square:4"},
+     PROBLEM_ELASTICITY_LINEAR, {2, 4, 6}, 3, true, true},
+    {{"cantilever",
+      "beam clamped at x = 0 (u = 0), traction-free elsewhere, under its own weight "
+      "f = -rho g e_y [e_z] (--weight, default 3.85e-7); nondimensional steel (E = 1, "
+      "nu = 0.3: --mu 0.3846 --lambda 0.5769); prints the tip deflection against "
+      "Euler-Bernoulli; no exact solution; GMRES; --device ref only",
+      0, "square:40x4,size=10x1"},
+     PROBLEM_CANTILEVER, {2, 3, 4, 5, 6}, 5, true, true},
 };
 enum { NUM_PROBLEMS = sizeof problems / sizeof problems[0] };
 
@@ -71,13 +89,23 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
                        problem_params *params) {
   *params = (problem_params){.id = problem->id, .dim = dim, .degree = order, .param = 10.0};
   HDGCL_TRY(hdgcl_options_get_int(opts, "poly-degree", order, 0, 20, &params->degree));
-  double kappa2, beta, mu, lambda;
+  double kappa2, beta, mu, lambda, weight;
+  /* The cantilever's defaults: steel (E = 200 GPa, nu = 0.3, rho = 7850 kg/m^3,
+   * g = 9.81 m/s^2) with stresses in units of E and lengths in units of the
+   * beam height H = 1 m: mu = E / (2 (1 + nu)), lambda = E nu / ((1 + nu) (1 - 2 nu)),
+   * rho g H / E (docs/elasticity.md section 9, (E14)). */
+  bool beam = problem->id == PROBLEM_CANTILEVER;
   HDGCL_TRY(hdgcl_options_get_real(opts, "kappa2", 10.0, 1e-12, 1e12, &kappa2));
   HDGCL_TRY(hdgcl_options_get_real(opts, "beta", 10.0, -1e6, 1e6, &beta));
-  HDGCL_TRY(hdgcl_options_get_real(opts, "mu", 1.0, -1e300, 1e300, &mu));
-  HDGCL_TRY(hdgcl_options_get_real(opts, "lambda", 1.0, -1e300, 1e300, &lambda));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "mu", beam ? 1.0 / 2.6 : 1.0, -1e300, 1e300, &mu));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "lambda", beam ? 0.3 / (1.3 * 0.4) : 1.0, -1e300, 1e300,
+                                   &lambda));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "weight", 7850.0 * 9.81 / 200e9, -1e300, 1e300, &weight));
+  if (!isfinite(weight))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--weight %g: must be a finite number", weight);
   if (problem->id == PROBLEM_KAPPA_JUMP) params->param = kappa2;
   if (problem->id == PROBLEM_CONVECTION_DIFFUSION) params->param = beta;
+  if (beam) params->param = weight;
   if (problem->vector) {
     /* docs/elasticity.md (E1): shear modulus mu > 0 and bulk modulus
      * lambda + 2 mu / d > 0; the latter also keeps epsilon = 1 / (mu + lambda) finite

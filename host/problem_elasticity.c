@@ -8,7 +8,13 @@
  * B(t) = 2t^3 - 3t^2 + t = A'(t) / 2:
  *   3D  u = mu (200 A(x) B(y) B(z), -100 B(x) A(y) B(z), -100 B(x) B(y) A(z))
  *   2D  u = mu (200 A(x) B(y),      -200 B(x) A(y))
- *   (div u = 0, so p = 0 and f = -mu lap u for every lambda). */
+ *   (div u = 0, so p = 0 and f = -mu lap u for every lambda);
+ * elasticity-mixed: the elasticity solution with traction data on x=1, y=1
+ * [, z=1];
+ * elasticity-linear: u = A x with the fixed A below, f = 0, a uniform stress
+ * (every p >= 1 reproduces it: the VTU von Mises test);
+ * cantilever: no exact solution (u = 0 here), body force f = -rho g e_y (2D)
+ * or -rho g e_z (3D), traction-free (g = 0) on the Neumann sides. */
 #include "problem_elasticity.h"
 
 #include <math.h>
@@ -57,7 +63,19 @@ void elasticity_exact(const problem_params *pp, const double *x, double *u, doub
                       double *p) {
   const double a = 0.01, k = 2 * HDGCL_PI;
   int d = pp->dim;
-  if (pp->id == PROBLEM_ELASTICITY_INCOMPRESSIBLE) {
+  if (pp->id == PROBLEM_CANTILEVER) { /* no exact solution */
+    for (int i = 0; i < d; i++) u[i] = 0.0;
+    for (int i = 0; i < d * d; i++) grad[i] = 0.0;
+  } else if (pp->id == PROBLEM_ELASTICITY_LINEAR) {
+    static const double A[3][3] = {{0.01, 0.02, 0.005}, {0.015, -0.006, 0.003}, {0.004, 0.006, 0.002}};
+    for (int i = 0; i < d; i++) {
+      u[i] = 0.0;
+      for (int j = 0; j < d; j++) {
+        u[i] += A[i][j] * x[j];
+        grad[i * d + j] = A[i][j];
+      }
+    }
+  } else if (pp->id == PROBLEM_ELASTICITY_INCOMPRESSIBLE) {
     double lap[3];
     incompressible(pp, x, u, grad, lap);
   } else if (d == 3) {
@@ -87,6 +105,15 @@ void elasticity_load(const problem_params *pp, const double *x, double *f) {
   const double a = 0.01, k = 2 * HDGCL_PI;
   int d = pp->dim;
   double u[3], grad[9], lap[3], graddiv[3] = {0, 0, 0};
+  if (pp->id == PROBLEM_CANTILEVER) { /* own weight: rho g (--weight) downwards */
+    for (int i = 0; i < d; i++) f[i] = 0.0;
+    f[d - 1] = -pp->param;
+    return;
+  }
+  if (pp->id == PROBLEM_ELASTICITY_LINEAR) {
+    for (int i = 0; i < d; i++) f[i] = 0.0;
+    return;
+  }
   if (pp->id == PROBLEM_ELASTICITY_INCOMPRESSIBLE) {
     incompressible(pp, x, u, grad, lap); /* div u = 0: grad div u = 0 */
   } else {
@@ -104,4 +131,16 @@ void elasticity_load(const problem_params *pp, const double *x, double *f) {
     }
   }
   for (int i = 0; i < d; i++) f[i] = -pp->mu * lap[i] - (pp->mu + pp->lambda) * graddiv[i];
+}
+
+void elasticity_traction(const problem_params *pp, const double *x, const double *n, double *g) {
+  int d = pp->dim;
+  double u[3], h[9], p;
+  elasticity_exact(pp, x, u, h, &p);
+  double tr = 0.0;
+  for (int i = 0; i < d; i++) tr += h[i * d + i];
+  for (int i = 0; i < d; i++) {
+    g[i] = pp->lambda * tr * n[i];
+    for (int j = 0; j < d; j++) g[i] += pp->mu * (h[i * d + j] + h[j * d + i]) * n[j];
+  }
 }

@@ -14,4 +14,12 @@ void elasticity_exact(const problem_params *pp, const double *x, double *u, doub
 /* Body force f[d] = -div(mu grad u + (mu + lambda) div u I) = -mu lap u - (mu + lambda) grad div u. */
 void elasticity_load(const problem_params *pp, const double *x, double *f);
 
+/* Traction g[d] = sigma n of the exact solution on a face with unit outer
+ * normal n, sigma = mu (H + H^T) + lambda tr(H) I the physical (Cauchy)
+ * stress (docs/elasticity.md (E12)); zero for the cantilever (traction-free). */
+void elasticity_traction(const problem_params *pp, const double *x, const double *n, double *g);
+
+/* True if the problem has an exact solution to measure errors against (not the cantilever). */
+static inline int elasticity_has_exact(const problem_params *pp) { return pp->id != PROBLEM_CANTILEVER; }
+
 #endif

@@ -45,6 +45,9 @@ typedef struct elasticity_element {
   double *k;   /* [ntb][ntb]            K_e (E9) */
   double *g;   /* [ntb]                 g_e (E9) */
   double *y;   /* [np][max(np, nt)]     scratch */
+  double *yb;  /* [dim][np][np]         M^-1 B_k (traction faces, (E13)) */
+  double *yc;  /* [dim][np][nt]         M^-1 C_k (traction faces, (E13)) */
+  double *wt;  /* [nz][ntb+1]           [Wext + P | Fext], traction faces' left factor (E13) */
   int *piv;    /* [nz] */
 } elasticity_element;
 
@@ -52,7 +55,8 @@ int elasticity_element_create(const hdg_sizes *sz, elasticity_element *el);
 void elasticity_element_destroy(elasticity_element *el);
 /* (E5)-(E9) on element e: fills every field. */
 int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *el);
-/* Projected Dirichlet displacement of boundary face f, nfb values (E4). */
+/* Boundary data of face f, nfb values: the projected Dirichlet displacement (E4)
+ * or, on a traction face, the load <g_N, psi_m>_F of each component (E12). */
 int elasticity_boundary_values(hdgcl_solver s, int32_t f, double *out);
 /* u, p, H (E7)-(E8), u* (E10) and the errors (E11) into s->result. */
 int elasticity_recover(hdgcl_solver s);

@@ -22,7 +22,8 @@ int elasticity_element_create(const hdg_sizes *sz, elasticity_element *el) {
   HDGCL_TRY(reference_element_create(sz, &el->scalar));
   size_t sizes[] = {(size_t)np * np,          (size_t)np * nt,          (size_t)nt * nt,
                     (size_t)nz * nz,          (size_t)nz * (ntb + 1),   (size_t)nz * (ntb + 1),
-                    (size_t)ntb * ntb,        (size_t)ntb,              (size_t)np * (np > nt ? np : nt)};
+                    (size_t)ntb * ntb,        (size_t)ntb,              (size_t)np * (np > nt ? np : nt),
+                    (size_t)d * np * np,      (size_t)d * np * nt,      (size_t)nz * (ntb + 1)};
   size_t total = 0;
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) total += sizes[i];
   double *block;
@@ -31,7 +32,8 @@ int elasticity_element_create(const hdg_sizes *sz, elasticity_element *el) {
     reference_element_destroy(&el->scalar);
     return status;
   }
-  double **slots[] = {&el->s0, &el->w0, &el->k0, &el->z, &el->wf, &el->zs, &el->k, &el->g, &el->y};
+  double **slots[] = {&el->s0, &el->w0, &el->k0, &el->z,  &el->wf, &el->zs,
+                      &el->k,  &el->g,  &el->y,  &el->yb, &el->yc, &el->wt};
   size_t off = 0;
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
     *slots[i] = block + off;
@@ -69,6 +71,59 @@ static int element_load(hdgcl_solver s, int32_t e, elasticity_element *el) {
       for (int a = 0; a < np; a++) el->wf[(size_t)(i * np + a) * (ntb + 1) + ntb] += wq * f[i] * phi[a];
   }
   return HDGCL_SUCCESS;
+}
+
+/* (E13): on traction faces the trace equation uses the physical stress of the
+ * element's H,  hhat_phys = hhat - mu (H^T - tr(H) I) n,  H_ij = M^-1 (B_j u_i + C_j uhat_i):
+ * rows (f, i, m) of a traction face f gain P^T u + Q uhat with
+ *   P[(j, b)][(f, i, m)] = mu (C_i^T M^-1 B_j - C_j^T M^-1 B_i)[fm][b],
+ *   Q[(f, i, m)][(g, j, n)] = mu (C_i^T M^-1 C_j - C_j^T M^-1 C_i)[fm][gn]   (i != j),
+ * so their left factor becomes wt = Wext + [P; 0] and K_e gets -Q.  Returns
+ * whether element e has a traction face (then wt is filled, else untouched). */
+static bool traction_rows(hdgcl_solver s, int32_t e, const reference_element *sc,
+                          elasticity_element *el) {
+  const hdg_sizes *sz = &s->ref.sz;
+  int d = sz->dim, np = sz->np, nf = sz->nf, nt = sz->nt, nfb = sz->nfb, ntb = sz->ntb;
+  int nz = (d + 1) * np, nw = ntb + 1;
+  double mu = s->params.mu;
+  const int32_t *faces = s->mesh->elem_faces + (size_t)e * sz->nfaces;
+  bool any = false;
+  for (int f = 0; f < sz->nfaces; f++) any |= s->num.face_bc[faces[f]] == FACE_NEUMANN;
+  if (!any) return false;
+  memcpy(el->wt, el->wf, sizeof(double) * nz * nw);
+  for (int k = 0; k < d; k++) {
+    double *yb = el->yb + (size_t)k * np * np, *yc = el->yc + (size_t)k * np * nt;
+    memcpy(yb, sc->b + (size_t)k * np * np, sizeof(double) * np * np);
+    dense_cholesky_solve(np, sc->achol, np, yb); /* M^-1 B_k */
+    memcpy(yc, sc->c + (size_t)k * np * nt, sizeof(double) * np * nt);
+    dense_cholesky_solve(np, sc->achol, nt, yc); /* M^-1 C_k */
+  }
+  for (int f = 0; f < sz->nfaces; f++) {
+    if (s->num.face_bc[faces[f]] != FACE_NEUMANN) continue;
+    for (int i = 0; i < d; i++)
+      for (int j = 0; j < d; j++) {
+        if (i == j) continue; /* the two terms cancel */
+        const double *ci = sc->c + (size_t)i * np * nt, *cj = sc->c + (size_t)j * np * nt;
+        const double *ybi = el->yb + (size_t)i * np * np, *ybj = el->yb + (size_t)j * np * np;
+        const double *yci = el->yc + (size_t)i * np * nt, *ycj = el->yc + (size_t)j * np * nt;
+        for (int m = 0; m < nf; m++) {
+          int row = f * nfb + i * nf + m, fm = f * nf + m;
+          for (int b = 0; b < np; b++) {
+            double sum = 0.0;
+            for (int a = 0; a < np; a++)
+              sum += ci[a * nt + fm] * ybj[a * np + b] - cj[a * nt + fm] * ybi[a * np + b];
+            el->wt[(size_t)(j * np + b) * nw + row] += mu * sum;
+          }
+          for (int gn = 0; gn < nt; gn++) {
+            double sum = 0.0;
+            for (int a = 0; a < np; a++)
+              sum += ci[a * nt + fm] * ycj[a * nt + gn] - cj[a * nt + fm] * yci[a * nt + gn];
+            el->k[(size_t)row * ntb + (gn / nf) * nfb + j * nf + gn % nf] -= mu * sum;
+          }
+        }
+      }
+  }
+  return true;
 }
 
 int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *el) {
@@ -141,10 +196,12 @@ int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *e
           for (int n = 0; n < nf; n++)
             el->k[(size_t)(f * nfb + c * nf + m) * ntb + g * nfb + c * nf + n] =
                 el->k0[(f * nf + m) * nt + g * nf + n];
+  /* (E13): traction faces: K_e = K0 (x) I_d - Q - wt^T Z^-1 Wext, g_e = wt^T Z^-1 Fext. */
+  const double *left = traction_rows(s, e, sc, el) ? el->wt : el->wf;
   for (int r = 0; r < ntb; r++) {
     for (int col = 0; col < nw; col++) {
       double sum = 0.0;
-      for (int i = 0; i < nz; i++) sum += el->wf[(size_t)i * nw + r] * el->zs[(size_t)i * nw + col];
+      for (int i = 0; i < nz; i++) sum += left[(size_t)i * nw + r] * el->zs[(size_t)i * nw + col];
       if (col < ntb)
         el->k[(size_t)r * ntb + col] -= sum;
       else
@@ -159,17 +216,23 @@ int elasticity_boundary_values(hdgcl_solver s, int32_t f, double *out) {
   const hdg_sizes *sz = &s->ref.sz;
   const hdgcl_quadrature *qf = &s->ref.qface;
   int nf = sz->nf, d = sz->dim;
-  if (s->num.face_bc[f] != FACE_DIRICHLET)
-    return hdgcl_error(HDGCL_ERROR_INTERNAL, "face %d: traction data is not implemented", (int)f);
+  bool traction = s->num.face_bc[f] == FACE_NEUMANN;
   memset(out, 0, sizeof(double) * sz->nfb);
   int32_t e = mesh->face_elems[2 * f];
   int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
   for (int q = 0; q < qf->n; q++) {
     double X[3], x[3], nds[3], u[3], grad[9], p;
     HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
-    hdg_face_normal(mesh, e, lf, X, x, nds);
-    elasticity_exact(&s->params, x, u, grad, &p);
+    double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
     const double *psi = s->ref.psi_face + (size_t)q * nf;
+    if (traction) { /* (E12): the load <g_N, psi_m>_F of each component */
+      double n[3] = {nds[0] / ds, nds[1] / ds, d == 3 ? nds[2] / ds : 0.0}, g[3];
+      elasticity_traction(&s->params, x, n, g);
+      for (int c = 0; c < d; c++)
+        for (int m = 0; m < nf; m++) out[c * nf + m] += ds * qf->weights[q] * psi[m] * g[c];
+      continue;
+    }
+    elasticity_exact(&s->params, x, u, grad, &p);
     /* The projection of each component as in the scalar case (reference_assemble.c). */
     for (int c = 0; c < d; c++)
       for (int m = 0; m < nf; m++) out[c * nf + m] += qf->weights[q] * psi[m] * u[c];
@@ -217,6 +280,53 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[8]) {
     err[6] += wq * hh;
     err[7] += wq * pex * pex;
   }
+}
+
+/* Cantilever (docs/elasticity.md section 9, (E15)): the tip deflection, mean of
+ * -u_{d-1} of the trace over the end faces (tag 2, x = L), and Euler-Bernoulli's
+ * w = q L^4 / (8 E I) with q = rho g H B, I = B H^3 / 12 over the mesh's
+ * bounding box (L along x, H along the load, B = 1 in 2D, else the y extent),
+ * E' = E / (1 - nu^2) in 2D (plane strain). */
+static int cantilever_tip(hdgcl_solver s) {
+  const hdgcl_mesh *mesh = s->mesh;
+  const hdg_sizes *sz = &s->ref.sz;
+  const hdgcl_quadrature *qf = &s->ref.qface;
+  int d = sz->dim, nf = sz->nf, nfb = sz->nfb;
+  double area = 0.0, sum = 0.0;
+  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
+    if (mesh->face_tags[f] != 2) continue;
+    int32_t e = mesh->face_elems[2 * f];
+    int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
+    const double *tr = s->trace + (size_t)f * nfb + (size_t)(d - 1) * nf;
+    for (int q = 0; q < qf->n; q++) {
+      double X[3], x[3], nds[3];
+      HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
+      double w = qf->weights[q] * hdg_face_normal(mesh, e, lf, X, x, nds);
+      const double *psi = s->ref.psi_face + (size_t)q * nf;
+      double v = 0.0;
+      for (int m = 0; m < nf; m++) v += psi[m] * tr[m];
+      sum += w * v;
+      area += w;
+    }
+  }
+  if (!(area > 0))
+    return hdgcl_error(HDGCL_ERROR_MESH, "cantilever: the mesh has no end face x = L (tag 2)");
+  double lo[3], hi[3];
+  for (int k = 0; k < d; k++) lo[k] = hi[k] = mesh->coords[k];
+  for (int32_t v = 0; v < mesh->num_vertices; v++)
+    for (int k = 0; k < d; k++) {
+      double x = mesh->coords[(size_t)v * d + k];
+      lo[k] = fmin(lo[k], x);
+      hi[k] = fmax(hi[k], x);
+    }
+  double mu = s->params.mu, lambda = s->params.lambda;
+  double young = mu * (3 * lambda + 2 * mu) / (lambda + mu), nu = lambda / (2 * (lambda + mu));
+  if (d == 2) young /= 1 - nu * nu; /* plane strain */
+  double len = hi[0] - lo[0], height = hi[d - 1] - lo[d - 1], width = d == 3 ? hi[1] - lo[1] : 1.0;
+  double q = s->params.param * height * width, inertia = width * height * height * height / 12;
+  s->result.tip_deflection = -sum / area;
+  s->result.beam_deflection = q * len * len * len * len / (8 * young * inertia);
+  return HDGCL_SUCCESS;
 }
 
 int elasticity_recover(hdgcl_solver s) {
@@ -285,6 +395,11 @@ int elasticity_recover(hdgcl_solver s) {
   r->norm_u = sqrt(err[5]);
   r->norm_q = sqrt(err[6]);
   r->norm_p = sqrt(err[7]);
+  if (!elasticity_has_exact(&s->params)) {
+    r->l2_u = r->l2_q = r->l2_p = r->l2_ustar = r->linf_u = NAN;
+    r->norm_u = r->norm_q = r->norm_p = NAN;
+    HDGCL_TRY_GOTO(status, cantilever_tip(s), done);
+  }
   status = HDGCL_SUCCESS;
 done:
   free(lam);

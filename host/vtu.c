@@ -1,8 +1,10 @@
 /* ParaView output: every element is subdivided on a lattice of n+1 points
  * per edge into linear sub-cells of its own kind (VTK_TRIANGLE, VTK_TETRA,
- * VTK_QUAD, VTK_HEXAHEDRON), at whose vertices u, q and u* are evaluated from
- * their modal coefficients.  Points are not shared between elements, so the
+ * VTK_QUAD, VTK_HEXAHEDRON), at whose vertices u, q and u* (vector problems:
+ * u, u*, stress, von Mises stress and pressure) are evaluated from their
+ * modal coefficients.  Points are not shared between elements, so the
  * discontinuous fields show as they are.  Written atomically. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,26 +127,91 @@ fail:
 }
 #undef AT
 
+/* Vector problems (docs/elasticity.md section 10): the displacement u and u*
+ * (3 components, z = 0 in 2D), the Cauchy stress
+ *   sigma = mu (H + H^T - tr(H) I) - p I   (= mu (H + H^T) + lambda tr(H) I, (E12)); von Mises (E16)
+ * from H and the discrete pressure p (9 components, row-major; in 2D plane
+ * strain, sigma_zz = -lambda / (mu + lambda) p), its von Mises stress
+ * sqrt(3/2 s:s) with s the deviator of sigma, and the pressure p.  The point
+ * data section, "</Cells>" line included. */
+static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *L, const double *phi0,
+                              const double *phi) {
+  const hdg_sizes *sz = &s->ref.sz;
+  const hdgcl_mesh *m = s->mesh;
+  int np = sz->np, np1 = sz->np1, d = sz->dim;
+  double mu = s->params.mu, lambda = s->params.lambda;
+  fprintf(f, "</DataArray>\n</Cells>\n"
+             "<PointData Scalars=\"von_mises\" Vectors=\"u\" Tensors=\"stress\">\n");
+  static const char *const names[5] = {"u", "ustar", "stress", "von_mises", "pressure"};
+  static const int ncomp[5] = {3, 3, 9, 1, 1};
+  for (int field = 0; field < 5; field++) {
+    fprintf(f, "<DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"ascii\">\n",
+            names[field], ncomp[field]);
+    for (int32_t e = 0; e < m->num_elements; e++)
+      for (int k = 0; k < L->npts; k++) {
+        const double *b = phi0 + (size_t)k * np, *b1 = phi + (size_t)k * np1;
+        double v[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+        if (field == 0 || field == 1) {
+          for (int c = 0; c < d; c++) {
+            if (field == 0)
+              for (int i = 0; i < np; i++) v[c] += s->u[((size_t)e * d + c) * np + i] * b[i];
+            else
+              for (int i = 0; i < np1; i++) v[c] += s->ustar[((size_t)e * d + c) * np1 + i] * b1[i];
+          }
+          fprintf(f, "%.17g %.17g %.17g\n", v[0], v[1], v[2]);
+          continue;
+        }
+        double h[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, p = 0.0, tr = 0.0, sig[3][3];
+        for (int i = 0; i < d; i++)
+          for (int j = 0; j < d; j++)
+            for (int a = 0; a < np; a++) h[i][j] += s->q[(((size_t)e * d + i) * d + j) * np + a] * b[a];
+        for (int a = 0; a < np; a++) p += s->p[(size_t)e * np + a] * b[a];
+        if (field == 4) {
+          fprintf(f, "%.17g\n", p);
+          continue;
+        }
+        for (int i = 0; i < d; i++) tr += h[i][i];
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) sig[i][j] = mu * (h[i][j] + h[j][i] - (i == j ? tr : 0.0)) - (i == j ? p : 0.0);
+        if (d == 2) sig[2][2] = -lambda / (mu + lambda) * p; /* plane strain */
+        if (field == 2) {
+          for (int i = 0; i < 9; i++) fprintf(f, "%.17g%c", sig[i / 3][i % 3], i < 8 ? ' ' : '\n');
+          continue;
+        }
+        double mean = (sig[0][0] + sig[1][1] + sig[2][2]) / 3, ss = 0.0;
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) {
+            double dev = sig[i][j] - (i == j ? mean : 0.0);
+            ss += dev * dev;
+          }
+        fprintf(f, "%.17g\n", sqrt(1.5 * ss));
+      }
+    fprintf(f, "</DataArray>\n");
+  }
+  fprintf(f, "</PointData>\n");
+}
+
 int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
   if (!s || !path) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_write_vtu: NULL argument");
   if (!s->solved)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_write_vtu: call hdgcl_solver_solve first");
   const hdg_sizes *sz = &s->ref.sz;
-  if (sz->ncomp > 1)
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                       "hdgcl_solver_write_vtu: --problem %s is a vector problem; VTU output of "
-                       "displacement and stress is not implemented yet (docs/elasticity.md)",
-                       s->problem->info.name);
   const hdgcl_mesh *m = s->mesh;
   int n = subdivisions > 0 ? subdivisions : sz->order + 1;
   if (n > 64) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "VTU subdivisions %d out of range [1, 64]", n);
   int np = sz->np, np1 = sz->np1, d = sz->dim;
   lattice L;
   HDGCL_TRY(lattice_build(m->type, n, &L));
-  double *phi = NULL;
+  /* Degree p and p+1 bases at the lattice points: phi0 [npts][np] for u and q
+   * (H, p), phi [npts][np1] for u*.  (The tensor-product bases of quadrilaterals
+   * and hexahedra are not hierarchical, basis.h: the first np functions of
+   * degree p+1 are not the degree-p basis.) */
+  double *phi = NULL, *phi0 = NULL;
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)L.npts * np1, sizeof(double), "VTU basis", &phi), done);
   HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, sz->order + 1, L.npts, L.xi, phi, NULL), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)L.npts * np, sizeof(double), "VTU basis", &phi0), done);
+  HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, sz->order, L.npts, L.xi, phi0, NULL), done);
 
   char tmp[4096];
   snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
@@ -178,6 +245,10 @@ int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
   for (size_t c = 1; c <= total_cells; c++) fprintf(f, "%zu\n", (size_t)L.verts * c);
   fprintf(f, "</DataArray>\n<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n");
   for (size_t c = 0; c < total_cells; c++) fprintf(f, "%d\n", L.vtk_type);
+  if (sz->ncomp > 1) {
+    vector_point_data(s, f, &L, phi0, phi);
+    goto cell_data;
+  }
   fprintf(f, "</DataArray>\n</Cells>\n<PointData Scalars=\"u\" Vectors=\"q\">\n");
   const char *names[2] = {"u", "ustar"};
   for (int field = 0; field < 2; field++) {
@@ -185,9 +256,10 @@ int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
     for (int32_t e = 0; e < m->num_elements; e++)
       for (int k = 0; k < L.npts; k++) {
         const double *c = field == 0 ? s->u + (size_t)e * np : s->ustar + (size_t)e * np1;
+        const double *b = field == 0 ? phi0 + (size_t)k * np : phi + (size_t)k * np1;
         int nb = field == 0 ? np : np1;
         double v = 0.0;
-        for (int i = 0; i < nb; i++) v += c[i] * phi[(size_t)k * np1 + i];
+        for (int i = 0; i < nb; i++) v += c[i] * b[i];
         fprintf(f, "%.17g\n", v);
       }
     fprintf(f, "</DataArray>\n");
@@ -197,11 +269,12 @@ int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
     for (int k = 0; k < L.npts; k++) {
       double v[3] = {0, 0, 0};
       for (int c = 0; c < d; c++)
-        for (int i = 0; i < np; i++) v[c] += s->q[((size_t)e * d + c) * np + i] * phi[(size_t)k * np1 + i];
+        for (int i = 0; i < np; i++) v[c] += s->q[((size_t)e * d + c) * np + i] * phi0[(size_t)k * np + i];
       fprintf(f, "%.17g %.17g %.17g\n", v[0], v[1], v[2]);
     }
-  fprintf(f, "</DataArray>\n</PointData>\n<CellData>\n"
-             "<DataArray type=\"Int32\" Name=\"element\" format=\"ascii\">\n");
+  fprintf(f, "</DataArray>\n</PointData>\n");
+cell_data:
+  fprintf(f, "<CellData>\n<DataArray type=\"Int32\" Name=\"element\" format=\"ascii\">\n");
   for (int32_t e = 0; e < m->num_elements; e++)
     for (int c = 0; c < L.ncells; c++) fprintf(f, "%d\n", (int)e);
   fprintf(f, "</DataArray>\n</CellData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
@@ -212,6 +285,7 @@ int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
   if (status != HDGCL_SUCCESS) remove(tmp);
 done:
   free(phi);
+  free(phi0);
   free(L.xi);
   free(L.cells);
   return status;

@@ -1,7 +1,9 @@
 /* Meshes from a spec string (hdgcl_mesh_create_from_spec):
  *   square:N[xM]  quad:N[xM]  cube:N[xMxL]  hex:N[xMxL]
  * with optional ",diag=right|left|alt" (square only), ",distort=A", ",perturb=A",
- * ",seed=S"; or a path ending in ".msh".  Every error names the spec. */
+ * ",seed=S", ",size=L[xH[xW]]" (the box [0,L]x[0,H][x[0,W]] instead of the unit
+ * square/cube, e.g. a slender beam square:40x4,size=10x1); or a path ending in
+ * ".msh".  Every error names the spec. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -31,6 +33,7 @@ typedef struct mesh_request {
   double perturb;
   uint64_t seed;
   double distort;
+  double size[3]; /* extent of the box along each axis (default 1) */
 } mesh_request;
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -41,8 +44,8 @@ static bool ends_with(const char *s, const char *suffix) {
 static int spec_error(const char *spec, const char *problem) {
   return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                      "mesh spec '%s': %s (expected square:N[xM], quad:N[xM], cube:N[xMxL], "
-                     "hex:N[xMxL] with ,diag=right|left|alt ,distort=A ,perturb=A ,seed=S; or a "
-                     ".msh file)",
+                     "hex:N[xMxL] with ,diag=right|left|alt ,distort=A ,perturb=A ,seed=S "
+                     ",size=L[xH[xW]]; or a .msh file)",
                      spec, problem);
 }
 
@@ -90,6 +93,7 @@ static int parse_sizes(const char *spec, const char *s, mesh_request *req, const
 /* ",key=value" modifiers. */
 static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
   bool seen_diag = false, seen_perturb = false, seen_seed = false, seen_distort = false;
+  bool seen_size = false;
   while (*p == ',') {
     p++;
     const char *end = strchr(p, ',');
@@ -142,10 +146,34 @@ static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
       req->seed = strtoull(value, &stop, 10);
       if (errno || *stop) return spec_error(spec, "seed must be an integer in [0, 2^64)");
       seen_seed = true;
+    } else if (!strcmp(item, "size")) {
+      if (seen_size) return spec_error(spec, "size given twice");
+      /* L, LxH or LxHxW (3D): positive finite numbers; L alone scales every axis */
+      const char *bad_size = "size must be L, LxH (2D) or LxHxW (3D) with positive numbers";
+      char *v = value;
+      int count = 0;
+      for (;;) {
+        char *cut = strchr(v, 'x');
+        if (cut) *cut = '\0';
+        /* decimal numbers only (strtod would also read hex, inf and nan) */
+        if (count == req->kind->dim || !*v || strspn(v, "0123456789.eE+-") != strlen(v))
+          return spec_error(spec, bad_size);
+        errno = 0;
+        double x = strtod(v, &stop);
+        if (errno || *stop || !isfinite(x) || !(x > 0)) return spec_error(spec, bad_size);
+        req->size[count++] = x;
+        if (!cut) break;
+        v = cut + 1;
+      }
+      if (count == 1)
+        for (int k = 1; k < req->kind->dim; k++) req->size[k] = req->size[0];
+      else if (count != req->kind->dim)
+        return spec_error(spec, bad_size);
+      seen_size = true;
     } else {
       char problem[192];
-      snprintf(problem, sizeof problem, "unknown modifier '%s' (known: diag, perturb, distort, seed)",
-               item);
+      snprintf(problem, sizeof problem,
+               "unknown modifier '%s' (known: diag, perturb, distort, seed, size)", item);
       return spec_error(spec, problem);
     }
   }
@@ -159,7 +187,7 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
   if (!spec || !spec[0]) return spec_error("", "empty");
   if (ends_with(spec, ".msh")) return hdgcl_mesh_read_gmsh(spec, mesh);
 
-  mesh_request req = {NULL, {1, 1, 1}, HDGCL_DIAGONAL_RIGHT, 0.0, 0, 0.0};
+  mesh_request req = {NULL, {1, 1, 1}, HDGCL_DIAGONAL_RIGHT, 0.0, 0, 0.0, {1, 1, 1}};
   const char *rest = spec;
   HDGCL_TRY(parse_sizes(spec, spec, &req, &rest));
   HDGCL_TRY(parse_modifiers(spec, rest, &req));
@@ -167,11 +195,11 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
   hdgcl_mesh *m = NULL;
   int status;
   if (req.kind->dim == 2) {
-    const double lo[2] = {0, 0}, hi[2] = {1, 1};
+    const double lo[2] = {0, 0}, hi[2] = {req.size[0], req.size[1]};
     status =
         hdgcl_mesh_create_rectangle(req.kind->type, req.n[0], req.n[1], lo, hi, req.diagonal, &m);
   } else {
-    const double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    const double lo[3] = {0, 0, 0}, hi[3] = {req.size[0], req.size[1], req.size[2]};
     status = hdgcl_mesh_create_box(req.kind->type, req.n[0], req.n[1], req.n[2], lo, hi, &m);
   }
   if (status == HDGCL_SUCCESS) status = hdgcl_mesh_distort(m, req.distort);

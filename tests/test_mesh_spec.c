@@ -1,5 +1,6 @@
 /* hdgcl_mesh_create_from_spec: every kind, sizes and modifier, the same mesh
  * as the direct calls, and clear errors naming the spec for malformed ones. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +55,36 @@ static void check_rejected(const char *spec, const char *message_part) {
   hdgcl_mesh_destroy(&m);
 }
 
+/* ",size=" gives the generator's mesh of the box [0, hi]; every boundary
+ * face on x = hi[0] carries tag 2 (the cantilever's free end). */
+static void check_sized(const char *spec, hdgcl_element_type type, int nx, int ny, int nz,
+                        const double *hi) {
+  const double lo[3] = {0, 0, 0};
+  hdgcl_mesh *a = from_spec(spec), *b = NULL;
+  if (type == HDGCL_TRIANGLE || type == HDGCL_QUADRILATERAL)
+    CHECK_OK(hdgcl_mesh_create_rectangle(type, nx, ny, lo, hi, HDGCL_DIAGONAL_RIGHT, &b));
+  else
+    CHECK_OK(hdgcl_mesh_create_box(type, nx, ny, nz, lo, hi, &b));
+  if (a && b && tmc_check_same_mesh(a, b)) fprintf(stderr, "  ... spec '%s'\n", spec);
+  if (a) {
+    int d = a->dim, end_faces = 0;
+    double xmax = 0.0;
+    for (int32_t v = 0; v < a->num_vertices; v++) xmax = fmax(xmax, a->coords[(size_t)v * d]);
+    CHECK_MSG(xmax == hi[0], "spec '%s': largest x %g, expected %g", spec, xmax, hi[0]);
+    for (int32_t f = a->num_interior_faces; f < a->num_faces; f++) {
+      bool on_end = true;
+      for (int j = 0; j < a->verts_per_face; j++)
+        on_end = on_end && a->coords[(size_t)a->face_verts[(size_t)f * a->verts_per_face + j] * d] == hi[0];
+      CHECK_MSG(on_end == (a->face_tags[f] == 2), "spec '%s': face %d tag %d", spec, (int)f,
+                (int)a->face_tags[f]);
+      end_faces += on_end;
+    }
+    CHECK_MSG(end_faces > 0, "spec '%s': no face on x = %g", spec, hi[0]);
+  }
+  hdgcl_mesh_destroy(&a);
+  hdgcl_mesh_destroy(&b);
+}
+
 int main(void) {
   check_counts("square:4", HDGCL_TRIANGLE, 25, 32);
   check_counts("square:3x5", HDGCL_TRIANGLE, 24, 30);
@@ -77,7 +108,26 @@ int main(void) {
   check_same_as_direct("hex:2x3x2,seed=3,perturb=0.4", HDGCL_HEXAHEDRON, 2, 3, 2,
                        HDGCL_DIAGONAL_RIGHT, 0.4, 3);
 
+  {
+    const double beam2[2] = {10, 1}, beam3[3] = {10, 1, 1}, cube3[3] = {3, 3, 3}, box[3] = {4, 1, 2.5};
+    check_sized("square:40x4,size=10x1", HDGCL_TRIANGLE, 40, 4, 1, beam2);
+    check_sized("quad:20x2,size=10x1", HDGCL_QUADRILATERAL, 20, 2, 1, beam2);
+    check_sized("cube:10x1x1,size=10x1x1", HDGCL_TETRAHEDRON, 10, 1, 1, beam3);
+    check_sized("cube:2,size=3", HDGCL_TETRAHEDRON, 2, 2, 2, cube3);
+    check_sized("hex:4x2x2,size=4x1x2.5", HDGCL_HEXAHEDRON, 4, 2, 2, box);
+  }
+
   check_rejected("", "empty");
+  check_rejected("square:4,size=0x1", "positive numbers");
+  check_rejected("square:4,size=1x-1", "positive numbers");
+  check_rejected("square:4,size=abc", "positive numbers");
+  check_rejected("square:4,size=1x", "positive numbers");
+  check_rejected("square:4,size=inf", "positive numbers");
+  check_rejected("square:4,size=0x10", "positive numbers"); /* not hexadecimal */
+  check_rejected("square:4,size=1e400", "positive numbers");
+  check_rejected("square:4,size=1x2x3", "positive numbers");
+  check_rejected("cube:2,size=1x2", "positive numbers");
+  check_rejected("square:4,size=2,size=3", "twice");
   check_rejected("square", "missing ':'");
   check_rejected("square:", "positive integers");
   check_rejected("square:0", "at least 1");

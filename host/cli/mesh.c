@@ -56,11 +56,15 @@ static void help(FILE *out) {
                "                   hex:N[xMxL]    unit cube, hexahedra\n"
                "                   modifiers: ,diag=right|left|alt (square), ,perturb=A (random\n"
                "                   interior vertex moves, 0 <= A < 0.5 of the shortest edge),\n"
-               "                   ,seed=S; or a Gmsh file FILE.msh (formats 2.2 and 4.1)\n"
+               "                   ,seed=S, ,distort=A (smooth, 0 <= A <= 0.2), ,size=L[xH[xW]]\n"
+               "                   (the box [0,L]x[0,H][x[0,W]] instead of the unit square/cube,\n"
+               "                   e.g. square:40x4,size=10x1); or a Gmsh file FILE.msh (formats\n"
+               "                   2.2 and 4.1)\n"
                "  --output FILE    write the mesh to FILE (Gmsh ASCII)\n"
                "  --format 41|22   Gmsh format version of --output (default 41)\n"
                "\n"
-               "Boundary tags of the generated meshes: 1 x=0, 2 x=1, 3 y=0, 4 y=1, 5 z=0, 6 z=1.\n"
+               "Boundary tags of the generated meshes: 1 x=0, 2 x=1, 3 y=0, 4 y=1, 5 z=0, 6 z=1\n"
+               "(x=L, y=H, z=W with ,size=).\n"
                "example: hdgcl mesh --mesh square:8,diag=alt,perturb=0.2 --output square.msh\n");
 }
 

@@ -136,11 +136,18 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
   json_number(f, r->norm_u);
   fprintf(f, ", \"norm_q\": ");
   json_number(f, r->norm_q);
-  if (!isnan(r->l2_p)) { /* vector problems: q is H = grad u, and the pressure */
+  bool vector = !isnan(r->l2_p) || !isnan(r->tip_deflection);
+  if (vector) { /* vector problems: q is H = grad u, and the pressure */
     fprintf(f, ", \"l2_p\": ");
     json_number(f, r->l2_p);
     fprintf(f, ", \"norm_p\": ");
     json_number(f, r->norm_p);
+  }
+  if (!isnan(r->tip_deflection)) { /* cantilever */
+    fprintf(f, ", \"tip_deflection\": ");
+    json_number(f, r->tip_deflection);
+    fprintf(f, ", \"beam_deflection\": ");
+    json_number(f, r->beam_deflection);
   }
   fprintf(f, "},\n%s  \"stages\": [", pad);
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
@@ -177,8 +184,9 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
           (long long)r->num_elements, hdgcl_element_type_name(mesh->type), (long long)r->num_faces,
           r->h);
   fprintf(out, "device    %s (%s)\n", dev->name, dev->platform);
+  bool vector = !isnan(r->l2_p) || !isnan(r->tip_deflection);
   fprintf(out, "DOFs      element %s %lld, trace %lld (%lld faces x %lld)\n",
-          isnan(r->l2_p) ? "(u, q)" : "(u, H, p)", (long long)r->element_dofs, (long long)r->trace_dofs, (long long)r->num_unknown_faces,
+          vector ? "(u, H, p)" : "(u, q)", (long long)r->element_dofs, (long long)r->trace_dofs, (long long)r->num_unknown_faces,
           r->num_unknown_faces ? (long long)(r->trace_dofs / r->num_unknown_faces) : 0LL);
   char method[32];
   if (r->restart)
@@ -196,7 +204,10 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
   if (show_history)
     for (int i = 0; i < r->history_length; i++)
       fprintf(out, "          iteration %4d  residual %.6e\n", i, r->history[i]);
-  if (isnan(r->l2_p))
+  if (!isnan(r->tip_deflection)) /* cantilever: no exact solution */
+    fprintf(out, "tip       deflection %.6e, Euler-Bernoulli q L^4 / (8 E I) %.6e (ratio %.4f)\n",
+            r->tip_deflection, r->beam_deflection, r->tip_deflection / r->beam_deflection);
+  else if (!vector)
     fprintf(out, "errors    L2(u) %.4e   L2(q) %.4e   L2(u*) %.4e   max|u-u_h| %.4e\n", r->l2_u,
             r->l2_q, r->l2_ustar, r->linf_u);
   else /* vector problems */

@@ -18,7 +18,7 @@
  *             point or face block-Jacobi, a Chebyshev polynomial in the
  *             (block-)Jacobi-preconditioned operator (eigenvalue bounds
  *             estimated by Lanczos), additive Schwarz with element patches
- *   restart   GMRES restart length m, 1..62 (default 30)
+ *   restart   GMRES restart length m, 1..62 (default 30; any on the reference path)
  *   flexible  true: FGMRES even for a fixed preconditioner (default false)
  *   cheb-degree  Chebyshev steps per application, 1..100 (default 4)
  *   cheb-inner   jacobi | block-jacobi: what Chebyshev accelerates (default block-jacobi)
@@ -33,7 +33,7 @@
  *   scratch   auto | local | global: where the per-element Cholesky factorisations
  *             and block-Jacobi's face-block inversions work (auto: local memory
  *             when it fits)
- *   poly-degree, kappa2   problem parameters (see hdgcl solve --help)
+ *   poly-degree, kappa2, beta, mu, lambda, weight   problem parameters (see hdgcl solve --help)
  */
 #ifndef HDGCL_SOLVER_H
 #define HDGCL_SOLVER_H
@@ -109,6 +109,11 @@ typedef struct hdgcl_result {
   const char *local_invert_source; /* "trial" (timed in this run), "cache" (the tuning
                                       record), "environment" (HDGCL_LOCAL_INVERT) */
   double l2_p, norm_p;      /* pressure error and norm (vector problems; see above) */
+  /* Problem cantilever (no exact solution: the errors and norms above are
+   * NaN): the tip deflection, the mean of -u_y (2D) or -u_z (3D) of the trace
+   * over the end face x = L, and Euler-Bernoulli's q L^4 / (8 E I) for the
+   * mesh's bounding box (plane strain in 2D); NaN for the other problems. */
+  double tip_deflection, beam_deflection;
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
@@ -138,7 +143,8 @@ int hdgcl_solver_matrix(hdgcl_solver solver, int *rows, int *slots, int *nf, con
  * both or neither. */
 int hdgcl_solver_export_matrix(hdgcl_solver solver, const char *prefix);
 
-/* ParaView file of u, q and u* on each element subdivided into
+/* ParaView file of u, q and u* (vector problems: displacement u, u*, stress,
+ * von Mises stress and pressure) on each element subdivided into
  * subdivisions^dim sub-cells (default p+1 when subdivisions <= 0);
  * written atomically. */
 int hdgcl_solver_write_vtu(hdgcl_solver solver, const char *path, int subdivisions);
