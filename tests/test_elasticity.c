@@ -25,61 +25,32 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_run.h"
 #include "hdg_test.h"
 #include "problem_elasticity.h"
 
-/* Runs "$HDGCL_CLI ARGS" with stdout and stderr captured into out/err; returns the exit code. */
-static char out_text[16384], err_text[4096];
-static void slurp(const char *path, char *buf, size_t size) {
-  buf[0] = '\0';
-  FILE *f = fopen(path, "r");
-  if (!f) return;
-  size_t n = fread(buf, 1, size - 1, f);
-  buf[n] = '\0';
-  fclose(f);
-}
-static int run_cli(const char *args) {
-  const char *cli = getenv("HDGCL_CLI");
-  if (!cli) return -1;
-  char dir[] = "/tmp/test_elasticity_XXXXXX";
-  if (!mkdtemp(dir)) return -1;
-  char cmd[4096], out[256], err[256];
-  snprintf(out, sizeof out, "%s/stdout.txt", dir);
-  snprintf(err, sizeof err, "%s/stderr.txt", dir);
-  snprintf(cmd, sizeof cmd, "cd \"%s\" && \"%s\" %s > \"%s\" 2> \"%s\"", dir, cli, args, out, err);
-  int status = system(cmd);
-  slurp(out, out_text, sizeof out_text);
-  slurp(err, err_text, sizeof err_text);
-  remove(out);
-  remove(err);
-  char json[256];
-  snprintf(json, sizeof json, "%s/r.json", dir);
-  remove(json);
-  rmdir(dir);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 /* The CLI with --device ref: summary, convergence table, JSON, help, errors. */
 static void check_cli(void) {
   CHECK_MSG(getenv("HDGCL_CLI") != NULL, "HDGCL_CLI is not set");
   if (!getenv("HDGCL_CLI")) return;
-  CHECK(run_cli("solve --device ref --problem elasticity --mesh square:2 --order 1") == 0);
-  CHECK_MSG(strstr(out_text, "L2(H)") && strstr(out_text, "L2(p)") && strstr(out_text, "(u, H, p)"),
-            "summary: %s", out_text);
-  CHECK(run_cli("solve --device ref --problem elasticity --mesh square:2 --order 1 --convergence 2") == 0);
-  CHECK_MSG(strstr(out_text, "L2(H)") != NULL, "convergence table: %s", out_text);
-  CHECK(run_cli("solve --device ref --problem elasticity --mesh cube:1 --order 1 --json r.json "
+  CHECK(cli_run(NULL, "solve --device ref --problem elasticity --mesh square:2 --order 1") == 0);
+  CHECK_MSG(strstr(cli_out, "L2(H)") && strstr(cli_out, "L2(p)") && strstr(cli_out, "(u, H, p)"),
+            "summary: %s", cli_out);
+  CHECK(cli_run(NULL, "solve --device ref --problem elasticity --mesh square:2 --order 1 --convergence 2") == 0);
+  CHECK_MSG(strstr(cli_out, "L2(H)") != NULL, "convergence table: %s", cli_out);
+  CHECK(cli_run(NULL, "solve --device ref --problem elasticity --mesh cube:1 --order 1 --json r.json "
                 "--quiet && cat r.json") == 0);
-  CHECK_MSG(strstr(out_text, "\"l2_p\"") && strstr(out_text, "\"norm_p\""), "JSON: %s", out_text);
-  CHECK(run_cli("solve --device ref --mesh square:2 --order 1 --json r.json --quiet && cat r.json") == 0);
-  CHECK_MSG(strstr(out_text, "\"l2_u\"") && !strstr(out_text, "l2_p"), "scalar JSON: %s", out_text);
-  CHECK(run_cli("solve --help") == 0);
-  CHECK(strstr(out_text, "elasticity-incompressible") && strstr(out_text, "--mu M") &&
-        strstr(out_text, "--lambda L"));
-  CHECK(run_cli("solve --device ref --problem elasticity --mesh square:2 --lambda -5") != 0);
-  CHECK_MSG(strstr(err_text, "bulk modulus") != NULL, "stderr: %s", err_text);
-  CHECK(run_cli("solve --device ref --problem elasticity --mesh square:2 --mu -1") != 0);
-  CHECK_MSG(strstr(err_text, "shear modulus") != NULL, "stderr: %s", err_text);
+  CHECK_MSG(strstr(cli_out, "\"l2_p\"") && strstr(cli_out, "\"norm_p\""), "JSON: %s", cli_out);
+  CHECK(cli_run(NULL, "solve --device ref --mesh square:2 --order 1 --json r.json --quiet && cat r.json") == 0);
+  CHECK_MSG(strstr(cli_out, "\"l2_u\"") && !strstr(cli_out, "l2_p"), "scalar JSON: %s", cli_out);
+  CHECK(cli_run(NULL, "solve --help") == 0);
+  CHECK(strstr(cli_out, "elasticity-incompressible") && strstr(cli_out, "--mu M") &&
+        strstr(cli_out, "--lambda L"));
+  CHECK(cli_run(NULL, "solve --device ref --problem elasticity --mesh square:2 --lambda -5") != 0);
+  CHECK_MSG(strstr(cli_err, "bulk modulus") != NULL, "stderr: %s", cli_err);
+  CHECK(cli_run(NULL, "solve --device ref --problem elasticity --mesh square:2 --mu -1") != 0);
+  CHECK_MSG(strstr(cli_err, "shear modulus") != NULL, "stderr: %s", cli_err);
 }
 
 /* Central-difference checks of elasticity_exact / elasticity_load at a few points. */
@@ -275,8 +246,8 @@ static void check_material(hdgcl_context ref, const char *mesh_spec, const char 
 
 static int run_device(void) {
   if (getenv("HDGCL_CLI")) { /* the CLI on the default device */
-    CHECK(run_cli("solve --problem elasticity --mesh square:2") != 0);
-    CHECK_MSG(strstr(err_text, "runs on --device ref only") != NULL, "stderr: %s", err_text);
+    CHECK(cli_run(NULL, "solve --problem elasticity --mesh square:2") != 0);
+    CHECK_MSG(strstr(cli_err, "runs on --device ref only") != NULL, "stderr: %s", cli_err);
   }
   hdgcl_context ctx = test_device();
   check_rejected(ctx, "runs on --device ref only", "problem", "elasticity", NULL);

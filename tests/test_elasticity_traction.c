@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_run.h"
 #include "hdg_test.h"
 
 static const double A[3][3] = {{0.01, 0.02, 0.005}, {0.015, -0.006, 0.003}, {0.004, 0.006, 0.002}};
@@ -306,58 +307,27 @@ static void check_scalar_vtu(hdgcl_context ref) {
 
 /* ---- CLI ---- */
 
-static char out_text[16384], err_text[4096];
-static void slurp(const char *path, char *buf, size_t size) {
-  buf[0] = '\0';
-  FILE *f = fopen(path, "r");
-  if (!f) return;
-  size_t n = fread(buf, 1, size - 1, f);
-  buf[n] = '\0';
-  fclose(f);
-}
-static int run_cli(const char *args) {
-  const char *cli = getenv("HDGCL_CLI");
-  if (!cli) return -1;
-  char dir[] = "/tmp/test_traction_XXXXXX";
-  if (!mkdtemp(dir)) return -1;
-  char cmd[4096], out[256], err[256], vtu[256];
-  snprintf(out, sizeof out, "%s/stdout.txt", dir);
-  snprintf(err, sizeof err, "%s/stderr.txt", dir);
-  snprintf(vtu, sizeof vtu, "%s/c.vtu", dir);
-  char txt[256];
-  snprintf(txt, sizeof txt, "%s/s.txt", dir);
-  snprintf(cmd, sizeof cmd, "cd \"%s\" && \"%s\" %s > \"%s\" 2> \"%s\"", dir, cli, args, out, err);
-  int status = system(cmd);
-  slurp(out, out_text, sizeof out_text);
-  slurp(err, err_text, sizeof err_text);
-  remove(out);
-  remove(err);
-  remove(vtu);
-  remove(txt);
-  rmdir(dir);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 static void check_cli(void) {
   CHECK_MSG(getenv("HDGCL_CLI") != NULL, "HDGCL_CLI is not set");
   if (!getenv("HDGCL_CLI")) return;
-  CHECK(run_cli("solve --device ref --problem cantilever --mesh square:10x1,size=10x1 --order 2 "
+  CHECK(cli_run(NULL, "solve --device ref --problem cantilever --mesh square:10x1,size=10x1 --order 2 "
                 "--vtu c.vtu > s.txt && grep -c 'Name=.von_mises' c.vtu >> s.txt && cat s.txt") == 0);
-  CHECK_MSG(strstr(out_text, "tip       deflection") && strstr(out_text, "Euler-Bernoulli") &&
-                strstr(out_text, "(u, H, p)"),
-            "summary: %s", out_text);
-  CHECK_MSG(strstr(out_text, "\n1\n") != NULL, "VTU without von_mises: %s", out_text); /* grep -c */
-  CHECK(run_cli("solve --device ref --problem cantilever --mesh square:5x1,size=10x1 --order 1 "
+  CHECK_MSG(strstr(cli_out, "tip       deflection") && strstr(cli_out, "Euler-Bernoulli") &&
+                strstr(cli_out, "(u, H, p)"),
+            "summary: %s", cli_out);
+  CHECK_MSG(strstr(cli_out, "\n1\n") != NULL, "VTU without von_mises: %s", cli_out); /* grep -c */
+  CHECK(cli_run(NULL, "solve --device ref --problem cantilever --mesh square:5x1,size=10x1 --order 1 "
                 "--convergence 2") == 0);
-  CHECK_MSG(strstr(out_text, "tip deflection") && strstr(out_text, "square:10x2,size=10x1"),
-            "convergence table: %s", out_text);
-  CHECK(run_cli("solve --help") == 0);
-  CHECK(strstr(out_text, "cantilever") && strstr(out_text, "elasticity-mixed") &&
-        strstr(out_text, "elasticity-linear") && strstr(out_text, "--weight W"));
-  CHECK(run_cli("solve --device ref --problem cantilever --weight nan") != 0);
-  CHECK_MSG(strstr(err_text, "--weight") != NULL, "stderr: %s", err_text);
-  CHECK(run_cli("solve --device ref --problem cantilever --mesh square:4,size=0") != 0);
-  CHECK_MSG(strstr(err_text, "size") != NULL, "stderr: %s", err_text);
+  CHECK_MSG(strstr(cli_out, "tip deflection") && strstr(cli_out, "square:10x2,size=10x1"),
+            "convergence table: %s", cli_out);
+  CHECK(cli_run(NULL, "solve --help") == 0);
+  CHECK(strstr(cli_out, "cantilever") && strstr(cli_out, "elasticity-mixed") &&
+        strstr(cli_out, "elasticity-linear") && strstr(cli_out, "--weight W"));
+  CHECK(cli_run(NULL, "solve --device ref --problem cantilever --weight nan") != 0);
+  CHECK_MSG(strstr(cli_err, "--weight") != NULL, "stderr: %s", cli_err);
+  CHECK(cli_run(NULL, "solve --device ref --problem cantilever --mesh square:4,size=0") != 0);
+  CHECK_MSG(strstr(cli_err, "size") != NULL, "stderr: %s", cli_err);
 }
 
 int main(void) {

@@ -6,33 +6,15 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "cli_run.h"
 #include "test_mesh_checks.h"
 #include "test_mesh_files.h"
 
-static char out_text[8192], err_text[8192];
-
-static void slurp(const char *path, char *buf, size_t size) {
-  buf[0] = '\0';
-  FILE *f = fopen(path, "r");
-  if (!f) return;
-  size_t n = fread(buf, 1, size - 1, f);
-  buf[n] = '\0';
-  fclose(f);
-}
-
-/* Runs "$HDGCL_CLI mesh ARGS" with stdout/stderr captured; returns the exit code. */
-static int run_cli(const char *dir, const char *args) {
-  char cmd[4096], out[1024], err[1024];
-  snprintf(out, sizeof out, "%s/stdout.txt", dir);
-  snprintf(err, sizeof err, "%s/stderr.txt", dir);
-  snprintf(cmd, sizeof cmd, "\"%s\" mesh %s > \"%s\" 2> \"%s\"", getenv("HDGCL_CLI"), args, out,
-           err);
-  int status = system(cmd);
-  slurp(out, out_text, sizeof out_text);
-  slurp(err, err_text, sizeof err_text);
-  remove(out);
-  remove(err);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+/* Runs "$HDGCL_CLI mesh ARGS" in dir with stdout/stderr captured; returns the exit code. */
+static int run_mesh(const char *dir, const char *args) {
+  char full[4096];
+  snprintf(full, sizeof full, "mesh %s", args);
+  return cli_run(dir, full);
 }
 
 static int count_lines(const char *s) {
@@ -44,12 +26,12 @@ static int count_lines(const char *s) {
 /* A failing run: non-zero exit, one error line containing `part`, nothing on
  * stdout, and no file left in dir. */
 static void check_failure(const char *dir, const char *args, const char *part) {
-  int code = run_cli(dir, args);
+  int code = run_mesh(dir, args);
   CHECK_MSG(code != 0, "'%s' exited 0", args);
-  CHECK_MSG(count_lines(err_text) == 1 && strstr(err_text, "hdgcl mesh: error: ") == err_text,
-            "'%s': stderr is not one error line: %s", args, err_text);
-  CHECK_MSG(strstr(err_text, part) != NULL, "'%s': error '%s' lacks '%s'", args, err_text, part);
-  CHECK_MSG(out_text[0] == '\0', "'%s' printed: %s", args, out_text);
+  CHECK_MSG(count_lines(cli_err) == 1 && strstr(cli_err, "hdgcl mesh: error: ") == cli_err,
+            "'%s': stderr is not one error line: %s", args, cli_err);
+  CHECK_MSG(strstr(cli_err, part) != NULL, "'%s': error '%s' lacks '%s'", args, cli_err, part);
+  CHECK_MSG(cli_out[0] == '\0', "'%s' printed: %s", args, cli_out);
   CHECK_MSG(tmf_count_entries(dir) == 0, "'%s' left %d file(s)", args, tmf_count_entries(dir));
 }
 
@@ -63,12 +45,12 @@ int main(void) {
   /* write, then read back: the same mesh as the spec gives */
   tmf_path(dir, "square.msh", path, sizeof path);
   snprintf(args, sizeof args, "--mesh square:4 --output \"%s\"", path);
-  CHECK(run_cli(dir, args) == 0);
-  CHECK_MSG(strstr(out_text, "triangle mesh: 25 vertices, 32 elements, 56 faces (40 interior, 16 "
-                             "boundary), area 1\n") == out_text,
-            "summary: %s", out_text);
-  CHECK(strstr(out_text, "Gmsh 4.1") != NULL);
-  CHECK(err_text[0] == '\0');
+  CHECK(run_mesh(dir, args) == 0);
+  CHECK_MSG(strstr(cli_out, "triangle mesh: 25 vertices, 32 elements, 56 faces (40 interior, 16 "
+                             "boundary), area 1\n") == cli_out,
+            "summary: %s", cli_out);
+  CHECK(strstr(cli_out, "Gmsh 4.1") != NULL);
+  CHECK(cli_err[0] == '\0');
   hdgcl_mesh *a = NULL, *b = NULL;
   CHECK_OK(hdgcl_mesh_read_gmsh(path, &a));
   CHECK_OK(hdgcl_mesh_create_from_spec("square:4", &b));
@@ -80,9 +62,9 @@ int main(void) {
   /* format 2.2, a 3D mesh */
   tmf_path(dir, "hex.msh", path, sizeof path);
   snprintf(args, sizeof args, "--mesh hex:2x1x3,perturb=0.2 --output=\"%s\" --format 22", path);
-  CHECK(run_cli(dir, args) == 0);
-  CHECK(strstr(out_text, "hexahedron mesh: 24 vertices, 6 elements, ") == out_text);
-  CHECK(strstr(out_text, "volume 1") != NULL);
+  CHECK(run_mesh(dir, args) == 0);
+  CHECK(strstr(cli_out, "hexahedron mesh: 24 vertices, 6 elements, ") == cli_out);
+  CHECK(strstr(cli_out, "volume 1") != NULL);
   CHECK_OK(hdgcl_mesh_read_gmsh(path, &a));
   CHECK_OK(hdgcl_mesh_create_from_spec("hex:2x1x3,perturb=0.2", &b));
   if (a && b) tmc_check_same_mesh(a, b);
@@ -98,17 +80,17 @@ int main(void) {
   remove(path);
 
   /* summary only; a Gmsh file as input */
-  CHECK(run_cli(dir, "--mesh cube:2") == 0);
-  CHECK(!strcmp(out_text, "tetrahedron mesh: 27 vertices, 48 elements, 120 faces (72 interior, 48 "
+  CHECK(run_mesh(dir, "--mesh cube:2") == 0);
+  CHECK(!strcmp(cli_out, "tetrahedron mesh: 27 vertices, 48 elements, 120 faces (72 interior, 48 "
                           "boundary), volume 1\n"));
   CHECK(tmf_count_entries(dir) == 0);
   snprintf(args, sizeof args, "--mesh \"%s/gmsh_quad41.msh\"", getenv("HDGCL_TEST_DATA"));
-  CHECK(run_cli(dir, args) == 0);
-  CHECK_MSG(strstr(out_text, "quadrilateral mesh: 79 vertices, 62 elements") == out_text, "%s",
-            out_text);
+  CHECK(run_mesh(dir, args) == 0);
+  CHECK_MSG(strstr(cli_out, "quadrilateral mesh: 79 vertices, 62 elements") == cli_out, "%s",
+            cli_out);
 
-  CHECK(run_cli(dir, "--help") == 0);
-  CHECK(strstr(out_text, "usage: hdgcl mesh --mesh SPEC") == out_text);
+  CHECK(run_mesh(dir, "--help") == 0);
+  CHECK(strstr(cli_out, "usage: hdgcl mesh --mesh SPEC") == cli_out);
 
   /* errors: one line, non-zero exit, no output file */
   tmf_path(dir, "bad.msh", path, sizeof path);
