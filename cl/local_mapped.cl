@@ -16,20 +16,17 @@
  *      column NP + (f,m) is C_k's; row k*NP + j is test function j, component k
  *   G  column-major (NP+NT) x (NP+NT)
  *   FAC per-point factors: [NQ_LOAD][2 + DIM*DIM] (w|J|, w|J| f(x), w adj(J)),
- *      then [NFACES][NQ_FACE][1 + DIM] (w dS, w n dS) */
+ *      then [NFACES][NQ_FACE][3 + DIM] (w dS, w n dS, w dS tau_f, w dS (tau_f - beta.n)),
+ *      tau_f = tau + max(beta.n, 0) the upwinded stabilisation (F22) */
 
 #define VOL_FAC (2 + DIM * DIM)
-#define FACE_FAC (1 + DIM)
+#define FACE_FAC (3 + DIM)
+#define FACE_TAUF (1 + DIM) /* offset of w dS tau_f in a face point's factors */
+#define FACE_TAUN (2 + DIM) /* offset of w dS (tau_f - beta.n) */
 #define FAC_PER_ELEMENT (NQ_LOAD * VOL_FAC + NFACES * NQ_FACE * FACE_FAC)
 #define XROWS (DIM * NP)
 #define XCOLS (NP + NT)
 
-/* beta . (w n dS) at face point t of the factors ff. */
-double face_bn(__global const double *ff, const int t, const double *beta) {
-  double s = 0.0;
-  for (int k = 0; k < DIM; k++) s += beta[k] * ff[t * FACE_FAC + 1 + k];
-  return s;
-}
 
 __kernel void mapped_build(const int e0, __global const double *coords,
                            __global const int *elem_verts, __global const char *elem_orient,
@@ -78,12 +75,12 @@ __kernel void mapped_build(const int e0, __global const double *coords,
     const double w = face_weights[q];
     ff[t * FACE_FAC] = w * ds;
     for (int k = 0; k < DIM; k++) ff[t * FACE_FAC + 1 + k] = w * nds[k];
+    double bn = 0.0; /* beta . n w dS */
+    for (int k = 0; k < DIM; k++) bn += beta[k] * ff[t * FACE_FAC + 1 + k];
+    ff[t * FACE_FAC + FACE_TAUF] = tau * w * ds + fmax(bn, 0.0);
+    ff[t * FACE_FAC + FACE_TAUN] = tau * w * ds + fmax(bn, 0.0) - bn;
   }
   barrier(CLK_GLOBAL_MEM_FENCE);
-  /* At face point t, w dS times tau_f = tau + max(beta . n, 0) and times
-   * tau_f - beta . n (F22). */
-#define FACE_TAUF(t) (tau * ff[(t) * FACE_FAC] + fmax(face_bn(ff, t, beta), 0.0))
-#define FACE_TAUN(t) (FACE_TAUF(t) - face_bn(ff, t, beta))
 
   /* M = (phi_j, phi_i)_K;  D = (c phi_j, phi_i)_K + <tau_f phi_j, phi_i>_dK
    * - (beta phi_j, grad phi_i)_K  (F22); S[i][j] at j NP + i. */
@@ -96,7 +93,7 @@ __kernel void mapped_build(const int e0, __global const double *coords,
     for (int f = 0; f < NFACES; f++) {
       __global const double *pf = phi_face + (f * NORIENT + orient[f]) * NQ_FACE * NP;
       for (int q = 0; q < NQ_FACE; q++)
-        d += FACE_TAUF(f * NQ_FACE + q) * pf[q * NP + i] * pf[q * NP + j];
+        d += ff[(f * NQ_FACE + q) * FACE_FAC + FACE_TAUF] * pf[q * NP + i] * pf[q * NP + j];
     }
     if (convection) /* w|J| beta . grad phi_i = sum_kl beta_k (w adj J)_lk d_l phi_i */
       for (int q = 0; q < NQ_LOAD; q++) {
@@ -144,8 +141,8 @@ __kernel void mapped_build(const int e0, __global const double *coords,
       __global const double *pf = phi_face + (f * NORIENT + orient[f]) * NQ_FACE * NP;
       for (int q = 0; q < NQ_FACE; q++) {
         const double pq = pf[q * NP + i] * psi[q * NF + m];
-        v += FACE_TAUN(f * NQ_FACE + q) * pq;
-        vt += FACE_TAUF(f * NQ_FACE + q) * pq;
+        v += ff[(f * NQ_FACE + q) * FACE_FAC + FACE_TAUN] * pq;
+        vt += ff[(f * NQ_FACE + q) * FACE_FAC + FACE_TAUF] * pq;
       }
     } else {
       for (int q = 0; q < NQ_LOAD; q++) v += vf[q * VOL_FAC + 1] * phi[q * NP + i];
@@ -166,12 +163,10 @@ __kernel void mapped_build(const int e0, __global const double *coords,
     if (a < NT && b < NT && a / NF == b / NF) {
       const int f = a / NF, m = a % NF, n = b % NF;
       for (int q = 0; q < NQ_FACE; q++)
-        v += FACE_TAUN(f * NQ_FACE + q) * psi[q * NF + m] * psi[q * NF + n];
+        v += ff[(f * NQ_FACE + q) * FACE_FAC + FACE_TAUN] * psi[q * NF + m] * psi[q * NF + n];
     }
     Ke[idx] = v;
   }
-#undef FACE_TAUF
-#undef FACE_TAUN
 }
 
 /* M = L L^T in place (right-looking, lower triangle), then every column of

@@ -14,7 +14,8 @@ void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *g, u
   *m = np * np;
   *x = d * np * cols;
   *g = cols * cols;
-  *fac = (uint64_t)s->ref.qload.n * (2 + d * d) + (uint64_t)sz->nfaces * s->ref.qface.n * (1 + d);
+  /* per face point: w dS, w n dS, and w dS times tau_f and tau_f - beta.n (cl/local_mapped.cl) */
+  *fac = (uint64_t)s->ref.qload.n * (2 + d * d) + (uint64_t)sz->nfaces * s->ref.qface.n * (3 + d);
 }
 
 uint64_t local_mapped_bytes_per_element(hdgcl_solver s) {
