@@ -4,6 +4,7 @@
  * face block-Jacobi.  Face blocks hold nfb = ncomp * nf values (hdg_sizes):
  * nf below is that block size. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,19 @@ static void precond_apply(hdgcl_solver s, const double *pc, const double *r, dou
   }
 }
 
+/* Records the iterations and final relative residual; not reaching --rtol is
+ * HDGCL_ERROR_CONVERGENCE naming the method. */
+static int finish(hdgcl_solver s, const char *method, int it, double rel) {
+  s->result.iterations = it;
+  s->result.residual = rel;
+  if (!(rel <= s->rtol))
+    return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
+                       "%s did not converge: relative residual %.3e after %d iterations "
+                       "(--rtol %g, --maxit %d)",
+                       method, rel, it, s->rtol, s->maxit);
+  return HDGCL_SUCCESS;
+}
+
 static size_t precond_size(hdgcl_solver s) {
   size_t n = (size_t)s->num.num_unknown_faces * s->ref.sz.nfb;
   return s->precond != PRECOND_BLOCK_JACOBI ? n + 1 : n * s->ref.sz.nfb;
@@ -143,16 +157,7 @@ int reference_cg(hdgcl_solver s, double *x) {
       HDGCL_TRY_GOTO(status, solver_record_residual(s, sqrt(rr / rr0)), done);
     }
   }
-  s->result.iterations = it;
-  s->result.residual = rr0 > 0 ? sqrt(rr / rr0) : 0.0;
-  if (!(s->result.residual <= s->rtol)) {
-    status = hdgcl_error(HDGCL_ERROR_CONVERGENCE,
-                         "CG did not converge: relative residual %.3e after %d iterations "
-                         "(--rtol %g, --maxit %d)",
-                         s->result.residual, it, s->rtol, s->maxit);
-    goto done;
-  }
-  status = HDGCL_SUCCESS;
+  status = finish(s, "CG", it, rr0 > 0 ? sqrt(rr / rr0) : 0.0);
 done:
   free(r);
   free(z);
@@ -237,16 +242,9 @@ int reference_gmres(hdgcl_solver s, double *x) {
     for (size_t k = 0; k < n; k++) x[k] += z[k];
     memset(h, 0, sizeof(double) * (size_t)(m + 1) * m);
   }
-  s->result.iterations = it;
-  s->result.residual = rel;
-  if (!(rel <= s->rtol)) {
-    status = hdgcl_error(HDGCL_ERROR_CONVERGENCE,
-                         "GMRES(%d) did not converge: relative residual %.3e after %d iterations "
-                         "(--rtol %g, --maxit %d)",
-                         m, rel, it, s->rtol, s->maxit);
-    goto done;
-  }
-  status = HDGCL_SUCCESS;
+  char method[32];
+  snprintf(method, sizeof method, "GMRES(%d)", m);
+  status = finish(s, method, it, rel);
 done:
   free(v);
   free(w);
