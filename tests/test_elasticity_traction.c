@@ -133,6 +133,20 @@ static char *slurp_file(const char *path) {
   return buf;
 }
 
+/* The VTU file of a solved solver (hdgcl_solver_write_vtu into a temporary
+ * file, read back and removed), malloc'd; NULL if it could not be written. */
+static char *vtu_text(hdgcl_solver solver) {
+  char path[] = "/tmp/test_elasticity_vtu_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd < 0) return NULL;
+  close(fd);
+  CHECK_OK(hdgcl_solver_write_vtu(solver, path, 0));
+  char *text = slurp_file(path);
+  remove(path);
+  return text;
+}
+
 /* The numbers of the DataArray named `name` (NULL: the Points array): at
  * most `max` values into v; returns the count, -1 if the array is missing or
  * a value is not a finite number. */
@@ -180,13 +194,7 @@ static void check_vtu(hdgcl_context ref, const char *mesh, const char *order, in
     solved_destroy(&s);
     return;
   }
-  char path[] = "/tmp/test_elasticity_vtu_XXXXXX";
-  int fd = mkstemp(path);
-  CHECK(fd >= 0);
-  if (fd >= 0) close(fd);
-  CHECK_OK(hdgcl_solver_write_vtu(s.solver, path, 0));
-  char *text = slurp_file(path);
-  remove(path);
+  char *text = vtu_text(s.solver);
   CHECK(text != NULL);
   if (!text) {
     solved_destroy(&s);
@@ -259,12 +267,7 @@ static void check_scalar_vtu(hdgcl_context ref) {
     solved_destroy(&s);
     return;
   }
-  char path[] = "/tmp/test_elasticity_vtu_XXXXXX";
-  int fd = mkstemp(path);
-  if (fd >= 0) close(fd);
-  CHECK_OK(hdgcl_solver_write_vtu(s.solver, path, 0));
-  char *text = slurp_file(path);
-  remove(path);
+  char *text = vtu_text(s.solver);
   CHECK(text && strstr(text, "<PointData Scalars=\"u\" Vectors=\"q\">") &&
         strstr(text, "Name=\"ustar\"") && strstr(text, "Name=\"q\" NumberOfComponents=\"3\"") &&
         !strstr(text, "von_mises") && strstr(text, "Name=\"element\""));
@@ -280,12 +283,7 @@ static void check_scalar_vtu(hdgcl_context ref) {
       solved_destroy(&t);
       continue;
     }
-    char tpath[] = "/tmp/test_elasticity_vtu_XXXXXX";
-    fd = mkstemp(tpath);
-    if (fd >= 0) close(fd);
-    CHECK_OK(hdgcl_solver_write_vtu(t.solver, tpath, 0));
-    text = slurp_file(tpath);
-    remove(tpath);
+    text = vtu_text(t.solver);
     long npts = 0;
     const char *piece = text ? strstr(text, "NumberOfPoints=\"") : NULL;
     if (piece) npts = strtol(piece + 16, NULL, 10);
