@@ -3,6 +3,9 @@
 # (u = sin(2 pi x) sin(2 pi y) sin(2 pi z), Dirichlet, tau = 1), tetrahedral
 # (cube:N, 6 tets per cell) or hexahedral (hex:N) meshes, orders 1..5, CG with
 # face block-Jacobi to 1e-12; one `hdgcl solve --json` object per line.
+# PROBLEM (default helmholtz-sin) and TAU (default 1; empty: the problem's
+# default) change the problem, e.g. PROBLEM=elasticity TAU= for paper 004's
+# manufactured solution.
 #
 # For each order the mesh grows until a solve fails (the device memory check
 # refuses the trace system up front, or the solve fails), until the next mesh
@@ -21,6 +24,7 @@ hdgcl=$1; device=$2; out=$3; kind=$4
 meshes=${5:-"8 16 24 32 48 64"}; orders=${6:-"1 2 3 4 5"}
 step_limit=${STEP_LIMIT:-120}; warm_n=${WARM_N:-16}; deadline=${DEADLINE:-0}
 warmup_large=${WARMUP_LARGE:-0}
+tau=${TAU-1}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 : > "$out.partial"
 for p in $orders; do
@@ -42,7 +46,7 @@ for p in $orders; do
     fi
     if [ "$n" -le "$warm_n" ]; then rep="--warmup 1 --repeat 3"; else rep="--warmup $warmup_large --repeat 1"; fi
     # shellcheck disable=SC2086
-    if ! "$hdgcl" solve --problem helmholtz-sin --mesh "$kind:$n" --order "$p" --tau 1 \
+    if ! "$hdgcl" solve --problem "${PROBLEM:-helmholtz-sin}" --mesh "$kind:$n" --order "$p" ${tau:+--tau "$tau"} \
          --device "$device" $rep --json "$tmp/run.json" --quiet 2> "$tmp/err"; then
       echo "$kind:$n p=$p failed: $(tail -1 "$tmp/err")"; break
     fi

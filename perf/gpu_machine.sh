@@ -31,6 +31,8 @@
 #                                        # GMRES x jacobi / block-jacobi / asm solves
 #   sh perf/gpu_machine.sh sweep         # issue 6: every preconditioner, square:20..320, p = 1..9, on
 #                                        # NVIDIA, with PoCL on 14 cores at the same time (resumable)
+#   sh perf/gpu_machine.sh elasticity    # issue 5: device tests, paper 004's manufactured solution on
+#                                        # tetrahedra: NVIDIA, reference path, PoCL
 set -u
 build=${BUILD:-build-gpu}
 out=${OUT:-perf/out}
@@ -249,5 +251,28 @@ sweep)
   PROBLEM=convection-diffusion MAXIT=${CD_MAXIT:-5000} DEADLINE=$((t0 + ${SECONDS_NV:-520})) RUN_TIMEOUT=60 pin 14-15 \
     sh perf/solvers.sh "$build/hdgcl" nvidia "$out/solvers-convection-nvidia.jsonl" "${MESHES:-20 40 80 160 320}" \
     "${ORDERS:-1 2 3 4 5 6 7 8 9}" gmres "none jacobi block-jacobi asm" 2>&1 | tee "$out/sweep-convection.log"
+  wait ;;
+elasticity)
+  # Issue 5: the device pipeline's tests on NVIDIA, then paper 004's
+  # manufactured solution (problem elasticity, mu = lambda = 1) on cube:N
+  # tetrahedra, p = 1..4, on NVIDIA (errors for the Table 1 layout, time per
+  # stage), the serial reference path (the speedup) and PoCL on 14 cores beside
+  # the NVIDIA runs (pinned to the other 2).  Five files in $OUT.
+  t0=$(date +%s)
+  pin() { cores=$1; shift; if command -v taskset > /dev/null; then taskset -c "$cores" "$@"; else "$@"; fi; }
+  (
+    export POCL_CPU_MAX_CU_NUM=14 POCL_MAX_PTHREAD_COUNT=14 WARMUP_LARGE=1
+    PROBLEM=elasticity TAU= DEADLINE=$((t0 + ${SECONDS_POCL:-200})) STEP_LIMIT=60 pin 0-13 sh perf/cube3d.sh \
+      "$build/hdgcl" pocl "$out/elasticity-tet-pocl.jsonl" cube "${POCL_MESHES:-2 4 8 12}" "${ORDERS:-1 2 3 4}" \
+      > "$out/elasticity-pocl.log" 2>&1
+  ) &
+  { start=$(date +%s)
+    if HDGCL_DEVICE=nvidia timeout 150 pin 14-15 "$build/tests/test_elasticity_device" > "$out/tmp.log" 2>&1; then r=PASS; else r=FAIL; fi
+    echo "$r nvidia test_elasticity_device ($(( $(date +%s) - start )) s)"; [ $r = FAIL ] && tail -20 "$out/tmp.log"; rm -f "$out/tmp.log"
+    PROBLEM=elasticity TAU= DEADLINE=$((t0 + ${SECONDS_NV:-200})) STEP_LIMIT=40 pin 14-15 sh perf/cube3d.sh \
+      "$build/hdgcl" nvidia "$out/elasticity-tet-nvidia.jsonl" cube "${MESHES:-2 4 8 16 24}" "${ORDERS:-1 2 3 4}"
+    PROBLEM=elasticity TAU= DEADLINE=$((t0 + ${SECONDS_REF:-250})) STEP_LIMIT=20 pin 14-15 sh perf/cube3d.sh \
+      "$build/hdgcl" ref "$out/elasticity-tet-ref.jsonl" cube "${REF_MESHES:-2 4 8}" "${ORDERS:-1 2 3 4}"
+  } > "$out/elasticity.log" 2>&1
   wait ;;
 esac
