@@ -62,12 +62,13 @@ __kernel void recover_local(const int e0, const int zfirst, const int nint,
 #endif
 }
 
-#if AFFINE && NCOMP > 1
-/* Linear elasticity (docs/elasticity.md, "Device pipeline"): [u; p] =
+#if NCOMP > 1
+/* Linear elasticity (docs/elasticity.md section 11): [u; p] =
  * Z_F + Z_W lambda (E8) with Z = Z^-1 [Wext | Fext] column-major NZ x (NTB+1)
  * per element (starting at element zfirst), then (E7) with M = |J| I:
  *   H_ij = M^-1 (B_j u_i + C_j lambda_i)
- *        = -sum_l Jinv[l][j] (Dm_l^T u_i) + |J|^-1 sum_f sigma_f n_f,j Ef_f lambda_{f,i}.
+ *        = -sum_l Jinv[l][j] (Dm_l^T u_i) + |J|^-1 sum_f sigma_f n_f,j Ef_f lambda_{f,i}
+ * on affine elements (mapped elements: mapped_elasticity_h).
  * u [e][c][NP], H in q [e][c][DIM][NP], p [e][NP]. */
 __kernel void elasticity_recover(const int e0, const int zfirst, const int nint,
                                  __global const double *Z, __global const double *x,
@@ -99,6 +100,7 @@ __kernel void elasticity_recover(const int e0, const int zfirst, const int nint,
     else
       p[e * NP + i - DIM * NP] = s;
   }
+#if AFFINE
   barrier(CLK_LOCAL_MEM_FENCE);
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
@@ -119,6 +121,7 @@ __kernel void elasticity_recover(const int e0, const int zfirst, const int nint,
     }
     q[e * DIM * DIM * NP + idx] = s;
   }
+#endif
 }
 #endif
 
@@ -289,6 +292,53 @@ __kernel void mapped_recover_q(const int e0, const int nint, __global const doub
   for (int r = lid; r < XROWS; r += wg) q[e * XROWS + r] = -sk * v[r];
 }
 
+#if NCOMP > 1
+/* Elasticity on mapped elements: H_ij = M^-1 (B_j u_i + C_j lambda_i)
+ * = L^-T X_j [u_i; lambda_i] / sqrt(mu) (E7), X = sqrt(mu) L^-1 [B | C] from
+ * cl/local_mapped.cl (kappa_e holds mu), component by component. */
+__kernel void mapped_elasticity_h(const int e0, const int nint, __global const double *L,
+                                  __global const double *X, __global const double *x,
+                                  __global const double *bvals, __global const int *elem_faces,
+                                  __global const int *face_unknown,
+                                  __global const double *kappa_e, __global const double *u,
+                                  __global double *q) {
+  const int le = get_group_id(0);
+  const long e = e0 + le;
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  __local double lam[NTB];
+  __local double v[DIM * NP];
+  for (int a = lid; a < NTB; a += wg) {
+    const int face = elem_faces[e * NFACES + a / NFB];
+    const int uk = face_unknown[face];
+    lam[a] = uk >= 0 ? x[(long)uk * NFB + a % NFB] : bvals[(long)(face - nint) * NFB + a % NFB];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global const double *Xe = X + (long)le * XROWS * XCOLS, *Le = L + (long)le * NP * NP;
+  const double sk = sqrt(kappa_e[e]);
+  for (int i = 0; i < DIM; i++) {
+    __global const double *ui = u + (e * DIM + i) * NP;
+    for (int r = lid; r < XROWS; r += wg) {
+      double s = 0.0;
+      for (int c = 0; c < NP; c++) s += Xe[c * XROWS + r] * ui[c];
+      for (int a = 0; a < NT; a++) s += Xe[(NP + a) * XROWS + r] * lam[(a / NF) * NFB + i * NF + a % NF];
+      v[r] = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = NP - 1; k >= 0; k--) { /* L^T y = v per block */
+      for (int b = lid; b < DIM; b += wg) v[b * NP + k] /= Le[k * NP + k];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int t = lid; t < DIM * k; t += wg) {
+        const int b = t / k, j = t % k;
+        v[b * NP + j] -= Le[k * NP + j] * v[b * NP + k];
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (int r = lid; r < XROWS; r += wg) q[(e * DIM + i) * XROWS + r] = v[r] / sk;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+#endif
+
 /* u* (F12) on a mapped element by quadrature at the load points: the reduced
  * stiffness sum_q grad phi+_i . G_q grad phi+_j (G_q = w |J| J^-1 J^-T) on the
  * non-constant modes, the right-hand side -(1/kappa) sum_q q_h . (w adj(J)^T
@@ -326,14 +376,6 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
         f[1 + l * DIM + m] = w / detj * s;
       }
     for (int c = 0; c < DIM * DIM; c++) f[1 + DIM * DIM + c] = w * adj[c];
-    double uh = 0.0;
-    for (int j = 0; j < NP; j++) uh += u[e * NP + j] * phi[k * NP + j];
-    for (int c = 0; c < DIM; c++) {
-      double qh = 0.0;
-      for (int j = 0; j < NP; j++) qh += q[(e * DIM + c) * NP + j] * phi[k * NP + j];
-      f[1 + 2 * DIM * DIM + c] = qh;
-    }
-    f[1 + 2 * DIM * DIM + DIM] = uh;
   }
   barrier(CLK_GLOBAL_MEM_FENCE);
   const double kappa = kappa_e[e];
@@ -351,34 +393,60 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
     }
     a[t] = s;
   }
-  for (int i = lid; i < NPOST; i += wg) {
+  for (int j = lid; j < NP1; j += wg) {
     double s = 0.0;
-    for (int k = 0; k < NQ_LOAD; k++) {
-      __global const double *f = pf + k * POST_FAC;
-      __global const double *gi = dphi1 + (k * NP1 + i + 1) * DIM;
-      for (int c = 0; c < DIM; c++) {
-        double ag = 0.0; /* (w adj^T grad phi+_i)_c */
-        for (int l = 0; l < DIM; l++) ag += f[1 + DIM * DIM + l * DIM + c] * gi[l];
-        s += f[1 + 2 * DIM * DIM + c] * ag;
-      }
-    }
-    b[i] = -s / kappa;
-  }
-  for (int j = lid; j < NP1 + 1; j += wg) {
-    double s = 0.0;
-    for (int k = 0; k < NQ_LOAD; k++)
-      s += pf[k * POST_FAC] * (j < NP1 ? phi1[k * NP1 + j] : pf[k * POST_FAC + 1 + 2 * DIM * DIM + DIM]);
-    mphi[j] = s; /* mphi[NP1] = mean_u */
+    for (int k = 0; k < NQ_LOAD; k++) s += pf[k * POST_FAC] * phi1[k * NP1 + j];
+    mphi[j] = s;
   }
   barrier(CLK_GLOBAL_MEM_FENCE);
   cholesky_packed(a, NPOST);
-  cholesky_packed_solve(a, b, NPOST);
-  __global double *us = ustar + e * NP1;
-  for (int i = lid; i < NPOST; i += wg) us[i + 1] = b[i];
-  if (lid == 0) {
-    double rest = 0.0;
-    for (int j = 1; j < NP1; j++) rest += b[j - 1] * mphi[j];
-    us[0] = (mean_u[0] - rest) / mphi[0];
+  /* Per component (vector problems: (E10), row cc of H in place of -q / kappa). */
+  for (int cc = 0; cc < NCOMP; cc++) {
+    __global const double *uc = u + (e * NCOMP + cc) * NP, *qc = q + (e * NCOMP + cc) * DIM * NP;
+    for (int k = lid; k < NQ_LOAD; k += wg) {
+      __global double *f = pf + k * POST_FAC;
+      double uh = 0.0;
+      for (int j = 0; j < NP; j++) uh += uc[j] * phi[k * NP + j];
+      for (int c = 0; c < DIM; c++) {
+        double qh = 0.0;
+        for (int j = 0; j < NP; j++) qh += qc[c * NP + j] * phi[k * NP + j];
+        f[1 + 2 * DIM * DIM + c] = qh;
+      }
+      f[1 + 2 * DIM * DIM + DIM] = uh;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (int i = lid; i < NPOST; i += wg) {
+      double s = 0.0;
+      for (int k = 0; k < NQ_LOAD; k++) {
+        __global const double *f = pf + k * POST_FAC;
+        __global const double *gi = dphi1 + (k * NP1 + i + 1) * DIM;
+        for (int c = 0; c < DIM; c++) {
+          double ag = 0.0; /* (w adj^T grad phi+_i)_c */
+          for (int l = 0; l < DIM; l++) ag += f[1 + DIM * DIM + l * DIM + c] * gi[l];
+          s += f[1 + 2 * DIM * DIM + c] * ag;
+        }
+      }
+#if NCOMP > 1
+      b[i] = s;
+#else
+      b[i] = -s / kappa;
+#endif
+    }
+    if (lid == 0) {
+      double s = 0.0;
+      for (int k = 0; k < NQ_LOAD; k++) s += pf[k * POST_FAC] * pf[k * POST_FAC + 1 + 2 * DIM * DIM + DIM];
+      mean_u[0] = s;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    cholesky_packed_solve(a, b, NPOST);
+    __global double *us = ustar + (e * NCOMP + cc) * NP1;
+    for (int i = lid; i < NPOST; i += wg) us[i + 1] = b[i];
+    if (lid == 0) {
+      double rest = 0.0;
+      for (int j = 1; j < NP1; j++) rest += b[j - 1] * mphi[j];
+      us[0] = (mean_u[0] - rest) / mphi[0];
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
   }
 }
 #endif /* AFFINE */

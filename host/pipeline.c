@@ -61,7 +61,18 @@ static int upload(hdgcl_solver s) {
   UPLOAD(d->elem_verts, ne * m->verts_per_element, int32_t, m->elem_verts, "elem_verts");
   UPLOAD(d->elem_faces, ne * sz->nfaces, int32_t, m->elem_faces, "elem_faces");
   UPLOAD(d->elem_orient, ne * sz->nfaces, int8_t, m->elem_face_orient, "elem_orient");
-  UPLOAD(d->kappa, ne, double, s->kappa, "kappa");
+  /* The vector problems' gradient block has the coefficient mu ((E6): the
+   * scalar element matrices with kappa = mu, mapped elements' X = sqrt(mu) L^-1 [B | C]). */
+  double *kappa = s->kappa;
+  if (sz->ncomp > 1) {
+    HDGCL_TRY(hdgcl_calloc(ne ? ne : 1, sizeof(double), "mu", &kappa));
+    for (size_t e = 0; e < ne; e++) kappa[e] = s->params.mu;
+  }
+  size_t kbytes = ne * sizeof(double);
+  int kstatus = hdgcl_buffer_create(s->ctx, kbytes ? kbytes : 8, "kappa", &d->kappa);
+  if (!kstatus && kbytes) kstatus = hdgcl_buffer_write(s->ctx, &d->kappa, 0, kbytes, kappa);
+  if (kappa != s->kappa) free(kappa);
+  HDGCL_TRY(kstatus);
   UPLOAD(d->c, ne, double, s->c, "c");
   UPLOAD(d->face_verts, nfc * m->verts_per_face, int32_t, m->face_verts, "face_verts");
   UPLOAD(d->face_elems, nfc * 2, int32_t, m->face_elems, "face_elems");

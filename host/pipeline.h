@@ -31,6 +31,8 @@ typedef struct local_stage {
   const char *invert_source; /* "trial", "cache" or "environment" (hdgcl_result) */
   cl_kernel mbuild, mfactor, mcombine; /* mapped elements */
   hdgcl_buffer m, x, g, fac;           /* mapped: M = L L^T, X = L^-1[B|C], G = X^T X, factors */
+  cl_kernel mepre, mepost;             /* mapped elasticity: expansion to Z, [Wext | Fext], K */
+  hdgcl_buffer ms, mwf, mwl, mk;       /* mapped elasticity: the scalar S0, [W0 | F], K0 */
   int64_t chunk;      /* elements per batch */
   int num_chunks;
   bool keep;          /* Z of all elements kept for recovery */

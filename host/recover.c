@@ -28,11 +28,13 @@ int recovery_create(hdgcl_solver s, recovery *rc) {
   snprintf(extra, sizeof extra, "-DERR_WG=%d%s", ERR_WG, rc->scratch_global ? " -DSCRATCH_GLOBAL" : "");
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "recover.cl", true, extra, &program));
-  rc->vector = sz->ncomp > 1; /* affine only (solver.c) */
+  rc->vector = sz->ncomp > 1;
   HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "elasticity_recover" : "recover_local",
                                 &rc->local));
   HDGCL_TRY(hdgcl_kernel_create(program, mapped ? "mapped_postprocess" : "postprocess", &rc->post));
-  if (mapped) HDGCL_TRY(hdgcl_kernel_create(program, "mapped_recover_q", &rc->mapped_q));
+  if (mapped)
+    HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "mapped_elasticity_h" : "mapped_recover_q",
+                                  &rc->mapped_q));
   HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "elasticity_errors" : "errors", &rc->errors));
   size_t ne = s->mesh->num_elements, nc = sz->ncomp;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * nc * sz->np * 8, "u", &rc->u));

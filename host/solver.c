@@ -109,14 +109,8 @@ static int solver_init(hdgcl_solver s, int order) {
                        "--solver %s --precond %s: the reference path (--device ref) has CG and "
                        "GMRES with none, jacobi or block-jacobi only",
                        solver_names[s->solver], precond_names[s->precond]);
-  /* The device pipeline of the vector problems (docs/elasticity.md, "Device
-   * pipeline"): affine triangles and tetrahedra, no p-multigrid. */
-  if (s->problem->vector && !hdgcl_context_is_reference(ctx) &&
-      (mesh->type == HDGCL_QUADRILATERAL || mesh->type == HDGCL_HEXAHEDRON))
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                       "--problem %s on OpenCL devices: triangles and tetrahedra only "
-                       "(quadrilaterals and hexahedra: --device ref)",
-                       s->problem->info.name);
+  /* The device pipeline of the vector problems (docs/elasticity.md section
+   * 11) has no p-multigrid. */
   if (s->problem->vector && !hdgcl_context_is_reference(ctx) && s->precond == PRECOND_PMG)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "--problem %s: --precond pmg is scalar only (use block-jacobi, jacobi, "
