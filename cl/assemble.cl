@@ -5,31 +5,36 @@
  * so the result is bitwise reproducible and independent of how elements are
  * chunked (a sum of two terms does not depend on their order).
  * Prepended: common.h, problems.h, geometry.h.  Sizes: DIM, NVERT, NFACES,
- * NORIENT, NF, NT, NSLOTS, NQ_FACE; INTERLEAVED selects the interleaved (ELL)
+ * NORIENT, NF, NT, NSLOTS, NQ_FACE, and the trace blocks NCOMP, NFB = NCOMP NF,
+ * NTB = NCOMP NT (a face block holds component c's NF values at c NF + m;
+ * docs/elasticity.md section 4); INTERLEAVED selects the interleaved (ELL)
  * value layout of --format ell and bell-i instead of row-major blocks.
  *
  * Block slots of unknown row u (face F): slot 0 = F; slots 1..NFACES-1 the
  * other faces of neighbour 0 in local order (lf0 + j) mod NFACES; the next
  * NFACES-1 slots the same for neighbour 1 (host/hdg.h).
- *   block-ELL value (u, slot, m, n) at ((u*NSLOTS + slot)*NF + m)*NF + n
- *   scalar ELL: row = u*NF + m, entry k = slot*NF + n at k*nrows + row */
+ *   block-ELL value (u, slot, m, n) at ((u*NSLOTS + slot)*NFB + m)*NFB + n
+ *   scalar ELL: row = u*NFB + m, entry k = slot*NFB + n at k*nrows + row */
 
 #define FACE_DIRICHLET 1
 #define FACE_NEUMANN 2
 
-/* K_e[a][b] of chunk element le (column-major (NT+1)^2 blocks). */
-#define KE(K, le, a, b) K[(long)(le) * (NT + 1) * (NT + 1) + (long)(b) * (NT + 1) + (a)]
+/* K_e[a][b] of chunk element le (column-major (NTB+1)^2 blocks). */
+#define KE(K, le, a, b) K[(long)(le) * (NTB + 1) * (NTB + 1) + (long)(b) * (NTB + 1) + (a)]
 
 /* Dirichlet trace or Neumann load <g_N, psi_m>_F of every boundary face, one
- * work-item per face, bvals[(F - nint)*NF + m].  The Dirichlet trace is the
+ * work-item per face, bvals[(F - nint)*NFB + c*NF + m].  The Dirichlet trace is the
  * projection in the face's reference inner product, lambda_m = sum_q w_q
  * psi_m g_D (the L2 projection on affine faces, whose mass matrix is sigma I);
- * the geometry comes from the neighbour's map at each face point. */
+ * the geometry comes from the neighbour's map at each face point.  Vector
+ * problems (NCOMP > 1): each component of the displacement, or of the
+ * traction sigma n (docs/elasticity.md (E12)). */
 __kernel void boundary_data(const int nint, const int nbnd, __global const char *face_bc,
                             __global const int *face_elems, __global const char *face_local,
                             __global const char *face_orient, __global const double *coords,
                             __global const int *elem_verts, const int problem_id,
                             const int problem_degree, const double problem_param,
+                            const double mu, const double lambda,
                             __global const double *face_weights, /* [NQ_FACE] */
                             __global const double *psi_face,     /* [NQ_FACE][NF] */
                             __global const double *face_xi, /* [NFACES][NORIENT][NQ_FACE][DIM] */
@@ -39,17 +44,30 @@ __kernel void boundary_data(const int nint, const int nbnd, __global const char 
   const int b = get_global_id(0);
   if (b >= nbnd) return;
   const int F = nint + b;
-  problem_params pp = {problem_id, DIM, problem_degree, problem_param};
+  problem_params pp = {problem_id, DIM, problem_degree, problem_param, mu, lambda};
   const long e = face_elems[2 * F];
   const int lf = face_local[2 * F], o = face_orient[2 * F];
-  double out[NF];
-  for (int m = 0; m < NF; m++) out[m] = 0.0;
+  double out[NFB];
+  for (int m = 0; m < NFB; m++) out[m] = 0.0;
   const bool dirichlet = face_bc[F] == FACE_DIRICHLET;
   for (int q = 0; q < NQ_FACE; q++) {
     double X[DIM], x[3], nds[3];
     for (int l = 0; l < DIM; l++) X[l] = face_xi[((lf * NORIENT + o) * NQ_FACE + q) * DIM + l];
     const double ds = face_normal(e, coords, elem_verts, X, face_tangent + lf * 2 * DIM,
                                   face_nref + lf * DIM, x, nds);
+#if NCOMP > 1
+    double v[3], grad[9], p;
+    if (dirichlet) {
+      problem_elasticity_u(pp, x, v, grad, &p);
+      for (int c = 0; c < NCOMP; c++) v[c] *= face_weights[q];
+    } else {
+      const double n[3] = {nds[0] / ds, nds[1] / ds, DIM == 3 ? nds[2] / ds : 0.0};
+      problem_elasticity_traction(pp, x, n, v);
+      for (int c = 0; c < NCOMP; c++) v[c] *= ds * face_weights[q];
+    }
+    for (int c = 0; c < NCOMP; c++)
+      for (int m = 0; m < NF; m++) out[c * NF + m] += v[c] * psi_face[q * NF + m];
+#else
     double w;
     if (dirichlet) {
       double grad[3];
@@ -59,8 +77,9 @@ __kernel void boundary_data(const int nint, const int nbnd, __global const char 
           problem_neumann(pp, x[0], x[1], x[2], nds[0] / ds, nds[1] / ds, nds[2] / ds);
     }
     for (int m = 0; m < NF; m++) out[m] += w * psi_face[q * NF + m];
+#endif
   }
-  for (int m = 0; m < NF; m++) bvals[(long)b * NF + m] = out[m];
+  for (int m = 0; m < NFB; m++) bvals[(long)b * NFB + m] = out[m];
 }
 
 /* Matrix entries contributed by the chunk elements [e0, e0 + nchunk): one
@@ -71,10 +90,10 @@ __kernel void assemble_matrix(const int nunknown, const int e0, const int nchunk
                               __global const int *unknown_face, __global const int *block_cols,
                               __global const int *face_elems, __global const char *face_local,
                               __global const double *K, __global double *values) {
-  const long total = (long)nunknown * NSLOTS * NF * NF;
+  const long total = (long)nunknown * NSLOTS * NFB * NFB;
   for (long t = get_global_id(0); t < total; t += get_global_size(0)) {
-    const int n = t % NF, m = (t / NF) % NF, slot = (t / (NF * NF)) % NSLOTS;
-    const int u = t / (NSLOTS * NF * NF);
+    const int n = t % NFB, m = (t / NFB) % NFB, slot = (t / (NFB * NFB)) % NSLOTS;
+    const int u = t / (NSLOTS * NFB * NFB);
     if (block_cols[u * NSLOTS + slot] < 0) continue; /* empty slot: stays zero */
     const int F = unknown_face[u];
     double add = 0.0;
@@ -84,7 +103,7 @@ __kernel void assemble_matrix(const int nunknown, const int e0, const int nchunk
         const int e = face_elems[2 * F + side];
         if (e < e0 || e >= e0 + nchunk) continue;
         const int lf = face_local[2 * F + side];
-        add += KE(K, e - e0, lf * NF + m, lf * NF + n);
+        add += KE(K, e - e0, lf * NFB + m, lf * NFB + n);
         any = true;
       }
     } else {
@@ -92,14 +111,14 @@ __kernel void assemble_matrix(const int nunknown, const int e0, const int nchunk
       const int e = face_elems[2 * F + side];
       if (e >= e0 && e < e0 + nchunk) {
         const int lf = face_local[2 * F + side], lg = (lf + j) % NFACES;
-        add = KE(K, e - e0, lf * NF + m, lg * NF + n);
+        add = KE(K, e - e0, lf * NFB + m, lg * NFB + n);
         any = true;
       }
     }
     if (!any) continue;
 #ifdef INTERLEAVED
-    const long nrows = (long)nunknown * NF;
-    values[(long)(slot * NF + n) * nrows + (long)u * NF + m] += add;
+    const long nrows = (long)nunknown * NFB;
+    values[(long)(slot * NFB + n) * nrows + (long)u * NFB + m] += add;
 #else
     values[t] += add;
 #endif
@@ -114,19 +133,19 @@ __kernel void assemble_rhs(const int nunknown, const int e0, const int nchunk, c
                            __global const char *face_bc, __global const double *bvals,
                            __global const double *K, __global double *rhs) {
   const int row = get_global_id(0);
-  if (row >= nunknown * NF) return;
-  const int u = row / NF, m = row % NF, F = unknown_face[u];
+  if (row >= nunknown * NFB) return;
+  const int u = row / NFB, m = row % NFB, F = unknown_face[u];
   double r = rhs[row];
   for (int side = 0; side < 2; side++) {
     const int e = face_elems[2 * F + side];
     if (e < e0 || e >= e0 + nchunk) continue;
     const int lf = face_local[2 * F + side];
-    double ce = -KE(K, e - e0, lf * NF + m, NT); /* the last column holds -g_e */
+    double ce = -KE(K, e - e0, lf * NFB + m, NTB); /* the last column holds -g_e */
     for (int lg = 0; lg < NFACES; lg++) {
       const int G = elem_faces[(long)e * NFACES + lg];
       if (face_bc[G] != FACE_DIRICHLET) continue;
-      for (int n = 0; n < NF; n++)
-        ce -= KE(K, e - e0, lf * NF + m, lg * NF + n) * bvals[(long)(G - nint) * NF + n];
+      for (int n = 0; n < NFB; n++)
+        ce -= KE(K, e - e0, lf * NFB + m, lg * NFB + n) * bvals[(long)(G - nint) * NFB + n];
     }
     r += ce;
   }
@@ -138,19 +157,19 @@ __kernel void add_neumann(const int nunknown, const int nint, __global const int
                           __global const char *face_bc, __global const double *bvals,
                           __global double *rhs) {
   const int row = get_global_id(0);
-  if (row >= nunknown * NF) return;
-  const int u = row / NF, m = row % NF, F = unknown_face[u];
-  if (face_bc[F] == FACE_NEUMANN) rhs[row] += bvals[(long)(F - nint) * NF + m];
+  if (row >= nunknown * NFB) return;
+  const int u = row / NFB, m = row % NFB, F = unknown_face[u];
+  if (face_bc[F] == FACE_NEUMANN) rhs[row] += bvals[(long)(F - nint) * NFB + m];
 }
 
 /* Column indices of the scalar ELL layout (padding: the row itself, value 0). */
 __kernel void ell_columns(const int nunknown, __global const int *block_cols, __global int *cols) {
   const int row = get_global_id(0);
-  if (row >= nunknown * NF) return;
-  const int u = row / NF;
-  const long nrows = (long)nunknown * NF;
+  if (row >= nunknown * NFB) return;
+  const int u = row / NFB;
+  const long nrows = (long)nunknown * NFB;
   for (int slot = 0; slot < NSLOTS; slot++) {
     const int c = block_cols[u * NSLOTS + slot];
-    for (int n = 0; n < NF; n++) cols[(long)(slot * NF + n) * nrows + row] = c >= 0 ? c * NF + n : row;
+    for (int n = 0; n < NFB; n++) cols[(long)(slot * NFB + n) * nrows + row] = c >= 0 ? c * NFB + n : row;
   }
 }

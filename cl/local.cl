@@ -142,6 +142,169 @@ __kernel void local_build(const int e0, __global const double *coords,
 
 #endif /* AFFINE */
 
+#if AFFINE && NCOMP > 1
+/* Linear elasticity (docs/elasticity.md, "Device pipeline"): per element the
+ * (u, p) system Z of (E8) with H already eliminated (E7), [Wext | Fext], and
+ * K0 (x) I_d, from the same reference tables as local_build.  On an affine
+ * simplex the mass matrix is M = |J| I (orthonormal basis), so H = M^-1 (...)
+ * is eliminated entry by entry: S0, W0 and K0 of (E7) are local_build's S, W
+ * and K0 with kappa = mu, c = 0, and B_i[a][b] = -(phi_b, d_i phi_a)_K =
+ * -|J| sum_l Jinv[l][i] Dm_l[b][a].  With NONSYMMETRIC (traction data) the
+ * trace equations' left factor [Wext + P | Fext] goes to WL and K gets -Q on
+ * the rows of traction faces (E13).  Sizes: NZ = (DIM+1) NP, NFB = DIM NF,
+ * NTB = DIM NT.  Layouts (column-major, per element):
+ *   Z   [NZ][NZ]       rows/columns (i, a) = i NP + a (u_i), (DIM, a) (p)
+ *   WF  [NTB+1][NZ]    column (f, c, m) = f NFB + c NF + m, then Fext
+ *   WL  [NTB+1][NZ]    [Wext + P | Fext] (NONSYMMETRIC only)
+ *   K   [NTB+1][NTB+1] K0 (x) I_d (- Q); row/column NTB zero */
+#define DNP (DIM * NP)
+#define FACE_NEUMANN 2 /* host/hdg.h */
+__kernel void elasticity_build(const int e0, __global const double *coords,
+                               __global const int *elem_verts, __global const char *elem_orient,
+                               __global const int *elem_faces, __global const char *face_bc,
+                               const double tau, const double mu, const double lambda,
+                               const int problem_id, const double problem_param,
+                               __global const double *dm, __global const double *dmdmt,
+                               __global const double *pf, __global const double *ef,
+                               __global const double *dmef, __global const double *load_points,
+                               __global const double *load_weights,
+                               __global const double *phi_load, __global double *Z,
+                               __global double *WF, __global double *WL, __global double *K) {
+  const int le = get_group_id(0);
+  const long e = e0 + le;
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  __local double fq[NQ_LOAD * DIM];
+  problem_params pp = {problem_id, DIM, 0, problem_param, mu, lambda};
+  const double eps = 1.0 / (mu + lambda);
+
+  geometry g;
+  element_geometry(e, coords, elem_verts, &g);
+  int orient[NFACES];
+  double sigma[NFACES], jn[NFACES][DIM]; /* J^-1 n_f */
+  bool traction[NFACES];
+  for (int f = 0; f < NFACES; f++) {
+    orient[f] = elem_orient[e * NFACES + f];
+    sigma[f] = g.face_measure[f] / FACE_REF_MEASURE;
+    traction[f] = face_bc[elem_faces[e * NFACES + f]] == FACE_NEUMANN;
+    for (int l = 0; l < DIM; l++) {
+      double v = 0.0;
+      for (int k = 0; k < DIM; k++) v += g.jinv[l * DIM + k] * g.normal[f][k];
+      jn[f][l] = v;
+    }
+  }
+  double G[DIM * DIM]; /* J^-1 J^-T */
+  for (int l = 0; l < DIM; l++)
+    for (int m = 0; m < DIM; m++) {
+      double s = 0.0;
+      for (int k = 0; k < DIM; k++) s += g.jinv[l * DIM + k] * g.jinv[m * DIM + k];
+      G[l * DIM + m] = s;
+    }
+
+  /* (E8) Z = [[S0 (x) I_d, -B^T], [-B, -eps M]],
+   * S0 = tau sum_f sigma_f Pf_f + mu |J| sum_lm G_lm Dm_l Dm_m^T (E7). */
+  __global double *Ze = Z + (long)le * NZ * NZ;
+  for (int idx = lid; idx < NZ * NZ; idx += wg) {
+    const int r = idx % NZ, col = idx / NZ;
+    const int ri = r / NP, a = r % NP, ci = col / NP, b = col % NP;
+    double s = 0.0;
+    if (ri < DIM && ci < DIM) {
+      if (ri == ci) {
+        for (int f = 0; f < NFACES; f++) s += tau * sigma[f] * pf[(f * NP + a) * NP + b];
+        for (int lm = 0; lm < DIM * DIM; lm++)
+          s += mu * g.detj * G[lm] * dmdmt[(lm * NP + a) * NP + b];
+      }
+    } else if (ri < DIM) { /* -B_ri^T[a][b] = |J| sum_l Jinv[l][ri] Dm_l[a][b] */
+      for (int l = 0; l < DIM; l++) s += g.detj * g.jinv[l * DIM + ri] * dm[(l * NP + a) * NP + b];
+    } else if (ci < DIM) { /* -B_ci[a][b] = |J| sum_l Jinv[l][ci] Dm_l[b][a] */
+      for (int l = 0; l < DIM; l++) s += g.detj * g.jinv[l * DIM + ci] * dm[(l * NP + b) * NP + a];
+    } else if (a == b) {
+      s = -eps * g.detj;
+    }
+    Ze[idx] = s;
+  }
+
+  /* [Wext | Fext]: u_i rows W0 = sigma_f [tau Ef + mu sum_l (J^-1 n_f)_l Dm_l Ef]
+   * on component i's columns, pressure rows C_c = sigma_f n_f,c Ef (E8);
+   * P of (E13) on traction faces: rows (j, b), columns (f, i, m), i != j,
+   *   P = -mu sigma_f sum_l (Dm_l Ef)[b][m] (n_f,i Jinv[l][j] - n_f,j Jinv[l][i]). */
+  __global double *WFe = WF + (long)le * NZ * (NTB + 1);
+  __global double *WLe = WL + (long)le * NZ * (NTB + 1);
+  for (int idx = lid; idx < NTB * NZ; idx += wg) {
+    const int col = idx / NZ, r = idx % NZ;
+    const int f = col / NFB, c = (col % NFB) / NF, m = col % NF, o = orient[f];
+    const int ri = r / NP, a = r % NP;
+    double w = 0.0, pt = 0.0;
+    if (ri == DIM) {
+      w = sigma[f] * g.normal[f][c] * ef[((f * NORIENT + o) * NP + a) * NF + m];
+    } else if (ri == c) {
+      double v = tau * ef[((f * NORIENT + o) * NP + a) * NF + m];
+      for (int l = 0; l < DIM; l++)
+        v += mu * jn[f][l] * dmef[(((l * NFACES + f) * NORIENT + o) * NP + a) * NF + m];
+      w = sigma[f] * v;
+    } else if (traction[f]) {
+      for (int l = 0; l < DIM; l++)
+        pt += dmef[(((l * NFACES + f) * NORIENT + o) * NP + a) * NF + m] *
+              (g.normal[f][c] * g.jinv[l * DIM + ri] - g.normal[f][ri] * g.jinv[l * DIM + c]);
+      pt *= -mu * sigma[f];
+    }
+    WFe[idx] = w;
+#ifdef NONSYMMETRIC
+    WLe[idx] = w + pt;
+#endif
+  }
+
+  /* Fext: F_i[a] = |J| sum_q w_q phi_a(xi_q) f_i(x_q) (E5); pressure rows 0. */
+  for (int q = lid; q < NQ_LOAD; q += wg) {
+    double xi[DIM], x[3], fv[3];
+    for (int l = 0; l < DIM; l++) xi[l] = load_points[q * DIM + l];
+    element_point(&g, xi, x);
+    problem_elasticity_f(pp, x, fv);
+    for (int i = 0; i < DIM; i++) fq[q * DIM + i] = load_weights[q] * fv[i];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int r = lid; r < NZ; r += wg) {
+    const int i = r / NP, a = r % NP;
+    double s = 0.0;
+    if (i < DIM)
+      for (int q = 0; q < NQ_LOAD; q++) s += fq[q * DIM + i] * phi_load[q * NP + a];
+    WFe[NTB * NZ + r] = g.detj * s;
+#ifdef NONSYMMETRIC
+    WLe[NTB * NZ + r] = g.detj * s;
+#endif
+  }
+
+  /* K0 (x) I_d (E9), K0 = tau sigma_f I + (mu/|J|) sigma_f sigma_g (n_f . n_g) Ef^T Eg;
+   * minus Q on traction rows (E13), c != c':
+   *   Q = (mu/|J|) sigma_f sigma_g (n_f,c n_g,c' - n_f,c' n_g,c) Ef^T Eg. */
+  __global double *Ke = K + (long)le * (NTB + 1) * (NTB + 1);
+  for (int idx = lid; idx < (NTB + 1) * (NTB + 1); idx += wg) {
+    const int col = idx / (NTB + 1), r = idx % (NTB + 1);
+    double k = 0.0;
+    if (r < NTB && col < NTB) {
+      const int f = r / NFB, c = (r % NFB) / NF, m = r % NF;
+      const int h = col / NFB, c2 = (col % NFB) / NF, n = col % NF;
+      double factor = 0.0;
+      if (c == c2) {
+        for (int d = 0; d < DIM; d++) factor += g.normal[f][d] * g.normal[h][d];
+      } else if (traction[f]) {
+        factor = -(g.normal[f][c] * g.normal[h][c2] - g.normal[f][c2] * g.normal[h][c]);
+      }
+      if (factor != 0.0) {
+        __global const double *ea = ef + (f * NORIENT + orient[f]) * NP * NF;
+        __global const double *eb = ef + (h * NORIENT + orient[h]) * NP * NF;
+        double s = 0.0;
+        for (int j = 0; j < NP; j++) s += ea[j * NF + m] * eb[j * NF + n];
+        k = (mu / g.detj) * sigma[f] * sigma[h] * factor * s;
+      }
+      if (c == c2 && f == h && m == n) k += tau * sigma[f];
+    }
+    Ke[idx] = k;
+  }
+}
+#undef DNP
+#undef FACE_NEUMANN
+#endif /* AFFINE && NCOMP > 1 */
+
 /* S <- S^-1 for each element by one of two methods (host/local.c picks one
  * per device and size from a timed trial, cached with the program binaries;
  * with convection only Gauss-Jordan applies), a kernel argument so that one
@@ -149,7 +312,9 @@ __kernel void local_build(const int e0, __global const double *coords,
  * of the transpose is the transpose of the inverse).  The work copy is in
  * local memory, or with SCRATCH_GLOBAL (when NP^2 + NP doubles exceed the
  * device's local memory) in a global scratch buffer of NP^2 + NP doubles per
- * element.
+ * element.  The matrix is NZ x NZ: S (NZ = NP), or elasticity's (u, p)
+ * matrix Z (NZ = (DIM+1) NP, Gauss-Jordan only: docs/elasticity.md, "Device
+ * pipeline", says why no pivoting is needed).
  *
  * INVERT_CHOLESKY (SPD S only): S = L L^T (right-looking Cholesky), X = L^-1
  * column by column, S^-1 = X^T X.  L lives in the lower triangle of the work
@@ -174,58 +339,58 @@ __kernel void local_invert(__global double *S, __global double *scratch, const i
   const int le = get_group_id(0);
   const int lid = get_local_id(0), wg = get_local_size(0);
 #ifdef SCRATCH_GLOBAL
-  __global double *a = scratch + (long)le * (NP * NP + NP);
-  __global double *xdiag = a + NP * NP;
+  __global double *a = scratch + (long)le * (NZ * NZ + NZ);
+  __global double *xdiag = a + NZ * NZ;
 #else
-  __local double a[NP * NP];
-  __local double xdiag[NP];
+  __local double a[NZ * NZ];
+  __local double xdiag[NZ];
 #endif
-  __global double *Se = S + (long)le * NP * NP;
-  for (int idx = lid; idx < NP * NP; idx += wg) a[idx] = Se[idx];
+  __global double *Se = S + (long)le * NZ * NZ;
+  for (int idx = lid; idx < NZ * NZ; idx += wg) a[idx] = Se[idx];
   barrier(FENCE);
 
   if (method == INVERT_GAUSS_JORDAN) {
-    const bool wide = wg >= NP;
-    const int parts = wide ? wg / NP : 1, part = wide ? lid / NP : 0;
-    const int row0 = wide ? lid % NP : lid, rstep = wide ? NP : wg;
-    const bool active = !wide || lid < parts * NP;
-    for (int k = 0; k < NP; k++) {
-      const double p = 1.0 / a[k * NP + k];
-      for (int r = lid; r < NP; r += wg) xdiag[r] = a[r * NP + k] * p;
+    const bool wide = wg >= NZ;
+    const int parts = wide ? wg / NZ : 1, part = wide ? lid / NZ : 0;
+    const int row0 = wide ? lid % NZ : lid, rstep = wide ? NZ : wg;
+    const bool active = !wide || lid < parts * NZ;
+    for (int k = 0; k < NZ; k++) {
+      const double p = 1.0 / a[k * NZ + k];
+      for (int r = lid; r < NZ; r += wg) xdiag[r] = a[r * NZ + k] * p;
       barrier(FENCE);
-      for (int r = row0; active && r < NP; r += rstep) {
+      for (int r = row0; active && r < NZ; r += rstep) {
         if (r == k) continue;
         const double g = xdiag[r];
-        for (int n = part; n < NP; n += parts)
-          a[r * NP + n] = (n == k) ? -g : a[r * NP + n] - g * a[k * NP + n];
+        for (int n = part; n < NZ; n += parts)
+          a[r * NZ + n] = (n == k) ? -g : a[r * NZ + n] - g * a[k * NZ + n];
       }
       barrier(FENCE);
-      for (int n = lid; n < NP; n += wg) a[k * NP + n] = (n == k) ? p : a[k * NP + n] * p;
+      for (int n = lid; n < NZ; n += wg) a[k * NZ + n] = (n == k) ? p : a[k * NZ + n] * p;
       barrier(FENCE);
     }
-    for (int idx = lid; idx < NP * NP; idx += wg) Se[idx] = a[idx];
+    for (int idx = lid; idx < NZ * NZ; idx += wg) Se[idx] = a[idx];
     return;
   }
 
-  CHOLESKY_IN_PLACE(a, NP, lid, wg, FENCE);
+  CHOLESKY_IN_PLACE(a, NZ, lid, wg, FENCE);
   /* X[i][j] = -(sum_{k=j}^{i-1} L[i][k] X[k][j]) / L[i][i]; stored at a[j][i]. */
-  for (int j = lid; j < NP; j += wg) {
-    const double xjj = 1.0 / a[j * NP + j];
+  for (int j = lid; j < NZ; j += wg) {
+    const double xjj = 1.0 / a[j * NZ + j];
     xdiag[j] = xjj;
-    for (int i = j + 1; i < NP; i++) {
-      double s = a[i * NP + j] * xjj;
-      for (int k = j + 1; k < i; k++) s += a[i * NP + k] * a[j * NP + k];
-      a[j * NP + i] = -s / a[i * NP + i];
+    for (int i = j + 1; i < NZ; i++) {
+      double s = a[i * NZ + j] * xjj;
+      for (int k = j + 1; k < i; k++) s += a[i * NZ + k] * a[j * NZ + k];
+      a[j * NZ + i] = -s / a[i * NZ + i];
     }
   }
   barrier(FENCE);
   /* S^-1[i][j] = sum_{k >= max(i,j)} X[k][i] X[k][j] */
-  for (int idx = lid; idx < NP * NP; idx += wg) {
-    const int i = idx / NP, j = idx % NP;
+  for (int idx = lid; idx < NZ * NZ; idx += wg) {
+    const int i = idx / NZ, j = idx % NZ;
     double s = 0.0;
-    for (int k = max(i, j); k < NP; k++) {
-      const double xki = (k == i) ? xdiag[i] : a[i * NP + k];
-      const double xkj = (k == j) ? xdiag[j] : a[j * NP + k];
+    for (int k = max(i, j); k < NZ; k++) {
+      const double xki = (k == i) ? xdiag[i] : a[i * NZ + k];
+      const double xkj = (k == j) ? xdiag[j] : a[j * NZ + k];
       s += xki * xkj;
     }
     Se[idx] = s;

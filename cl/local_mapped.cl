@@ -212,3 +212,128 @@ __kernel void mapped_combine(__global const double *G, __global double *S, __glo
     Ke[b * (NT + 1) + a] += Ge[(NP + b) * XCOLS + NP + a];
   }
 }
+
+#if NCOMP > 1
+/* Linear elasticity on mapped elements (docs/elasticity.md section 11): the
+ * scalar kernels above run with kappa = mu (the device's kappa buffer holds
+ * mu for the vector problems) into scalar-sized S, [W | F], K, giving S0, W0
+ * and K0 of (E7); these two kernels expand them into Z, [Wext | Fext] and
+ * K0 (x) I_d of (E8)-(E9) in the layouts of cl/local.cl's elasticity_build.
+ * mapped_elasticity_pre runs before mapped_factor, on the raw M and X
+ * (X rows (k, j), column c < NP: B_k[j][c], column NP + (f, m): C_k[j][(f, m)]):
+ * the blocks -B^T, -B and -eps M of Z and the pressure rows C of Wext. */
+#define DNP (DIM * NP)
+#define FACE_NEUMANN 2 /* host/hdg.h */
+__kernel void mapped_elasticity_pre(const double mu, const double lambda,
+                                    __global const double *M, __global const double *X,
+                                    __global double *Z, __global double *WF) {
+  const int le = get_group_id(0);
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  const double eps = 1.0 / (mu + lambda);
+  __global const double *Me = M + (long)le * NP * NP, *Xe = X + (long)le * XROWS * XCOLS;
+  __global double *Ze = Z + (long)le * NZ * NZ, *WFe = WF + (long)le * NZ * (NTB + 1);
+  for (int idx = lid; idx < NZ * NZ; idx += wg) {
+    const int r = idx % NZ, col = idx / NZ;
+    const int ri = r / NP, a = r % NP, ci = col / NP, b = col % NP;
+    double v = 0.0;
+    if (ri < DIM && ci == DIM) /* -B_ri^T[a][b] = -B_ri[b][a] */
+      v = -Xe[a * XROWS + ri * NP + b];
+    else if (ri == DIM && ci < DIM) /* -B_ci[a][b] */
+      v = -Xe[b * XROWS + ci * NP + a];
+    else if (ri == DIM && ci == DIM)
+      v = -eps * Me[b * NP + a];
+    Ze[idx] = v; /* u blocks: S0 (x) I_d in mapped_elasticity_post */
+  }
+  for (int idx = lid; idx < (NTB + 1) * NP; idx += wg) { /* pressure rows: C_c[a][(f, m)], 0 */
+    const int col = idx / NP, a = idx % NP;
+    const int f = col / NFB, c = (col % NFB) / NF, m = col % NF;
+    WFe[col * NZ + DNP + a] = col < NTB ? Xe[(NP + f * NF + m) * XROWS + c * NP + a] : 0.0;
+  }
+}
+
+/* After mapped_combine: S0 on the u blocks of Z, the u rows of [Wext | Fext]
+ * (W0 on component c's columns, the load (f_i, phi_a)_K by the load points'
+ * w |J| of FAC), K0 (x) I_d; with traction data (NONSYMMETRIC) P and -Q of
+ * (E13) from the factored X = sqrt(mu) L^-1 [B | C], since
+ * mu C_i^T M^-1 B_j = X_Ci^T X_Bj:
+ *   P[(j, b)][(f, i, m)] = sum_a X[(i,a), NP+fm] X[(j,a), b] - X[(j,a), NP+fm] X[(i,a), b],
+ *   Q[(f, i, m)][(g, j, n)] = sum_a X[(i,a), NP+fm] X[(j,a), NP+gn] - X[(j,a), NP+fm] X[(i,a), NP+gn]. */
+__kernel void mapped_elasticity_post(const int e0, __global const double *coords,
+                                     __global const int *elem_verts,
+                                     __global const int *elem_faces, __global const char *face_bc,
+                                     const double mu, const double lambda, const int problem_id,
+                                     const double problem_param,
+                                     __global const double *load_points,
+                                     __global const double *phi, /* [NQ_LOAD][NP] */
+                                     __global const double *fac, __global const double *X,
+                                     __global const double *S, __global const double *WS,
+                                     __global const double *KS, __global double *Z,
+                                     __global double *WF, __global double *WL, __global double *K) {
+  const int le = get_group_id(0);
+  const long e = e0 + le;
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  __local double fq[NQ_LOAD * DIM];
+  problem_params pp = {problem_id, DIM, 0, problem_param, mu, lambda};
+  __global const double *vf = fac + (long)le * FAC_PER_ELEMENT, *Xe = X + (long)le * XROWS * XCOLS;
+  __global const double *Se = S + (long)le * NP * NP, *WSe = WS + (long)le * NP * (NT + 1);
+  __global const double *KSe = KS + (long)le * (NT + 1) * (NT + 1);
+  __global double *Ze = Z + (long)le * NZ * NZ, *WFe = WF + (long)le * NZ * (NTB + 1);
+  __global double *WLe = WL + (long)le * NZ * (NTB + 1), *Ke = K + (long)le * (NTB + 1) * (NTB + 1);
+  bool traction[NFACES];
+  for (int f = 0; f < NFACES; f++) traction[f] = face_bc[elem_faces[e * NFACES + f]] == FACE_NEUMANN;
+  for (int idx = lid; idx < DIM * NP * NP; idx += wg) {
+    const int i = idx / (NP * NP), a = idx % NP, b = (idx / NP) % NP;
+    Ze[(i * NP + b) * NZ + i * NP + a] = Se[b * NP + a];
+  }
+  for (int q = lid; q < NQ_LOAD; q += wg) {
+    double xi[DIM], x[3], jac[DIM * DIM], fv[3];
+    for (int l = 0; l < DIM; l++) xi[l] = load_points[q * DIM + l];
+    element_map(e, coords, elem_verts, xi, x, jac);
+    problem_elasticity_f(pp, x, fv);
+    for (int i = 0; i < DIM; i++) fq[q * DIM + i] = vf[q * VOL_FAC] * fv[i];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int idx = lid; idx < (NTB + 1) * DNP; idx += wg) {
+    const int col = idx / DNP, r = idx % DNP, i = r / NP, a = r % NP;
+    double w = 0.0, pt = 0.0;
+    if (col == NTB) {
+      for (int q = 0; q < NQ_LOAD; q++) w += fq[q * DIM + i] * phi[q * NP + a];
+    } else {
+      const int f = col / NFB, c = (col % NFB) / NF, m = col % NF;
+      if (c == i) {
+        w = WSe[(f * NF + m) * NP + a];
+      } else if (traction[f]) { /* P[(i, a)][(f, c, m)] */
+        for (int k = 0; k < NP; k++)
+          pt += Xe[(NP + f * NF + m) * XROWS + c * NP + k] * Xe[a * XROWS + i * NP + k] -
+                Xe[(NP + f * NF + m) * XROWS + i * NP + k] * Xe[a * XROWS + c * NP + k];
+      }
+    }
+    WFe[col * NZ + r] = w;
+#ifdef NONSYMMETRIC
+    WLe[col * NZ + r] = w + pt;
+#endif
+  }
+#ifdef NONSYMMETRIC
+  for (int idx = lid; idx < (NTB + 1) * NP; idx += wg) /* pressure rows: as WF */
+    WLe[(idx / NP) * NZ + DNP + idx % NP] = WFe[(idx / NP) * NZ + DNP + idx % NP];
+#endif
+  for (int idx = lid; idx < (NTB + 1) * (NTB + 1); idx += wg) {
+    const int col = idx / (NTB + 1), r = idx % (NTB + 1);
+    double k = 0.0;
+    if (r < NTB && col < NTB) {
+      const int f = r / NFB, c = (r % NFB) / NF, m = r % NF;
+      const int h = col / NFB, c2 = (col % NFB) / NF, n = col % NF;
+      if (c == c2) {
+        k = KSe[(h * NF + n) * (NT + 1) + f * NF + m];
+      } else if (traction[f]) { /* -Q[(f, c, m)][(h, c2, n)] */
+        for (int a = 0; a < NP; a++)
+          k -= Xe[(NP + f * NF + m) * XROWS + c * NP + a] * Xe[(NP + h * NF + n) * XROWS + c2 * NP + a] -
+               Xe[(NP + f * NF + m) * XROWS + c2 * NP + a] * Xe[(NP + h * NF + n) * XROWS + c * NP + a];
+      }
+    }
+    Ke[idx] = k;
+  }
+}
+#undef DNP
+#undef FACE_NEUMANN
+#endif /* NCOMP > 1 */

@@ -31,9 +31,8 @@
 #define PROBLEM_POLYNOMIAL 3    /* u a polynomial of total degree P, -lap u + u = f, mixed BCs */
 #define PROBLEM_CONVECTION_DIFFUSION 4 /* -lap u + beta . grad u = f, beta = B (1, 1/2 [, 1/4]),
                                           u = sin(pi x) sin(pi y) [sin(pi z)], Dirichlet */
-/* Vector problems (linear elasticity, docs/elasticity.md): host only, the
- * reference path (--device ref); their functions are host/problem_elasticity.c,
- * the scalar functions below return 0 for them. */
+/* Vector problems (linear elasticity, docs/elasticity.md): their functions
+ * are the problem_elasticity_* below (the scalar ones return 0 for them). */
 #define PROBLEM_ELASTICITY 5              /* paper 004 section 4.1 manufactured solution */
 #define PROBLEM_ELASTICITY_INCOMPRESSIBLE 6 /* paper 004 section 4.2 (div u = 0, Tables 2-3) */
 #define PROBLEM_ELASTICITY_MIXED 7        /* the section 4.1 solution with traction on x=1, y=1 [, z=1] */
@@ -47,8 +46,8 @@ typedef struct problem_params {
   int degree;    /* PROBLEM_POLYNOMIAL: total degree P of u */
   double param;  /* PROBLEM_KAPPA_JUMP: kappa on x > 1/2 (K2);
                     PROBLEM_CONVECTION_DIFFUSION: the scale B of beta;
-                    PROBLEM_CANTILEVER: the weight density rho g (host only) */
-  double mu, lambda; /* elasticity: Lame parameters (host only; 0 for the scalar problems) */
+                    PROBLEM_CANTILEVER: the weight density rho g */
+  double mu, lambda; /* elasticity: Lame parameters (0 for the scalar problems) */
 } problem_params;
 
 /* Coefficient of x^i y^j z^k in the polynomial solution (all non-zero). */
@@ -169,6 +168,154 @@ HDGCL_FN double problem_neumann(problem_params pp, double x, double y, double z,
   double g[3];
   problem_u(pp, x, y, z, g);
   return problem_kappa(pp, x, y, z) * (g[0] * nx + g[1] * ny + g[2] * nz);
+}
+
+/* The vector problems (docs/elasticity.md section 6), x[0..dim-1]:
+ *
+ * elasticity (paper 004 section 4.1), a = 1/100, k = 2 pi:
+ *   3D  u = a (x sin ky + y cos kz,  y sin kz + z cos kx,  z sin kx + x cos ky)
+ *   2D  u = a (x sin ky + y cos kx,  y sin kx + x cos ky)
+ *   (lap u_i = -k^2 u_i in both);
+ * elasticity-incompressible (paper 004 section 4.2), A(t) = (t - t^2)^2,
+ * B(t) = 2t^3 - 3t^2 + t = A'(t) / 2:
+ *   3D  u = mu (200 A(x) B(y) B(z), -100 B(x) A(y) B(z), -100 B(x) B(y) A(z))
+ *   2D  u = mu (200 A(x) B(y),      -200 B(x) A(y))
+ *   (div u = 0, so p = 0 and f = -mu lap u for every lambda);
+ * elasticity-mixed: the elasticity solution with traction data on x=1, y=1
+ * [, z=1];
+ * elasticity-linear: u = A x with the fixed A below, f = 0, a uniform stress
+ * (every p >= 1 reproduces it);
+ * cantilever: no exact solution (u = 0 here), body force f = -rho g e_y (2D)
+ * or -rho g e_z (3D), traction-free (g = 0) on the Neumann sides. */
+
+/* A, B and their first two derivatives at t: v[0..2] = A, A', A''; w[0..2] = B, B', B''. */
+HDGCL_FN void elasticity_ab(double t, double *v, double *w) {
+  double s = t - t * t;
+  v[0] = s * s;
+  w[0] = 2 * t * t * t - 3 * t * t + t;
+  v[1] = 2 * w[0];
+  w[1] = 6 * t * t - 6 * t + 1;
+  v[2] = 2 * w[1];
+  w[2] = 12 * t - 6;
+}
+
+/* Incompressible case: u_i = c_i prod_j F_ij(x_j), F = A on the diagonal, B
+ * elsewhere; grad and the Laplacian term by term. */
+HDGCL_FN void elasticity_incompressible(problem_params pp, const double *x, double *u,
+                                        double *grad, double *lap) {
+  int d = pp.dim;
+  double fa[3][3], fb[3][3];
+  for (int j = 0; j < d; j++) elasticity_ab(x[j], fa[j], fb[j]);
+  const double c3[3] = {200, -100, -100}, c2[2] = {200, -200};
+  for (int i = 0; i < d; i++) {
+    double c = pp.mu * (d == 3 ? c3[i] : c2[i]);
+    double val = c;
+    for (int j = 0; j < d; j++) val *= j == i ? fa[j][0] : fb[j][0];
+    u[i] = val;
+    lap[i] = 0.0;
+    for (int j = 0; j < d; j++) {
+      double g = c, l = c;
+      for (int k = 0; k < d; k++) {
+        g *= k == i ? fa[k][k == j ? 1 : 0] : fb[k][k == j ? 1 : 0];
+        l *= k == i ? fa[k][k == j ? 2 : 0] : fb[k][k == j ? 2 : 0];
+      }
+      grad[i * d + j] = g;
+      lap[i] += l;
+    }
+  }
+}
+
+/* Exact displacement u[d], its gradient grad[d*d] (grad[i*d+j] = d_j u_i)
+ * and pressure p = -(mu + lambda) div u at x (d = pp.dim). */
+HDGCL_FN void problem_elasticity_u(problem_params pp, const double *x, double *u, double *grad,
+                                   double *p) {
+  const double a = 0.01, k = 2 * HDGCL_PI;
+  int d = pp.dim;
+  if (pp.id == PROBLEM_CANTILEVER) { /* no exact solution */
+    for (int i = 0; i < d; i++) u[i] = 0.0;
+    for (int i = 0; i < d * d; i++) grad[i] = 0.0;
+  } else if (pp.id == PROBLEM_ELASTICITY_LINEAR) {
+    const double A[9] = {0.01, 0.02, 0.005, 0.015, -0.006, 0.003, 0.004, 0.006, 0.002};
+    for (int i = 0; i < d; i++) {
+      u[i] = 0.0;
+      for (int j = 0; j < d; j++) {
+        u[i] += A[i * 3 + j] * x[j];
+        grad[i * d + j] = A[i * 3 + j];
+      }
+    }
+  } else if (pp.id == PROBLEM_ELASTICITY_INCOMPRESSIBLE) {
+    double lap[3];
+    elasticity_incompressible(pp, x, u, grad, lap);
+  } else if (d == 3) {
+    double sx = sin(k * x[0]), cx = cos(k * x[0]), sy = sin(k * x[1]), cy = cos(k * x[1]);
+    double sz = sin(k * x[2]), cz = cos(k * x[2]);
+    u[0] = a * (x[0] * sy + x[1] * cz);
+    u[1] = a * (x[1] * sz + x[2] * cx);
+    u[2] = a * (x[2] * sx + x[0] * cy);
+    double g[9] = {sy, k * x[0] * cy + cz, -k * x[1] * sz,  /* grad u_0 */
+                   -k * x[2] * sx, sz, k * x[1] * cz + cx,  /* grad u_1 */
+                   k * x[2] * cx + cy, -k * x[0] * sy, sx}; /* grad u_2 */
+    for (int i = 0; i < 9; i++) grad[i] = a * g[i];
+  } else {
+    double sx = sin(k * x[0]), cx = cos(k * x[0]), sy = sin(k * x[1]), cy = cos(k * x[1]);
+    u[0] = a * (x[0] * sy + x[1] * cx);
+    u[1] = a * (x[1] * sx + x[0] * cy);
+    double g[4] = {sy - k * x[1] * sx, k * x[0] * cy + cx,   /* grad u_0 */
+                   k * x[1] * cx + cy, sx - k * x[0] * sy};  /* grad u_1 */
+    for (int i = 0; i < 4; i++) grad[i] = a * g[i];
+  }
+  double div = 0.0;
+  for (int i = 0; i < d; i++) div += grad[i * d + i];
+  *p = -(pp.mu + pp.lambda) * div;
+}
+
+/* Body force f[d] = -div(mu grad u + (mu + lambda) div u I) = -mu lap u - (mu + lambda) grad div u. */
+HDGCL_FN void problem_elasticity_f(problem_params pp, const double *x, double *f) {
+  const double a = 0.01, k = 2 * HDGCL_PI;
+  int d = pp.dim;
+  double u[3], grad[9], lap[3], graddiv[3] = {0, 0, 0};
+  if (pp.id == PROBLEM_CANTILEVER) { /* own weight: rho g (--weight) downwards */
+    for (int i = 0; i < d; i++) f[i] = 0.0;
+    f[d - 1] = -pp.param;
+    return;
+  }
+  if (pp.id == PROBLEM_ELASTICITY_LINEAR) {
+    for (int i = 0; i < d; i++) f[i] = 0.0;
+    return;
+  }
+  if (pp.id == PROBLEM_ELASTICITY_INCOMPRESSIBLE) {
+    elasticity_incompressible(pp, x, u, grad, lap); /* div u = 0: grad div u = 0 */
+  } else {
+    double p;
+    problem_elasticity_u(pp, x, u, grad, &p);
+    for (int i = 0; i < d; i++) lap[i] = -k * k * u[i];
+    double sx = sin(k * x[0]), cx = cos(k * x[0]), sy = sin(k * x[1]), cy = cos(k * x[1]);
+    if (d == 3) { /* div u = a (sin ky + sin kz + sin kx) */
+      graddiv[0] = a * k * cx;
+      graddiv[1] = a * k * cy;
+      graddiv[2] = a * k * cos(k * x[2]);
+    } else { /* div u = a (sin ky - k y sin kx + sin kx - k x sin ky) */
+      graddiv[0] = a * (-k * k * x[1] * cx + k * cx - k * sy);
+      graddiv[1] = a * (k * cy - k * sx - k * k * x[0] * cy);
+    }
+  }
+  for (int i = 0; i < d; i++) f[i] = -pp.mu * lap[i] - (pp.mu + pp.lambda) * graddiv[i];
+}
+
+/* Traction g[d] = sigma n of the exact solution on a face with unit outer
+ * normal n, sigma = mu (H + H^T) + lambda tr(H) I the physical (Cauchy)
+ * stress (docs/elasticity.md (E12)); zero for the cantilever (traction-free). */
+HDGCL_FN void problem_elasticity_traction(problem_params pp, const double *x, const double *n,
+                                          double *g) {
+  int d = pp.dim;
+  double u[3], h[9], p;
+  problem_elasticity_u(pp, x, u, h, &p);
+  double tr = 0.0;
+  for (int i = 0; i < d; i++) tr += h[i * d + i];
+  for (int i = 0; i < d; i++) {
+    g[i] = pp.lambda * tr * n[i];
+    for (int j = 0; j < d; j++) g[i] += pp.mu * (h[i * d + j] + h[j * d + i]) * n[j];
+  }
 }
 
 #endif

@@ -62,6 +62,69 @@ __kernel void recover_local(const int e0, const int zfirst, const int nint,
 #endif
 }
 
+#if NCOMP > 1
+/* Linear elasticity (docs/elasticity.md section 11): [u; p] =
+ * Z_F + Z_W lambda (E8) with Z = Z^-1 [Wext | Fext] column-major NZ x (NTB+1)
+ * per element (starting at element zfirst), then (E7) with M = |J| I:
+ *   H_ij = M^-1 (B_j u_i + C_j lambda_i)
+ *        = -sum_l Jinv[l][j] (Dm_l^T u_i) + |J|^-1 sum_f sigma_f n_f,j Ef_f lambda_{f,i}
+ * on affine elements (mapped elements: mapped_elasticity_h).
+ * u [e][c][NP], H in q [e][c][DIM][NP], p [e][NP]. */
+__kernel void elasticity_recover(const int e0, const int zfirst, const int nint,
+                                 __global const double *Z, __global const double *x,
+                                 __global const double *bvals, __global const int *elem_faces,
+                                 __global const int *face_unknown, __global const double *coords,
+                                 __global const int *elem_verts, __global const char *elem_orient,
+                                 __global const double *dm, /* [DIM][NP][NP] */
+                                 __global const double *ef, /* [NFACES][NORIENT][NP][NF] */
+                                 __global double *u, __global double *q, __global double *p) {
+  const int le = get_group_id(0);
+  const long e = e0 + le;
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  __local double lam[NTB];
+  __local double up[NZ];
+  for (int a = lid; a < NTB; a += wg) {
+    const int f = a / NFB, n = a % NFB;
+    const int face = elem_faces[e * NFACES + f];
+    const int uk = face_unknown[face];
+    lam[a] = uk >= 0 ? x[(long)uk * NFB + n] : bvals[(long)(face - nint) * NFB + n];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global const double *Ze = Z + (e - zfirst) * NZ * (NTB + 1);
+  for (int i = lid; i < NZ; i += wg) {
+    double s = Ze[NTB * NZ + i];
+    for (int a = 0; a < NTB; a++) s += Ze[a * NZ + i] * lam[a];
+    up[i] = s;
+    if (i < DIM * NP)
+      u[e * DIM * NP + i] = s;
+    else
+      p[e * NP + i - DIM * NP] = s;
+  }
+#if AFFINE
+  barrier(CLK_LOCAL_MEM_FENCE);
+  geometry g;
+  element_geometry(e, coords, elem_verts, &g);
+  for (int idx = lid; idx < DIM * DIM * NP; idx += wg) {
+    const int i = idx / (DIM * NP), j = (idx / NP) % DIM, a = idx % NP;
+    double s = 0.0;
+    for (int l = 0; l < DIM; l++) {
+      double dtu = 0.0;
+      for (int b = 0; b < NP; b++) dtu += dm[(l * NP + b) * NP + a] * up[i * NP + b];
+      s -= g.jinv[l * DIM + j] * dtu;
+    }
+    for (int f = 0; f < NFACES; f++) {
+      const int o = elem_orient[e * NFACES + f];
+      __global const double *E = ef + ((f * NORIENT + o) * NP + a) * NF;
+      double el = 0.0;
+      for (int m = 0; m < NF; m++) el += E[m] * lam[f * NFB + i * NF + m];
+      s += (g.face_measure[f] / FACE_REF_MEASURE) * g.normal[f][j] * el / g.detj;
+    }
+    q[e * DIM * DIM * NP + idx] = s;
+  }
+#endif
+}
+#endif
+
 /* Work arrays of the postprocessing Cholesky: local memory, or with
  * SCRATCH_GLOBAL a global scratch buffer (when they exceed local memory). */
 #ifdef SCRATCH_GLOBAL
@@ -114,7 +177,9 @@ void cholesky_packed_solve(SCRATCH const double *l, SCRATCH double *b, const int
 /* u* (F12) on the non-constant modes 1..NP1-1 of the degree p+1 basis:
  *   |J| sum_lm G_lm Kpost_lm u* = -(|J|/kappa) sum_l sum_k Jinv[l][k] Dpost_l q_k,
  * and u*_0 = u_0: in the orthonormal basis phi+_0 is the only mode with a
- * non-zero mean on an affine element. */
+ * non-zero mean on an affine element.  Vector problems (NCOMP > 1): (E10),
+ * each component c from row c of H (q [e][c][DIM][NP]) in place of
+ * -q / kappa, one factorisation for the NCOMP right-hand sides. */
 #define NPOST (NP1 - 1)
 __kernel void postprocess(const int e0, __global const double *coords,
                           __global const int *elem_verts, __global const double *kappa_e,
@@ -126,11 +191,11 @@ __kernel void postprocess(const int e0, __global const double *coords,
   const long e = e0 + le;
   const int lid = get_local_id(0), wg = get_local_size(0);
 #ifdef SCRATCH_GLOBAL
-  __global double *a = scratch + (long)le * (NPOST * (NPOST + 1) / 2 + NPOST);
+  __global double *a = scratch + (long)le * (NPOST * (NPOST + 1) / 2 + NCOMP * NPOST);
   __global double *b = a + NPOST * (NPOST + 1) / 2;
 #else
   __local double a[NPOST * (NPOST + 1) / 2];
-  __local double b[NPOST];
+  __local double b[NCOMP * NPOST];
 #endif
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
@@ -153,25 +218,33 @@ __kernel void postprocess(const int e0, __global const double *coords,
       s += G[lm] * kpost[(lm * NP1 + i + 1) * NP1 + j + 1];
     a[t] = s;
   }
-  for (int i = lid; i < NPOST; i += wg) {
+#if NCOMP > 1
+  const double scale = g.detj; /* (E10): H_c. = -q / kappa */
+#else
+  const double scale = -(g.detj / kappa);
+#endif
+  for (int ci = lid; ci < NCOMP * NPOST; ci += wg) {
+    const int cc = ci / NPOST, i = ci % NPOST;
     double s = 0.0;
     for (int l = 0; l < DIM; l++)
       for (int k = 0; k < DIM; k++) {
         double c = g.jinv[l * DIM + k];
-        __global const double *qk = q + (e * DIM + k) * NP;
+        __global const double *qk = q + ((e * NCOMP + cc) * DIM + k) * NP;
         __global const double *D = dpost + (l * NP1 + i + 1) * NP;
         double dq = 0.0;
         for (int j = 0; j < NP; j++) dq += D[j] * qk[j];
         s += c * dq;
       }
-    b[i] = -(g.detj / kappa) * s;
+    b[ci] = scale * s;
   }
   barrier(FENCE);
   cholesky_packed(a, NPOST);
-  cholesky_packed_solve(a, b, NPOST);
-  __global double *us = ustar + e * NP1;
-  if (lid == 0) us[0] = u[e * NP];
-  for (int i = lid; i < NPOST; i += wg) us[i + 1] = b[i];
+  for (int cc = 0; cc < NCOMP; cc++) {
+    cholesky_packed_solve(a, b + cc * NPOST, NPOST);
+    __global double *us = ustar + (e * NCOMP + cc) * NP1;
+    if (lid == 0) us[0] = u[(e * NCOMP + cc) * NP];
+    for (int i = lid; i < NPOST; i += wg) us[i + 1] = b[cc * NPOST + i];
+  }
 }
 #else /* mapped elements */
 
@@ -219,6 +292,53 @@ __kernel void mapped_recover_q(const int e0, const int nint, __global const doub
   for (int r = lid; r < XROWS; r += wg) q[e * XROWS + r] = -sk * v[r];
 }
 
+#if NCOMP > 1
+/* Elasticity on mapped elements: H_ij = M^-1 (B_j u_i + C_j lambda_i)
+ * = L^-T X_j [u_i; lambda_i] / sqrt(mu) (E7), X = sqrt(mu) L^-1 [B | C] from
+ * cl/local_mapped.cl (kappa_e holds mu), component by component. */
+__kernel void mapped_elasticity_h(const int e0, const int nint, __global const double *L,
+                                  __global const double *X, __global const double *x,
+                                  __global const double *bvals, __global const int *elem_faces,
+                                  __global const int *face_unknown,
+                                  __global const double *kappa_e, __global const double *u,
+                                  __global double *q) {
+  const int le = get_group_id(0);
+  const long e = e0 + le;
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  __local double lam[NTB];
+  __local double v[DIM * NP];
+  for (int a = lid; a < NTB; a += wg) {
+    const int face = elem_faces[e * NFACES + a / NFB];
+    const int uk = face_unknown[face];
+    lam[a] = uk >= 0 ? x[(long)uk * NFB + a % NFB] : bvals[(long)(face - nint) * NFB + a % NFB];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global const double *Xe = X + (long)le * XROWS * XCOLS, *Le = L + (long)le * NP * NP;
+  const double sk = sqrt(kappa_e[e]);
+  for (int i = 0; i < DIM; i++) {
+    __global const double *ui = u + (e * DIM + i) * NP;
+    for (int r = lid; r < XROWS; r += wg) {
+      double s = 0.0;
+      for (int c = 0; c < NP; c++) s += Xe[c * XROWS + r] * ui[c];
+      for (int a = 0; a < NT; a++) s += Xe[(NP + a) * XROWS + r] * lam[(a / NF) * NFB + i * NF + a % NF];
+      v[r] = s;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = NP - 1; k >= 0; k--) { /* L^T y = v per block */
+      for (int b = lid; b < DIM; b += wg) v[b * NP + k] /= Le[k * NP + k];
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int t = lid; t < DIM * k; t += wg) {
+        const int b = t / k, j = t % k;
+        v[b * NP + j] -= Le[k * NP + j] * v[b * NP + k];
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    for (int r = lid; r < XROWS; r += wg) q[(e * DIM + i) * XROWS + r] = v[r] / sk;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+#endif
+
 /* u* (F12) on a mapped element by quadrature at the load points: the reduced
  * stiffness sum_q grad phi+_i . G_q grad phi+_j (G_q = w |J| J^-1 J^-T) on the
  * non-constant modes, the right-hand side -(1/kappa) sum_q q_h . (w adj(J)^T
@@ -256,14 +376,6 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
         f[1 + l * DIM + m] = w / detj * s;
       }
     for (int c = 0; c < DIM * DIM; c++) f[1 + DIM * DIM + c] = w * adj[c];
-    double uh = 0.0;
-    for (int j = 0; j < NP; j++) uh += u[e * NP + j] * phi[k * NP + j];
-    for (int c = 0; c < DIM; c++) {
-      double qh = 0.0;
-      for (int j = 0; j < NP; j++) qh += q[(e * DIM + c) * NP + j] * phi[k * NP + j];
-      f[1 + 2 * DIM * DIM + c] = qh;
-    }
-    f[1 + 2 * DIM * DIM + DIM] = uh;
   }
   barrier(CLK_GLOBAL_MEM_FENCE);
   const double kappa = kappa_e[e];
@@ -281,34 +393,60 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
     }
     a[t] = s;
   }
-  for (int i = lid; i < NPOST; i += wg) {
+  for (int j = lid; j < NP1; j += wg) {
     double s = 0.0;
-    for (int k = 0; k < NQ_LOAD; k++) {
-      __global const double *f = pf + k * POST_FAC;
-      __global const double *gi = dphi1 + (k * NP1 + i + 1) * DIM;
-      for (int c = 0; c < DIM; c++) {
-        double ag = 0.0; /* (w adj^T grad phi+_i)_c */
-        for (int l = 0; l < DIM; l++) ag += f[1 + DIM * DIM + l * DIM + c] * gi[l];
-        s += f[1 + 2 * DIM * DIM + c] * ag;
-      }
-    }
-    b[i] = -s / kappa;
-  }
-  for (int j = lid; j < NP1 + 1; j += wg) {
-    double s = 0.0;
-    for (int k = 0; k < NQ_LOAD; k++)
-      s += pf[k * POST_FAC] * (j < NP1 ? phi1[k * NP1 + j] : pf[k * POST_FAC + 1 + 2 * DIM * DIM + DIM]);
-    mphi[j] = s; /* mphi[NP1] = mean_u */
+    for (int k = 0; k < NQ_LOAD; k++) s += pf[k * POST_FAC] * phi1[k * NP1 + j];
+    mphi[j] = s;
   }
   barrier(CLK_GLOBAL_MEM_FENCE);
   cholesky_packed(a, NPOST);
-  cholesky_packed_solve(a, b, NPOST);
-  __global double *us = ustar + e * NP1;
-  for (int i = lid; i < NPOST; i += wg) us[i + 1] = b[i];
-  if (lid == 0) {
-    double rest = 0.0;
-    for (int j = 1; j < NP1; j++) rest += b[j - 1] * mphi[j];
-    us[0] = (mean_u[0] - rest) / mphi[0];
+  /* Per component (vector problems: (E10), row cc of H in place of -q / kappa). */
+  for (int cc = 0; cc < NCOMP; cc++) {
+    __global const double *uc = u + (e * NCOMP + cc) * NP, *qc = q + (e * NCOMP + cc) * DIM * NP;
+    for (int k = lid; k < NQ_LOAD; k += wg) {
+      __global double *f = pf + k * POST_FAC;
+      double uh = 0.0;
+      for (int j = 0; j < NP; j++) uh += uc[j] * phi[k * NP + j];
+      for (int c = 0; c < DIM; c++) {
+        double qh = 0.0;
+        for (int j = 0; j < NP; j++) qh += qc[c * NP + j] * phi[k * NP + j];
+        f[1 + 2 * DIM * DIM + c] = qh;
+      }
+      f[1 + 2 * DIM * DIM + DIM] = uh;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    for (int i = lid; i < NPOST; i += wg) {
+      double s = 0.0;
+      for (int k = 0; k < NQ_LOAD; k++) {
+        __global const double *f = pf + k * POST_FAC;
+        __global const double *gi = dphi1 + (k * NP1 + i + 1) * DIM;
+        for (int c = 0; c < DIM; c++) {
+          double ag = 0.0; /* (w adj^T grad phi+_i)_c */
+          for (int l = 0; l < DIM; l++) ag += f[1 + DIM * DIM + l * DIM + c] * gi[l];
+          s += f[1 + 2 * DIM * DIM + c] * ag;
+        }
+      }
+#if NCOMP > 1
+      b[i] = s;
+#else
+      b[i] = -s / kappa;
+#endif
+    }
+    if (lid == 0) {
+      double s = 0.0;
+      for (int k = 0; k < NQ_LOAD; k++) s += pf[k * POST_FAC] * pf[k * POST_FAC + 1 + 2 * DIM * DIM + DIM];
+      mean_u[0] = s;
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
+    cholesky_packed_solve(a, b, NPOST);
+    __global double *us = ustar + (e * NCOMP + cc) * NP1;
+    for (int i = lid; i < NPOST; i += wg) us[i + 1] = b[i];
+    if (lid == 0) {
+      double rest = 0.0;
+      for (int j = 1; j < NP1; j++) rest += b[j - 1] * mphi[j];
+      us[0] = (mean_u[0] - rest) / mphi[0];
+    }
+    barrier(CLK_GLOBAL_MEM_FENCE);
   }
 }
 #endif /* AFFINE */
@@ -364,6 +502,70 @@ __kernel void errors(const int e0, __global const double *coords, __global const
       barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) err[e * ERR_VALUES + c] = buf[0];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+/* Vector problems (docs/elasticity.md (E11)): per element the squared L2
+ * errors of u, H, p, u*, max |u - u_h| (Euclidean) at the error points, and
+ * the squared norms of the exact u, H, p: err[e][ELAS_ERR_VALUES]. */
+#define ELAS_ERR_VALUES 8
+__kernel void elasticity_errors(const int e0, __global const double *coords,
+                                __global const int *elem_verts, const int problem_id,
+                                const double problem_param, const double mu, const double lambda,
+                                __global const double *err_points,  /* [NQ_ERR][DIM] */
+                                __global const double *err_weights, /* [NQ_ERR] */
+                                __global const double *phi_err,     /* [NQ_ERR][NP] */
+                                __global const double *phi1_err,    /* [NQ_ERR][NP1] */
+                                __global const double *u, __global const double *q,
+                                __global const double *p, __global const double *ustar,
+                                __global double *err) {
+  const int le = get_group_id(0);
+  const long e = e0 + le;
+  const int lid = get_local_id(0);
+  __local double buf[ERR_WG];
+  problem_params pp = {problem_id, DIM, 0, problem_param, mu, lambda};
+  double s[ELAS_ERR_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  for (int k = lid; k < NQ_ERR; k += ERR_WG) {
+    double xi[DIM], x[3], jac[DIM * DIM], uex[3], gex[9], pex;
+    for (int l = 0; l < DIM; l++) xi[l] = err_points[k * DIM + l];
+    const double w = err_weights[k] * element_map(e, coords, elem_verts, xi, x, jac);
+    problem_elasticity_u(pp, x, uex, gex, &pex);
+    __global const double *phi = phi_err + k * NP, *phi1 = phi1_err + k * NP1;
+    double eu = 0.0, es = 0.0, uu = 0.0, eh = 0.0, hh = 0.0;
+    for (int i = 0; i < DIM; i++) {
+      double uh = 0.0, us = 0.0;
+      for (int a = 0; a < NP; a++) uh += u[(e * DIM + i) * NP + a] * phi[a];
+      for (int a = 0; a < NP1; a++) us += ustar[(e * DIM + i) * NP1 + a] * phi1[a];
+      eu += (uh - uex[i]) * (uh - uex[i]);
+      es += (us - uex[i]) * (us - uex[i]);
+      uu += uex[i] * uex[i];
+      for (int j = 0; j < DIM; j++) {
+        double hv = 0.0;
+        for (int a = 0; a < NP; a++) hv += q[((e * DIM + i) * DIM + j) * NP + a] * phi[a];
+        eh += (hv - gex[i * DIM + j]) * (hv - gex[i * DIM + j]);
+        hh += gex[i * DIM + j] * gex[i * DIM + j];
+      }
+    }
+    double ph = 0.0;
+    for (int a = 0; a < NP; a++) ph += p[e * NP + a] * phi[a];
+    s[0] += w * eu;
+    s[1] += w * eh;
+    s[2] += w * (ph - pex) * (ph - pex);
+    s[3] += w * es;
+    s[4] = fmax(s[4], sqrt(eu));
+    s[5] += w * uu;
+    s[6] += w * hh;
+    s[7] += w * pex * pex;
+  }
+  for (int c = 0; c < ELAS_ERR_VALUES; c++) {
+    buf[lid] = s[c];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int h = ERR_WG / 2; h > 0; h >>= 1) {
+      if (lid < h) buf[lid] = c != 4 ? buf[lid] + buf[lid + h] : fmax(buf[lid], buf[lid + h]);
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) err[e * ELAS_ERR_VALUES + c] = buf[0];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

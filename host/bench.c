@@ -10,7 +10,7 @@
 #include "bench.h"
 #include "blas.h"
 #include "error.h"
-#include "solver_impl.h"
+#include "pipeline.h"
 #include "spmv.h"
 
 #define TRIALS 3
@@ -261,8 +261,10 @@ done:
 }
 
 int bench_local_gemm(hdgcl_solver s, double min_seconds, bench_kernel *out) {
-  const hdg_sizes *sz = &s->ref.sz;
-  size_t np = (size_t)sz->np, nt1 = (size_t)sz->nt + 1;
+  /* The local stage's shapes: S is N_p x N_p (vector problems: Z, (d+1) N_p), [W|F] has N_t + 1
+   * (N_tb + 1) columns. */
+  const local_stage *ls = &s->dev->local;
+  size_t np = (size_t)ls->rows, nt1 = (size_t)ls->cols;
   int64_t batch = s->result.chunk_elements > 0 ? s->result.chunk_elements : s->mesh->num_elements;
   if (batch > 20000) batch = 20000;
   if (batch < 1) batch = 1;

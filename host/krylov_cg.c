@@ -66,7 +66,7 @@ static int iteration(hdgcl_solver s, krylov *kr, precond *pc, hdgcl_buffer *x) {
 }
 
 void krylov_cg_counts(hdgcl_solver s, double *flops, double *bytes) {
-  double n = (double)s->num.num_unknown_faces * s->ref.sz.nf;
+  double n = (double)s->num.num_unknown_faces * s->ref.sz.nfb;
   double f, b;
   krylov_spmv_counts(s, &f, &b);
   /* SpMV, (p,Ap), x and r updates, (r,z) and (r,r), p update. */

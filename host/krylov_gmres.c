@@ -38,7 +38,7 @@ typedef struct krylov_gmres {
 } krylov_gmres;
 
 uint64_t krylov_gmres_bytes(hdgcl_solver s) {
-  uint64_t n = (uint64_t)s->num.num_unknown_faces * s->ref.sz.nf, m = (uint64_t)s->restart;
+  uint64_t n = (uint64_t)s->num.num_unknown_faces * s->ref.sz.nfb, m = (uint64_t)s->restart;
   return 8 * n * (m + 1 + 4) + (s->flexible ? 8 * n * m : 0) +
          8 * 3 * (m + 2);
 }
@@ -63,7 +63,7 @@ int krylov_gmres_create(hdgcl_solver s, krylov *kr) {
 
 /* Flops and bytes of iteration j (j+1 basis vectors), preconditioner excluded. */
 static void iteration_counts(hdgcl_solver s, int j, double *flops, double *bytes) {
-  double n = (double)s->num.num_unknown_faces * s->ref.sz.nf, k = j + 1;
+  double n = (double)s->num.num_unknown_faces * s->ref.sz.nfb, k = j + 1;
   double fa, ba;
   krylov_spmv_counts(s, &fa, &ba);
   /* Two passes of multi-dot (2 k n; reads k n + n) and subtract (2 k n;

@@ -33,8 +33,8 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   hdgcl_device_info info;
   HDGCL_TRY(hdgcl_context_info(s->ctx, &info));
   int64_t ne = s->mesh->num_elements;
-  uint64_t np = sz->np, nt1 = sz->nt + 1;
-  uint64_t post = (uint64_t)(sz->np1 - 1) * sz->np1 / 2 + sz->np1; /* postprocessing scratch */
+  uint64_t np = ls->rows, nt1 = ls->cols;
+  uint64_t post = (uint64_t)(sz->np1 - 1) * sz->np1 / 2 + (uint64_t)sz->ncomp * sz->np1; /* postprocessing scratch */
   uint64_t per = 8 * (2 * np * np + np + np * nt1 + nt1 * nt1 + post); /* S, scratches, [W|F], K */
   if (s->problem->nonsymmetric) per += 8 * np * nt1;                     /* [W_t|F] */
   if (s->dev->mapped) /* M, X, G, factors; and recovery's per-point factors */
@@ -107,7 +107,7 @@ static bool parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int 
   if (fields < 1 || (fields == 2 && size == 0)) return false;
   for (int i = 0; i < NUM_INVERT; i++)
     if (!strcmp(name, invert_names[i])) {
-      if (i == INVERT_CHOLESKY && ls->nonsymmetric) return false;
+      if (i == INVERT_CHOLESKY && (ls->nonsymmetric || ls->vector)) return false;
       size_t w = size ? (size_t)size : ls->wg;
       if (w < 1 || w > invert_max_wg(s, ls)) return false;
       *k = i;
@@ -124,7 +124,7 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
   hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
   double best = 1e300;
-  for (int k = ls->nonsymmetric ? INVERT_GAUSS_JORDAN : 0; k < NUM_INVERT; k++)
+  for (int k = ls->nonsymmetric || ls->vector ? INVERT_GAUSS_JORDAN : 0; k < NUM_INVERT; k++)
     for (size_t mult = 1; mult <= (k == INVERT_GAUSS_JORDAN ? 4u : 1u); mult *= 2) {
       size_t wg = ls->wg * mult;
       if (wg > invert_max_wg(s, ls)) break;
@@ -157,17 +157,17 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
 
 /* The S^-1 kernel: $HDGCL_LOCAL_INVERT ("cholesky" | "gauss-jordan", optional
  * ":WG"), else the tuning record of this device and size, else a timed trial
- * (stored as the record).  Convection allows Gauss-Jordan only. */
+ * (stored as the record).  Convection allows Gauss-Jordan only, and so does
+ * elasticity's indefinite (u, p) matrix (docs/elasticity.md, "Device pipeline"). */
 static int choose_invert(hdgcl_solver s, local_stage *ls) {
-  const hdg_sizes *sz = &s->ref.sz;
   const char *env = getenv("HDGCL_LOCAL_INVERT");
   ls->invert_source = "environment";
   if (env && env[0]) {
-    if (ls->nonsymmetric && !strncmp(env, invert_names[INVERT_CHOLESKY], 8))
+    if ((ls->nonsymmetric || ls->vector) && !strncmp(env, invert_names[INVERT_CHOLESKY], 8))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                         "HDGCL_LOCAL_INVERT=%s: problem %s is nonsymmetric, only gauss-jordan "
-                         "applies",
-                         env, s->problem->info.name);
+                         "HDGCL_LOCAL_INVERT=%s: problem %s is %s, only gauss-jordan applies", env,
+                         s->problem->info.name,
+                         ls->vector ? "a vector problem (indefinite local matrix)" : "nonsymmetric");
     if (!parse_invert(s, ls, env, &ls->invert_kind, &ls->invert_wg))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_INVERT=%s: expected cholesky or gauss-jordan, optionally "
@@ -176,8 +176,9 @@ static int choose_invert(hdgcl_solver s, local_stage *ls) {
     return HDGCL_SUCCESS;
   }
   char label[128], value[64];
-  snprintf(label, sizeof label, "local_invert v1 np=%d %s%s", sz->np,
-           ls->scratch_global ? "global" : "local", ls->nonsymmetric ? " nonsymmetric" : "");
+  snprintf(label, sizeof label, "local_invert v1 np=%d %s%s%s", ls->rows,
+           ls->scratch_global ? "global" : "local", ls->nonsymmetric ? " nonsymmetric" : "",
+           ls->vector ? " vector" : "");
   if (hdgcl_tuning_load(s->ctx, label, value, sizeof value) &&
       parse_invert(s, ls, value, &ls->invert_kind, &ls->invert_wg)) {
     ls->invert_source = "cache";
@@ -194,21 +195,28 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   const hdg_sizes *sz = &s->ref.sz;
   hdgcl_device_info info;
   HDGCL_TRY(hdgcl_context_info(s->ctx, &info));
-  /* The Cholesky work copy (NP^2 + NP doubles) goes to local memory when it
+  /* S is NP x NP, or for the vector problems the (u, p) matrix Z of
+   * (DIM+1) NP rows (docs/elasticity.md (E8)); [W|F] has NTB + 1 columns. */
+  ls->vector = sz->ncomp > 1;
+  ls->rows = ls->vector ? (sz->dim + 1) * sz->np : sz->np;
+  ls->cols = sz->ntb + 1;
+  /* The Cholesky work copy (NZ^2 + NZ doubles) goes to local memory when it
    * fits beside the kernel's other local arrays, else to a global scratch. */
-  ls->scratch_global = solver_scratch_global(s, ((size_t)sz->np * sz->np + sz->np) * 8);
-  ls->wg = element_group_size(sz->np);
+  ls->scratch_global = solver_scratch_global(s, ((size_t)ls->rows * ls->rows + ls->rows) * 8);
+  ls->wg = element_group_size(ls->rows);
   ls->nonsymmetric = s->problem->nonsymmetric;
   char defines[64];
   snprintf(defines, sizeof defines, "%s%s", ls->scratch_global ? "-DSCRATCH_GLOBAL " : "",
            ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "local.cl", true, defines[0] ? defines : NULL, &program));
-  if (!s->dev->mapped) HDGCL_TRY(hdgcl_kernel_create(program, "local_build", &ls->build));
+  if (!s->dev->mapped)
+    HDGCL_TRY(hdgcl_kernel_create(program, ls->vector ? "elasticity_build" : "local_build",
+                                  &ls->build));
   HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
   HDGCL_TRY(choose_chunk(s, ls));
   if (s->dev->mapped) HDGCL_TRY(local_mapped_create(s, ls));
-  uint64_t np = sz->np, nt1 = sz->nt + 1, c = ls->chunk;
+  uint64_t np = ls->rows, nt1 = ls->cols, c = ls->chunk;
   uint64_t zcount = ls->keep ? (uint64_t)s->mesh->num_elements : c;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * np * 8, "local S", &ls->s));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * nt1 * 8, "local [W|F]", &ls->wf));
@@ -242,6 +250,48 @@ int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
 }
 
 int64_t local_stage_z_first(const local_stage *ls, int64_t e0) { return ls->keep ? 0 : e0; }
+
+/* elasticity_build for affine elements: Z, [Wext | Fext] ([Wext + P | Fext])
+ * and K0 (x) I_d (- Q) of docs/elasticity.md (E7)-(E9), (E13). */
+static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n,
+                            hdgcl_stage charge) {
+  const hdg_sizes *sz = &s->ref.sz;
+  device_data *d = &s->dev->data;
+  cl_int ce0 = (cl_int)e0, pid = s->params.id;
+  double tau = s->tau, mu = s->params.mu, lambda = s->params.lambda, param = s->params.param;
+  hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
+                      HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_orient.mem),
+                      HDGCL_ARG(d->elem_faces.mem), HDGCL_ARG(d->face_bc.mem),
+                      HDGCL_ARG(tau),           HDGCL_ARG(mu),
+                      HDGCL_ARG(lambda),        HDGCL_ARG(pid),
+                      HDGCL_ARG(param),         HDGCL_ARG(d->dm.mem),
+                      HDGCL_ARG(d->dmdmt.mem),  HDGCL_ARG(d->pf.mem),
+                      HDGCL_ARG(d->ef.mem),     HDGCL_ARG(d->dmef.mem),
+                      HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
+                      HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->s.mem),
+                      HDGCL_ARG(ls->wf.mem),    HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->k.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
+  size_t global = (size_t)n * ls->wg;
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build, 1, &global, &ls->wg, NULL));
+  /* Per element: S0 on the d diagonal blocks ((NFACES + 2 DIM^2) NP^2 each,
+   * d times), the B blocks (2 DIM NP^2 twice), W0 (2 (DIM + 1) NP NT, d
+   * times) and C (3 NP NT), the load (2 DIM NQ NP + problem_elasticity_f,
+   * about 60 flops per point), K0 (2 NP + 8 per entry of the NT^2 blocks,
+   * d times); with traction data at most P (2 DIM NP NF per entry) and Q.
+   * Bytes: Z, [Wext | Fext] (twice with traction data), K written once. */
+  double P = sz->np, T = sz->nt, D = sz->dim, Z = ls->rows, C = ls->cols;
+  double flops = D * (2.0 * (sz->nfaces + 2 * D * D)) * P * P + 4.0 * D * D * P * P +
+                 D * 2.0 * (D + 1) * T * P + 3.0 * P * T + 2.0 * s->ref.qload.n * D * P +
+                 60.0 * s->ref.qload.n + D * T * T * (2 * P + 8);
+  double bytes = 8.0 * (Z * Z + Z * C + C * C);
+  if (ls->nonsymmetric) {
+    flops += D * (D - 1) * T * P * 2 * D + D * (D - 1) * T * T * (2 * P + 8);
+    bytes += 8.0 * Z * C;
+  }
+  s->result.stages[charge].flops += flops * n;
+  s->result.stages[charge].bytes += bytes * n;
+  return HDGCL_SUCCESS;
+}
 
 /* local_build for affine elements: (F13)-(F16). */
 static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
@@ -277,19 +327,18 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
 
 /* S, [W | F] (and [W_t | F]), K0 of elements [e0, e0 + n). */
 static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
-  return s->dev->mapped ? local_mapped_build(s, ls, e0, n, charge)
-                        : affine_build(s, ls, e0, n, charge);
+  if (s->dev->mapped) return local_mapped_build(s, ls, e0, n, charge);
+  return ls->vector ? elasticity_build(s, ls, e0, n, charge) : affine_build(s, ls, e0, n, charge);
 }
 
 int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
-  const hdg_sizes *sz = &s->ref.sz;
   HDGCL_TRY(build_chunk(s, ls, e0, n, charge));
   size_t global = (size_t)n * ls->invert_wg;
   cl_int method = ls->invert_kind;
   hdgcl_arg iargs[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem), HDGCL_ARG(method)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->invert, 3, iargs));
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->invert, 1, &global, &ls->invert_wg, NULL));
-  size_t np = sz->np, nt1 = sz->nt + 1;
+  size_t np = ls->rows, nt1 = ls->cols;
   size_t zoff = (size_t)(e0 - local_stage_z_first(ls, e0)) * np * nt1;
   /* Z = S^-1 [W | F] */
   HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, false, false, np, nt1, np, 1.0, ls->s.mem, 0, np,
@@ -307,7 +356,7 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
    * invert reads and writes S; GEMM 1 reads S, [W|F] and writes Z; GEMM 2
    * reads [W|F], Z and reads and writes K. */
   double P = np, N1 = nt1;
-  double flops = (ls->nonsymmetric ? 2.0 : 4.0 / 3.0) * P * P * P +
+  double flops = (ls->nonsymmetric || ls->vector ? 2.0 : 4.0 / 3.0) * P * P * P +
                  2 * P * P * N1 + 2 * P * N1 * N1;
   double bytes = 8.0 * (2 * P * P + P * P + 2 * P * N1 + 2 * P * N1 + 2 * N1 * N1);
   s->result.stages[charge].flops += flops * n;

@@ -18,10 +18,18 @@ void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *g, u
   *fac = (uint64_t)s->ref.qload.n * (2 + d * d) + (uint64_t)sz->nfaces * s->ref.qface.n * (3 + d);
 }
 
+/* Per-element doubles of the scalar S, [W | F], [W_t | F], K that the vector
+ * problems expand (0 for the scalar problems, which build into the stage's own). */
+static uint64_t scalar_copies(hdgcl_solver s) {
+  const hdg_sizes *sz = &s->ref.sz;
+  uint64_t np = sz->np, nt1 = sz->nt + 1;
+  return sz->ncomp > 1 ? np * np + 2 * np * nt1 + nt1 * nt1 : 0;
+}
+
 uint64_t local_mapped_bytes_per_element(hdgcl_solver s) {
   uint64_t m, x, g, fac;
   local_mapped_sizes(s, &m, &x, &g, &fac);
-  return 8 * (m + x + g + fac);
+  return 8 * (m + x + g + fac + scalar_copies(s));
 }
 
 int local_mapped_create(hdgcl_solver s, local_stage *ls) {
@@ -37,12 +45,28 @@ int local_mapped_create(hdgcl_solver s, local_stage *ls) {
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * x * 8, "mapped X", &ls->x));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * g * 8, "mapped G", &ls->g));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * fac * 8, "mapped factors", &ls->fac));
+  if (ls->vector) {
+    const hdg_sizes *sz = &s->ref.sz;
+    uint64_t np = sz->np, nt1 = sz->nt + 1;
+    HDGCL_TRY(hdgcl_kernel_create(program, "mapped_elasticity_pre", &ls->mepre));
+    HDGCL_TRY(hdgcl_kernel_create(program, "mapped_elasticity_post", &ls->mepost));
+    HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * np * 8, "mapped S0", &ls->ms));
+    HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * nt1 * 8, "mapped [W0|F]", &ls->mwf));
+    HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->nonsymmetric ? c * np * nt1 * 8 : 8,
+                                  "mapped [W0t|F]", &ls->mwl));
+    HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * nt1 * nt1 * 8, "mapped K0", &ls->mk));
+  }
   return HDGCL_SUCCESS;
 }
 
 int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
   const hdg_sizes *sz = &s->ref.sz;
   device_data *d = &s->dev->data;
+  /* The vector problems build the scalar S0, [W0 | F], K0 (kappa = mu) into
+   * their own buffers and expand them (mapped_elasticity_pre / _post). */
+  const hdgcl_buffer *bs = ls->vector ? &ls->ms : &ls->s, *bwf = ls->vector ? &ls->mwf : &ls->wf;
+  const hdgcl_buffer *bwl = ls->vector ? &ls->mwl : &ls->wl, *bk = ls->vector ? &ls->mk : &ls->k;
+  double mu = s->params.mu, lambda = s->params.lambda;
   cl_int ce0 = (cl_int)e0, pid = s->params.id, pdeg = s->params.degree;
   double tau = s->tau, k2 = s->params.param;
   hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
@@ -56,11 +80,17 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
                       HDGCL_ARG(d->face_xi.mem), HDGCL_ARG(d->face_tangent.mem),
                       HDGCL_ARG(d->face_nref.mem), HDGCL_ARG(ls->fac.mem),
                       HDGCL_ARG(ls->m.mem),     HDGCL_ARG(ls->x.mem),
-                      HDGCL_ARG(ls->s.mem),     HDGCL_ARG(ls->wf.mem),
-                      HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->k.mem)};
+                      HDGCL_ARG(bs->mem),       HDGCL_ARG(bwf->mem),
+                      HDGCL_ARG(bwl->mem),      HDGCL_ARG(bk->mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->mbuild, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mbuild, 1, &global, &ls->wg, NULL));
+  if (ls->vector) {
+    hdgcl_arg pargs[] = {HDGCL_ARG(mu), HDGCL_ARG(lambda), HDGCL_ARG(ls->m.mem),
+                         HDGCL_ARG(ls->x.mem), HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->wf.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(ls->mepre, 6, pargs));
+    HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mepre, 1, &global, &ls->wg, NULL));
+  }
   hdgcl_arg fargs[] = {HDGCL_ARG(ce0), HDGCL_ARG(d->kappa.mem), HDGCL_ARG(ls->m.mem),
                        HDGCL_ARG(ls->x.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->mfactor, 4, fargs));
@@ -70,10 +100,26 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
   HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, cols, cols, rows, 1.0, ls->x.mem, 0,
                                         rows, rows * cols, ls->x.mem, 0, rows, rows * cols, 0.0,
                                         ls->g.mem, 0, cols, cols * cols, (size_t)n, NULL));
-  hdgcl_arg cargs[] = {HDGCL_ARG(ls->g.mem), HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->wf.mem),
-                       HDGCL_ARG(ls->wl.mem), HDGCL_ARG(ls->k.mem)};
+  hdgcl_arg cargs[] = {HDGCL_ARG(ls->g.mem), HDGCL_ARG(bs->mem), HDGCL_ARG(bwf->mem),
+                       HDGCL_ARG(bwl->mem), HDGCL_ARG(bk->mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->mcombine, 5, cargs));
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mcombine, 1, &global, &ls->wg, NULL));
+  if (ls->vector) {
+    cl_int ce0v = (cl_int)e0, problem = s->params.id;
+    double param = s->params.param;
+    hdgcl_arg eargs[] = {HDGCL_ARG(ce0v),          HDGCL_ARG(d->coords.mem),
+                         HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_faces.mem),
+                         HDGCL_ARG(d->face_bc.mem), HDGCL_ARG(mu),
+                         HDGCL_ARG(lambda),        HDGCL_ARG(problem),
+                         HDGCL_ARG(param),         HDGCL_ARG(d->load_points.mem),
+                         HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->fac.mem),
+                         HDGCL_ARG(ls->x.mem),     HDGCL_ARG(ls->ms.mem),
+                         HDGCL_ARG(ls->mwf.mem),   HDGCL_ARG(ls->mk.mem),
+                         HDGCL_ARG(ls->s.mem),     HDGCL_ARG(ls->wf.mem),
+                         HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->k.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(ls->mepost, sizeof eargs / sizeof *eargs, eargs));
+    HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mepost, 1, &global, &ls->wg, NULL));
+  }
   /* Flops: quadrature of M, D (NQ NP^2 each, faces NFACES NQF NP^2), X (d NP^2 NQ d +
    * d NP NT NQF), E, H; Cholesky NP^3/3; forward solves d (NP+NT) NP^2; GEMM 2 d NP (NP+NT)^2. */
   double P = sz->np, T = sz->nt, D = sz->dim, Q = s->ref.qload.n, QF = s->ref.qface.n;
@@ -83,15 +129,25 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
   uint64_t m, x, g, fac;
   local_mapped_sizes(s, &m, &x, &g, &fac);
   double bytes = 8.0 * (2 * m + 3 * x + 2 * g + 2 * fac + 2 * P * P + P * (T + 1) + (T + 1) * (T + 1));
+  if (ls->vector) { /* the expansion: Z, [Wext | Fext] (P), K (Q), the load */
+    double Z = ls->rows, C = ls->cols, TB = sz->ntb;
+    flops += 2.0 * Q * D * P + 60.0 * Q;
+    if (ls->nonsymmetric) flops += 4.0 * P * (D * P * TB + TB * TB);
+    bytes += 8.0 * (2 * Z * Z + 2 * Z * C + C * C + P * P + P * (T + 1) + (T + 1) * (T + 1));
+  }
   s->result.stages[charge].flops += flops * n;
   s->result.stages[charge].bytes += bytes * n;
   return HDGCL_SUCCESS;
 }
 
 void local_mapped_destroy(hdgcl_solver s, local_stage *ls) {
-  cl_kernel kernels[] = {ls->mbuild, ls->mfactor, ls->mcombine};
-  for (int i = 0; i < 3; i++)
+  cl_kernel kernels[] = {ls->mbuild, ls->mfactor, ls->mcombine, ls->mepre, ls->mepost};
+  for (int i = 0; i < 5; i++)
     if (kernels[i]) clReleaseKernel(kernels[i]);
+  hdgcl_buffer_release(s->ctx, &ls->ms);
+  hdgcl_buffer_release(s->ctx, &ls->mwf);
+  hdgcl_buffer_release(s->ctx, &ls->mwl);
+  hdgcl_buffer_release(s->ctx, &ls->mk);
   hdgcl_buffer_release(s->ctx, &ls->m);
   hdgcl_buffer_release(s->ctx, &ls->x);
   hdgcl_buffer_release(s->ctx, &ls->g);

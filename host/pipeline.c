@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "reference.h"
 
 int pipeline_program(hdgcl_solver s, const char *file, bool with_geometry, const char *extra,
                      cl_program *program) {
@@ -24,17 +25,19 @@ uint64_t pipeline_fixed_bytes(hdgcl_solver s) {
   const hdgcl_mesh *m = s->mesh;
   const hdg_sizes *sz = &s->ref.sz;
   uint64_t ne = (uint64_t)m->num_elements, nfc = (uint64_t)m->num_faces;
-  uint64_t rows = (uint64_t)s->num.num_unknown_faces, n = rows * sz->nf;
+  uint64_t rows = (uint64_t)s->num.num_unknown_faces, n = rows * sz->nfb;
   uint64_t bytes = 0;
   bytes += (uint64_t)m->num_vertices * m->dim * 8 + ne * (m->verts_per_element + sz->nfaces) * 4;
   bytes += ne * sz->nfaces + ne * 16;                            /* orientation, kappa, c */
   bytes += nfc * (m->verts_per_face * 4 + 8 + 2 + 1 + 4) + rows * (4 + 4 * sz->nslots);
-  bytes += rows * sz->nslots * sz->nf * sz->nf * 8;             /* matrix values */
-  if (s->format == FORMAT_ELL) bytes += rows * sz->nslots * sz->nf * sz->nf * 4; /* columns */
+  bytes += rows * sz->nslots * sz->nfb * sz->nfb * 8;             /* matrix values */
+  if (s->format == FORMAT_ELL) bytes += rows * sz->nslots * sz->nfb * sz->nfb * 4; /* columns */
   bytes += n * 8;                                               /* rhs */
   bytes += krylov_bytes(s);                     /* Krylov vectors, preconditioner, history */
-  bytes += (nfc - (uint64_t)m->num_interior_faces) * sz->nf * 8; /* boundary data */
-  bytes += ne * ((uint64_t)sz->np * (1 + sz->dim) + sz->np1 + 4) * 8; /* u, q, u*, errors */
+  bytes += (nfc - (uint64_t)m->num_interior_faces) * sz->nfb * 8; /* boundary data */
+  /* u, q (H), u*, errors; the pressure of the vector problems */
+  bytes += ne * ((uint64_t)sz->ncomp * (sz->np * (1 + sz->dim) + sz->np1) + 4) * 8;
+  if (sz->ncomp > 1) bytes += ne * ((uint64_t)sz->np + 4) * 8;
   return bytes;
 }
 
@@ -58,7 +61,18 @@ static int upload(hdgcl_solver s) {
   UPLOAD(d->elem_verts, ne * m->verts_per_element, int32_t, m->elem_verts, "elem_verts");
   UPLOAD(d->elem_faces, ne * sz->nfaces, int32_t, m->elem_faces, "elem_faces");
   UPLOAD(d->elem_orient, ne * sz->nfaces, int8_t, m->elem_face_orient, "elem_orient");
-  UPLOAD(d->kappa, ne, double, s->kappa, "kappa");
+  /* The vector problems' gradient block has the coefficient mu ((E6): the
+   * scalar element matrices with kappa = mu, mapped elements' X = sqrt(mu) L^-1 [B | C]). */
+  double *kappa = s->kappa;
+  if (sz->ncomp > 1) {
+    HDGCL_TRY(hdgcl_calloc(ne ? ne : 1, sizeof(double), "mu", &kappa));
+    for (size_t e = 0; e < ne; e++) kappa[e] = s->params.mu;
+  }
+  size_t kbytes = ne * sizeof(double);
+  int kstatus = hdgcl_buffer_create(s->ctx, kbytes ? kbytes : 8, "kappa", &d->kappa);
+  if (!kstatus && kbytes) kstatus = hdgcl_buffer_write(s->ctx, &d->kappa, 0, kbytes, kappa);
+  if (kappa != s->kappa) free(kappa);
+  HDGCL_TRY(kstatus);
   UPLOAD(d->c, ne, double, s->c, "c");
   UPLOAD(d->face_verts, nfc * m->verts_per_face, int32_t, m->face_verts, "face_verts");
   UPLOAD(d->face_elems, nfc * 2, int32_t, m->face_elems, "face_elems");
@@ -120,12 +134,20 @@ int pipeline_create(hdgcl_solver s) {
   const hdg_sizes *sz = &ref->sz;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *s->dev, "device pipeline", &s->dev));
   s->dev->mapped = sz->type == HDGCL_QUADRILATERAL || sz->type == HDGCL_HEXAHEDRON;
-  snprintf(s->dev->options, sizeof s->dev->options,
-           "-DELEMENT_TYPE=%d -DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d "
-           "-DNF=%d -DNT=%d -DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d",
-           (int)sz->type, sz->dim, s->mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
-           sz->np1, sz->nf,
-           sz->nt, sz->nslots, ref->qload.n, ref->qface.n, ref->qerr.n);
+  /* Element programs see the element's sizes and the trace blocks (NCOMP
+   * components: NFB = NCOMP NF per face, NTB = NCOMP NT per element, NZ the
+   * local (u, p) system of the vector problems); the solve stage's program
+   * sees the trace system only, so its NF and NT are the block sizes NFB and
+   * NTB (the same for the scalar problems). */
+  int nz = sz->ncomp > 1 ? (sz->dim + 1) * sz->np : sz->np;
+  for (int view = 0; view < 2; view++)
+    snprintf(view ? s->dev->trace_options : s->dev->options, sizeof s->dev->options,
+             "-DELEMENT_TYPE=%d -DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d "
+             "-DNF=%d -DNT=%d -DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d -DNCOMP=%d "
+             "-DNFB=%d -DNTB=%d -DNZ=%d",
+             (int)sz->type, sz->dim, s->mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
+             sz->np1, view ? sz->nfb : sz->nf, view ? sz->ntb : sz->nt, sz->nslots, ref->qload.n,
+             ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz);
   HDGCL_TRY(local_stage_create(s, &s->dev->local));
   HDGCL_TRY(assembly_create(s, &s->dev->assemble));
   HDGCL_TRY(krylov_create(s, &s->dev->krylov));
@@ -205,15 +227,16 @@ int pipeline_solve(hdgcl_solver s) {
   HDGCL_TRY(recovery_errors(s, &dev->recover));
   st[HDGCL_STAGE_RECOVER].seconds = hdgcl_wtime() - t;
 
-  /* Download: u, q, u* and the trace of every face. */
+  /* Download: u, q (H), u*, the pressure of the vector problems and the trace of every face. */
   t = hdgcl_wtime();
-  size_t ne = m->num_elements;
+  size_t ne = m->num_elements, nc = sz->ncomp, nfb = sz->nfb;
   recovery *rc = &dev->recover;
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->u, 0, ne * sz->np * 8, s->u));
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->q, 0, ne * sz->dim * sz->np * 8, s->q));
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->ustar, 0, ne * sz->np1 * 8, s->ustar));
-  size_t nu = (size_t)s->num.num_unknown_faces * sz->nf;
-  size_t nb = (size_t)(m->num_faces - m->num_interior_faces) * sz->nf;
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->u, 0, ne * nc * sz->np * 8, s->u));
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->q, 0, ne * nc * sz->dim * sz->np * 8, s->q));
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->ustar, 0, ne * nc * sz->np1 * 8, s->ustar));
+  if (s->p) HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->p, 0, ne * sz->np * 8, s->p));
+  size_t nu = (size_t)s->num.num_unknown_faces * nfb;
+  size_t nb = (size_t)(m->num_faces - m->num_interior_faces) * nfb;
   double *x = NULL, *bv = NULL;
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nu + 1, sizeof(double), "trace unknowns", &x), done);
@@ -222,10 +245,12 @@ int pipeline_solve(hdgcl_solver s) {
   if (nb) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(s->ctx, &dev->assemble.bvals, 0, nb * 8, bv), done);
   for (int32_t f = 0; f < m->num_faces; f++) {
     int32_t u = s->num.face_unknown[f];
-    const double *src = u >= 0 ? x + (size_t)u * sz->nf
-                               : bv + (size_t)(f - m->num_interior_faces) * sz->nf;
-    memcpy(s->trace + (size_t)f * sz->nf, src, sizeof(double) * sz->nf);
+    const double *src = u >= 0 ? x + (size_t)u * nfb
+                               : bv + (size_t)(f - m->num_interior_faces) * nfb;
+    memcpy(s->trace + (size_t)f * nfb, src, sizeof(double) * nfb);
   }
+  /* The cantilever's tip deflection comes from the trace (host, as on the reference path). */
+  if (s->problem->vector) HDGCL_TRY_GOTO(status, elasticity_finish(s), done);
   st[HDGCL_STAGE_DOWNLOAD].seconds = hdgcl_wtime() - t;
   status = HDGCL_SUCCESS;
 done:
@@ -242,21 +267,21 @@ done:
 int pipeline_download_matrix(hdgcl_solver s) {
   const hdg_sizes *sz = &s->ref.sz;
   assembly *as = &s->dev->assemble;
-  size_t rows = s->num.num_unknown_faces, nb = rows * sz->nslots * sz->nf * sz->nf;
+  size_t rows = s->num.num_unknown_faces, nb = rows * sz->nslots * sz->nfb * sz->nfb;
   if (!rows) return HDGCL_SUCCESS;
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &as->rhs_buf, 0, rows * sz->nf * 8, s->rhs));
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &as->rhs_buf, 0, rows * sz->nfb * 8, s->rhs));
   if (s->format == FORMAT_BELL) return hdgcl_buffer_read(s->ctx, &as->values, 0, nb * 8, s->matrix);
   /* Interleaved: entry k = slot*nf + n of row u*nf + m at k*nrows + row. */
   double *ell;
   HDGCL_TRY(hdgcl_calloc(nb, sizeof(double), "interleaved values", &ell));
   int status = hdgcl_buffer_read(s->ctx, &as->values, 0, nb * 8, ell);
-  size_t nrows = rows * sz->nf;
+  size_t nrows = rows * sz->nfb;
   for (size_t u = 0; u < rows && status == HDGCL_SUCCESS; u++)
     for (int sl = 0; sl < sz->nslots; sl++)
-      for (int m = 0; m < sz->nf; m++)
-        for (int n = 0; n < sz->nf; n++)
-          s->matrix[((u * sz->nslots + sl) * sz->nf + m) * sz->nf + n] =
-              ell[(size_t)(sl * sz->nf + n) * nrows + u * sz->nf + m];
+      for (int m = 0; m < sz->nfb; m++)
+        for (int n = 0; n < sz->nfb; n++)
+          s->matrix[((u * sz->nslots + sl) * sz->nfb + m) * sz->nfb + n] =
+              ell[(size_t)(sl * sz->nfb + n) * nrows + u * sz->nfb + m];
   free(ell);
   return status;
 }

@@ -31,11 +31,16 @@ typedef struct local_stage {
   const char *invert_source; /* "trial", "cache" or "environment" (hdgcl_result) */
   cl_kernel mbuild, mfactor, mcombine; /* mapped elements */
   hdgcl_buffer m, x, g, fac;           /* mapped: M = L L^T, X = L^-1[B|C], G = X^T X, factors */
+  cl_kernel mepre, mepost;             /* mapped elasticity: expansion to Z, [Wext | Fext], K */
+  hdgcl_buffer ms, mwf, mwl, mk;       /* mapped elasticity: the scalar S0, [W0 | F], K0 */
   int64_t chunk;      /* elements per batch */
   int num_chunks;
   bool keep;          /* Z of all elements kept for recovery */
   bool scratch_global; /* the Cholesky work copy does not fit in local memory */
-  bool nonsymmetric;   /* convection: S^-1 by Gauss-Jordan, K = K0 - [W_t|F]^T Z (F24) */
+  bool nonsymmetric;   /* convection: S^-1 by Gauss-Jordan, K = K0 - [W_t|F]^T Z (F24);
+                          elasticity with traction data: [Wext + P | Fext] (E13) */
+  bool vector;         /* elasticity: S is the (u, p) matrix Z of (E8), Gauss-Jordan only */
+  int rows, cols;      /* S is rows x rows (NZ), [W|F] rows x cols (NTB + 1) */
   hdgcl_buffer s, wf, z, k; /* chunk-sized (z: all elements when keep) */
   hdgcl_buffer wl;          /* [W_t | F], chunk-sized when nonsymmetric */
   hdgcl_buffer scratch;     /* chunk-sized when scratch_global */
@@ -81,6 +86,8 @@ typedef struct recovery {
   cl_kernel local, post, errors;
   cl_kernel mapped_q; /* mapped elements: q from L and X of the local stage */
   hdgcl_buffer u, q, ustar, err;
+  hdgcl_buffer p; /* pressure of the vector problems */
+  bool vector;    /* elasticity: elasticity_recover and elasticity_errors */
   bool scratch_global;  /* the postprocessing Cholesky does not fit in local memory */
   hdgcl_buffer scratch; /* chunk-sized when scratch_global */
   size_t wg, err_wg;
@@ -95,7 +102,8 @@ void recovery_destroy(hdgcl_solver s, recovery *rc);
 struct device_pipeline {
   bool mapped; /* bilinear/trilinear elements: element matrices by quadrature (local_mapped.c) */
   device_data data;
-  char options[1024]; /* -D sizes shared by every program */
+  char options[1024]; /* -D sizes shared by every element program */
+  char trace_options[1024]; /* the same for the solve stage: NF = NFB, NT = NTB (block sizes) */
   local_stage local;
   assembly assemble;
   krylov krylov;

@@ -24,14 +24,14 @@ void precond_destroy(hdgcl_solver s, precond *pc) {
 
 uint64_t precond_bytes(hdgcl_solver s, int kind) {
   const hdg_sizes *sz = &s->ref.sz;
-  uint64_t rows = (uint64_t)s->num.num_unknown_faces, n = rows * sz->nf;
+  uint64_t rows = (uint64_t)s->num.num_unknown_faces, n = rows * sz->nfb;
   switch (kind) {
   case PRECOND_JACOBI: return n * 8;
-  case PRECOND_BLOCK_JACOBI: return n * sz->nf * 8;
+  case PRECOND_BLOCK_JACOBI: return n * sz->nfb * 8;
   case PRECOND_CHEBYSHEV:
     return precond_bytes(s, s->cheb_inner) + 3 * n * 8 +
-           (s->cheb_mixed ? n * s->ref.sz.nslots * s->ref.sz.nf * 4 : 0); /* float matrix */
-  case PRECOND_ASM: return (uint64_t)s->mesh->num_elements * sz->nt * sz->nt * 8;
+           (s->cheb_mixed ? n * s->ref.sz.nslots * s->ref.sz.nfb * 4 : 0); /* float matrix */
+  case PRECOND_ASM: return (uint64_t)s->mesh->num_elements * sz->ntb * sz->ntb * 8;
   case PRECOND_PMG: return precond_pmg_bytes(s);
   default: return 0;
   }

@@ -39,7 +39,7 @@ static int setup(hdgcl_solver s, krylov *kr, precond *pc) {
                       HDGCL_ARG(kr->as->values.mem),
                       HDGCL_ARG(a->ainv.mem)};
   HDGCL_TRY(krylov_launch(s, a->setup, 7, args, (size_t)ne, 0));
-  double nt = s->ref.sz.nt;
+  double nt = s->ref.sz.ntb;
   s->result.stages[HDGCL_STAGE_SOLVE].flops += 2.0 * nt * nt * nt * ne;
   s->result.stages[HDGCL_STAGE_SOLVE].bytes += 16.0 * nt * nt * ne;
   return HDGCL_SUCCESS;
@@ -58,8 +58,8 @@ static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
 
 static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
   (void)pc;
-  double ne = s->mesh->num_elements, nt = s->ref.sz.nt;
-  double n = (double)s->num.num_unknown_faces * s->ref.sz.nf;
+  double ne = s->mesh->num_elements, nt = s->ref.sz.ntb;
+  double n = (double)s->num.num_unknown_faces * s->ref.sz.nfb;
   /* Every row of every patch inverse is used once; r read and z written once
    * (the minimum traffic, as for the SpMV). */
   *flops = 2 * ne * nt * nt;
@@ -84,7 +84,7 @@ int precond_asm_create(hdgcl_solver s, krylov *kr, precond *pc) {
   pc->data = a;
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "asm_setup", &a->setup));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "asm_apply", &a->apply));
-  size_t nt = (size_t)s->ref.sz.nt;
+  size_t nt = (size_t)s->ref.sz.ntb;
   return hdgcl_buffer_create(s->ctx, (size_t)s->mesh->num_elements * nt * nt * 8,
                              "additive Schwarz patch inverses", &a->ainv);
 }

@@ -23,7 +23,7 @@ int precond_block_jacobi_faces(hdgcl_context ctx, int nf) {
 static int setup(hdgcl_solver s, krylov *kr, precond *pc) {
   block_jacobi *b = pc->data;
   if (b->local) {
-    int nf = s->ref.sz.nf, faces = precond_block_jacobi_faces(s->ctx, nf);
+    int nf = s->ref.sz.nfb, faces = precond_block_jacobi_faces(s->ctx, nf);
     hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(kr->as->values.mem), HDGCL_ARG(b->binv.mem),
                      HDGCL_ARG_LOCAL(b->wg * (size_t)nf * sizeof(double))};
     size_t groups = ((size_t)kr->rows + (size_t)faces - 1) / (size_t)faces;
@@ -32,7 +32,7 @@ static int setup(hdgcl_solver s, krylov *kr, precond *pc) {
     hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(kr->as->values.mem), HDGCL_ARG(b->binv.mem)};
     HDGCL_TRY(krylov_launch(s, b->setup, 3, a, (size_t)kr->rows, 0));
   }
-  double nf = s->ref.sz.nf;
+  double nf = s->ref.sz.nfb;
   s->result.stages[HDGCL_STAGE_SOLVE].flops += 2.0 * nf * nf * nf * kr->rows;
   s->result.stages[HDGCL_STAGE_SOLVE].bytes += 16.0 * nf * nf * kr->rows;
   return HDGCL_SUCCESS;
@@ -47,7 +47,7 @@ static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
 
 static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
   (void)pc;
-  double nf = s->ref.sz.nf, n = (double)s->num.num_unknown_faces * nf;
+  double nf = s->ref.sz.nfb, n = (double)s->num.num_unknown_faces * nf;
   *flops = 2 * n * nf;
   *bytes = 8 * n * nf + 16 * n;
 }
@@ -71,13 +71,13 @@ int precond_block_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc) {
   /* The local-memory setup when a group of its face blocks fits in local
    * memory and its work-items in a group, unless --scratch global asks for
    * global memory; otherwise one work-item per face. */
-  int nf = s->ref.sz.nf, faces = precond_block_jacobi_faces(s->ctx, nf);
+  int nf = s->ref.sz.nfb, faces = precond_block_jacobi_faces(s->ctx, nf);
   b->wg = (size_t)faces * nf;
   b->local = s->scratch != SCRATCH_GLOBAL && b->wg <= s->ctx->info.max_work_group &&
              b->wg * nf * sizeof(double) + 1024 <= s->ctx->info.local_mem;
   HDGCL_TRY(hdgcl_kernel_create(kr->program, b->local ? "block_jacobi_setup" : "block_jacobi_setup_global",
                                 &b->setup));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "block_jacobi_apply", &b->apply));
-  size_t bytes = (size_t)(kr->n ? kr->n : 1) * s->ref.sz.nf * 8;
+  size_t bytes = (size_t)(kr->n ? kr->n : 1) * s->ref.sz.nfb * 8;
   return hdgcl_buffer_create(s->ctx, bytes, "block-Jacobi inverses", &b->binv);
 }

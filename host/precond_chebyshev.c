@@ -152,7 +152,7 @@ static int estimate_bounds(hdgcl_solver s, krylov *kr, chebyshev *c) {
 static int setup(hdgcl_solver s, krylov *kr, precond *pc) {
   chebyshev *c = pc->data;
   if (c->to_float) {
-    cl_long entries = (cl_long)kr->n * s->ref.sz.nslots * s->ref.sz.nf;
+    cl_long entries = (cl_long)kr->n * s->ref.sz.nslots * s->ref.sz.nfb;
     hdgcl_arg a[] = {HDGCL_ARG(entries), HDGCL_ARG(kr->as->values.mem), HDGCL_ARG(c->fvalues.mem)};
     size_t global = entries < (1 << 20) ? (size_t)entries : (size_t)1 << 20;
     HDGCL_TRY(krylov_launch(s, c->to_float, 3, a, global, 0));
@@ -192,11 +192,11 @@ static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
 
 static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
   const chebyshev *c = pc->data;
-  double n = (double)s->num.num_unknown_faces * s->ref.sz.nf, k = c->degree;
+  double n = (double)s->num.num_unknown_faces * s->ref.sz.nfb, k = c->degree;
   double fi, bi, fa, ba;
   c->inner.counts(s, &c->inner, &fi, &bi);
   if (s->cheb_mixed)
-    spmv_counts(SPMV_BELL_MIXED, s->num.num_unknown_faces, s->ref.sz.nslots, s->ref.sz.nf, &fa, &ba);
+    spmv_counts(SPMV_BELL_MIXED, s->num.num_unknown_faces, s->ref.sz.nslots, s->ref.sz.nfb, &fa, &ba);
   else
     krylov_spmv_counts(s, &fa, &ba);
   /* k inner applications, the first step (n, 24 n), then per later step a
@@ -241,7 +241,7 @@ int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int 
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "Chebyshev w", &c->w));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "Chebyshev d", &c->d));
   if (s->cheb_mixed) {
-    size_t entries = (size_t)(kr->n ? kr->n : 1) * s->ref.sz.nslots * s->ref.sz.nf;
+    size_t entries = (size_t)(kr->n ? kr->n : 1) * s->ref.sz.nslots * s->ref.sz.nfb;
     HDGCL_TRY(hdgcl_kernel_create(kr->program, "values_to_float", &c->to_float));
     HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernel_name(SPMV_BELL_MIXED), &c->spmv_mixed));
     HDGCL_TRY(hdgcl_buffer_create(s->ctx, entries * 4, "Chebyshev single-precision matrix",

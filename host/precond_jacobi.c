@@ -24,7 +24,7 @@ static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
 
 static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
   (void)pc;
-  double n = (double)s->num.num_unknown_faces * s->ref.sz.nf;
+  double n = (double)s->num.num_unknown_faces * s->ref.sz.nfb;
   *flops = n;
   *bytes = 24 * n;
 }

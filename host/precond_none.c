@@ -15,7 +15,7 @@ static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
 static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
   (void)pc;
   *flops = 0;
-  *bytes = 16.0 * s->num.num_unknown_faces * s->ref.sz.nf;
+  *bytes = 16.0 * s->num.num_unknown_faces * s->ref.sz.nfb;
 }
 
 int precond_none_create(hdgcl_solver s, krylov *kr, precond *pc) {

@@ -17,7 +17,7 @@ typedef struct hdg_problem {
   int32_t neumann_tags[6];   /* boundary tags with Neumann data; all others Dirichlet */
   int num_neumann;
   bool nonsymmetric;         /* convection: the local and trace matrices are not symmetric */
-  bool vector;               /* elasticity: dim components (docs/elasticity.md), --device ref only */
+  bool vector;               /* elasticity: dim components (docs/elasticity.md) */
 } hdg_problem;
 
 /* Solution components of the problem in dimension dim: 1, or dim for a vector problem. */

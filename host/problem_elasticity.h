@@ -1,6 +1,6 @@
 /* Exact solutions and loads of the vector (linear elasticity) problems,
- * docs/elasticity.md (E1) and section 6.  Host only: the device pipeline is
- * scalar, so these are not part of cl/problems.h. */
+ * docs/elasticity.md (E1) and section 6: the host's calls of cl/problems.h's
+ * problem_elasticity_* (shared with the device kernels). */
 #ifndef HDGCL_HOST_PROBLEM_ELASTICITY_H
 #define HDGCL_HOST_PROBLEM_ELASTICITY_H
 

@@ -9,11 +9,13 @@
 
 #define ERR_WG 64
 #define ERR_VALUES 6 /* as in cl/recover.cl */
+#define ELAS_ERR_VALUES 8
 
 int recovery_create(hdgcl_solver s, recovery *rc) {
   const hdg_sizes *sz = &s->ref.sz;
   size_t npost = sz->np1 - 1;
-  size_t work = npost * (npost + 1) / 2 + npost; /* packed Cholesky factor and right-hand side */
+  /* packed Cholesky factor and right-hand sides (one per component) */
+  size_t work = npost * (npost + 1) / 2 + (size_t)sz->ncomp * npost;
   bool mapped = s->dev->mapped;
   if (mapped) /* per-point factors (w|J|, G, w adj, q_h, u_h), factor, rhs, means (cl/recover.cl) */
     work += (size_t)s->ref.qload.n * (1 + 2 * sz->dim * sz->dim + sz->dim + 1) + sz->np1 + 1;
@@ -26,15 +28,21 @@ int recovery_create(hdgcl_solver s, recovery *rc) {
   snprintf(extra, sizeof extra, "-DERR_WG=%d%s", ERR_WG, rc->scratch_global ? " -DSCRATCH_GLOBAL" : "");
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "recover.cl", true, extra, &program));
-  HDGCL_TRY(hdgcl_kernel_create(program, "recover_local", &rc->local));
+  rc->vector = sz->ncomp > 1;
+  HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "elasticity_recover" : "recover_local",
+                                &rc->local));
   HDGCL_TRY(hdgcl_kernel_create(program, mapped ? "mapped_postprocess" : "postprocess", &rc->post));
-  if (mapped) HDGCL_TRY(hdgcl_kernel_create(program, "mapped_recover_q", &rc->mapped_q));
-  HDGCL_TRY(hdgcl_kernel_create(program, "errors", &rc->errors));
-  size_t ne = s->mesh->num_elements;
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * sz->np * 8, "u", &rc->u));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * sz->dim * sz->np * 8, "q", &rc->q));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * sz->np1 * 8, "u*", &rc->ustar));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * ERR_VALUES * 8, "element errors", &rc->err));
+  if (mapped)
+    HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "mapped_elasticity_h" : "mapped_recover_q",
+                                  &rc->mapped_q));
+  HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "elasticity_errors" : "errors", &rc->errors));
+  size_t ne = s->mesh->num_elements, nc = sz->ncomp;
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * nc * sz->np * 8, "u", &rc->u));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * nc * sz->dim * sz->np * 8, "q", &rc->q));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * nc * sz->np1 * 8, "u*", &rc->ustar));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, (rc->vector ? ne * sz->np : 1) * 8, "p", &rc->p));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * (rc->vector ? ELAS_ERR_VALUES : ERR_VALUES) * 8,
+                                "element errors", &rc->err));
   /* One chunk of the local stage at a time is postprocessed. */
   size_t chunk = (size_t)s->dev->local.chunk;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, rc->scratch_global ? chunk * work * 8 : 8,
@@ -48,16 +56,28 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
   device_data *d = &s->dev->data;
   cl_int ce0 = (cl_int)e0, nint = s->mesh->num_interior_faces;
   cl_int zfirst = (cl_int)local_stage_z_first(ls, e0);
-  hdgcl_arg args[] = {HDGCL_ARG(ce0),          HDGCL_ARG(zfirst),
-                      HDGCL_ARG(nint),         HDGCL_ARG(ls->z.mem),
-                      HDGCL_ARG(kr->x.mem),    HDGCL_ARG(as->bvals.mem),
-                      HDGCL_ARG(d->elem_faces.mem), HDGCL_ARG(d->face_unknown.mem),
-                      HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
-                      HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->kappa.mem),
-                      HDGCL_ARG(d->dm.mem),    HDGCL_ARG(d->ef.mem),
-                      HDGCL_ARG(rc->u.mem),    HDGCL_ARG(rc->q.mem)};
-  HDGCL_TRY(hdgcl_kernel_set_args(rc->local, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * rc->wg;
+  if (rc->vector) {
+    hdgcl_arg vargs[] = {HDGCL_ARG(ce0),          HDGCL_ARG(zfirst),
+                         HDGCL_ARG(nint),         HDGCL_ARG(ls->z.mem),
+                         HDGCL_ARG(kr->x.mem),    HDGCL_ARG(as->bvals.mem),
+                         HDGCL_ARG(d->elem_faces.mem), HDGCL_ARG(d->face_unknown.mem),
+                         HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
+                         HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->dm.mem),
+                         HDGCL_ARG(d->ef.mem),    HDGCL_ARG(rc->u.mem),
+                         HDGCL_ARG(rc->q.mem),    HDGCL_ARG(rc->p.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(rc->local, sizeof vargs / sizeof *vargs, vargs));
+  } else {
+    hdgcl_arg args[] = {HDGCL_ARG(ce0),          HDGCL_ARG(zfirst),
+                        HDGCL_ARG(nint),         HDGCL_ARG(ls->z.mem),
+                        HDGCL_ARG(kr->x.mem),    HDGCL_ARG(as->bvals.mem),
+                        HDGCL_ARG(d->elem_faces.mem), HDGCL_ARG(d->face_unknown.mem),
+                        HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
+                        HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->kappa.mem),
+                        HDGCL_ARG(d->dm.mem),    HDGCL_ARG(d->ef.mem),
+                        HDGCL_ARG(rc->u.mem),    HDGCL_ARG(rc->q.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(rc->local, sizeof args / sizeof *args, args));
+  }
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->local, 1, &global, &rc->wg, NULL));
   if (s->dev->mapped) {
     hdgcl_arg qargs[] = {HDGCL_ARG(ce0),           HDGCL_ARG(nint),
@@ -91,8 +111,51 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
   double flops = 2 * P * (T + 1) + D * P * (2 * P * D + sz->nfaces * (2.0 * sz->nf + 6)) +
                  (2 * D * D + 1) * Q * Q / 2 + 2 * D * D * Q * P + Q * Q * Q / 3 + 2 * Q * Q;
   double bytes = 8 * (P * (T + 1) + T + P + D * P + (D * P + 1) + (Q + 1));
+  if (rc->vector) {
+    /* elasticity_recover: [u; p] 2 NZ (NTB+1); H: D^2 NP (2 NP D + nfaces (2 NF + 6));
+     * u*: the scalar count with D right-hand sides (2 D^2 NPOST NP + 2 NPOST^2 each).
+     * Bytes: Z, the trace, u, p, H written; H, u read and u* written again. */
+    double Z = ls->rows, TB = sz->ntb;
+    flops = 2 * Z * (TB + 1) + D * D * P * (2 * P * D + sz->nfaces * (2.0 * sz->nf + 6)) +
+            (2 * D * D + 1) * Q * Q / 2 + D * (2 * D * D * Q * P + 2 * Q * Q) + Q * Q * Q / 3;
+    bytes = 8 * (Z * (TB + 1) + TB + Z + 2 * D * D * P + D * P + D * (Q + 1));
+  }
   s->result.stages[HDGCL_STAGE_RECOVER].flops += flops * n;
   s->result.stages[HDGCL_STAGE_RECOVER].bytes += bytes * n;
+  return HDGCL_SUCCESS;
+}
+
+/* The vector problems' sums of elasticity_errors (E11), in element order. */
+static int vector_errors(hdgcl_solver s, recovery *rc) {
+  const hdg_sizes *sz = &s->ref.sz;
+  size_t ne = s->mesh->num_elements;
+  double *err;
+  HDGCL_TRY(hdgcl_calloc(ne * ELAS_ERR_VALUES, sizeof(double), "element errors", &err));
+  int status = hdgcl_buffer_read(s->ctx, &rc->err, 0, ne * ELAS_ERR_VALUES * 8, err);
+  double sum[ELAS_ERR_VALUES] = {0}, emax = 0.0;
+  for (size_t e = 0; e < ne && status == HDGCL_SUCCESS; e++) {
+    for (int c = 0; c < ELAS_ERR_VALUES; c++)
+      if (c != 4) sum[c] += err[e * ELAS_ERR_VALUES + c];
+    if (err[e * ELAS_ERR_VALUES + 4] > emax) emax = err[e * ELAS_ERR_VALUES + 4];
+  }
+  free(err);
+  HDGCL_TRY(status);
+  hdgcl_result *r = &s->result;
+  r->l2_u = sqrt(sum[0]);
+  r->l2_q = sqrt(sum[1]);
+  r->l2_p = sqrt(sum[2]);
+  r->l2_ustar = sqrt(sum[3]);
+  r->linf_u = emax;
+  r->norm_u = sqrt(sum[5]);
+  r->norm_q = sqrt(sum[6]);
+  r->norm_p = sqrt(sum[7]);
+  /* Per error point: u, H, p and u* evaluated (2 NP (D + D^2 + 1) + 2 D NP1),
+   * the exact fields (about 100 flops) and the sums (6 D^2). */
+  double nq = s->ref.qerr.n, D = sz->dim;
+  r->stages[HDGCL_STAGE_RECOVER].flops +=
+      ne * nq * (2.0 * (sz->np * (D + D * D + 1) + D * sz->np1) + 100 + 6 * D * D);
+  r->stages[HDGCL_STAGE_RECOVER].bytes +=
+      ne * 8.0 * (sz->np * (D + D * D + 1) + D * sz->np1 + ELAS_ERR_VALUES);
   return HDGCL_SUCCESS;
 }
 
@@ -101,14 +164,26 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
   device_data *d = &s->dev->data;
   size_t ne = s->mesh->num_elements;
   cl_int e0 = 0, pid = s->params.id, pdeg = s->params.degree;
-  double k2 = s->params.param;
-  hdgcl_arg args[] = {HDGCL_ARG(e0),          HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
-                      HDGCL_ARG(pid),         HDGCL_ARG(pdeg),          HDGCL_ARG(k2),
-                      HDGCL_ARG(d->err_points.mem), HDGCL_ARG(d->err_weights.mem),
-                      HDGCL_ARG(d->phi_err.mem), HDGCL_ARG(d->phi1_err.mem),
-                      HDGCL_ARG(rc->u.mem),  HDGCL_ARG(rc->q.mem),
-                      HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->err.mem)};
-  HDGCL_TRY(hdgcl_kernel_set_args(rc->errors, sizeof args / sizeof *args, args));
+  double k2 = s->params.param, mu = s->params.mu, lambda = s->params.lambda;
+  if (rc->vector) {
+    hdgcl_arg args[] = {HDGCL_ARG(e0),          HDGCL_ARG(d->coords.mem),
+                        HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(pid),
+                        HDGCL_ARG(k2),          HDGCL_ARG(mu),
+                        HDGCL_ARG(lambda),      HDGCL_ARG(d->err_points.mem),
+                        HDGCL_ARG(d->err_weights.mem), HDGCL_ARG(d->phi_err.mem),
+                        HDGCL_ARG(d->phi1_err.mem), HDGCL_ARG(rc->u.mem),
+                        HDGCL_ARG(rc->q.mem),   HDGCL_ARG(rc->p.mem),
+                        HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->err.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(rc->errors, sizeof args / sizeof *args, args));
+  } else {
+    hdgcl_arg args[] = {HDGCL_ARG(e0),          HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
+                        HDGCL_ARG(pid),         HDGCL_ARG(pdeg),          HDGCL_ARG(k2),
+                        HDGCL_ARG(d->err_points.mem), HDGCL_ARG(d->err_weights.mem),
+                        HDGCL_ARG(d->phi_err.mem), HDGCL_ARG(d->phi1_err.mem),
+                        HDGCL_ARG(rc->u.mem),  HDGCL_ARG(rc->q.mem),
+                        HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->err.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(rc->errors, sizeof args / sizeof *args, args));
+  }
   /* In batches of elements, so each launch stays below 2^31 work-items. */
   const size_t batch = (size_t)1 << 22;
   for (size_t first = 0; first < ne; first += batch) {
@@ -118,6 +193,7 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
     HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->errors, 1, &global, &rc->err_wg, NULL));
   }
   double *err;
+  if (rc->vector) return vector_errors(s, rc);
   HDGCL_TRY(hdgcl_calloc(ne * ERR_VALUES, sizeof(double), "element errors", &err));
   int status = hdgcl_buffer_read(s->ctx, &rc->err, 0, ne * ERR_VALUES * 8, err);
   double sum[ERR_VALUES] = {0}, emax = 0.0;
@@ -149,6 +225,7 @@ void recovery_destroy(hdgcl_solver s, recovery *rc) {
   hdgcl_buffer_release(s->ctx, &rc->q);
   hdgcl_buffer_release(s->ctx, &rc->ustar);
   hdgcl_buffer_release(s->ctx, &rc->err);
+  hdgcl_buffer_release(s->ctx, &rc->p);
   hdgcl_buffer_release(s->ctx, &rc->scratch);
   *rc = (recovery){0};
 }

@@ -60,5 +60,8 @@ int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *e
 int elasticity_boundary_values(hdgcl_solver s, int32_t f, double *out);
 /* u, p, H (E7)-(E8), u* (E10) and the errors (E11) into s->result. */
 int elasticity_recover(hdgcl_solver s);
+/* After the recovery (either path): the cantilever's result fields, errors
+ * NaN (no exact solution) and the tip deflection from s->trace (E15). */
+int elasticity_finish(hdgcl_solver s);
 
 #endif

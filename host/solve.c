@@ -37,16 +37,16 @@ int krylov_create(hdgcl_solver s, krylov *kr) {
   const hdg_sizes *sz = &s->ref.sz;
   kr->vec.wg = dot_group_size(s->ctx);
   kr->rows = s->num.num_unknown_faces;
-  kr->n = kr->rows * sz->nf;
+  kr->n = kr->rows * sz->nfb;
   /* No more first-pass groups than the vector fills: idle groups still run
    * their tree reductions (costly on CPU runtimes).  With one element per
    * work-item either way, the partial sums and so the results are the same. */
   size_t need = ((size_t)kr->n + kr->vec.wg - 1) / kr->vec.wg;
   kr->vec.groups = (cl_int)(need < 1 ? 1 : need > DOT_GROUPS ? DOT_GROUPS : need);
   char spmv[128], options[1536];
-  spmv_options(sz->nf, sz->nslots, s->ctx->info.max_work_group, spmv, sizeof spmv);
+  spmv_options(sz->nfb, sz->nslots, s->ctx->info.max_work_group, spmv, sizeof spmv);
   snprintf(options, sizeof options, "%s %s -DBJ_FACES=%d -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d -DCG_COEFFS=%d%s",
-           s->dev->options, spmv, precond_block_jacobi_faces(s->ctx, sz->nf), kr->vec.wg, DOT_GROUPS, MDOT_MAX, CG_COEFFS,
+           s->dev->trace_options, spmv, precond_block_jacobi_faces(s->ctx, sz->nfb), kr->vec.wg, DOT_GROUPS, MDOT_MAX, CG_COEFFS,
            FORMAT_INTERLEAVED(s->format) ? " -DINTERLEAVED" : "");
   HDGCL_TRY(hdgcl_program_get(s->ctx, solve_files, (int)(sizeof solve_files / sizeof *solve_files),
                               options, &kr->program));
@@ -64,7 +64,7 @@ int krylov_create(hdgcl_solver s, krylov *kr) {
 
 uint64_t krylov_bytes(hdgcl_solver s) {
   const hdg_sizes *sz = &s->ref.sz;
-  uint64_t n = (uint64_t)s->num.num_unknown_faces * sz->nf;
+  uint64_t n = (uint64_t)s->num.num_unknown_faces * sz->nfb;
   uint64_t bytes = n * 8 * 5;                       /* x; CG r, z, p, Ap */
   bytes += (uint64_t)DOT_GROUPS * MDOT_MAX * 8;     /* partial sums */
   bytes += (uint64_t)((s->maxit > CG_COEFFS ? s->maxit : CG_COEFFS) + 1) * 8; /* residual history */

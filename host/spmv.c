@@ -304,5 +304,5 @@ int krylov_spmv(hdgcl_solver s, krylov *kr, const hdgcl_buffer *x, hdgcl_buffer 
 
 void krylov_spmv_counts(hdgcl_solver s, double *flops, double *bytes) {
   spmv_counts(spmv_format_storage(s->format), s->num.num_unknown_faces, s->ref.sz.nslots,
-              s->ref.sz.nf, flops, bytes);
+              s->ref.sz.nfb, flops, bytes);
 }

@@ -100,6 +100,13 @@ fi
   # affine in local memory, mapped with the global scratch.
   solve tri-p1-convection --problem convection-diffusion --mesh square:2 --order 1 --rtol 0.5 --maxit 20
   solve quad-p1-convection-global --problem convection-diffusion --mesh quad:2 --order 1 --scratch global --precond asm --rtol 0.5 --maxit 20
+  # Elasticity (elasticity_build, elasticity_recover, elasticity_errors; Z^-1 by
+  # Gauss-Jordan): traction data (NONSYMMETRIC, GMRES) on triangles, and
+  # tetrahedra with the global scratch (NCOMP right-hand sides in postprocess);
+  # quadrilaterals with traction data (mapped_elasticity_pre/_post/_h).
+  solve tri-p1-elasticity-traction --problem elasticity-linear --mesh square:1 --order 1 --rtol 0.5 --maxit 5
+  solve tet-p1-elasticity-global --problem elasticity --mesh cube:1 --order 1 --scratch global $quick
+  solve quad-p1-elasticity-traction --problem elasticity-mixed --mesh quad:2 --order 1 --rtol 0.5 --maxit 5
   run clblast "$test_clblast" oclgrind
 ) &
 wait

@@ -1,7 +1,7 @@
 /* Linear elasticity by HDG on the reference path (docs/elasticity.md).
  *
  *   test_elasticity         (label unit, --device ref only):
- *     - the exact solutions and loads of host/problem_elasticity.c against
+ *     - the exact solutions and loads of cl/problems.h against
  *       central differences (grad u, p = -(mu + lambda) div u,
  *       f = -div(mu H - p I)), 2D and 3D, both problems;
  *     - rates: u, H and p within 0.2 of p+1, u* within 0.3 of p+2 between the
@@ -19,9 +19,7 @@
  *     - the CLI ($HDGCL_CLI, --device ref): summary, convergence table and
  *       JSON name H and p, help lists the problems and --mu/--lambda, bad
  *       material is one error line.
- *   test_elasticity device  (label opencl): hdgcl_solver_create on the OpenCL
- *     device refuses the vector problems (all five) with HDGCL_ERROR_ARGUMENT, and so
- *     does `hdgcl solve` on the default device. */
+ * The device pipeline of these problems: test_elasticity_device.c. */
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -244,27 +242,7 @@ static void check_material(hdgcl_context ref, const char *mesh_spec, const char 
   hdgcl_mesh_destroy(&mesh);
 }
 
-static int run_device(void) {
-  if (getenv("HDGCL_CLI")) { /* the CLI on the default device */
-    CHECK(cli_run(NULL, "solve --problem elasticity --mesh square:2") != 0);
-    CHECK_MSG(strstr(cli_err, "runs on --device ref only") != NULL, "stderr: %s", cli_err);
-  }
-  hdgcl_context ctx = test_device();
-  check_rejected(ctx, "runs on --device ref only", "problem", "elasticity", NULL);
-  check_rejected(ctx, "runs on --device ref only", "problem", "elasticity-incompressible", NULL);
-  check_rejected(ctx, "runs on --device ref only", "problem", "elasticity-mixed", NULL);
-  check_rejected(ctx, "runs on --device ref only", "problem", "elasticity-linear", NULL);
-  check_rejected(ctx, "runs on --device ref only", "problem", "cantilever", NULL);
-  hdgcl_context_destroy(&ctx);
-  CHECK_DONE();
-}
-
-int main(int argc, char **argv) {
-  if (argc == 2 && !strcmp(argv[1], "device")) return run_device();
-  if (argc != 1) {
-    fprintf(stderr, "usage: test_elasticity [device]\n");
-    return 2;
-  }
+int main(void) {
   for (int dim = 2; dim <= 3; dim++) {
     check_exact(PROBLEM_ELASTICITY, dim, 1.0, 1.0);
     check_exact(PROBLEM_ELASTICITY, dim, 2.5, 40.0);

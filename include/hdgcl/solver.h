@@ -131,6 +131,11 @@ int hdgcl_solver_result(hdgcl_solver solver, const hdgcl_result **result);
 int hdgcl_solver_solution(hdgcl_solver solver, const double **u, const double **q,
                           const double **ustar, const double **trace);
 
+/* The pressure p [num_elements][Np] of a vector problem after
+ * hdgcl_solver_solve (owned by the solver); HDGCL_ERROR_ARGUMENT for the
+ * scalar problems. */
+int hdgcl_solver_pressure(hdgcl_solver solver, const double **p);
+
 /* The assembled trace matrix in block-ELL form (host copy, owned by the
  * solver): values [rows][slots][Nf][Nf], block columns [rows][slots] (-1 =
  * empty), right-hand side [rows*Nf].  For tests and matrix export.  For the
