@@ -29,7 +29,27 @@
  *    likewise takes its polynomial from a short Krylov cycle on the fly.)
  * The bounds are fixed after setup, so the preconditioner is a fixed linear
  * operator (symmetric, as p(M^-1 A) M^-1 = M^-1 p(A M^-1)): CG and the plain
- * right-preconditioned GMRES apply; FGMRES is not needed. */
+ * right-preconditioned GMRES apply; FGMRES is not needed.
+ *
+ * Nonsymmetric problems (the p-multigrid smoother of convection-diffusion;
+ * docs/solvers.md "p-multigrid", "nonsymmetric problems"): CG's coefficients
+ * mean nothing there, so the interval comes from CHEB_ARNOLDI_STEPS steps of
+ * Arnoldi on M^-1 A (CGS2, the GMRES kernels) from the same start vector:
+ * H_k = V^T M^-1 A V, and the real parts of its field of values are the
+ * eigenvalues of its symmetric part (H_k + H_k^T) / 2 (cyclic Jacobi on the
+ * host).  They contain the real parts of the Ritz values (paper 001 section
+ * 4.7 uses the harmonic Ritz values themselves) and bound Re W(M^-1 A) from
+ * inside, so lambda_max = 1.1 x the largest as in the symmetric case, and
+ * lambda_min = lambda_max / CHEB_ARNOLDI_RATIO: a smoother's interval, the
+ * upper part of the spectrum only, which the coarse levels leave to it
+ * (measured on convection-diffusion: ratio 5 gave 10 GMRES iterations at
+ * p = 1 and 9 at p = 3 on square:32 and 64, ratio 30 17 and 14-15, damped
+ * block-Jacobi (omega 0.7-0.9) 12-13 and 11).  The polynomial is the same
+ * real Chebyshev one: for eigenvalues near the real axis (small cell
+ * Peclet numbers, upwinded) it damps the upper part of the spectrum as for
+ * SPD matrices.  Still a fixed linear operator (plain GMRES applies), not
+ * symmetric; solver mode (degree 0) is not offered for nonsymmetric
+ * problems (precond_pmg.c solves their coarsest level with GMRES). */
 #include <math.h>
 #include <stdlib.h>
 
@@ -47,6 +67,8 @@
  * Below the estimated lmin (Ritz values approach it from above) the
  * residual polynomial stays in (0, 1): less reduction there, still SPD. */
 #define CHEB_SOLVE_EPS 0.05
+#define CHEB_ARNOLDI_STEPS 12 /* nonsymmetric: Arnoldi steps of the interval estimate */
+#define CHEB_ARNOLDI_RATIO 5.0 /* nonsymmetric: lambda_max / lambda_min (docs/solvers.md) */
 #define CHEB_MAX_DEGREE 400
 
 typedef struct chebyshev {
@@ -61,6 +83,9 @@ typedef struct chebyshev {
    * matrix bytes of each inner product; the outer Krylov method keeps A. */
   cl_kernel to_float, spmv_mixed;
   hdgcl_buffer fvalues;
+  /* nonsymmetric problems: Arnoldi basis [CHEB_ARNOLDI_STEPS + 1][n] and
+   * its two projections (CGS2) */
+  hdgcl_buffer basis, h1, h2;
 } chebyshev;
 
 /* res = A_float z (enqueued). */
@@ -100,6 +125,78 @@ static double tridiagonal_eigenvalue(int k, const double *a, const double *e, in
   return 0.5 * (lo + hi);
 }
 
+/* Eigenvalues of the symmetric k x k matrix a (row-major, destroyed) into
+ * ev, by cyclic Jacobi rotations (Golub and Van Loan, Algorithm 8.5.3). */
+static void symmetric_eigenvalues(int k, double *a, double *ev) {
+  for (int sweep = 0; sweep < 100; sweep++) {
+    double off = 0.0, diag = 0.0;
+    for (int i = 0; i < k; i++)
+      for (int j = 0; j < k; j++) *(i == j ? &diag : &off) += a[i * k + j] * a[i * k + j];
+    if (off <= 1e-30 * diag) break;
+    for (int p = 0; p < k - 1; p++)
+      for (int q = p + 1; q < k; q++) {
+        double apq = a[p * k + q];
+        if (apq == 0.0) continue;
+        double tau = (a[q * k + q] - a[p * k + p]) / (2.0 * apq);
+        double t = (tau >= 0 ? 1.0 : -1.0) / (fabs(tau) + sqrt(1.0 + tau * tau));
+        double c = 1.0 / sqrt(1.0 + t * t), sn = t * c;
+        for (int i = 0; i < k; i++) { /* columns p, q */
+          double x = a[i * k + p], y = a[i * k + q];
+          a[i * k + p] = c * x - sn * y;
+          a[i * k + q] = sn * x + c * y;
+        }
+        for (int j = 0; j < k; j++) { /* rows p, q */
+          double x = a[p * k + j], y = a[q * k + j];
+          a[p * k + j] = c * x - sn * y;
+          a[q * k + j] = sn * x + c * y;
+        }
+      }
+  }
+  for (int i = 0; i < k; i++) ev[i] = a[i * k + i];
+}
+
+/* Nonsymmetric: the interval from the real parts of the field of values of
+ * the Arnoldi matrix H_k of M^-1 A (see the top of the file); the start
+ * vector is in c->res. */
+static int estimate_bounds_arnoldi(hdgcl_solver s, krylov *kr, chebyshev *c) {
+  enum { M = CHEB_ARNOLDI_STEPS };
+  double hess[M][M + 1] = {{0}}, col[M + 2], h2[M + 2];
+  /* v_0 = res / ||res|| (also in d, the current basis vector). */
+  HDGCL_TRY(vec_normalize(s, kr, &c->res, &c->h1, 0, &c->basis, 0, &c->d));
+  int k = 0;
+  for (int j = 0; j < M && j < kr->n; j++) {
+    /* w = M^-1 A v_j, orthogonalised twice against v_0..v_j. */
+    HDGCL_TRY(krylov_spmv(s, kr, &c->d, &c->res));
+    HDGCL_TRY(c->inner.apply(s, kr, &c->inner, &c->res, &c->w));
+    HDGCL_TRY(vec_mdot(s, kr, &c->basis, j + 1, &c->w, &c->h1, false));
+    HDGCL_TRY(vec_basis_subtract(s, kr, &c->basis, j + 1, &c->h1, &c->w));
+    HDGCL_TRY(vec_mdot(s, kr, &c->basis, j + 1, &c->w, &c->h2, false));
+    HDGCL_TRY(vec_basis_subtract(s, kr, &c->basis, j + 1, &c->h2, &c->w));
+    HDGCL_TRY(vec_normalize(s, kr, &c->w, &c->h1, j + 1, &c->basis, (int64_t)(j + 1) * kr->n,
+                            &c->d));
+    HDGCL_TRY(hdgcl_buffer_read(s->ctx, &c->h2, 0, (size_t)(j + 1) * 8, h2));
+    HDGCL_TRY(hdgcl_buffer_read(s->ctx, &c->h1, 0, (size_t)(j + 2) * 8, col));
+    for (int i = 0; i <= j + 1; i++) hess[j][i] = col[i] + (i <= j ? h2[i] : 0.0);
+    k = j + 1;
+    if (!(fabs(col[j + 1]) > 1e-12 * fabs(hess[j][j]))) break; /* invariant subspace */
+  }
+  if (k < 1)
+    return hdgcl_error(HDGCL_ERROR_CONVERGENCE, "Chebyshev preconditioner: Arnoldi estimate failed");
+  double sym[M * M], ev[M];
+  for (int i = 0; i < k; i++)
+    for (int j = 0; j < k; j++) sym[i * k + j] = 0.5 * (hess[j][i] + hess[i][j]);
+  symmetric_eigenvalues(k, sym, ev);
+  double re_max = ev[0];
+  for (int i = 1; i < k; i++) re_max = ev[i] > re_max ? ev[i] : re_max;
+  if (!(re_max > 0) || !isfinite(re_max))
+    return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
+                       "Chebyshev preconditioner: estimated largest real part %g is not positive",
+                       re_max);
+  c->lmax = 1.1 * re_max;
+  c->lmin = c->lmax / CHEB_ARNOLDI_RATIO;
+  return HDGCL_SUCCESS;
+}
+
 /* Extreme eigenvalues of M^-1 A from the CG coefficients (Saad eq. 6.103):
  * T_jj = 1/alpha_j + beta_{j-1}/alpha_{j-1}, T_j,j+1 = sqrt(beta_j)/alpha_j. */
 static int estimate_bounds(hdgcl_solver s, krylov *kr, chebyshev *c) {
@@ -114,6 +211,7 @@ static int estimate_bounds(hdgcl_solver s, krylov *kr, chebyshev *c) {
   int status = hdgcl_buffer_write(s->ctx, &c->res, 0, n * 8, b);
   free(b);
   HDGCL_TRY(status);
+  if (c->basis.mem) return estimate_bounds_arnoldi(s, kr, c);
   cg_outcome out;
   /* Stops early on small systems once converged: later steps of a converged
    * CG carry round-off, not spectral information. */
@@ -217,6 +315,9 @@ static void destroy(hdgcl_solver s, precond *pc) {
   hdgcl_buffer_release(s->ctx, &c->w);
   hdgcl_buffer_release(s->ctx, &c->d);
   hdgcl_buffer_release(s->ctx, &c->res);
+  hdgcl_buffer_release(s->ctx, &c->basis);
+  hdgcl_buffer_release(s->ctx, &c->h1);
+  hdgcl_buffer_release(s->ctx, &c->h2);
   free(c);
   pc->data = NULL;
 }
@@ -240,6 +341,17 @@ int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int 
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "Chebyshev w", &c->w));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "Chebyshev d", &c->d));
+  if (s->problem->nonsymmetric) {
+    if (c->solve_mode)
+      return hdgcl_error(HDGCL_ERROR_INTERNAL,
+                         "Chebyshev solver mode needs a symmetric positive definite system");
+    HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb * (CHEB_ARNOLDI_STEPS + 1), "Chebyshev Arnoldi basis",
+                                  &c->basis));
+    HDGCL_TRY(hdgcl_buffer_create(s->ctx, (CHEB_ARNOLDI_STEPS + 2) * 8, "Arnoldi column", &c->h1));
+    HDGCL_TRY(hdgcl_buffer_create(s->ctx, (CHEB_ARNOLDI_STEPS + 2) * 8, "Arnoldi projection",
+                                  &c->h2));
+    pc->symmetric = false;
+  }
   if (s->cheb_mixed) {
     size_t entries = (size_t)(kr->n ? kr->n : 1) * s->ref.sz.nslots * s->ref.sz.nfb;
     HDGCL_TRY(hdgcl_kernel_create(kr->program, "values_to_float", &c->to_float));

@@ -73,13 +73,14 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-coarse", 0, 0, 1, &s->pmg_coarse));
   HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL_I, &s->format));
   HDGCL_TRY(hdgcl_options_get_bool(opts, "cheb-mixed", false, &s->cheb_mixed));
-  /* CG, Chebyshev (real eigenvalue bounds) and pmg (SPD smoothers and coarse
-   * solver) need a symmetric positive definite trace system. */
-  if (nonsym && (s->solver == SOLVER_CG || s->precond == PRECOND_CHEBYSHEV ||
-                 s->precond == PRECOND_PMG))
+  /* CG and Chebyshev (real eigenvalue bounds) need a symmetric positive
+   * definite trace system; pmg has a nonsymmetric variant (precond_pmg.c),
+   * with GMRES only. */
+  if (nonsym && (s->solver == SOLVER_CG || s->precond == PRECOND_CHEBYSHEV))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "--problem %s is nonsymmetric: --%s %s needs a symmetric positive definite "
-                       "system (use --solver gmres with --precond none, jacobi, block-jacobi or asm)",
+                       "system (use --solver gmres with --precond none, jacobi, block-jacobi, asm "
+                       "or pmg)",
                        s->problem->info.name, s->solver == SOLVER_CG ? "solver" : "precond",
                        s->solver == SOLVER_CG ? "cg" : precond_names[s->precond]);
   if (s->cheb_mixed && s->format != FORMAT_BELL_I)
@@ -191,7 +192,7 @@ fail:
 }
 
 int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb_degree,
-                        int64_t chunk, hdgcl_solver *level) {
+                        int gmres_restart, int64_t chunk, hdgcl_solver *level) {
   *level = NULL;
   hdgcl_solver s;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *s, "p-multigrid level", &s));
@@ -204,8 +205,8 @@ int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb
   s->maxit = fine->maxit;
   s->precond = precond_kind;
   s->format = fine->format;
-  s->solver = SOLVER_CG;
-  s->restart = fine->restart;
+  s->solver = gmres_restart > 0 ? SOLVER_GMRES : SOLVER_CG;
+  s->restart = gmres_restart > 0 ? gmres_restart : fine->restart;
   s->cheb_degree = cheb_degree;
   s->cheb_inner = PRECOND_BLOCK_JACOBI;
   s->pmg_smooth = fine->pmg_smooth;

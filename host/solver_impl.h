@@ -81,10 +81,12 @@ int pipeline_assemble_only(hdgcl_solver s);
 /* An internal solver on the same mesh, problem, coefficients and options at
  * degree `order` with preconditioner `precond_kind` (and Chebyshev degree
  * cheb_degree where that is Chebyshev) and local-stage batches of at most
- * `chunk` elements: a p-multigrid level (precond_pmg.c).
+ * `chunk` elements: a p-multigrid level (precond_pmg.c).  Its Krylov method
+ * is CG, or GMRES(gmres_restart) when gmres_restart > 0 (the nonsymmetric
+ * coarsest level without hypre).
  * Its trace unknowns are numbered as the fine solver's. */
 int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb_degree,
-                        int64_t chunk, hdgcl_solver *level);
+                        int gmres_restart, int64_t chunk, hdgcl_solver *level);
 
 /* Appends a relative residual to the history. */
 int solver_record_residual(hdgcl_solver s, double relres);

@@ -41,6 +41,10 @@ expect_error() {
   && grep -q "CG + pmg" "$dir/out" && grep -q "preconditioner setup" "$dir/out" \
   && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['precond']=='pmg' and d['iterations']>0 and d['precond_seconds']>0" "$dir/pmg.json" \
   && ok "pmg summary and json" || { bad "pmg summary and json"; cat "$dir/out"; }
+"$cli" solve --problem convection-diffusion --mesh square:4 --order 2 --precond pmg --json "$dir/cpmg.json" > "$dir/out" 2>&1 \
+  && grep -q "GMRES(30) + pmg" "$dir/out" \
+  && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['precond']=='pmg' and d['solver']=='gmres' and 0<d['iterations']<=20 and d['errors']['l2_u']<1e-2" "$dir/cpmg.json" \
+  && ok "pmg on the nonsymmetric convection-diffusion (GMRES)" || { bad "convection-diffusion pmg"; cat "$dir/out"; }
 "$cli" solve --device ref --mesh square:2 --order 1 --quiet && ok "reference device" || bad "reference device"
 
 "$cli" solve --mesh square:2 --order 2 --convergence 3 --json "$dir/c.json" > "$dir/out" 2>&1 \
@@ -63,6 +67,7 @@ expect_error "bad chebyshev degree" "--cheb-degree 0" solve --precond chebyshev 
 expect_error "bad chebyshev inner" "--cheb-inner asm" solve --precond chebyshev --cheb-inner asm --json "$dir/x.json"
 expect_error "asm on the reference path" "reference path" solve --device ref --solver gmres --precond asm --json "$dir/x.json"
 expect_error "cg on a nonsymmetric problem" "nonsymmetric" solve --problem convection-diffusion --solver cg --json "$dir/x.json"
+expect_error "cg + pmg on a nonsymmetric problem" "nonsymmetric: --solver cg" solve --problem convection-diffusion --solver cg --precond pmg --json "$dir/x.json"
 expect_error "bad beta" "--beta" solve --problem convection-diffusion --beta 1e9 --json "$dir/x.json"
 expect_error "gmres non-convergence" "GMRES did not converge" solve --mesh square:8 --order 3 --solver gmres --maxit 3 --json "$dir/x.json"
 expect_error "bad mesh spec" "square:0" solve --mesh square:0 --json "$dir/x.json"

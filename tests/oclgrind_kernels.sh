@@ -83,6 +83,8 @@ fi
   # oclgrind's API checker reports (CL_INVALID_VALUE): its OpenCL backend off.
   export HWLOC_COMPONENTS=-opencl
   solve tri-p2-cg-pmg --mesh square:2 --order 2 --precond pmg $quick
+  # Nonsymmetric pmg: the smoothers' Arnoldi interval estimate, GMRES outside.
+  solve tri-p2-gmres-pmg-convection --problem convection-diffusion --mesh square:2 --order 2 --precond pmg --rtol 0.5 --maxit 20
   unset HWLOC_COMPONENTS HDGCL_LOCAL_INVERT
   run selftest "$test_context" oclgrind
   # Every SpMV storage (cl/spmv.cl) and hdgcl bench's ceilings (cl/bench.cl).

@@ -10,8 +10,9 @@
  * same iterations; solves are bitwise reproducible; GMRES and FGMRES with
  * every preconditioner that does not need symmetry solve the nonsymmetric
  * convection-diffusion system (direct solve again), and the reference path's
- * GMRES gives its CG's solution; bad option values (and CG, Chebyshev or
- * pmg on a nonsymmetric problem) are rejected with a message naming them. */
+ * GMRES gives its CG's solution; bad option values (and CG or Chebyshev on
+ * a nonsymmetric problem) are rejected with a message naming them (pmg on
+ * the nonsymmetric problem: test_pmg.c). */
 #include "direct_solve.h"
 
 static const char *const solvers[] = {"cg", "gmres"};
@@ -227,8 +228,9 @@ int main(void) {
                  NULL);
   check_rejected(ctx, "nonsymmetric: --precond chebyshev", "problem", "convection-diffusion",
                  "precond", "chebyshev", NULL);
-  check_rejected(ctx, "nonsymmetric: --precond pmg", "problem", "convection-diffusion", "precond",
-                 "pmg", NULL);
+  /* pmg accepts the problem (test_pmg.c), CG still not */
+  check_rejected(ctx, "nonsymmetric: --solver cg", "problem", "convection-diffusion",
+                 "solver", "cg", "precond", "pmg", NULL);
   check_rejected(ctx, "--beta", "problem", "convection-diffusion", "beta", "1e7", NULL);
   hdgcl_context ref = NULL;
   CHECK_OK(hdgcl_context_create("ref", NULL, &ref));
