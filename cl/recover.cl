@@ -6,6 +6,33 @@
 
 #define FACE_DIRICHLET 1
 
+/* The trace half of the recovery, (F9) and (E8), shared by the scalar and the
+ * vector problems (nf values per face: NF, or NFB = NCOMP NF):
+ * lam = the element's trace values, face-major (unknowns from x, Dirichlet
+ * values from bvals), then out_i = Z_F,i + sum_a Z_W,ia lam_a for i < nz,
+ * Z column-major nz x (nt+1).  Each work-item writes the out_i of its own i
+ * (i = lid, lid + wg, ...), so it may read them back without a barrier. */
+static void element_trace_solution(const long e, const int nint, const int nf, const int nt,
+                                   const int nz, __global const double *Ze,
+                                   __global const double *x, __global const double *bvals,
+                                   __global const int *elem_faces,
+                                   __global const int *face_unknown, __local double *lam,
+                                   __local double *out) {
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  for (int a = lid; a < nt; a += wg) {
+    const int f = a / nf, n = a % nf;
+    const int face = elem_faces[e * NFACES + f];
+    const int uk = face_unknown[face];
+    lam[a] = uk >= 0 ? x[(long)uk * nf + n] : bvals[(long)(face - nint) * nf + n];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int i = lid; i < nz; i += wg) {
+    double s = Ze[nt * nz + i];
+    for (int a = 0; a < nt; a++) s += Ze[a * nz + i] * lam[a];
+    out[i] = s;
+  }
+}
+
 /* u = Z_F + Z_W lambda (F9) and q (F17) for chunk elements [e0, e0+n):
  * Z is column-major NP x (NT+1) per element, starting at element zfirst. */
 __kernel void recover_local(const int e0, const int zfirst, const int nint,
@@ -22,20 +49,9 @@ __kernel void recover_local(const int e0, const int zfirst, const int nint,
   const int lid = get_local_id(0), wg = get_local_size(0);
   __local double lam[NT];
   __local double ul[NP];
-  for (int a = lid; a < NT; a += wg) {
-    const int f = a / NF, n = a % NF;
-    const int face = elem_faces[e * NFACES + f];
-    const int uk = face_unknown[face];
-    lam[a] = uk >= 0 ? x[(long)uk * NF + n] : bvals[(long)(face - nint) * NF + n];
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  __global const double *Ze = Z + (e - zfirst) * NP * (NT + 1);
-  for (int i = lid; i < NP; i += wg) {
-    double s = Ze[NT * NP + i];
-    for (int a = 0; a < NT; a++) s += Ze[a * NP + i] * lam[a];
-    ul[i] = s;
-    u[e * NP + i] = s;
-  }
+  element_trace_solution(e, nint, NF, NT, NP, Z + (e - zfirst) * NP * (NT + 1), x, bvals,
+                         elem_faces, face_unknown, lam, ul);
+  for (int i = lid; i < NP; i += wg) u[e * NP + i] = ul[i];
 #if AFFINE /* mapped elements: mapped_recover_q */
   barrier(CLK_LOCAL_MEM_FENCE);
   geometry g;
@@ -83,22 +99,13 @@ __kernel void elasticity_recover(const int e0, const int zfirst, const int nint,
   const int lid = get_local_id(0), wg = get_local_size(0);
   __local double lam[NTB];
   __local double up[NZ];
-  for (int a = lid; a < NTB; a += wg) {
-    const int f = a / NFB, n = a % NFB;
-    const int face = elem_faces[e * NFACES + f];
-    const int uk = face_unknown[face];
-    lam[a] = uk >= 0 ? x[(long)uk * NFB + n] : bvals[(long)(face - nint) * NFB + n];
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  __global const double *Ze = Z + (e - zfirst) * NZ * (NTB + 1);
+  element_trace_solution(e, nint, NFB, NTB, NZ, Z + (e - zfirst) * NZ * (NTB + 1), x, bvals,
+                         elem_faces, face_unknown, lam, up);
   for (int i = lid; i < NZ; i += wg) {
-    double s = Ze[NTB * NZ + i];
-    for (int a = 0; a < NTB; a++) s += Ze[a * NZ + i] * lam[a];
-    up[i] = s;
     if (i < DIM * NP)
-      u[e * DIM * NP + i] = s;
+      u[e * DIM * NP + i] = up[i];
     else
-      p[e * NP + i - DIM * NP] = s;
+      p[e * NP + i - DIM * NP] = up[i];
   }
 #if AFFINE
   barrier(CLK_LOCAL_MEM_FENCE);
