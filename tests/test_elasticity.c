@@ -19,6 +19,10 @@
  *     - the CLI ($HDGCL_CLI, --device ref): summary, convergence table and
  *       JSON name H and p, help lists the problems and --mu/--lambda, bad
  *       material is one error line.
+ *   test_elasticity high-orders   (ctest test_elasticity_rates, labels opencl, slow):
+ *     the rates of the same checks at the orders issue 5 asks for beyond
+ *     those above: triangles p = 5..8 (reference path) and tetrahedra
+ *     p = 3..5 (the OpenCL device, PoCL in CI): check_high_orders below.
  * The device pipeline of these problems: test_elasticity_device.c. */
 #include <sys/wait.h>
 #include <unistd.h>
@@ -99,6 +103,7 @@ typedef struct rate_case {
   int order, n0;         /* meshes kind:n0, 2 n0, 4 n0 */
   const char *lambda;
   const char *tau;       /* 10 on quadrilaterals (Q_p spaces: docs/formulation.md section 6) */
+  double p_tol;          /* tolerance of the pressure rate; 0: 0.2 */
 } rate_case;
 
 static void check_rates(hdgcl_context ref, const rate_case *rc) {
@@ -133,7 +138,8 @@ static void check_rates(hdgcl_context ref, const rate_case *rc) {
   CHECK_MSG(fabs(rate[0] - (p + 1)) <= 0.2, "%s %s p=%d: u rate %.2f", rc->problem, rc->kind, p, rate[0]);
   CHECK_MSG(fabs(rate[1] - (p + 1)) <= 0.2, "%s %s p=%d: H rate %.2f", rc->problem, rc->kind, p, rate[1]);
   CHECK_MSG(fabs(rate[2] - (p + 2)) <= 0.3, "%s %s p=%d: u* rate %.2f", rc->problem, rc->kind, p, rate[2]);
-  CHECK_MSG(fabs(rate[3] - (p + 1)) <= 0.2, "%s %s p=%d: p rate %.2f", rc->problem, rc->kind, p,
+  double p_tol = rc->p_tol > 0 ? rc->p_tol : 0.2;
+  CHECK_MSG(fabs(rate[3] - (p + 1)) <= p_tol, "%s %s p=%d: p rate %.2f", rc->problem, rc->kind, p,
             rate[3]);
 }
 
@@ -242,7 +248,44 @@ static void check_material(hdgcl_context ref, const char *mesh_spec, const char 
   hdgcl_mesh_destroy(&mesh);
 }
 
-int main(void) {
+/* Issue 5's remaining orders, tolerances as check_rates.  Triangles on the
+ * reference path: square:1..4 at p = 8 took 0.3 s there, 0.7 s on PoCL
+ * warm and 62 s cold (PoCL compiles the kernels per order); tetrahedra on
+ * the device: cube:1..4 at p = 5 took 36 s on the reference path, 25 s on
+ * PoCL warm (2 cores).  Meshes: p = 5..7 square:2..8; p = 8 square:1..4,
+ * since on square:4..8 the u* error reaches round-off (6.8e-13 -> 2.1e-15,
+ * rate 8.3); p = 3, 4 cube:2..8 (on cube:1..4 the pressure rate at p = 3 is
+ * 4.29, u and H at p = 4 4.80); p = 5 cube:1..4 (cube:8 at p = 5 costs
+ * minutes).  The pressure converges from above on these coarse meshes:
+ * square:1..4 p = 8 measured 9.27, cube:1..4 p = 5 6.29 (u, H, u* within
+ * 0.15 of theirs), hence 0.35 there. */
+static void check_high_orders(void) {
+  hdgcl_context ref = NULL;
+  CHECK_OK(hdgcl_context_create("ref", NULL, &ref));
+  if (!ref) return;
+  const rate_case tri[] = {
+      {"elasticity", "square", "", 5, 2, "1", "1", 0},
+      {"elasticity", "square", "", 6, 2, "1", "1", 0},
+      {"elasticity", "square", "", 7, 2, "1", "1", 0},
+      {"elasticity", "square", "", 8, 1, "1", "1", 0.35},
+  };
+  for (size_t c = 0; c < sizeof tri / sizeof *tri; c++) check_rates(ref, &tri[c]);
+  hdgcl_context_destroy(&ref);
+  hdgcl_context dev = test_device();
+  const rate_case tet[] = {
+      {"elasticity", "cube", "", 3, 2, "1", "1", 0},
+      {"elasticity", "cube", "", 4, 2, "1", "1", 0},
+      {"elasticity", "cube", "", 5, 1, "1", "1", 0.35},
+  };
+  for (size_t c = 0; c < sizeof tet / sizeof *tet; c++) check_rates(dev, &tet[c]);
+  hdgcl_context_destroy(&dev);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "high-orders") == 0) {
+    check_high_orders();
+    CHECK_DONE();
+  }
   for (int dim = 2; dim <= 3; dim++) {
     check_exact(PROBLEM_ELASTICITY, dim, 1.0, 1.0);
     check_exact(PROBLEM_ELASTICITY, dim, 2.5, 40.0);
@@ -305,15 +348,15 @@ int main(void) {
   check_matrix(ref, "cube:1", 3);
 
   const rate_case cases[] = {
-      {"elasticity", "square", "", 1, 8, "1", "1"},
-      {"elasticity", "square", "", 2, 4, "1", "1"},
-      {"elasticity", "square", "", 3, 4, "1", "1"},
-      {"elasticity", "square", "", 4, 2, "1", "1"},
-      {"elasticity", "square", ",perturb=0.2,seed=3", 2, 4, "1", "1"},
-      {"elasticity-incompressible", "square", "", 1, 8, "1e6", "1"},
-      {"elasticity", "quad", ",distort=0.1", 2, 4, "1", "10"},
-      {"elasticity", "cube", "", 1, 2, "1", "1"},
-      {"elasticity", "cube", "", 2, 2, "1", "1"},
+      {"elasticity", "square", "", 1, 8, "1", "1", 0},
+      {"elasticity", "square", "", 2, 4, "1", "1", 0},
+      {"elasticity", "square", "", 3, 4, "1", "1", 0},
+      {"elasticity", "square", "", 4, 2, "1", "1", 0},
+      {"elasticity", "square", ",perturb=0.2,seed=3", 2, 4, "1", "1", 0},
+      {"elasticity-incompressible", "square", "", 1, 8, "1e6", "1", 0},
+      {"elasticity", "quad", ",distort=0.1", 2, 4, "1", "10", 0},
+      {"elasticity", "cube", "", 1, 2, "1", "1", 0},
+      {"elasticity", "cube", "", 2, 2, "1", "1", 0},
   };
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) check_rates(ref, &cases[c]);
 
