@@ -51,6 +51,9 @@ int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int 
 /* p-multigrid transfer (precond_pmg.c): map[k] = the mode of the degree-pf
  * face basis (shape) equal to mode k of the degree-pc one, k < nfc. */
 int precond_pmg_mode_map(hdgcl_shape shape, int pf, int pc, int32_t *map, int nfc);
+/* The same for a face block of ncomp components (component-major, c Nf + m):
+ * map[c nfc + k] = c nff + (scalar map)[k], ncomp * nfc entries. */
+int precond_pmg_block_map(hdgcl_shape shape, int pf, int pc, int ncomp, int32_t *map);
 /* Device bytes of the p-multigrid preconditioner (precond_pmg.c). */
 uint64_t precond_pmg_bytes(hdgcl_solver s);
 /* Face blocks per work-group of block-Jacobi's local-memory setup (BJ_FACES). */

@@ -153,7 +153,8 @@ static int amg_setup(pmg *g, pmg_level *c) {
   const hdg_sizes *sz = &s->ref.sz;
   HDGCL_TRY(pipeline_download_matrix(s));
   hypre_release(g);
-  int rows = s->num.num_unknown_faces, nf = sz->nf, nsl = sz->nslots;
+  /* nf: values per face block (ncomp * Nf for the vector problems) */
+  int rows = s->num.num_unknown_faces, nf = sz->nfb, nsl = sz->nslots;
   HYPRE_BigInt n = (HYPRE_BigInt)rows * nf;
   HYPRE_TRY(HYPRE_IJMatrixCreate(MPI_COMM_SELF, 0, n - 1, 0, n - 1, &g->A));
   HYPRE_TRY(HYPRE_IJMatrixSetObjectType(g->A, HYPRE_PARCSR));
@@ -210,7 +211,10 @@ static int amg_setup(pmg *g, pmg_level *c) {
   HYPRE_BoomerAMGSetRelaxType(g->amg, 6); /* hybrid symmetric Gauss-Seidel: the cycle stays SPD */
   HYPRE_BoomerAMGSetNumSweeps(g->amg, 1);
   /* Face modes as the functions of a system (unknown-based AMG): mode m of
-   * every face is function m, interleaved as the rows u nf + m. */
+   * every face is function m, interleaved as the rows u nf + m; for the
+   * vector problems each (component, mode) pair of the face block
+   * c Nf + m is one function (docs/elasticity.md section 12 measures this
+   * against the ncomp components as the functions). */
   if (nf > 1) HYPRE_BoomerAMGSetNumFunctions(g->amg, nf);
   HYPRE_BoomerAMGSetStrongThreshold(g->amg, sz->dim == 3 ? 0.5 : 0.25);
   HYPRE_TRY(HYPRE_BoomerAMGSetup(g->amg, pa, pb, px));
@@ -390,12 +394,22 @@ int precond_pmg_mode_map(hdgcl_shape shape, int pf, int pc, int32_t *map, int nf
   return HDGCL_SUCCESS;
 }
 
-/* The map of precond_pmg_mode_map on the device. */
-static int mode_map(hdgcl_shape shape, int pf, int pc, int nfc, hdgcl_context ctx,
+int precond_pmg_block_map(hdgcl_shape shape, int pf, int pc, int ncomp, int32_t *map) {
+  /* Face blocks are component-major (c Nf + m, host/hdg.h): coarse mode k of
+   * component c is fine mode map[k] of component c. */
+  int nfc = hdgcl_basis_size(shape, pc), nff = hdgcl_basis_size(shape, pf);
+  HDGCL_TRY(precond_pmg_mode_map(shape, pf, pc, map, nfc));
+  for (int c = ncomp - 1; c >= 0; c--)
+    for (int k = 0; k < nfc; k++) map[c * nfc + k] = c * nff + map[k];
+  return HDGCL_SUCCESS;
+}
+
+/* The map of precond_pmg_block_map on the device (nfc: coarse block size). */
+static int mode_map(hdgcl_shape shape, int pf, int pc, int ncomp, int nfc, hdgcl_context ctx,
                     hdgcl_buffer *buf) {
   int32_t *map;
   HDGCL_TRY(hdgcl_calloc((size_t)nfc, sizeof *map, "p-multigrid mode map", &map));
-  int status = precond_pmg_mode_map(shape, pf, pc, map, nfc);
+  int status = precond_pmg_block_map(shape, pf, pc, ncomp, map);
   if (status == HDGCL_SUCCESS)
     status = hdgcl_buffer_create(ctx, (size_t)nfc * 4, "p-multigrid mode map", buf);
   if (status == HDGCL_SUCCESS) status = hdgcl_buffer_write(ctx, buf, 0, (size_t)nfc * 4, map);
@@ -408,8 +422,8 @@ uint64_t precond_pmg_bytes(hdgcl_solver s) {
    * and r, t.  The coarser levels are separate solvers with their own
    * memory accounting. */
   const hdg_sizes *sz = &s->ref.sz;
-  uint64_t n = (uint64_t)s->num.num_unknown_faces * sz->nf;
-  uint64_t bytes = n * sz->nf * 8 + 5 * n * 8;
+  uint64_t n = (uint64_t)s->num.num_unknown_faces * sz->nfb;
+  uint64_t bytes = n * sz->nfb * 8 + 5 * n * 8;
   if (s->problem->nonsymmetric) {
     bytes += 13 * n * 8; /* the smoother's Arnoldi basis */
 #ifndef HDGCL_WITH_HYPRE
@@ -466,7 +480,7 @@ int precond_pmg_create(hdgcl_solver s, krylov *kr, precond *pc) {
         lv->s->maxit = PMG_COARSE_MAXIT;
       }
     }
-    lv->nf = lv->s->ref.sz.nf;
+    lv->nf = lv->s->ref.sz.nfb; /* the transfers' block: ncomp * Nf */
     size_t vb = (size_t)(lv->kr->n ? lv->kr->n : 1) * 8;
     if (l > 0) {
       HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "p-multigrid b", &lv->b));
@@ -481,7 +495,7 @@ int precond_pmg_create(hdgcl_solver s, krylov *kr, precond *pc) {
   }
   for (int l = 0; l + 1 < g->nlevels; l++)
     HDGCL_TRY(mode_map(s->ref.sz.face_shape, g->lv[l].order, g->lv[l + 1].order,
-                       g->lv[l + 1].nf, s->ctx, &g->lv[l].map));
+                       s->ref.sz.ncomp, g->lv[l + 1].nf, s->ctx, &g->lv[l].map));
   if (g->hypre) {
     size_t n = (size_t)g->lv[g->nlevels - 1].kr->n + 1;
     HDGCL_TRY(hdgcl_calloc(n, sizeof(double), "p-multigrid coarse b", &g->hb));

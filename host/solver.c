@@ -110,13 +110,6 @@ static int solver_init(hdgcl_solver s, int order) {
                        "--solver %s --precond %s: the reference path (--device ref) has CG and "
                        "GMRES with none, jacobi or block-jacobi only",
                        solver_names[s->solver], precond_names[s->precond]);
-  /* The device pipeline of the vector problems (docs/elasticity.md section
-   * 11) has no p-multigrid. */
-  if (s->problem->vector && !hdgcl_context_is_reference(ctx) && s->precond == PRECOND_PMG)
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                       "--problem %s: --precond pmg is scalar only (use block-jacobi, jacobi, "
-                       "none, chebyshev or asm)",
-                       s->problem->info.name);
   if (!hdgcl_context_is_reference(ctx) && s->restart > MDOT_MAX - 2)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "--restart %d: at most %d on OpenCL devices (the reference path takes more)",

@@ -67,7 +67,7 @@ static inline double trace_difference(const solved *s, const double *x, int n) {
   const double *trace;
   CHECK_OK(hdgcl_solver_solution(s->solver, NULL, NULL, NULL, &trace));
   hdgcl_solver impl = s->solver;
-  int nf = impl->ref.sz.nf;
+  int nf = impl->ref.sz.nfb; /* ncomp * Nf values per face */
   double d = 0.0, m = 0.0;
   for (int u = 0; u < impl->num.num_unknown_faces; u++)
     for (int k = 0; k < nf; k++) {
