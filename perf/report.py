@@ -6,7 +6,8 @@ usage: python3 perf/report.py [--results perf/results] [--output docs/performanc
 
 Each line of paper000-*.jsonl, cube3d-*.jsonl, solvers-*.jsonl is one
 `hdgcl solve --json` object (see perf/paper000.sh); each line of bench-*.jsonl
-one `hdgcl bench` case; compare-*.json come from perf/cupy_compare.py.  The
+one `hdgcl bench` case; compare-*.json come from perf/cupy_compare.py;
+elasticity/elasticity-tet-*.jsonl are issue 5's paper 004 runs.  The
 tables follow paper 000 (../shared/papers/000_*): Table 1 (errors), Table 2
 (total time) and Tables 4-6 (time per stage), with the paper's own numbers
 (NVIDIA Tesla M2090) beside ours.  Figures (perf/report_figures.py, PNG under
@@ -15,6 +16,7 @@ rooflines; the Targets section comes from perf/report_targets.py.
 """
 import argparse
 import json
+import math
 import os
 import sys
 
@@ -355,6 +357,92 @@ def cube3d_section(runs, out):
                        a["mesh"], a["order"], ms(a["total_seconds"]), ms(b["total_seconds"])))
 
 
+def load_elasticity(results):
+    """{device key: [solves]} of elasticity/elasticity-tet-DEVICE.jsonl (perf/cube3d.sh with
+    PROBLEM=elasticity TAU=); DEVICE is nvidia, pocl (GPU machine), pocl-2core or ref."""
+    folder = os.path.join(results, "elasticity")
+    sets = {}
+    if os.path.isdir(folder):
+        for name in sorted(os.listdir(folder)):
+            if name.startswith("elasticity-tet-") and name.endswith(".jsonl"):
+                sets[name[len("elasticity-tet-"):-len(".jsonl")]] = read_lines(os.path.join(folder, name))
+    return sets
+
+
+# Paper 004 (../shared/papers/004_*), section 4: speedups of its GPU code over a
+# serial CPU, local solves and global solve.
+PAPER004_SPEEDUP = {"local": "4-73x", "global": "4-14x"}
+ELASTICITY_LABELS = {"nvidia": "NVIDIA H100 (OpenCL)", "pocl": "PoCL, 14 Xeon cores of the GPU machine",
+                     "pocl-2core": "PoCL, the 2-core build machine", "ref": "reference path (serial C)"}
+
+
+def rate(e0, e1, n0, n1):
+    """Convergence rate between two meshes cube:n0 and cube:n1 (h ~ 1/n)."""
+    return math.log(e0 / e1) / math.log(n1 / n0) if e0 > 0 and e1 > 0 else float("nan")
+
+
+def elasticity_section(sets, out):
+    """Issue 5: paper 004's manufactured solution on tetrahedra; Table 1 layout and time per stage
+    with the speedup over the serial reference path on the same host."""
+    if not sets:
+        return
+    out.append("## 3D linear elasticity: paper 004's manufactured solution on tetrahedra\n")
+    out.append("Problem `elasticity` (paper 004 section 4.1: mu = lambda = 1, Dirichlet data on the "
+               "unit cube), `cube:N` = 6 N^3 tetrahedra, CG with face block-Jacobi to 1e-12; one "
+               "`hdgcl solve --json` per case from `PROBLEM=elasticity TAU= sh perf/cube3d.sh HDGCL "
+               "DEVICE OUT cube MESHES ORDERS` (results in `perf/results/elasticity/elasticity-tet-*.jsonl`; "
+               "H100 and GPU-machine PoCL by `sh perf/gpu_machine.sh elasticity`).  Details of the method: "
+               "docs/elasticity.md.\n")
+    for dev in [d for d in ("nvidia", "pocl-2core", "pocl", "ref") if d in sets]:
+        runs = sorted(sets[dev], key=lambda r: (r["order"], r["elements"]))
+        out.append("### Paper 004 Table 1 layout, %s\n" % ELASTICITY_LABELS.get(dev, dev))
+        out.append("| p | mesh | trace DOFs | L2(H) | rate | L2(u) | rate | L2(p) | rate | L2(u*) | rate | CG its |")
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        prev = None
+        for r in runs:
+            e = r["errors"]
+            cells = []
+            for key in ("l2_q", "l2_u", "l2_p", "l2_ustar"):
+                rt = ""
+                if prev and prev["order"] == r["order"]:
+                    rt = "%.2f" % rate(prev["errors"][key], e[key], mesh_n(prev), mesh_n(r))
+                cells += ["%.3e" % e[key], rt]
+            out.append("| %d | %s | %d | %s | %d |" % (r["order"], r["mesh"], r["trace_dofs"], " | ".join(cells),
+                                                      r["iterations"]))
+            prev = r
+        out.append("")
+    ref = {(r["order"], r["mesh"]): r for r in sets.get("ref", [])}
+    out.append("### Time per stage and speedup over the reference path\n")
+    out.append("Times in ms (median of 3 solves after a warm-up up to cube:16; kernel compilation "
+               "excluded).  The reference path does its local solves inside \"assemble\", so the "
+               "speedups compare local + assemble, solve and total.  Paper 004 reports %s for its "
+               "local solves and %s for its global solve over a serial CPU.  The reference path ran "
+               "on one core of the machine of the device it is compared with: the GPU machine's "
+               "Xeon for the H100 and its PoCL, so the 2-core machine's PoCL is compared with that "
+               "same reference (its own CPU is slower per core, so its speedups are lower bounds).\n"
+               % (PAPER004_SPEEDUP["local"], PAPER004_SPEEDUP["global"]))
+    out.append("| p | mesh | device | local | assemble | solve | recover | total | speedup local+assemble / solve / total |")
+    out.append("|---|---|---|---:|---:|---:|---:|---:|---|")
+    for dev in [d for d in ("nvidia", "pocl", "pocl-2core") if d in sets]:
+        for r in sorted(sets[dev], key=lambda r: (r["order"], r["elements"])):
+            st = {n: stage(r, n)["seconds"] for n in ("local", "assemble", "solve", "recover")}
+            sp = ""
+            b = ref.get((r["order"], r["mesh"]))
+            if b:
+                bs = {n: stage(b, n)["seconds"] for n in ("local", "assemble", "solve")}
+                sp = "%.0fx / %.0fx / %.0fx" % ((bs["local"] + bs["assemble"]) / (st["local"] + st["assemble"]),
+                                                 bs["solve"] / st["solve"], b["total_seconds"] / r["total_seconds"])
+            out.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                r["order"], r["mesh"], ELASTICITY_LABELS.get(dev, dev), ms(st["local"]), ms(st["assemble"]),
+                ms(st["solve"]), ms(st["recover"]), ms(r["total_seconds"]), sp))
+    for r in sorted(ref.values(), key=lambda r: (r["order"], r["elements"])):
+        out.append("| %d | %s | %s | %s | %s | %s | %s | %s | |" % (
+            r["order"], r["mesh"], ELASTICITY_LABELS["ref"], ms(stage(r, "local")["seconds"]),
+            ms(stage(r, "assemble")["seconds"]), ms(stage(r, "solve")["seconds"]),
+            ms(stage(r, "recover")["seconds"]), ms(r["total_seconds"])))
+    out.append("")
+
+
 def paper000_by_device(runs):
     """[(device label, file key, {(n, p): solve})] of paper000-*.jsonl, GPUs first."""
     sets = sorted(((k, rs) for k, rs in runs.items() if k.startswith("paper000-") and rs),
@@ -581,7 +669,7 @@ def compare_section(cases, out):
     out.append("")
 
 
-def report(args, figdir, runs, bench, compare):
+def report(args, figdir, runs, bench, compare, elasticity):
     """The markdown lines of docs/performance.md; writes the figures on the way."""
     solves = [(k, r) for k, rs in sorted(runs.items()) for r in rs]
     solves += [(k, b["run"]) for k, bs in sorted(bench.items()) for b in bs]
@@ -604,6 +692,7 @@ def report(args, figdir, runs, bench, compare):
     cross_vendor_section(runs, out, figs)
     tas_section(runs, out, figs)
     cube3d_section(runs, out)
+    elasticity_section(elasticity, out)
     compare_section(compare, out)
     roofline_section(bench, out, figs)
     return out
@@ -620,11 +709,12 @@ def main():
         runs = load(args.results)
         bench = load_bench(args.results)
         compare = load_compare(args.results)
+        elasticity = load_elasticity(args.results)
     except (OSError, ValueError) as e:
         print("report.py: cannot read the results in %s: %s" % (args.results, e), file=sys.stderr)
         return 1
     try:
-        out = report(args, figdir, runs, bench, compare)
+        out = report(args, figdir, runs, bench, compare, elasticity)
     except ImportError as e:
         print("report.py: %s: the figures need matplotlib (the README's setup installs "
               "python3-matplotlib)" % e, file=sys.stderr)
