@@ -25,7 +25,7 @@ static void help(FILE *out) {
           "                   [--precond none|jacobi|block-jacobi|chebyshev|asm|pmg]\n"
           "                   [--format bell-i|bell|ell] [--json out.json] [--vtu out.vtu]\n"
           "                   [--convergence K] [--history] [--quiet]\n\n"
-          "Solves -div(kappa grad u) + c u = f (or linear elasticity, --device ref) by HDG:\n"
+          "Solves -div(kappa grad u) + c u = f (or linear elasticity) by HDG:\n"
           "local solvers and Schur complements,\n"
           "face-parallel assembly, preconditioned CG or GMRES and recovery, on the chosen device\n"
           "(--device ref: the serial C reference path).  Prints errors against the exact\n"
