@@ -217,12 +217,12 @@ static int run(hdgcl_options opts) {
         rate[1] = log(p->l2_q / r->l2_q) / lh;
         rate[2] = log(p->l2_ustar / r->l2_ustar) / lh;
       }
-      if (!quiet && k == 0) /* no rate on the first mesh */
-        printf("%-22s %9.3e %10.3e %5s %10.3e %5s %10.3e %5s %6d\n", runs[k].spec, r->h, r->l2_u, "-",
-               r->l2_q, "-", r->l2_ustar, "-", r->iterations);
-      else if (!quiet)
-        printf("%-22s %9.3e %10.3e %5.2f %10.3e %5.2f %10.3e %5.2f %6d\n", runs[k].spec, r->h,
-               r->l2_u, rate[0], r->l2_q, rate[1], r->l2_ustar, rate[2], r->iterations);
+      if (!quiet) {
+        char text[3][16] = {"-", "-", "-"}; /* no rate on the first mesh */
+        for (int i = 0; k > 0 && i < 3; i++) snprintf(text[i], sizeof text[i], "%.2f", rate[i]);
+        printf("%-22s %9.3e %10.3e %5s %10.3e %5s %10.3e %5s %6d\n", runs[k].spec, r->h, r->l2_u,
+               text[0], r->l2_q, text[1], r->l2_ustar, text[2], r->iterations);
+      }
       if (json_path && k > 0) {
         fprintf(json.f, "%s{\"u\": ", k > 1 ? ", " : "");
         json_number(json.f, rate[0]);
