@@ -431,24 +431,27 @@ def elasticity_section(sets, out):
                % (PAPER004_SPEEDUP["local"], PAPER004_SPEEDUP["global"]))
     out.append("| p | mesh | device | local | assemble | solve | recover | total | speedup local+assemble / solve / total |")
     out.append("|---|---|---|---:|---:|---:|---:|---:|---|")
+    def row(r, label, b):
+        """One table row; b: the reference run it is compared with (None: no speedup column)."""
+        st = {n: stage(r, n)["seconds"] for n in ("local", "assemble", "solve", "recover")}
+        sp = ""
+        if b:
+            bs = {n: stage(b, n)["seconds"] for n in ("local", "assemble", "solve")}
+            sp = " / ".join(speedup(x) for x in ((bs["local"] + bs["assemble"]) / (st["local"] + st["assemble"]),
+                                                  bs["solve"] / st["solve"], b["total_seconds"] / r["total_seconds"]))
+        out.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["order"], r["mesh"], label, ms(st["local"]), ms(st["assemble"]), ms(st["solve"]),
+            ms(st["recover"]), ms(r["total_seconds"]), sp))
+
+    def by_case(rs):
+        return sorted(rs, key=lambda r: (r["order"], r["elements"]))
+
     for dev in [d for d in ("nvidia", "pocl", "pocl-2core") if d in sets]:
-        for r in sorted(sets[dev], key=lambda r: (r["order"], r["elements"])):
-            st = {n: stage(r, n)["seconds"] for n in ("local", "assemble", "solve", "recover")}
-            sp = ""
-            b = refs[ELASTICITY_REF[dev]].get((r["order"], r["mesh"]))
-            if b:
-                bs = {n: stage(b, n)["seconds"] for n in ("local", "assemble", "solve")}
-                sp = " / ".join(speedup(x) for x in ((bs["local"] + bs["assemble"]) / (st["local"] + st["assemble"]),
-                                                      bs["solve"] / st["solve"], b["total_seconds"] / r["total_seconds"]))
-            out.append("| %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                r["order"], r["mesh"], ELASTICITY_LABELS.get(dev, dev), ms(st["local"]), ms(st["assemble"]),
-                ms(st["solve"]), ms(st["recover"]), ms(r["total_seconds"]), sp))
-    for key, r in sorted(((k, r) for k, rs in refs.items() for r in rs.values()),
-                         key=lambda kr: (kr[0], kr[1]["order"], kr[1]["elements"])):
-        out.append("| %d | %s | %s | %s | %s | %s | %s | %s | |" % (
-            r["order"], r["mesh"], ELASTICITY_LABELS[key], ms(stage(r, "local")["seconds"]),
-            ms(stage(r, "assemble")["seconds"]), ms(stage(r, "solve")["seconds"]),
-            ms(stage(r, "recover")["seconds"]), ms(r["total_seconds"])))
+        for r in by_case(sets[dev]):
+            row(r, ELASTICITY_LABELS.get(dev, dev), refs[ELASTICITY_REF[dev]].get((r["order"], r["mesh"])))
+    for key in sorted(refs):
+        for r in by_case(refs[key].values()):
+            row(r, ELASTICITY_LABELS[key], None)
     out.append("")
 
 
