@@ -231,8 +231,8 @@ pmg)
   done ;;
 sweep)
   # Issue 6's full results: CG x every preconditioner for helmholtz-sin on
-  # square:20..320, p = 1..9, on the H100, and GMRES x jacobi / block-jacobi /
-  # asm for convection-diffusion; at the same time PoCL on 14 of the 16 cores
+  # square:20..320, p = 1..9, on the H100, and GMRES x none / jacobi / block-jacobi /
+  # asm / pmg for convection-diffusion; at the same time PoCL on 14 of the 16 cores
   # (the NVIDIA runs are pinned to the other 2, so neither waits on the other).
   # Resumable across calls: files in perf/results/sweep/ are copied to $OUT
   # first and cases already there are skipped; each part stops starting runs
@@ -243,14 +243,14 @@ sweep)
   pin() { cores=$1; shift; if command -v taskset > /dev/null; then taskset -c "$cores" "$@"; else "$@"; fi; }
   (
     export POCL_CPU_MAX_CU_NUM=14 POCL_MAX_PTHREAD_COUNT=14
-    DEADLINE=$((t0 + ${SECONDS_POCL:-450})) RUN_TIMEOUT=120 pin 0-13 sh perf/solvers.sh "$build/hdgcl" pocl \
+    DEADLINE=$((t0 + ${SECONDS_POCL:-450})) RUN_TIMEOUT=${POCL_RUN_TIMEOUT:-120} pin 0-13 sh perf/solvers.sh "$build/hdgcl" pocl \
       "$out/solvers-pocl.jsonl" "${POCL_MESHES:-20 40 80 160}" "${POCL_ORDERS:-1 3 5 7 9}" cg "$all" > "$out/sweep-pocl.log" 2>&1
   ) &
   DEADLINE=$((t0 + ${SECONDS_NV:-520})) RUN_TIMEOUT=60 pin 14-15 sh perf/solvers.sh "$build/hdgcl" nvidia \
     "$out/solvers-nvidia.jsonl" "${MESHES:-20 40 80 160 320}" "${ORDERS:-1 2 3 4 5 6 7 8 9}" cg "$all" 2>&1 | tee "$out/sweep-nvidia.log"
   PROBLEM=convection-diffusion MAXIT=${CD_MAXIT:-5000} DEADLINE=$((t0 + ${SECONDS_NV:-520})) RUN_TIMEOUT=60 pin 14-15 \
     sh perf/solvers.sh "$build/hdgcl" nvidia "$out/solvers-convection-nvidia.jsonl" "${MESHES:-20 40 80 160 320}" \
-    "${ORDERS:-1 2 3 4 5 6 7 8 9}" gmres "none jacobi block-jacobi asm" 2>&1 | tee "$out/sweep-convection.log"
+    "${ORDERS:-1 2 3 4 5 6 7 8 9}" gmres "${CD_PRECONDS:-none jacobi block-jacobi asm pmg}" 2>&1 | tee "$out/sweep-convection.log"
   wait ;;
 elasticity)
   # Issue 5: the device pipeline's tests on NVIDIA, then paper 004's

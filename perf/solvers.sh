@@ -15,6 +15,8 @@
 #   MAXIT        --maxit (default 20000)
 #   RUN_TIMEOUT  seconds one run may take (default: no limit)
 #   DEADLINE     epoch seconds after which no new run starts
+#   WARMUP       untimed solves before the timed one (default 1; 0 only where the
+#                kernel caches are already warm from runs of the same p)
 # Tabulate with: python3 perf/solvers_table.py OUT.jsonl
 set -u
 hdgcl=$1; device=$2; out=$3
@@ -36,7 +38,7 @@ for l in open(sys.argv[1]):
     if (d.get("problem"),d["mesh"],d["order"],d["solver"],d["precond"])==(sys.argv[2],sys.argv[3],int(sys.argv[4]),sys.argv[5],sys.argv[6]): sys.exit(0)
 sys.exit(1)' "$out" "$problem" "square:$n" "$p" "$solver" "$pc" && continue
         if ${RUN_TIMEOUT:+timeout $RUN_TIMEOUT} "$hdgcl" solve --problem "$problem" --mesh "square:$n" --order "$p" --device "$device" \
-             --solver "$solver" --precond "$pc" --rtol 1e-10 --maxit "${MAXIT:-20000}" --warmup 1 --repeat 1 \
+             --solver "$solver" --precond "$pc" --rtol 1e-10 --maxit "${MAXIT:-20000}" --warmup "${WARMUP:-1}" --repeat 1 \
              --json "$tmp/run.json" --quiet 2> "$tmp/err"; then
           python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d.pop("residual_history", None); print(json.dumps(d))' "$tmp/run.json" >> "$out"
           python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); s=d["stages"][3]["seconds"]; print("%-12s p=%d %-6s %-13s %6d iterations  solve %9.2f ms  setup %8.2f ms  %8.3f ms/iteration" % (d["mesh"], d["order"], d["solver"], d["precond"], d["iterations"], 1e3*s, 1e3*d["precond_seconds"], 1e3*d["seconds_per_iteration"]))' "$tmp/run.json"
