@@ -149,9 +149,12 @@ __kernel void local_build(const int e0, __global const double *coords,
  * simplex the mass matrix is M = |J| I (orthonormal basis), so H = M^-1 (...)
  * is eliminated entry by entry: S0, W0 and K0 of (E7) are local_build's S, W
  * and K0 with kappa = mu, c = 0, and B_i[a][b] = -(phi_b, d_i phi_a)_K =
- * -|J| sum_l Jinv[l][i] Dm_l[b][a].  With NONSYMMETRIC (traction data) the
+ * -|J| sum_l Jinv[l][i] Dm_l[b][a].  The Lame parameters are the element's
+ * (mu_e, lambda_e; mu, lambda are the problem's, for its load); an element
+ * with mu_e > mu0 (the mesh's smallest) adds w = mu_e - mu0 times the terms
+ * of (E17) to Z, Wext and K.  With NONSYMMETRIC (traction data) the
  * trace equations' left factor [Wext + P | Fext] goes to WL and K gets -Q on
- * the rows of traction faces (E13).  Sizes: NZ = (DIM+1) NP, NFB = DIM NF,
+ * the rows of traction faces (E13), both with mu0.  Sizes: NZ = (DIM+1) NP, NFB = DIM NF,
  * NTB = DIM NT.  Layouts (column-major, per element):
  *   Z   [NZ][NZ]       rows/columns (i, a) = i NP + a (u_i), (DIM, a) (p)
  *   WF  [NTB+1][NZ]    column (f, c, m) = f NFB + c NF + m, then Fext
@@ -163,7 +166,9 @@ __kernel void elasticity_build(const int e0, __global const double *coords,
                                __global const int *elem_verts, __global const char *elem_orient,
                                __global const int *elem_faces, __global const char *face_bc,
                                const double tau, const double mu, const double lambda,
-                               const int problem_id, const double problem_param,
+                               __global const double *mu_e, __global const double *lambda_e,
+                               const double mu0, const int problem_id,
+                               const double problem_param,
                                __global const double *dm, __global const double *dmdmt,
                                __global const double *pf, __global const double *ef,
                                __global const double *dmef, __global const double *load_points,
@@ -175,7 +180,7 @@ __kernel void elasticity_build(const int e0, __global const double *coords,
   const int lid = get_local_id(0), wg = get_local_size(0);
   __local double fq[NQ_LOAD * DIM];
   problem_params pp = {problem_id, DIM, 0, problem_param, mu, lambda};
-  const double eps = 1.0 / (mu + lambda);
+  const double mue = mu_e[e], eps = 1.0 / (mue + lambda_e[e]), w = mue - mu0;
 
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
@@ -211,7 +216,14 @@ __kernel void elasticity_build(const int e0, __global const double *coords,
       if (ri == ci) {
         for (int f = 0; f < NFACES; f++) s += tau * sigma[f] * pf[(f * NP + a) * NP + b];
         for (int lm = 0; lm < DIM * DIM; lm++)
-          s += mu * g.detj * G[lm] * dmdmt[(lm * NP + a) * NP + b];
+          s += mue * g.detj * G[lm] * dmdmt[(lm * NP + a) * NP + b];
+      } else if (w != 0.0) { /* (E17): w (B_ci^T M^-1 B_ri - B_ri^T M^-1 B_ci) */
+        for (int lm = 0; lm < DIM * DIM; lm++) {
+          const int l = lm / DIM, m = lm % DIM;
+          s += w * g.detj *
+               (g.jinv[l * DIM + ci] * g.jinv[m * DIM + ri] - g.jinv[l * DIM + ri] * g.jinv[m * DIM + ci]) *
+               dmdmt[(lm * NP + a) * NP + b];
+        }
       }
     } else if (ri < DIM) { /* -B_ri^T[a][b] = |J| sum_l Jinv[l][ri] Dm_l[a][b] */
       for (int l = 0; l < DIM; l++) s += g.detj * g.jinv[l * DIM + ri] * dm[(l * NP + a) * NP + b];
@@ -225,31 +237,35 @@ __kernel void elasticity_build(const int e0, __global const double *coords,
 
   /* [Wext | Fext]: u_i rows W0 = sigma_f [tau Ef + mu sum_l (J^-1 n_f)_l Dm_l Ef]
    * on component i's columns, pressure rows C_c = sigma_f n_f,c Ef (E8);
-   * P of (E13) on traction faces: rows (j, b), columns (f, i, m), i != j,
-   *   P = -mu sigma_f sum_l (Dm_l Ef)[b][m] (n_f,i Jinv[l][j] - n_f,j Jinv[l][i]). */
+   * rows (j, b), columns (f, i, m), i != j: P of (E13) per unit of mu,
+   *   P1 = -sigma_f sum_l (Dm_l Ef)[b][m] (n_f,i Jinv[l][j] - n_f,j Jinv[l][i]),
+   * w P1 on every face (E17), mu0 P1 on traction faces (WL only). */
   __global double *WFe = WF + (long)le * NZ * (NTB + 1);
   __global double *WLe = WL + (long)le * NZ * (NTB + 1);
   for (int idx = lid; idx < NTB * NZ; idx += wg) {
     const int col = idx / NZ, r = idx % NZ;
     const int f = col / NFB, c = (col % NFB) / NF, m = col % NF, o = orient[f];
     const int ri = r / NP, a = r % NP;
-    double w = 0.0, pt = 0.0;
+    double wv = 0.0, pt = 0.0;
     if (ri == DIM) {
-      w = sigma[f] * g.normal[f][c] * ef[((f * NORIENT + o) * NP + a) * NF + m];
+      wv = sigma[f] * g.normal[f][c] * ef[((f * NORIENT + o) * NP + a) * NF + m];
     } else if (ri == c) {
       double v = tau * ef[((f * NORIENT + o) * NP + a) * NF + m];
       for (int l = 0; l < DIM; l++)
-        v += mu * jn[f][l] * dmef[(((l * NFACES + f) * NORIENT + o) * NP + a) * NF + m];
-      w = sigma[f] * v;
-    } else if (traction[f]) {
+        v += mue * jn[f][l] * dmef[(((l * NFACES + f) * NORIENT + o) * NP + a) * NF + m];
+      wv = sigma[f] * v;
+    } else if (w != 0.0 || traction[f]) {
+      double p1 = 0.0;
       for (int l = 0; l < DIM; l++)
-        pt += dmef[(((l * NFACES + f) * NORIENT + o) * NP + a) * NF + m] *
+        p1 += dmef[(((l * NFACES + f) * NORIENT + o) * NP + a) * NF + m] *
               (g.normal[f][c] * g.jinv[l * DIM + ri] - g.normal[f][ri] * g.jinv[l * DIM + c]);
-      pt *= -mu * sigma[f];
+      p1 *= -sigma[f];
+      wv = w * p1;
+      if (traction[f]) pt = mu0 * p1;
     }
-    WFe[idx] = w;
+    WFe[idx] = wv;
 #ifdef NONSYMMETRIC
-    WLe[idx] = w + pt;
+    WLe[idx] = wv + pt;
 #endif
   }
 
@@ -274,7 +290,7 @@ __kernel void elasticity_build(const int e0, __global const double *coords,
   }
 
   /* K0 (x) I_d (E9), K0 = tau sigma_f I + (mu/|J|) sigma_f sigma_g (n_f . n_g) Ef^T Eg;
-   * minus Q on traction rows (E13), c != c':
+   * c != c': minus Q of (E13) with w on every row (E17) and mu0 on traction rows,
    *   Q = (mu/|J|) sigma_f sigma_g (n_f,c n_g,c' - n_f,c' n_g,c) Ef^T Eg. */
   __global double *Ke = K + (long)le * (NTB + 1) * (NTB + 1);
   for (int idx = lid; idx < (NTB + 1) * (NTB + 1); idx += wg) {
@@ -286,15 +302,17 @@ __kernel void elasticity_build(const int e0, __global const double *coords,
       double factor = 0.0;
       if (c == c2) {
         for (int d = 0; d < DIM; d++) factor += g.normal[f][d] * g.normal[h][d];
-      } else if (traction[f]) {
-        factor = -(g.normal[f][c] * g.normal[h][c2] - g.normal[f][c2] * g.normal[h][c]);
+        factor *= mue;
+      } else if (w != 0.0 || traction[f]) {
+        factor = -(g.normal[f][c] * g.normal[h][c2] - g.normal[f][c2] * g.normal[h][c]) *
+                 (w + (traction[f] ? mu0 : 0.0));
       }
       if (factor != 0.0) {
         __global const double *ea = ef + (f * NORIENT + orient[f]) * NP * NF;
         __global const double *eb = ef + (h * NORIENT + orient[h]) * NP * NF;
         double s = 0.0;
         for (int j = 0; j < NP; j++) s += ea[j * NF + m] * eb[j * NF + n];
-        k = (mu / g.detj) * sigma[f] * sigma[h] * factor * s;
+        k = sigma[f] * sigma[h] * factor * s / g.detj;
       }
       if (c == c2 && f == h && m == n) k += tau * sigma[f];
     }

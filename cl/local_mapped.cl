@@ -224,12 +224,14 @@ __kernel void mapped_combine(__global const double *G, __global double *S, __glo
  * the blocks -B^T, -B and -eps M of Z and the pressure rows C of Wext. */
 #define DNP (DIM * NP)
 #define FACE_NEUMANN 2 /* host/hdg.h */
-__kernel void mapped_elasticity_pre(const double mu, const double lambda,
+__kernel void mapped_elasticity_pre(const int e0, __global const double *mu_e,
+                                    __global const double *lambda_e,
                                     __global const double *M, __global const double *X,
                                     __global double *Z, __global double *WF) {
   const int le = get_group_id(0);
+  const long e = e0 + le;
   const int lid = get_local_id(0), wg = get_local_size(0);
-  const double eps = 1.0 / (mu + lambda);
+  const double eps = 1.0 / (mu_e[e] + lambda_e[e]);
   __global const double *Me = M + (long)le * NP * NP, *Xe = X + (long)le * XROWS * XCOLS;
   __global double *Ze = Z + (long)le * NZ * NZ, *WFe = WF + (long)le * NZ * (NTB + 1);
   for (int idx = lid; idx < NZ * NZ; idx += wg) {
@@ -253,15 +255,19 @@ __kernel void mapped_elasticity_pre(const double mu, const double lambda,
 
 /* After mapped_combine: S0 on the u blocks of Z, the u rows of [Wext | Fext]
  * (W0 on component c's columns, the load (f_i, phi_a)_K by the load points'
- * w |J| of FAC), K0 (x) I_d; with traction data (NONSYMMETRIC) P and -Q of
- * (E13) from the factored X = sqrt(mu) L^-1 [B | C], since
- * mu C_i^T M^-1 B_j = X_Ci^T X_Bj:
+ * w |J| of FAC), K0 (x) I_d; the terms of (E17) (weight w = mu_e - mu0, on
+ * every face) and with traction data (NONSYMMETRIC) those of (E13) (weight
+ * mu0, traction faces), from the factored X = sqrt(mu_e) L^-1 [B | C], since
+ * mu_e C_i^T M^-1 B_j = X_Ci^T X_Bj: per unit of mu_e
  *   P[(j, b)][(f, i, m)] = sum_a X[(i,a), NP+fm] X[(j,a), b] - X[(j,a), NP+fm] X[(i,a), b],
- *   Q[(f, i, m)][(g, j, n)] = sum_a X[(i,a), NP+fm] X[(j,a), NP+gn] - X[(j,a), NP+fm] X[(i,a), NP+gn]. */
+ *   Q[(f, i, m)][(g, j, n)] = sum_a X[(i,a), NP+fm] X[(j,a), NP+gn] - X[(j,a), NP+fm] X[(i,a), NP+gn],
+ *   Z[(i, a)][(j, b)] += sum_r X[(j,r), a] X[(i,r), b] - X[(i,r), a] X[(j,r), b]   (E17 only). */
 __kernel void mapped_elasticity_post(const int e0, __global const double *coords,
                                      __global const int *elem_verts,
                                      __global const int *elem_faces, __global const char *face_bc,
-                                     const double mu, const double lambda, const int problem_id,
+                                     const double mu, const double lambda,
+                                     __global const double *mu_e, const double mu0,
+                                     const int problem_id,
                                      const double problem_param,
                                      __global const double *load_points,
                                      __global const double *phi, /* [NQ_LOAD][NP] */
@@ -281,10 +287,21 @@ __kernel void mapped_elasticity_post(const int e0, __global const double *coords
   __global double *WLe = WL + (long)le * NZ * (NTB + 1), *Ke = K + (long)le * (NTB + 1) * (NTB + 1);
   bool traction[NFACES];
   for (int f = 0; f < NFACES; f++) traction[f] = face_bc[elem_faces[e * NFACES + f]] == FACE_NEUMANN;
+  const double wm = (mu_e[e] - mu0) / mu_e[e], tm = mu0 / mu_e[e]; /* weights per unit of mu_e */
   for (int idx = lid; idx < DIM * NP * NP; idx += wg) {
     const int i = idx / (NP * NP), a = idx % NP, b = (idx / NP) % NP;
     Ze[(i * NP + b) * NZ + i * NP + a] = Se[b * NP + a];
   }
+  if (wm != 0.0) /* (E17): the u blocks i != j */
+    for (int idx = lid; idx < DNP * DNP; idx += wg) {
+      const int col = idx / DNP, r = idx % DNP, i = r / NP, a = r % NP, j = col / NP, b = col % NP;
+      if (i == j) continue;
+      double v = 0.0;
+      for (int k = 0; k < NP; k++)
+        v += Xe[a * XROWS + j * NP + k] * Xe[b * XROWS + i * NP + k] -
+             Xe[a * XROWS + i * NP + k] * Xe[b * XROWS + j * NP + k];
+      Ze[col * NZ + r] = wm * v;
+    }
   for (int q = lid; q < NQ_LOAD; q += wg) {
     double xi[DIM], x[3], jac[DIM * DIM], fv[3];
     for (int l = 0; l < DIM; l++) xi[l] = load_points[q * DIM + l];
@@ -302,10 +319,13 @@ __kernel void mapped_elasticity_post(const int e0, __global const double *coords
       const int f = col / NFB, c = (col % NFB) / NF, m = col % NF;
       if (c == i) {
         w = WSe[(f * NF + m) * NP + a];
-      } else if (traction[f]) { /* P[(i, a)][(f, c, m)] */
+      } else if (wm != 0.0 || traction[f]) { /* P[(i, a)][(f, c, m)] */
+        double p1 = 0.0;
         for (int k = 0; k < NP; k++)
-          pt += Xe[(NP + f * NF + m) * XROWS + c * NP + k] * Xe[a * XROWS + i * NP + k] -
+          p1 += Xe[(NP + f * NF + m) * XROWS + c * NP + k] * Xe[a * XROWS + i * NP + k] -
                 Xe[(NP + f * NF + m) * XROWS + i * NP + k] * Xe[a * XROWS + c * NP + k];
+        w = wm * p1;
+        if (traction[f]) pt = tm * p1;
       }
     }
     WFe[col * NZ + r] = w;
@@ -325,10 +345,11 @@ __kernel void mapped_elasticity_post(const int e0, __global const double *coords
       const int h = col / NFB, c2 = (col % NFB) / NF, n = col % NF;
       if (c == c2) {
         k = KSe[(h * NF + n) * (NT + 1) + f * NF + m];
-      } else if (traction[f]) { /* -Q[(f, c, m)][(h, c2, n)] */
+      } else if (wm != 0.0 || traction[f]) { /* -Q[(f, c, m)][(h, c2, n)] */
         for (int a = 0; a < NP; a++)
           k -= Xe[(NP + f * NF + m) * XROWS + c * NP + a] * Xe[(NP + h * NF + n) * XROWS + c2 * NP + a] -
                Xe[(NP + f * NF + m) * XROWS + c2 * NP + a] * Xe[(NP + h * NF + n) * XROWS + c * NP + a];
+        k *= wm + (traction[f] ? tm : 0.0);
       }
     }
     Ke[idx] = k;

@@ -38,6 +38,7 @@
 #define PROBLEM_ELASTICITY_MIXED 7        /* the section 4.1 solution with traction on x=1, y=1 [, z=1] */
 #define PROBLEM_CANTILEVER 8               /* beam clamped at x = 0 under its own weight (no exact u) */
 #define PROBLEM_ELASTICITY_LINEAR 9        /* u = A x (uniform stress), traction on x=1, y=1 [, z=1] */
+#define PROBLEM_ELASTICITY_BIMATERIAL 10   /* (mu, lambda) | R (mu, lambda) across x = 1/2 */
 
 /* Parameters of a problem instance (meaning per problem; see host/problem.c). */
 typedef struct problem_params {
@@ -46,7 +47,8 @@ typedef struct problem_params {
   int degree;    /* PROBLEM_POLYNOMIAL: total degree P of u */
   double param;  /* PROBLEM_KAPPA_JUMP: kappa on x > 1/2 (K2);
                     PROBLEM_CONVECTION_DIFFUSION: the scale B of beta;
-                    PROBLEM_CANTILEVER: the weight density rho g */
+                    PROBLEM_CANTILEVER: the weight density rho g;
+                    PROBLEM_ELASTICITY_BIMATERIAL: the contrast R of x > 1/2 */
   double mu, lambda; /* elasticity: Lame parameters (0 for the scalar problems) */
 } problem_params;
 
@@ -186,7 +188,80 @@ HDGCL_FN double problem_neumann(problem_params pp, double x, double y, double z,
  * elasticity-linear: u = A x with the fixed A below, f = 0, a uniform stress
  * (every p >= 1 reproduces it);
  * cantilever: no exact solution (u = 0 here), body force f = -rho g e_y (2D)
- * or -rho g e_z (3D), traction-free (g = 0) on the Neumann sides. */
+ * or -rho g e_z (3D), traction-free (g = 0) on the Neumann sides;
+ * elasticity-bimaterial (docs/elasticity.md section 13): (mu, lambda) on
+ * x < 1/2 and R (mu, lambda) on x > 1/2, u continuous with continuous
+ * traction sigma n across x = 1/2 and nonzero tangential derivatives there. */
+
+/* The Lame parameters at x: the problem's own (mu, lambda), or for
+ * elasticity-bimaterial R times them on x > 1/2 (R = pp.param). */
+HDGCL_FN void problem_elasticity_material(problem_params pp, const double *x, double *mu,
+                                          double *lambda) {
+  double r = pp.id == PROBLEM_ELASTICITY_BIMATERIAL && x[0] > 0.5 ? pp.param : 1.0;
+  *mu = r * pp.mu;
+  *lambda = r * pp.lambda;
+}
+
+/* elasticity-bimaterial, xi = x - 1/2, w = prod_{t > 0} sin(pi x_t) (t over
+ * y [, z]), on each side (docs/elasticity.md (E18)):
+ *   u_x = phi(xi) w,   u_t = psi(xi) (d_t w) / pi,
+ *   phi = 1 + a xi + xi^2,  psi = 1 + b xi - xi^2,
+ * with (a, b) = (1, 1) on x > 1/2 and on x < 1/2 the values that make
+ * sigma n continuous at xi = 0 (sigma_xx = ((2 mu + lambda) a - (d-1) pi lambda) w,
+ * sigma_tx = mu (1 + b / pi) d_t w there).  Then div u = D w, D = phi' - (d-1) pi psi,
+ * and f = -mu lap u - (mu + lambda) grad div u:
+ *   f_x = -(mu (phi'' - (d-1) pi^2 phi) + (mu + lambda) D') w,
+ *   f_t = -(mu (psi'' - (d-1) pi^2 psi) / pi + (mu + lambda) D) d_t w.
+ * Fills u[d], grad[d*d], f[d] and p = -(mu + lambda) div u at x. */
+HDGCL_FN void elasticity_bimaterial(problem_params pp, const double *x, double *u, double *grad,
+                                    double *f, double *p) {
+  const double pi = HDGCL_PI;
+  int d = pp.dim;
+  double mu, lambda, mu2, lambda2;
+  double right[3] = {1.0, 0.5, 0.5};
+  problem_elasticity_material(pp, x, &mu, &lambda);
+  problem_elasticity_material(pp, right, &mu2, &lambda2);
+  double a = 1.0, b = 1.0;
+  if (x[0] <= 0.5) { /* the interface conditions with the right side's a = b = 1 */
+    b = pi * (mu2 / mu * (1.0 + 1.0 / pi) - 1.0);
+    a = ((2 * mu2 + lambda2) - (d - 1) * pi * (lambda2 - lambda)) / (2 * mu + lambda);
+  }
+  double xi = x[0] - 0.5;
+  double phi = 1 + a * xi + xi * xi, dphi = a + 2 * xi, d2phi = 2.0;
+  double psi = 1 + b * xi - xi * xi, dpsi = b - 2 * xi, d2psi = -2.0;
+  /* w, its first derivatives wt[t] and second derivatives wtt[s][t] (t, s over y [, z]) */
+  double sn[3], cs[3];
+  for (int t = 1; t < d; t++) {
+    sn[t] = sin(pi * x[t]);
+    cs[t] = cos(pi * x[t]);
+  }
+  double w = 1.0, wt[3] = {0, 0, 0}, wtt[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+  for (int t = 1; t < d; t++) w *= sn[t];
+  for (int t = 1; t < d; t++) {
+    wt[t] = pi * cs[t];
+    for (int s = 1; s < d; s++)
+      if (s != t) wt[t] *= sn[s];
+    for (int s = 1; s < d; s++) {
+      double v = s == t ? -pi * pi * sn[t] : pi * pi * cs[t] * cs[s];
+      for (int r = 1; r < d; r++)
+        if (r != s && r != t) v *= sn[r];
+      wtt[t][s] = v;
+    }
+  }
+  u[0] = phi * w;
+  grad[0] = dphi * w;
+  for (int t = 1; t < d; t++) {
+    grad[t] = phi * wt[t];
+    u[t] = psi * wt[t] / pi;
+    grad[t * d] = dpsi * wt[t] / pi;
+    for (int s = 1; s < d; s++) grad[t * d + s] = psi * wtt[t][s] / pi;
+  }
+  double dd = dphi - (d - 1) * pi * psi, ddd = d2phi - (d - 1) * pi * dpsi;
+  *p = -(mu + lambda) * dd * w;
+  f[0] = -(mu * (d2phi - (d - 1) * pi * pi * phi) + (mu + lambda) * ddd) * w;
+  for (int t = 1; t < d; t++)
+    f[t] = -(mu * (d2psi - (d - 1) * pi * pi * psi) / pi + (mu + lambda) * dd) * wt[t];
+}
 
 /* A, B and their first two derivatives at t: v[0..2] = A, A', A''; w[0..2] = B, B', B''. */
 HDGCL_FN void elasticity_ab(double t, double *v, double *w) {
@@ -231,6 +306,11 @@ HDGCL_FN void problem_elasticity_u(problem_params pp, const double *x, double *u
                                    double *p) {
   const double a = 0.01, k = 2 * HDGCL_PI;
   int d = pp.dim;
+  if (pp.id == PROBLEM_ELASTICITY_BIMATERIAL) {
+    double f[3];
+    elasticity_bimaterial(pp, x, u, grad, f, p);
+    return;
+  }
   if (pp.id == PROBLEM_CANTILEVER) { /* no exact solution */
     for (int i = 0; i < d; i++) u[i] = 0.0;
     for (int i = 0; i < d * d; i++) grad[i] = 0.0;
@@ -281,6 +361,11 @@ HDGCL_FN void problem_elasticity_f(problem_params pp, const double *x, double *f
   }
   if (pp.id == PROBLEM_ELASTICITY_LINEAR) {
     for (int i = 0; i < d; i++) f[i] = 0.0;
+    return;
+  }
+  if (pp.id == PROBLEM_ELASTICITY_BIMATERIAL) {
+    double p;
+    elasticity_bimaterial(pp, x, u, grad, f, &p);
     return;
   }
   if (pp.id == PROBLEM_ELASTICITY_INCOMPRESSIBLE) {

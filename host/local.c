@@ -36,7 +36,7 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   uint64_t np = ls->rows, nt1 = ls->cols;
   uint64_t post = (uint64_t)(sz->np1 - 1) * sz->np1 / 2 + (uint64_t)sz->ncomp * sz->np1; /* postprocessing scratch */
   uint64_t per = 8 * (2 * np * np + np + np * nt1 + nt1 * nt1 + post); /* S, scratches, [W|F], K */
-  if (s->problem->nonsymmetric) per += 8 * np * nt1;                     /* [W_t|F] */
+  if (s->nonsymmetric) per += 8 * np * nt1;                     /* [W_t|F] */
   if (s->dev->mapped) /* M, X, G, factors; and recovery's per-point factors */
     per += local_mapped_bytes_per_element(s) +
            8 * (uint64_t)s->ref.qload.n * (2 + 2 * sz->dim * sz->dim + sz->dim);
@@ -204,7 +204,7 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
    * fits beside the kernel's other local arrays, else to a global scratch. */
   ls->scratch_global = solver_scratch_global(s, ((size_t)ls->rows * ls->rows + ls->rows) * 8);
   ls->wg = element_group_size(ls->rows);
-  ls->nonsymmetric = s->problem->nonsymmetric;
+  ls->nonsymmetric = s->nonsymmetric;
   char defines[64];
   snprintf(defines, sizeof defines, "%s%s", ls->scratch_global ? "-DSCRATCH_GLOBAL " : "",
            ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
@@ -259,11 +259,14 @@ static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t
   device_data *d = &s->dev->data;
   cl_int ce0 = (cl_int)e0, pid = s->params.id;
   double tau = s->tau, mu = s->params.mu, lambda = s->params.lambda, param = s->params.param;
+  double mu0 = s->mu0; /* (E17); d->kappa holds mu per element */
   hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
                       HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_orient.mem),
                       HDGCL_ARG(d->elem_faces.mem), HDGCL_ARG(d->face_bc.mem),
                       HDGCL_ARG(tau),           HDGCL_ARG(mu),
-                      HDGCL_ARG(lambda),        HDGCL_ARG(pid),
+                      HDGCL_ARG(lambda),        HDGCL_ARG(d->kappa.mem),
+                      HDGCL_ARG(d->lambda.mem), HDGCL_ARG(mu0),
+                      HDGCL_ARG(pid),
                       HDGCL_ARG(param),         HDGCL_ARG(d->dm.mem),
                       HDGCL_ARG(d->dmdmt.mem),  HDGCL_ARG(d->pf.mem),
                       HDGCL_ARG(d->ef.mem),     HDGCL_ARG(d->dmef.mem),
@@ -288,6 +291,9 @@ static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t
     flops += D * (D - 1) * T * P * 2 * D + D * (D - 1) * T * T * (2 * P + 8);
     bytes += 8.0 * Z * C;
   }
+  if (s->mu_varies) /* (E17): Z's u blocks i != j, P and Q on every face */
+    flops += D * (D - 1) * P * P * 4 * D * D + D * (D - 1) * T * P * 2 * D +
+             D * (D - 1) * T * T * (2 * P + 8);
   s->result.stages[charge].flops += flops * n;
   s->result.stages[charge].bytes += bytes * n;
   return HDGCL_SUCCESS;

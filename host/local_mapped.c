@@ -66,7 +66,7 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
    * their own buffers and expand them (mapped_elasticity_pre / _post). */
   const hdgcl_buffer *bs = ls->vector ? &ls->ms : &ls->s, *bwf = ls->vector ? &ls->mwf : &ls->wf;
   const hdgcl_buffer *bwl = ls->vector ? &ls->mwl : &ls->wl, *bk = ls->vector ? &ls->mk : &ls->k;
-  double mu = s->params.mu, lambda = s->params.lambda;
+  double mu = s->params.mu, lambda = s->params.lambda, mu0 = s->mu0; /* (E17) */
   cl_int ce0 = (cl_int)e0, pid = s->params.id, pdeg = s->params.degree;
   double tau = s->tau, k2 = s->params.param;
   hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
@@ -86,9 +86,10 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
   size_t global = (size_t)n * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mbuild, 1, &global, &ls->wg, NULL));
   if (ls->vector) {
-    hdgcl_arg pargs[] = {HDGCL_ARG(mu), HDGCL_ARG(lambda), HDGCL_ARG(ls->m.mem),
-                         HDGCL_ARG(ls->x.mem), HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->wf.mem)};
-    HDGCL_TRY(hdgcl_kernel_set_args(ls->mepre, 6, pargs));
+    hdgcl_arg pargs[] = {HDGCL_ARG(ce0),      HDGCL_ARG(d->kappa.mem), HDGCL_ARG(d->lambda.mem),
+                         HDGCL_ARG(ls->m.mem), HDGCL_ARG(ls->x.mem),    HDGCL_ARG(ls->s.mem),
+                         HDGCL_ARG(ls->wf.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(ls->mepre, sizeof pargs / sizeof *pargs, pargs));
     HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mepre, 1, &global, &ls->wg, NULL));
   }
   hdgcl_arg fargs[] = {HDGCL_ARG(ce0), HDGCL_ARG(d->kappa.mem), HDGCL_ARG(ls->m.mem),
@@ -110,7 +111,8 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
     hdgcl_arg eargs[] = {HDGCL_ARG(ce0v),          HDGCL_ARG(d->coords.mem),
                          HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_faces.mem),
                          HDGCL_ARG(d->face_bc.mem), HDGCL_ARG(mu),
-                         HDGCL_ARG(lambda),        HDGCL_ARG(problem),
+                         HDGCL_ARG(lambda),        HDGCL_ARG(d->kappa.mem),
+                         HDGCL_ARG(mu0),           HDGCL_ARG(problem),
                          HDGCL_ARG(param),         HDGCL_ARG(d->load_points.mem),
                          HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->fac.mem),
                          HDGCL_ARG(ls->x.mem),     HDGCL_ARG(ls->ms.mem),
@@ -133,6 +135,7 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
     double Z = ls->rows, C = ls->cols, TB = sz->ntb;
     flops += 2.0 * Q * D * P + 60.0 * Q;
     if (ls->nonsymmetric) flops += 4.0 * P * (D * P * TB + TB * TB);
+    if (s->mu_varies) flops += 4.0 * P * (D * (D - 1) * P * P + D * P * TB + TB * TB); /* (E17) */
     bytes += 8.0 * (2 * Z * Z + 2 * Z * C + C * C + P * P + P * (T + 1) + (T + 1) * (T + 1));
   }
   s->result.stages[charge].flops += flops * n;

@@ -28,7 +28,7 @@ uint64_t pipeline_fixed_bytes(hdgcl_solver s) {
   uint64_t rows = (uint64_t)s->num.num_unknown_faces, n = rows * sz->nfb;
   uint64_t bytes = 0;
   bytes += (uint64_t)m->num_vertices * m->dim * 8 + ne * (m->verts_per_element + sz->nfaces) * 4;
-  bytes += ne * sz->nfaces + ne * 16;                            /* orientation, kappa, c */
+  bytes += ne * sz->nfaces + ne * (sz->ncomp > 1 ? 24 : 16);    /* orientation, kappa, c (lambda) */
   bytes += nfc * (m->verts_per_face * 4 + 8 + 2 + 1 + 4) + rows * (4 + 4 * sz->nslots);
   bytes += rows * sz->nslots * sz->nfb * sz->nfb * 8;             /* matrix values */
   if (s->format == FORMAT_ELL) bytes += rows * sz->nslots * sz->nfb * sz->nfb * 4; /* columns */
@@ -61,19 +61,13 @@ static int upload(hdgcl_solver s) {
   UPLOAD(d->elem_verts, ne * m->verts_per_element, int32_t, m->elem_verts, "elem_verts");
   UPLOAD(d->elem_faces, ne * sz->nfaces, int32_t, m->elem_faces, "elem_faces");
   UPLOAD(d->elem_orient, ne * sz->nfaces, int8_t, m->elem_face_orient, "elem_orient");
-  /* The vector problems' gradient block has the coefficient mu ((E6): the
-   * scalar element matrices with kappa = mu, mapped elements' X = sqrt(mu) L^-1 [B | C]). */
-  double *kappa = s->kappa;
-  if (sz->ncomp > 1) {
-    HDGCL_TRY(hdgcl_calloc(ne ? ne : 1, sizeof(double), "mu", &kappa));
-    for (size_t e = 0; e < ne; e++) kappa[e] = s->params.mu;
-  }
-  size_t kbytes = ne * sizeof(double);
-  int kstatus = hdgcl_buffer_create(s->ctx, kbytes ? kbytes : 8, "kappa", &d->kappa);
-  if (!kstatus && kbytes) kstatus = hdgcl_buffer_write(s->ctx, &d->kappa, 0, kbytes, kappa);
-  if (kappa != s->kappa) free(kappa);
-  HDGCL_TRY(kstatus);
+  /* The vector problems' gradient block has the element's coefficient mu ((E6):
+   * the scalar element matrices with kappa = mu, mapped elements' X = sqrt(mu)
+   * L^-1 [B | C]); their lambda per element has a buffer of its own. */
+  bool vector = sz->ncomp > 1;
+  UPLOAD(d->kappa, ne, double, vector ? s->mu : s->kappa, "kappa");
   UPLOAD(d->c, ne, double, s->c, "c");
+  UPLOAD(d->lambda, vector ? ne : 1, double, vector ? s->lambda : s->c, "lambda");
   UPLOAD(d->face_verts, nfc * m->verts_per_face, int32_t, m->face_verts, "face_verts");
   UPLOAD(d->face_elems, nfc * 2, int32_t, m->face_elems, "face_elems");
   UPLOAD(d->face_local, nfc * 2, int8_t, m->face_local, "face_local");
@@ -125,7 +119,7 @@ static void release_data(hdgcl_solver s) {
                          &d->face_weights, &d->psi_face,   &d->err_points,  &d->err_weights,
                          &d->phi_err,    &d->phi1_err,     &d->phi_face,    &d->face_xi,
                          &d->face_tangent, &d->face_nref,  &d->face_orient, &d->dphi_load,
-                         &d->phi1_load,  &d->dphi1_load};
+                         &d->phi1_load,  &d->dphi1_load,   &d->lambda};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdgcl_buffer_release(s->ctx, all[i]);
 }
 

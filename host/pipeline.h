@@ -13,6 +13,7 @@
 /* Read-only data on the device: mesh, numbering, coefficients, tables. */
 typedef struct device_data {
   hdgcl_buffer coords, elem_verts, elem_faces, elem_orient, kappa, c;
+  hdgcl_buffer lambda; /* vector problems: lambda per element (kappa holds mu) */
   hdgcl_buffer face_verts, face_elems, face_local, face_bc, face_unknown, unknown_face, block_cols;
   hdgcl_buffer dm, dmdmt, pf, ef, dmef, kpost, dpost;
   hdgcl_buffer load_points, load_weights, phi_load;

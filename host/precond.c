@@ -31,7 +31,7 @@ uint64_t precond_bytes(hdgcl_solver s, int kind) {
   case PRECOND_CHEBYSHEV:
     return precond_bytes(s, s->cheb_inner) + 3 * n * 8 +
            (s->cheb_mixed ? n * s->ref.sz.nslots * s->ref.sz.nfb * 4 : 0) + /* float matrix */
-           (s->problem->nonsymmetric ? 13 * n * 8 : 0); /* Arnoldi basis (precond_chebyshev.c) */
+           (s->nonsymmetric ? 13 * n * 8 : 0); /* Arnoldi basis (precond_chebyshev.c) */
   case PRECOND_ASM: return (uint64_t)s->mesh->num_elements * sz->ntb * sz->ntb * 8;
   case PRECOND_PMG: return precond_pmg_bytes(s);
   default: return 0;

@@ -341,7 +341,7 @@ int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int 
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "Chebyshev w", &c->w));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "Chebyshev d", &c->d));
-  if (s->problem->nonsymmetric) {
+  if (s->nonsymmetric) {
     if (c->solve_mode)
       return hdgcl_error(HDGCL_ERROR_INTERNAL,
                          "Chebyshev solver mode needs a symmetric positive definite system");

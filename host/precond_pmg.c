@@ -444,7 +444,7 @@ uint64_t precond_pmg_bytes(hdgcl_solver s) {
   const hdg_sizes *sz = &s->ref.sz;
   uint64_t n = (uint64_t)s->num.num_unknown_faces * sz->nfb;
   uint64_t bytes = n * sz->nfb * 8 + 5 * n * 8;
-  if (s->problem->nonsymmetric) {
+  if (s->nonsymmetric) {
     bytes += 13 * n * 8; /* the smoother's Arnoldi basis */
 #ifndef HDGCL_WITH_HYPRE
     if (!s->flexible) bytes += (uint64_t)s->restart * n * 8; /* FGMRES's Z (krylov_gmres.c) */
@@ -454,7 +454,7 @@ uint64_t precond_pmg_bytes(hdgcl_solver s) {
 }
 
 int precond_pmg_create(hdgcl_solver s, krylov *kr, precond *pc) {
-  bool nonsym = s->problem->nonsymmetric;
+  bool nonsym = s->nonsymmetric;
   *pc = (precond){.name = "pmg", .setup = setup, .apply = apply, .counts = counts,
                   .destroy = destroy, .fixed = true, .symmetric = !nonsym};
   pmg *g;

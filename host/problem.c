@@ -2,6 +2,7 @@
 #include "problem.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "error.h"
@@ -61,6 +62,12 @@ static const hdg_problem problems[] = {
       "devices take --restart 62 at most)",
       0, "square:40x4,size=10x1"},
      PROBLEM_CANTILEVER, {2, 3, 4, 5, 6}, 5, true, true},
+    {{"elasticity-bimaterial",
+      "linear elasticity, two materials: (mu, lambda) on x<1/2, R (mu, lambda) on x>1/2 "
+      "(--contrast R, default 10); u continuous with continuous traction and nonzero "
+      "tangential derivatives on x = 1/2 (strain form); Dirichlet; mesh faces must lie on x = 1/2",
+      0, "square:8"},
+     PROBLEM_ELASTICITY_BIMATERIAL, {0}, 0, false, true},
 };
 enum { NUM_PROBLEMS = sizeof problems / sizeof problems[0] };
 
@@ -88,7 +95,7 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
                        problem_params *params) {
   *params = (problem_params){.id = problem->id, .dim = dim, .degree = order, .param = 10.0};
   HDGCL_TRY(hdgcl_options_get_int(opts, "poly-degree", order, 0, 20, &params->degree));
-  double kappa2, beta, mu, lambda, weight;
+  double kappa2, beta, mu, lambda, weight, contrast;
   /* The cantilever's defaults: steel (E = 200 GPa, nu = 0.3, rho = 7850 kg/m^3,
    * g = 9.81 m/s^2) with stresses in units of E and lengths in units of the
    * beam height H = 1 m: mu = E / (2 (1 + nu)), lambda = E nu / ((1 + nu) (1 - 2 nu)),
@@ -100,11 +107,13 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
   HDGCL_TRY(hdgcl_options_get_real(opts, "lambda", beam ? 0.3 / (1.3 * 0.4) : 1.0, -1e300, 1e300,
                                    &lambda));
   HDGCL_TRY(hdgcl_options_get_real(opts, "weight", 7850.0 * 9.81 / 200e9, -1e300, 1e300, &weight));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "contrast", 10.0, 1e-6, 1e6, &contrast));
   if (!isfinite(weight))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--weight %g: must be a finite number", weight);
   if (problem->id == PROBLEM_KAPPA_JUMP) params->param = kappa2;
   if (problem->id == PROBLEM_CONVECTION_DIFFUSION) params->param = beta;
   if (beam) params->param = weight;
+  if (problem->id == PROBLEM_ELASTICITY_BIMATERIAL) params->param = contrast;
   if (problem->vector) {
     /* docs/elasticity.md (E1): shear modulus mu > 0 and bulk modulus
      * lambda + 2 mu / d > 0; the latter also keeps epsilon = 1 / (mu + lambda) finite
@@ -127,8 +136,8 @@ int hdg_problem_check_mesh(const hdg_problem *problem, const problem_params *par
   if (problem->info.dim != 0 && mesh->dim != problem->info.dim)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "problem %s is posed in %dD, the mesh is %dD",
                        problem->info.name, problem->info.dim, mesh->dim);
-  if (problem->id == PROBLEM_KAPPA_JUMP) {
-    /* Every element must lie on one side of x = 1/2, so kappa is constant on it. */
+  if (problem->id == PROBLEM_KAPPA_JUMP || problem->id == PROBLEM_ELASTICITY_BIMATERIAL) {
+    /* Every element must lie on one side of x = 1/2, so kappa (mu, lambda) is constant on it. */
     for (int32_t e = 0; e < mesh->num_elements; e++) {
       bool left = false, right = false;
       for (int a = 0; a < mesh->verts_per_element; a++) {
@@ -139,9 +148,9 @@ int hdg_problem_check_mesh(const hdg_problem *problem, const problem_params *par
       }
       if (left && right)
         return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                           "problem kappa-jump needs element faces on x = 1/2, element %d crosses "
+                           "problem %s needs element faces on x = 1/2, element %d crosses "
                            "it (use an even number of cells in x)",
-                           (int)e);
+                           problem->info.name, (int)e);
     }
   }
   (void)params;
@@ -162,5 +171,85 @@ int hdg_problem_coefficients(const problem_params *params, const hdgcl_mesh *mes
       return hdgcl_error(HDGCL_ERROR_ARGUMENT, "element %d: kappa = %g, c = %g (need kappa > 0, c >= 0)",
                          (int)e, kappa[e], c[e]);
   }
+  return HDGCL_SUCCESS;
+}
+
+/* Checks one material (docs/elasticity.md (E1)): shear modulus mu > 0 and bulk
+ * modulus lambda + 2 mu / d > 0; `what` names where it came from. */
+static int check_lame(const char *what, double mu, double lambda, int dim) {
+  if (!(mu > 0) || !isfinite(mu))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: mu = %g, the shear modulus must be > 0", what, mu);
+  if (!(lambda > -2.0 * mu / dim) || !isfinite(lambda))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "%s: lambda = %g, the bulk modulus lambda + 2 mu / %d must be > 0 "
+                       "(lambda > %g for mu = %g)",
+                       what, lambda, dim, -2.0 * mu / dim, mu);
+  return HDGCL_SUCCESS;
+}
+
+int hdg_problem_read_materials(const hdg_problem *problem, hdgcl_options opts, int dim,
+                               hdg_materials *materials) {
+  memset(materials, 0, sizeof *materials);
+  const char *text;
+  HDGCL_TRY(hdgcl_options_get_string(opts, "material", "", &text));
+  if (!*text) return HDGCL_SUCCESS;
+  if (!problem->vector)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--material %s: problem %s has no Lame parameters (elasticity problems only)",
+                       text, problem->info.name);
+  const char *at = text;
+  while (*at) {
+    if (materials->count == HDG_MAX_MATERIALS)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--material %s: more than %d materials", text,
+                         HDG_MAX_MATERIALS);
+    hdg_material *m = &materials->m[materials->count];
+    long tag;
+    int used = 0;
+    if (sscanf(at, "%ld:%lf:%lf%n", &tag, &m->mu, &m->lambda, &used) != 3 || used == 0 ||
+        (at[used] != ',' && at[used] != '\0') || tag < 0 || tag > INT32_MAX)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "--material %s: expected TAG:MU:LAMBDA[,TAG:MU:LAMBDA...] with element "
+                         "tags >= 0 (at '%s')",
+                         text, at);
+    m->tag = (int32_t)tag;
+    for (int i = 0; i < materials->count; i++)
+      if (materials->m[i].tag == m->tag)
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--material %s: tag %d given twice", text,
+                           (int)m->tag);
+    char what[64];
+    snprintf(what, sizeof what, "--material tag %d", (int)m->tag);
+    HDGCL_TRY(check_lame(what, m->mu, m->lambda, dim));
+    materials->count++;
+    at += used;
+    if (*at == ',') at++;
+  }
+  return HDGCL_SUCCESS;
+}
+
+int hdg_problem_lame(const problem_params *params, const hdg_materials *materials,
+                     const hdgcl_mesh *mesh, double *mu, double *lambda) {
+  int d = mesh->dim, nv = mesh->verts_per_element;
+  int used[HDG_MAX_MATERIALS] = {0};
+  for (int32_t e = 0; e < mesh->num_elements; e++) {
+    double x[3] = {0, 0, 0};
+    for (int a = 0; a < nv; a++)
+      for (int k = 0; k < d; k++)
+        x[k] += mesh->coords[(size_t)mesh->elem_verts[(size_t)e * nv + a] * d + k] / nv;
+    problem_elasticity_material(*params, x, &mu[e], &lambda[e]);
+    int32_t tag = mesh->elem_tags ? mesh->elem_tags[e] : 0;
+    for (int i = 0; i < materials->count; i++)
+      if (materials->m[i].tag == tag) {
+        mu[e] = materials->m[i].mu;
+        lambda[e] = materials->m[i].lambda;
+        used[i] = 1;
+      }
+    char what[64];
+    snprintf(what, sizeof what, "element %d", (int)e);
+    HDGCL_TRY(check_lame(what, mu[e], lambda[e], d));
+  }
+  for (int i = 0; i < materials->count; i++)
+    if (!used[i])
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--material: no element of the mesh has tag %d",
+                         (int)materials->m[i].tag);
   return HDGCL_SUCCESS;
 }

@@ -39,6 +39,31 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
 int hdg_problem_check_mesh(const hdg_problem *problem, const problem_params *params,
                            const hdgcl_mesh *mesh);
 
+/* Materials by element tag (--material TAG:MU:LAMBDA[,...], docs/elasticity.md
+ * section 13); elements of other tags keep the problem's own. */
+#define HDG_MAX_MATERIALS 16
+typedef struct hdg_material {
+  int32_t tag;
+  double mu, lambda;
+} hdg_material;
+typedef struct hdg_materials {
+  int count;
+  hdg_material m[HDG_MAX_MATERIALS];
+} hdg_materials;
+
+/* Reads "material" from opts (empty: none); refuses it for the scalar
+ * problems, malformed text, repeated tags and bad
+ * values (mu <= 0, lambda <= -2 mu / dim). */
+int hdg_problem_read_materials(const hdg_problem *problem, hdgcl_options opts, int dim,
+                               hdg_materials *materials);
+
+/* Lame parameters of each element of a vector problem: the problem's own at
+ * the centroid (problem_elasticity_material), replaced by the material of the
+ * element's tag where one is given; refuses bad values (naming the element)
+ * and tags that no element has. */
+int hdg_problem_lame(const problem_params *params, const hdg_materials *materials,
+                     const hdgcl_mesh *mesh, double *mu, double *lambda);
+
 /* Element coefficients kappa and c, evaluated at each element's centroid. */
 int hdg_problem_coefficients(const problem_params *params, const hdgcl_mesh *mesh, double *kappa,
                              double *c);

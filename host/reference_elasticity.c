@@ -73,64 +73,114 @@ static int element_load(hdgcl_solver s, int32_t e, elasticity_element *el) {
   return HDGCL_SUCCESS;
 }
 
-/* (E13): on traction faces the trace equation uses the physical stress of the
- * element's H,  hhat_phys = hhat - mu (H^T - tr(H) I) n,  H_ij = M^-1 (B_j u_i + C_j uhat_i):
- * rows (f, i, m) of a traction face f gain P^T u + Q uhat with
- *   P[(j, b)][(f, i, m)] = mu (C_i^T M^-1 B_j - C_j^T M^-1 B_i)[fm][b],
- *   Q[(f, i, m)][(g, j, n)] = mu (C_i^T M^-1 C_j - C_j^T M^-1 C_i)[fm][gn]   (i != j),
- * so their left factor becomes wt = Wext + [P; 0] and K_e gets -Q.  Returns
- * whether element e has a traction face (then wt is filled, else untouched). */
-static bool traction_rows(hdgcl_solver s, int32_t e, const reference_element *sc,
-                          elasticity_element *el) {
-  const hdg_sizes *sz = &s->ref.sz;
-  int d = sz->dim, np = sz->np, nf = sz->nf, nt = sz->nt, nfb = sz->nfb, ntb = sz->ntb;
-  int nz = (d + 1) * np, nw = ntb + 1;
-  double mu = s->params.mu;
-  const int32_t *faces = s->mesh->elem_faces + (size_t)e * sz->nfaces;
-  bool any = false;
-  for (int f = 0; f < sz->nfaces; f++) any |= s->num.face_bc[faces[f]] == FACE_NEUMANN;
-  if (!any) return false;
-  memcpy(el->wt, el->wf, sizeof(double) * nz * nw);
-  for (int k = 0; k < d; k++) {
+/* M^-1 B_k and M^-1 C_k (k < d) into el->yb, el->yc, for the terms below. */
+static void gradient_solves(const hdg_sizes *sz, const reference_element *sc,
+                            elasticity_element *el) {
+  int np = sz->np, nt = sz->nt;
+  for (int k = 0; k < sz->dim; k++) {
     double *yb = el->yb + (size_t)k * np * np, *yc = el->yc + (size_t)k * np * nt;
     memcpy(yb, sc->b + (size_t)k * np * np, sizeof(double) * np * np);
     dense_cholesky_solve(np, sc->achol, np, yb); /* M^-1 B_k */
     memcpy(yc, sc->c + (size_t)k * np * nt, sizeof(double) * np * nt);
     dense_cholesky_solve(np, sc->achol, nt, yc); /* M^-1 C_k */
   }
-  for (int f = 0; f < sz->nfaces; f++) {
-    if (s->num.face_bc[faces[f]] != FACE_NEUMANN) continue;
-    for (int i = 0; i < d; i++)
-      for (int j = 0; j < d; j++) {
-        if (i == j) continue; /* the two terms cancel */
-        const double *ci = sc->c + (size_t)i * np * nt, *cj = sc->c + (size_t)j * np * nt;
-        const double *ybi = el->yb + (size_t)i * np * np, *ybj = el->yb + (size_t)j * np * np;
-        const double *yci = el->yc + (size_t)i * np * nt, *ycj = el->yc + (size_t)j * np * nt;
-        for (int m = 0; m < nf; m++) {
-          int row = f * nfb + i * nf + m, fm = f * nf + m;
-          for (int b = 0; b < np; b++) {
-            double sum = 0.0;
-            for (int a = 0; a < np; a++)
-              sum += ci[a * nt + fm] * ybj[a * np + b] - cj[a * nt + fm] * ybi[a * np + b];
-            el->wt[(size_t)(j * np + b) * nw + row] += mu * sum;
-          }
-          for (int gn = 0; gn < nt; gn++) {
-            double sum = 0.0;
-            for (int a = 0; a < np; a++)
-              sum += ci[a * nt + fm] * ycj[a * nt + gn] - cj[a * nt + fm] * yci[a * nt + gn];
-            el->k[(size_t)row * ntb + (gn / nf) * nfb + j * nf + gn % nf] -= mu * sum;
-          }
+}
+
+/* The term mu (H^T - tr(H) I) n of the physical traction in the trace
+ * equations of face f (E13), H_ij = M^-1 (B_j u_i + C_j uhat_i): its u part
+ * P^T goes to left (rows (j, b), columns (f, i, m), i != j; for i = j the two
+ * terms cancel), its uhat part Q is subtracted from K:
+ *   P[(j, b)][(f, i, m)] = mu (C_i^T M^-1 B_j - C_j^T M^-1 B_i)[fm][b],
+ *   Q[(f, i, m)][(g, j, n)] = mu (C_i^T M^-1 C_j - C_j^T M^-1 C_i)[fm][gn].
+ * left = NULL adds Q only ((E17), whose P is in Wext already). */
+static void traction_terms(const hdg_sizes *sz, const reference_element *sc,
+                           elasticity_element *el, int f, double mu, double *left) {
+  int d = sz->dim, np = sz->np, nf = sz->nf, nt = sz->nt, nfb = sz->nfb, ntb = sz->ntb;
+  int nw = ntb + 1;
+  for (int i = 0; i < d; i++)
+    for (int j = 0; j < d; j++) {
+      if (i == j) continue;
+      const double *ci = sc->c + (size_t)i * np * nt, *cj = sc->c + (size_t)j * np * nt;
+      const double *ybi = el->yb + (size_t)i * np * np, *ybj = el->yb + (size_t)j * np * np;
+      const double *yci = el->yc + (size_t)i * np * nt, *ycj = el->yc + (size_t)j * np * nt;
+      for (int m = 0; m < nf; m++) {
+        int row = f * nfb + i * nf + m, fm = f * nf + m;
+        for (int b = 0; b < np && left; b++) {
+          double sum = 0.0;
+          for (int a = 0; a < np; a++)
+            sum += ci[a * nt + fm] * ybj[a * np + b] - cj[a * nt + fm] * ybi[a * np + b];
+          left[(size_t)(j * np + b) * nw + row] += mu * sum;
+        }
+        for (int gn = 0; gn < nt; gn++) {
+          double sum = 0.0;
+          for (int a = 0; a < np; a++)
+            sum += ci[a * nt + fm] * ycj[a * nt + gn] - cj[a * nt + fm] * yci[a * nt + gn];
+          el->k[(size_t)row * ntb + (gn / nf) * nfb + j * nf + gn % nf] -= mu * sum;
         }
       }
-  }
+    }
+}
+
+/* (E13): on traction faces the trace equation uses the physical stress of
+ * the element's H, hhat_phys = hhat - mu0 (H^T - tr(H) I) n (with (E17), the
+ * element's stress has (mu - mu0) of that term already),
+ * so the left factor of those rows becomes wt = Wext + [P; 0] and K_e gets -Q.
+ * Returns whether element e has a traction face (then wt is filled, else
+ * untouched). */
+static bool traction_rows(hdgcl_solver s, int32_t e, const reference_element *sc,
+                          elasticity_element *el) {
+  const hdg_sizes *sz = &s->ref.sz;
+  int nz = (sz->dim + 1) * sz->np, nw = sz->ntb + 1;
+  const int32_t *faces = s->mesh->elem_faces + (size_t)e * sz->nfaces;
+  bool any = false;
+  for (int f = 0; f < sz->nfaces; f++) any |= s->num.face_bc[faces[f]] == FACE_NEUMANN;
+  if (!any) return false;
+  memcpy(el->wt, el->wf, sizeof(double) * nz * nw);
+  gradient_solves(sz, sc, el);
+  for (int f = 0; f < sz->nfaces; f++)
+    if (s->num.face_bc[faces[f]] == FACE_NEUMANN) traction_terms(sz, sc, el, f, s->mu0, el->wt);
   return true;
+}
+
+/* Materials per element (docs/elasticity.md (E17)): the stress of an element
+ * is (mu H - p I) + w X, X = H^T - tr(H) I, w = mu - mu0, in the momentum
+ * equation and in the flux of every face.  Its volume part -(div w X, w)_K =
+ * w sum_j (B_j^T H_ji - B_i^T H_jj) adds to Z's u blocks (i != j)
+ *   w (B_j^T M^-1 B_i - B_i^T M^-1 B_j)
+ * and to Wext's rows u_i, columns uhat_j
+ *   -w (B_j^T M^-1 C_i - B_i^T M^-1 C_j),
+ * which is P of (E13) (with w) transposed: the trace equations' left factor
+ * stays Wext (the system stays symmetric); their Q comes with traction_terms. */
+static void material_terms(const hdg_sizes *sz, const reference_element *sc,
+                         elasticity_element *el, double mu) {
+  int d = sz->dim, np = sz->np, nf = sz->nf, nt = sz->nt, nfb = sz->nfb, nw = sz->ntb + 1;
+  int nz = (d + 1) * np;
+  for (int i = 0; i < d; i++)
+    for (int j = 0; j < d; j++) {
+      if (i == j) continue;
+      const double *bi = sc->b + (size_t)i * np * np, *bj = sc->b + (size_t)j * np * np;
+      const double *ybi = el->yb + (size_t)i * np * np, *ybj = el->yb + (size_t)j * np * np;
+      const double *yci = el->yc + (size_t)i * np * nt, *ycj = el->yc + (size_t)j * np * nt;
+      for (int a = 0; a < np; a++) {
+        for (int b = 0; b < np; b++) {
+          double sum = 0.0;
+          for (int c = 0; c < np; c++) sum += bj[c * np + a] * ybi[c * np + b] - bi[c * np + a] * ybj[c * np + b];
+          el->z[(size_t)(i * np + a) * nz + j * np + b] += mu * sum;
+        }
+        for (int fm = 0; fm < nt; fm++) {
+          double sum = 0.0;
+          for (int c = 0; c < np; c++) sum += bj[c * np + a] * yci[c * nt + fm] - bi[c * np + a] * ycj[c * nt + fm];
+          el->wf[(size_t)(i * np + a) * nw + (fm / nf) * nfb + j * nf + fm % nf] -= mu * sum;
+        }
+      }
+    }
 }
 
 int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *el) {
   const hdg_sizes *sz = &s->ref.sz;
   int d = sz->dim, np = sz->np, nf = sz->nf, nt = sz->nt, nfb = sz->nfb, ntb = sz->ntb;
   int nz = (d + 1) * np, nw = ntb + 1;
-  double mu = s->params.mu, eps = 1.0 / (s->params.mu + s->params.lambda);
+  double mu = s->mu[e], eps = 1.0 / (s->mu[e] + s->lambda[e]);
   reference_element *sc = &el->scalar;
   /* (E5): with kappa = 1, c = 0 the scalar a is the mass matrix M, d = tau <phi, phi>_dK,
    * e = tau <psi, phi>_dK, h = tau <psi, psi>_dK, b_k and c_k as in (F6). */
@@ -180,6 +230,11 @@ int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *e
   for (int a = 0; a < np; a++)
     for (int b = 0; b < np; b++) el->z[(size_t)(d * np + a) * nz + d * np + b] = -eps * sc->a[a * np + b];
   HDGCL_TRY(element_load(s, e, el));
+  double w = mu - s->mu0; /* (E17) */
+  if (w > 0) {
+    gradient_solves(sz, sc, el);
+    material_terms(sz, sc, el, w);
+  }
 
   /* (E9): K_e = K0 (x) I_d - Wext^T Z^-1 Wext,  g_e = Wext^T Z^-1 Fext. */
   int bad = dense_lu(nz, el->z, el->piv);
@@ -196,7 +251,11 @@ int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *e
           for (int n = 0; n < nf; n++)
             el->k[(size_t)(f * nfb + c * nf + m) * ntb + g * nfb + c * nf + n] =
                 el->k0[(f * nf + m) * nt + g * nf + n];
-  /* (E13): traction faces: K_e = K0 (x) I_d - Q - wt^T Z^-1 Wext, g_e = wt^T Z^-1 Fext. */
+  /* (E17): K_e = K0 (x) I_d - Q(w) - Wext^T Z^-1 Wext, Q(w) on every face;
+   * (E13): traction faces: K_e -= Q(mu0), left factor wt = Wext + [P(mu0); 0],
+   * g_e = wt^T Z^-1 Fext. */
+  if (w > 0)
+    for (int f = 0; f < sz->nfaces; f++) traction_terms(sz, sc, el, f, w, NULL);
   const double *left = traction_rows(s, e, sc, el) ? el->wt : el->wf;
   for (int r = 0; r < ntb; r++) {
     for (int col = 0; col < nw; col++) {

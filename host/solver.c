@@ -16,7 +16,7 @@ const char *const hdgcl_solver_options[] = {
     "problem",   "order",       "tau",        "rtol",     "maxit",      "solver",
     "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "cheb-mixed", "format",
     "chunk",     "keep-local",  "poly-degree", "kappa2",  "beta",  "scratch",    "pmg-smooth", "pmg-coarse",
-    "mu",        "lambda",      "weight",     NULL};
+    "mu",        "lambda",      "weight",     "contrast", "material",   NULL};
 
 /* In the order of PRECOND_* (solver_impl.h) and SOLVER_* (krylov.h). */
 static const char *const precond_names[] = {"none", "jacobi", "block-jacobi", "chebyshev", "asm",
@@ -56,7 +56,9 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   bool beam = s->problem->id == PROBLEM_CANTILEVER;
   HDGCL_TRY(hdgcl_options_get_real(opts, "rtol", beam ? 1e-8 : 1e-12, 1e-300, 1.0, &s->rtol));
   HDGCL_TRY(hdgcl_options_get_int(opts, "maxit", 10000, 1, 1000000000, &s->maxit));
-  bool nonsym = s->problem->nonsymmetric;
+  HDGCL_TRY(hdg_problem_read_materials(s->problem, opts, dim, &s->materials));
+  s->nonsymmetric = s->problem->nonsymmetric;
+  bool nonsym = s->nonsymmetric;
   HDGCL_TRY(hdgcl_options_get_choice(opts, "solver", solver_names, nonsym ? SOLVER_GMRES : SOLVER_CG,
                                      &s->solver));
   HDGCL_TRY(hdgcl_options_get_choice(opts, "precond", precond_names, PRECOND_BLOCK_JACOBI,
@@ -126,6 +128,15 @@ static int solver_init(hdgcl_solver s, int order) {
   HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "kappa", &s->kappa));
   HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "c", &s->c));
   HDGCL_TRY(hdg_problem_coefficients(&s->params, mesh, s->kappa, s->c));
+  if (s->problem->vector) {
+    HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "mu", &s->mu));
+    HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "lambda", &s->lambda));
+    HDGCL_TRY(hdg_problem_lame(&s->params, &s->materials, mesh, s->mu, s->lambda));
+    /* docs/elasticity.md (E17): the smallest mu of the mesh */
+    s->mu0 = s->mu[0];
+    for (size_t e = 1; e < ne; e++) s->mu0 = fmin(s->mu0, s->mu[e]);
+    for (size_t e = 0; e < ne; e++) s->mu_varies |= s->mu[e] > s->mu0;
+  }
   /* Face blocks of nfb = ncomp * nf values; u, q (H), u* per component. */
   HDGCL_TRY(hdgcl_calloc(rows * sz->nslots * sz->nfb * sz->nfb, sizeof(double), "trace matrix",
                          &s->matrix));
@@ -193,6 +204,8 @@ int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb
   s->mesh = fine->mesh;
   s->problem = fine->problem;
   s->params = fine->params; /* the same PDE: only the discretisation degree changes */
+  s->materials = fine->materials;
+  s->nonsymmetric = fine->nonsymmetric;
   s->tau = fine->tau;
   s->rtol = fine->rtol;
   s->maxit = fine->maxit;
@@ -310,6 +323,8 @@ int hdgcl_solver_destroy(hdgcl_solver *solver) {
   hdg_reference_destroy(&s->ref);
   hdg_numbering_destroy(&s->num);
   free(s->kappa);
+  free(s->mu);
+  free(s->lambda);
   free(s->c);
   free(s->matrix);
   free(s->rhs);

@@ -45,6 +45,15 @@ struct hdgcl_solver_s {
   int keep_local;       /* -1 automatic, 0 recompute, 1 keep */
   int scratch;          /* SCRATCH_AUTO / _LOCAL / _GLOBAL: where per-element factorisations work */
   double *kappa, *c;    /* [num_elements] */
+  /* Vector problems: Lame parameters per element ([num_elements], from the
+   * problem and --material) and their smallest mu, mu0 (docs/elasticity.md
+   * (E17): elements with mu > mu0 carry (mu - mu0) (H^T - tr(H) I) in their
+   * stress).  nonsymmetric: the trace system is not symmetric (convection,
+   * traction data). */
+  hdg_materials materials;
+  double *mu, *lambda, mu0;
+  bool mu_varies;       /* some element has mu > mu0: the terms of (E17) */
+  bool nonsymmetric;
 
   /* The assembled trace system (host copies, filled by both paths):
    * block-ELL values [rows][nslots][nfb][nfb], right-hand side [rows*nfb]

@@ -139,7 +139,6 @@ static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *L, const d
   const hdg_sizes *sz = &s->ref.sz;
   const hdgcl_mesh *m = s->mesh;
   int np = sz->np, np1 = sz->np1, d = sz->dim;
-  double mu = s->params.mu, lambda = s->params.lambda;
   fprintf(f, "</DataArray>\n</Cells>\n"
              "<PointData Scalars=\"von_mises\" Vectors=\"u\" Tensors=\"stress\">\n");
   static const char *const names[5] = {"u", "ustar", "stress", "von_mises", "pressure"};
@@ -170,6 +169,7 @@ static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *L, const d
           fprintf(f, "%.17g\n", p);
           continue;
         }
+        double mu = s->mu[e], lambda = s->lambda[e]; /* the element's material */
         for (int i = 0; i < d; i++) tr += h[i][i];
         for (int i = 0; i < 3; i++)
           for (int j = 0; j < 3; j++) sig[i][j] = mu * (h[i][j] + h[j][i] - (i == j ? tr : 0.0)) - (i == j ? p : 0.0);

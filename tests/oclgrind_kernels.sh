@@ -110,6 +110,9 @@ fi
   solve tri-p1-elasticity-traction --problem elasticity-linear --mesh square:1 --order 1 --rtol 0.5 --maxit 5
   solve tet-p1-elasticity-global --problem elasticity --mesh cube:1 --order 1 --scratch global $quick
   solve quad-p1-elasticity-traction --problem elasticity-mixed --mesh quad:2 --order 1 --rtol 0.5 --maxit 5
+  # Lame parameters per element: the terms of (E17) in both builds.
+  solve tri-p1-bimaterial --problem elasticity-bimaterial --mesh square:2 --order 1 --rtol 0.5 --maxit 5
+  solve quad-p1-bimaterial --problem elasticity-bimaterial --mesh quad:2 --order 1 --rtol 0.5 --maxit 5
   run clblast "$test_clblast" oclgrind
 ) &
 wait
