@@ -79,6 +79,35 @@ static inline double relative_difference(const double *a, const double *b, size_
   return m > 0 ? d / m : d;
 }
 
+/* max |K - K^T| / max |K| of the solver's assembled block-ELL trace matrix
+ * (block (u, slot s) with column c against the transpose of block (c, slot t)
+ * with column u); INFINITY if a block has no transposed partner or the
+ * matrix is not available. */
+static inline double trace_matrix_asymmetry(hdgcl_solver solver) {
+  int rows, slots, nb;
+  const double *val, *rhs;
+  const int32_t *cols;
+  if (hdgcl_solver_matrix(solver, &rows, &slots, &nb, &val, &cols, &rhs)) return INFINITY;
+  double asym = 0.0, amax = 0.0;
+  for (int u = 0; u < rows; u++)
+    for (int s = 0; s < slots; s++) {
+      int c = cols[(size_t)u * slots + s];
+      if (c < 0) continue;
+      int t = -1;
+      for (int k = 0; k < slots; k++)
+        if (cols[(size_t)c * slots + k] == u) t = k;
+      if (t < 0) return INFINITY;
+      const double *a = val + ((size_t)u * slots + s) * nb * nb;
+      const double *b = val + ((size_t)c * slots + t) * nb * nb;
+      for (int m = 0; m < nb; m++)
+        for (int n = 0; n < nb; n++) {
+          asym = fmax(asym, fabs(a[m * nb + n] - b[n * nb + m]));
+          amax = fmax(amax, fabs(a[m * nb + n]));
+        }
+    }
+  return amax > 0 ? asym / amax : asym;
+}
+
 /* The OpenCL context the tests use: $HDGCL_DEVICE or auto (PoCL in CI). */
 static inline hdgcl_context test_device(void) {
   hdgcl_context ctx = NULL;
