@@ -251,6 +251,15 @@ sweep)
   PROBLEM=convection-diffusion MAXIT=${CD_MAXIT:-5000} DEADLINE=$((t0 + ${SECONDS_NV:-520})) RUN_TIMEOUT=60 pin 14-15 \
     sh perf/solvers.sh "$build/hdgcl" nvidia "$out/solvers-convection-nvidia.jsonl" "${MESHES:-20 40 80 160 320}" \
     "${ORDERS:-1 2 3 4 5 6 7 8 9}" gmres "${CD_PRECONDS:-none jacobi block-jacobi asm pmg}" 2>&1 | tee "$out/sweep-convection.log"
+  # While PoCL runs: NVIDIA checks of what is newer than the sweep (SWEEP_NV_TESTS;
+  # appended to sweep-nvidia.log, so no file more comes back).
+  for t in ${SWEEP_NV_TESTS-test_elasticity_materials test_elasticity_device}; do
+    [ -x "$build/tests/$t" ] || continue
+    start=$(date +%s)
+    if HDGCL_DEVICE=nvidia HDGCL_TEST_DATA=tests/data pin 14-15 "$build/tests/$t" > "$out/tmp.log" 2>&1; then r=PASS; else r=FAIL; fi
+    { echo "$r nvidia $t ($(( $(date +%s) - start )) s)"; grep -v "^$" "$out/tmp.log" | tail -40; } >> "$out/sweep-nvidia.log"
+    rm -f "$out/tmp.log"
+  done
   wait ;;
 elasticity)
   # Issue 5: the device pipeline's tests on NVIDIA, then paper 004's
