@@ -46,7 +46,7 @@ check)
   for dev in ${DEVICES:-nvidia pocl}; do
     for t in test_device_context test_program_cache test_clblast test_launch_limits test_spmv \
              test_matrix_export test_krylov test_hdg_agreement test_hdg_polynomial \
-             "test_hdg_convergence 2d" "test_hdg_convergence 3d"; do
+             "test_hdg_convergence 2d" "test_hdg_convergence 3d" test_elasticity_materials; do
       set -- $t
       [ -x "$build/tests/$1" ] || continue
       start=$(date +%s)
@@ -275,9 +275,11 @@ elasticity)
       "$build/hdgcl" pocl "$out/elasticity-tet-pocl.jsonl" cube "${POCL_MESHES:-2 4 8 12}" "${ORDERS:-1 2 3 4}" \
       > "$out/elasticity-pocl.log" 2>&1
   ) &
-  { start=$(date +%s)
-    if HDGCL_DEVICE=nvidia timeout 150 pin 14-15 "$build/tests/test_elasticity_device" > "$out/tmp.log" 2>&1; then r=PASS; else r=FAIL; fi
-    echo "$r nvidia test_elasticity_device ($(( $(date +%s) - start )) s)"; [ $r = FAIL ] && tail -20 "$out/tmp.log"; rm -f "$out/tmp.log"
+  { for t in test_elasticity_device test_elasticity_materials; do
+      start=$(date +%s)
+      if HDGCL_DEVICE=nvidia timeout 150 pin 14-15 "$build/tests/$t" > "$out/tmp.log" 2>&1; then r=PASS; else r=FAIL; fi
+      echo "$r nvidia $t ($(( $(date +%s) - start )) s)"; [ $r = FAIL ] && tail -20 "$out/tmp.log"; rm -f "$out/tmp.log"
+    done
     PROBLEM=elasticity TAU= DEADLINE=$((t0 + ${SECONDS_NV:-200})) STEP_LIMIT=40 pin 14-15 sh perf/cube3d.sh \
       "$build/hdgcl" nvidia "$out/elasticity-tet-nvidia.jsonl" cube "${MESHES:-2 4 8 16 24}" "${ORDERS:-1 2 3 4}"
     PROBLEM=elasticity TAU= DEADLINE=$((t0 + ${SECONDS_REF:-250})) STEP_LIMIT=20 pin 14-15 sh perf/cube3d.sh \
