@@ -168,6 +168,17 @@ static int solver_init(hdgcl_solver s, int order) {
   r->trace_dofs = (int64_t)rows * sz->nfb;
   r->l2_p = r->norm_p = s->problem->vector ? 0.0 : NAN;
   r->tip_deflection = r->beam_deflection = NAN;
+  r->mu_min = r->mu_max = r->lambda_min = r->lambda_max = NAN;
+  if (s->problem->vector) {
+    r->mu_min = r->mu_max = s->mu[0];
+    r->lambda_min = r->lambda_max = s->lambda[0];
+    for (size_t e = 1; e < ne; e++) {
+      r->mu_min = fmin(r->mu_min, s->mu[e]);
+      r->mu_max = fmax(r->mu_max, s->mu[e]);
+      r->lambda_min = fmin(r->lambda_min, s->lambda[e]);
+      r->lambda_max = fmax(r->lambda_max, s->lambda[e]);
+    }
+  }
   r->h = largest_diameter(mesh);
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) r->stages[i].name = stage_names[i];
   if (!hdgcl_context_is_reference(ctx)) HDGCL_TRY(pipeline_create(s));

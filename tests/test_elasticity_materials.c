@@ -17,7 +17,8 @@
  *   - device = reference path to 1e-10 with materials per element on
  *     triangles, quadrilaterals, tetrahedra and hexahedra, also with
  *     traction data (elasticity-mixed, nonsymmetric) on tagged meshes;
- *   - bad --material values refused with a message naming the problem. */
+ *   - bad --material values refused with a message naming the problem;
+ *   - the result, the summary and the JSON give the range of mu and lambda. */
 #include "cli_run.h"
 #include "hdg_test.h"
 #include "problem_elasticity.h"
@@ -290,7 +291,27 @@ int main(void) {
   check_rejected(ref, "no element of the mesh has tag 7", "problem", "elasticity", "material",
                  "0:1:1,7:1:1", NULL);
   check_rejected(ref, "contrast", "problem", "elasticity-bimaterial", "contrast", "0", NULL);
+  /* The range of the Lame parameters in the result (NaN for scalar problems). */
+  {
+    solved b = solve_with(ref, "square:2", "problem", "elasticity-bimaterial", "order", "1",
+                          "mu", "2", "lambda", "3", "contrast", "4", NULL);
+    solved t = solve_with(ref, "square:2", "order", "1", NULL);
+    CHECK(b.status == 0 && t.status == 0);
+    if (!b.status)
+      CHECK_MSG(b.result->mu_min == 2 && b.result->mu_max == 8 && b.result->lambda_min == 3 &&
+                    b.result->lambda_max == 12,
+                "mu %g..%g lambda %g..%g", b.result->mu_min, b.result->mu_max,
+                b.result->lambda_min, b.result->lambda_max);
+    if (!t.status) CHECK(isnan(t.result->mu_min) && isnan(t.result->lambda_max));
+    solved_destroy(&b);
+    solved_destroy(&t);
+  }
   if (getenv("HDGCL_CLI")) {
+    CHECK(cli_run(NULL, "solve --device ref --problem elasticity-bimaterial --mesh square:2 --order 1") == 0);
+    CHECK_MSG(strstr(cli_out, "material  per element: mu 1..10, lambda 1..10"), "stdout: %s", cli_out);
+    CHECK(cli_run(NULL, "solve --device ref --problem elasticity-bimaterial --mesh square:2 --order 1 "
+                  "--quiet --json r.json && cat r.json") == 0);
+    CHECK_MSG(strstr(cli_out, "\"mu\": [1, 10], \"lambda\": [1, 10]"), "JSON: %s", cli_out);
     CHECK(cli_run(NULL, "solve --device ref --problem elasticity-bimaterial --mesh square:3") != 0);
     int lines = 0;
     for (const char *c = cli_err; *c; c++) lines += *c == '\n';

@@ -81,6 +81,17 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
   json_string(f, hdgcl_element_type_name(mesh->type));
   fprintf(f, ",\n%s  \"order\": %d,\n%s  \"tau\": ", pad, r->order, pad);
   json_number(f, r->tau);
+  if (!isnan(r->mu_min)) { /* vector problems: the range of the elements' Lame parameters */
+    fprintf(f, ",\n%s  \"mu\": [", pad);
+    json_number(f, r->mu_min);
+    fprintf(f, ", ");
+    json_number(f, r->mu_max);
+    fprintf(f, "], \"lambda\": [");
+    json_number(f, r->lambda_min);
+    fprintf(f, ", ");
+    json_number(f, r->lambda_max);
+    fprintf(f, "]");
+  }
   fprintf(f, ",\n%s  \"device\": {\"name\": ", pad);
   json_string(f, dev->name);
   fprintf(f, ", \"platform\": ");
@@ -184,6 +195,13 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
           (long long)r->num_elements, hdgcl_element_type_name(mesh->type), (long long)r->num_faces,
           r->h);
   fprintf(out, "device    %s (%s)\n", dev->name, dev->platform);
+  if (!isnan(r->mu_min)) {
+    if (r->mu_min == r->mu_max && r->lambda_min == r->lambda_max)
+      fprintf(out, "material  mu = %g, lambda = %g\n", r->mu_min, r->lambda_min);
+    else
+      fprintf(out, "material  per element: mu %g..%g, lambda %g..%g\n", r->mu_min, r->mu_max,
+              r->lambda_min, r->lambda_max);
+  }
   bool vector = !isnan(r->l2_p) || !isnan(r->tip_deflection);
   fprintf(out, "DOFs      element %s %lld, trace %lld (%lld faces x %lld)\n",
           vector ? "(u, H, p)" : "(u, q)", (long long)r->element_dofs, (long long)r->trace_dofs, (long long)r->num_unknown_faces,

@@ -114,6 +114,10 @@ typedef struct hdgcl_result {
    * over the end face x = L, and Euler-Bernoulli's q L^4 / (8 E I) for the
    * mesh's bounding box (plane strain in 2D); NaN for the other problems. */
   double tip_deflection, beam_deflection;
+  /* Vector problems: the range of the elements' Lame parameters (one value
+   * unless materials vary: --material, elasticity-bimaterial); NaN for the
+   * scalar problems. */
+  double mu_min, mu_max, lambda_min, lambda_max;
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
