@@ -341,11 +341,19 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[8]) {
   }
 }
 
+/* Young's modulus of element e, E' = E / (1 - nu^2) in 2D (plane strain). */
+static double young_modulus(hdgcl_solver s, int32_t e) {
+  double mu = s->mu[e], lambda = s->lambda[e];
+  double young = mu * (3 * lambda + 2 * mu) / (lambda + mu), nu = lambda / (2 * (lambda + mu));
+  return s->ref.sz.dim == 2 ? young / (1 - nu * nu) : young;
+}
+
 /* Cantilever (docs/elasticity.md section 9, (E15)): the tip deflection, mean of
  * -u_{d-1} of the trace over the end faces (tag 2, x = L), and Euler-Bernoulli's
  * w = q L^4 / (8 E I) with q = rho g H B, I = B H^3 / 12 over the mesh's
  * bounding box (L along x, H along the load, B = 1 in 2D, else the y extent),
- * E' = E / (1 - nu^2) in 2D (plane strain). */
+ * E' = E / (1 - nu^2) in 2D (plane strain); with materials per element, E I of
+ * the layered section (E19). */
 static int cantilever_tip(hdgcl_solver s) {
   const hdgcl_mesh *mesh = s->mesh;
   const hdg_sizes *sz = &s->ref.sz;
@@ -378,13 +386,32 @@ static int cantilever_tip(hdgcl_solver s) {
       lo[k] = fmin(lo[k], x);
       hi[k] = fmax(hi[k], x);
     }
-  double mu = s->params.mu, lambda = s->params.lambda;
-  double young = mu * (3 * lambda + 2 * mu) / (lambda + mu), nu = lambda / (2 * (lambda + mu));
-  if (d == 2) young /= 1 - nu * nu; /* plane strain */
   double len = hi[0] - lo[0], height = hi[d - 1] - lo[d - 1], width = d == 3 ? hi[1] - lo[1] : 1.0;
-  double q = s->params.param * height * width, inertia = width * height * height * height / 12;
+  double q = s->params.param * height * width, stiffness; /* E I */
+  bool one_material = true;
+  for (int32_t e = 1; e < mesh->num_elements; e++)
+    one_material &= s->mu[e] == s->mu[0] && s->lambda[e] == s->lambda[0];
+  if (one_material) {
+    stiffness = young_modulus(s, 0) * width * height * height * height / 12;
+  } else {
+    /* (E19): layers across the load direction: E I = (1/L) sum_e E_e int_e (y - y_n)^2,
+     * y_n = sum_e E_e int_e y / sum_e E_e |e| (y: the coordinate along the load). */
+    const hdgcl_quadrature *qe = &s->ref.qerr;
+    double m0 = 0.0, m1 = 0.0, m2 = 0.0; /* sum E int 1, E int y, E int y^2 */
+    for (int32_t e = 0; e < mesh->num_elements; e++) {
+      double young = young_modulus(s, e);
+      for (int k = 0; k < qe->n; k++) {
+        double x[3], jac[9];
+        double wq = young * qe->weights[k] * hdg_map(mesh, e, qe->points + (size_t)k * d, x, jac);
+        m0 += wq;
+        m1 += wq * x[d - 1];
+        m2 += wq * x[d - 1] * x[d - 1];
+      }
+    }
+    stiffness = (m2 - m1 * m1 / m0) / len;
+  }
   s->result.tip_deflection = -sum / area;
-  s->result.beam_deflection = q * len * len * len * len / (8 * young * inertia);
+  s->result.beam_deflection = q * len * len * len * len / (8 * stiffness);
   return HDGCL_SUCCESS;
 }
 

@@ -2,8 +2,10 @@
  *   square:N[xM]  quad:N[xM]  cube:N[xMxL]  hex:N[xMxL]
  * with optional ",diag=right|left|alt" (square only), ",distort=A", ",perturb=A",
  * ",seed=S", ",size=L[xH[xW]]" (the box [0,L]x[0,H][x[0,W]] instead of the unit
- * square/cube, e.g. a slender beam square:40x4,size=10x1); or a path ending in
- * ".msh".  Every error names the spec. */
+ * square/cube, e.g. a slender beam square:40x4,size=10x1), ",split=A:V" (element
+ * tags 1 where the centroid's coordinate A = x|y|z is below V, else 2: two
+ * material regions for --material); or a path ending in ".msh".  Every error
+ * names the spec. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -34,6 +36,8 @@ typedef struct mesh_request {
   uint64_t seed;
   double distort;
   double size[3]; /* extent of the box along each axis (default 1) */
+  int split_axis; /* -1: no split; else tags 1 | 2 across coordinate split_at */
+  double split_at;
 } mesh_request;
 
 static bool ends_with(const char *s, const char *suffix) {
@@ -45,7 +49,7 @@ static int spec_error(const char *spec, const char *problem) {
   return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                      "mesh spec '%s': %s (expected square:N[xM], quad:N[xM], cube:N[xMxL], "
                      "hex:N[xMxL] with ,diag=right|left|alt ,distort=A ,perturb=A ,seed=S "
-                     ",size=L[xH[xW]]; or a .msh file)",
+                     ",size=L[xH[xW]] ,split=x|y|z:V; or a .msh file)",
                      spec, problem);
 }
 
@@ -93,7 +97,7 @@ static int parse_sizes(const char *spec, const char *s, mesh_request *req, const
 /* ",key=value" modifiers. */
 static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
   bool seen_diag = false, seen_perturb = false, seen_seed = false, seen_distort = false;
-  bool seen_size = false;
+  bool seen_size = false, seen_split = false;
   while (*p == ',') {
     p++;
     const char *end = strchr(p, ',');
@@ -170,10 +174,22 @@ static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
       else if (count != req->kind->dim)
         return spec_error(spec, bad_size);
       seen_size = true;
+    } else if (!strcmp(item, "split")) {
+      if (seen_split) return spec_error(spec, "split given twice");
+      const char *bad_split = "split must be x:V, y:V or z:V (3D) with a number V";
+      const char *axes = req->kind->dim == 3 ? "xyz" : "xy";
+      if (!value[0] || !strchr(axes, value[0]) || value[1] != ':' || !value[2] ||
+          strspn(value + 2, "0123456789.eE+-") != strlen(value + 2))
+        return spec_error(spec, bad_split);
+      errno = 0;
+      req->split_at = strtod(value + 2, &stop);
+      if (errno || *stop || !isfinite(req->split_at)) return spec_error(spec, bad_split);
+      req->split_axis = value[0] - 'x';
+      seen_split = true;
     } else {
-      char problem[192];
+      char problem[256];
       snprintf(problem, sizeof problem,
-               "unknown modifier '%s' (known: diag, perturb, distort, seed, size)", item);
+               "unknown modifier '%s' (known: diag, perturb, distort, seed, size, split)", item);
       return spec_error(spec, problem);
     }
   }
@@ -187,7 +203,7 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
   if (!spec || !spec[0]) return spec_error("", "empty");
   if (ends_with(spec, ".msh")) return hdgcl_mesh_read_gmsh(spec, mesh);
 
-  mesh_request req = {NULL, {1, 1, 1}, HDGCL_DIAGONAL_RIGHT, 0.0, 0, 0.0, {1, 1, 1}};
+  mesh_request req = {NULL, {1, 1, 1}, HDGCL_DIAGONAL_RIGHT, 0.0, 0, 0.0, {1, 1, 1}, -1, 0.0};
   const char *rest = spec;
   HDGCL_TRY(parse_sizes(spec, spec, &req, &rest));
   HDGCL_TRY(parse_modifiers(spec, rest, &req));
@@ -204,6 +220,14 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
   }
   if (status == HDGCL_SUCCESS) status = hdgcl_mesh_distort(m, req.distort);
   if (status == HDGCL_SUCCESS) status = hdgcl_mesh_perturb(m, req.perturb, req.seed);
+  if (status == HDGCL_SUCCESS && req.split_axis >= 0) { /* element tags 1 | 2 by centroid */
+    int nv = m->verts_per_element, d = m->dim;
+    for (int32_t e = 0; e < m->num_elements; e++) {
+      double c = 0.0;
+      for (int a = 0; a < nv; a++) c += m->coords[(size_t)m->elem_verts[(size_t)e * nv + a] * d + req.split_axis];
+      m->elem_tags[e] = c / nv < req.split_at ? 1 : 2;
+    }
+  }
   if (status != HDGCL_SUCCESS) {
     hdgcl_mesh_destroy(&m);
     char message[512]; /* the generator's message, prefixed with the spec */

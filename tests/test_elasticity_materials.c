@@ -18,7 +18,9 @@
  *     triangles, quadrilaterals, tetrahedra and hexahedra, also with
  *     traction data (elasticity-mixed, nonsymmetric) on tagged meshes;
  *   - bad --material values refused with a message naming the problem;
- *   - the result, the summary and the JSON give the range of mu and lambda. */
+ *   - the result, the summary and the JSON give the range of mu and lambda;
+ *   - a two-layer cantilever (mesh spec split=y:0.5, --material): Euler-Bernoulli
+ *     with the layered section's E I (checked by hand), the tip within 3 %. */
 #include "cli_run.h"
 #include "hdg_test.h"
 #include "problem_elasticity.h"
@@ -291,6 +293,29 @@ int main(void) {
   check_rejected(ref, "no element of the mesh has tag 7", "problem", "elasticity", "material",
                  "0:1:1,7:1:1", NULL);
   check_rejected(ref, "contrast", "problem", "elasticity-bimaterial", "contrast", "0", NULL);
+  /* A composite cantilever (docs/elasticity.md (E19)): square:20x2,size=10x1 with its upper
+   * half (tag 2 by split=y:0.5) three times as stiff (E = 3, nu = 0.3): Euler-Bernoulli with
+   * the layered section's E I, computed here by hand, and the tip within 3 % of it. */
+  {
+    solved c = solve_with(ref, "square:20x2,size=10x1,split=y:0.5", "problem", "cantilever", "order",
+                          "2", "material", "2:1.1538461538461537:1.7307692307692308", NULL);
+    CHECK(c.status == 0);
+    if (!c.status) {
+      /* two layers of height 1/2, E' = E / (1 - nu^2): neutral axis y_n = (1 * 0.25 + 3 * 0.75) / 4 */
+      double ep = 1.0 / (1 - 0.09), yn = 0.625, h = 0.5;
+      double ei = ep * (h * h * h / 12 + h * (0.25 - yn) * (0.25 - yn)) +
+                  3 * ep * (h * h * h / 12 + h * (0.75 - yn) * (0.75 - yn));
+      double weight = 7850.0 * 9.81 / 200e9, beam = weight * 1e4 / (8 * ei);
+      const hdgcl_result *r = c.result;
+      printf("composite cantilever: tip %.6e, Euler-Bernoulli %.6e (by hand %.6e), ratio %.4f\n",
+             r->tip_deflection, r->beam_deflection, beam, r->tip_deflection / beam);
+      CHECK_MSG(fabs(r->beam_deflection / beam - 1) < 1e-6, "E I of the layers: %.6e vs %.6e",
+                r->beam_deflection, beam);
+      CHECK_MSG(fabs(r->tip_deflection / beam - 1) < 0.03, "tip %.6e vs %.6e", r->tip_deflection, beam);
+    }
+    solved_destroy(&c);
+  }
+
   /* The range of the Lame parameters in the result (NaN for scalar problems). */
   {
     solved b = solve_with(ref, "square:2", "problem", "elasticity-bimaterial", "order", "1",

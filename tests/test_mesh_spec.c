@@ -117,6 +117,44 @@ int main(void) {
     check_sized("hex:4x2x2,size=4x1x2.5", HDGCL_HEXAHEDRON, 4, 2, 2, box);
   }
 
+  /* split=A:V: element tags 1 below V along A, 2 above; 0 without split. */
+  {
+    const char *specs[] = {"square:4x2,size=10x1,split=y:0.5", "quad:4,split=x:0.25",
+                           "cube:2,split=z:0.5", "hex:2x1x2,split=z:0.3", "square:2"};
+    const int axis[] = {1, 0, 2, 2, -1};
+    const double at[] = {0.5, 0.25, 0.5, 0.3, 0};
+    for (int k = 0; k < 5; k++) {
+      hdgcl_mesh *m = from_spec(specs[k]);
+      if (!m) continue;
+      int count[3] = {0, 0, 0}, nv = m->verts_per_element;
+      for (int32_t e = 0; e < m->num_elements; e++) {
+        int t = m->elem_tags[e];
+        CHECK_MSG(t >= 0 && t <= 2, "%s: tag %d", specs[k], t);
+        if (t < 0 || t > 2) continue;
+        count[t]++;
+        if (axis[k] < 0) continue;
+        double c = 0.0;
+        for (int a = 0; a < nv; a++)
+          c += m->coords[(size_t)m->elem_verts[(size_t)e * nv + a] * m->dim + axis[k]] / nv;
+        CHECK_MSG(t == (c < at[k] ? 1 : 2), "%s: element %d (centroid %g) has tag %d", specs[k],
+                  (int)e, c, t);
+      }
+      if (axis[k] >= 0)
+        CHECK_MSG(count[0] == 0 && count[1] > 0 && count[2] > 0, "%s: tags %d/%d/%d", specs[k],
+                  count[0], count[1], count[2]);
+      else
+        CHECK(count[0] == m->num_elements);
+      hdgcl_mesh_destroy(&m);
+    }
+  }
+  check_rejected("square:4,split=z:0.5", "split must be");
+  check_rejected("square:4,split=y", "split must be");
+  check_rejected("square:4,split=y:", "split must be");
+  check_rejected("square:4,split=y:abc", "split must be");
+  check_rejected("square:4,split=w:1", "split must be");
+  check_rejected("square:4,split=y:inf", "split must be");
+  check_rejected("square:4,split=x:1,split=y:1", "twice");
+
   check_rejected("", "empty");
   check_rejected("square:4,size=0x1", "positive numbers");
   check_rejected("square:4,size=1x-1", "positive numbers");

@@ -109,7 +109,9 @@ int hdgcl_mesh_distort(hdgcl_mesh *mesh, double amplitude);
  *   square:N[xM]    unit square, triangles      quad:N[xM]   unit square, quads
  *   cube:N[xMxL]    unit cube, tetrahedra       hex:N[xMxL]  unit cube, hexahedra
  * followed by optional ",key=value" modifiers: diag=right|left|alt (triangles),
- * distort=A (hdgcl_mesh_distort), perturb=A, seed=S; or a path ending in ".msh"
+ * distort=A (hdgcl_mesh_distort), perturb=A, seed=S, size=L[xH[xW]] (the box),
+ * split=A:V (element tags 1 where the centroid's coordinate A = x, y or z is
+ * below V, 2 elsewhere; without it the tags are 0); or a path ending in ".msh"
  * (Gmsh). */
 int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh);
 
