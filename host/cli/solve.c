@@ -38,8 +38,7 @@ static void help(FILE *out) {
   fprintf(out,
           "  --mesh SPEC        square:N[xM][,diag=right|left|alt][,perturb=A][,seed=S]\n"
           "                     [,size=L[xH]][,split=x|y:V] (quad:, cube:, hex: too; see hdgcl mesh\n"
-          "                     --help) or a Gmsh\n"
-          "                     .msh file (default: the problem's, e.g. square:8)\n"
+          "                     --help) or a Gmsh .msh file (default: the problem's, e.g. square:8)\n"
           "  --order P          polynomial degree 0..10 (default 3)\n"
           "  --device SPEC      auto (default; or $HDGCL_DEVICE), gpu, cpu, ref, nvidia, amd,\n"
           "                     intel, pocl, or P:D from 'hdgcl devices'\n"
