@@ -54,6 +54,15 @@ void json_number(FILE *f, double x) {
     fputs("null", f);
 }
 
+/* "key": [lo, hi] */
+static void json_range(FILE *f, const char *key, double lo, double hi) {
+  fprintf(f, "\"%s\": [", key);
+  json_number(f, lo);
+  fprintf(f, ", ");
+  json_number(f, hi);
+  fprintf(f, "]");
+}
+
 double report_seconds_per_iteration(const hdgcl_result *r) {
   return r->iterations ? (r->stages[HDGCL_STAGE_SOLVE].seconds - r->precond_seconds) / r->iterations
                        : 0.0;
@@ -82,15 +91,10 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
   fprintf(f, ",\n%s  \"order\": %d,\n%s  \"tau\": ", pad, r->order, pad);
   json_number(f, r->tau);
   if (!isnan(r->mu_min)) { /* vector problems: the range of the elements' Lame parameters */
-    fprintf(f, ",\n%s  \"mu\": [", pad);
-    json_number(f, r->mu_min);
+    fprintf(f, ",\n%s  ", pad);
+    json_range(f, "mu", r->mu_min, r->mu_max);
     fprintf(f, ", ");
-    json_number(f, r->mu_max);
-    fprintf(f, "], \"lambda\": [");
-    json_number(f, r->lambda_min);
-    fprintf(f, ", ");
-    json_number(f, r->lambda_max);
-    fprintf(f, "]");
+    json_range(f, "lambda", r->lambda_min, r->lambda_max);
   }
   fprintf(f, ",\n%s  \"device\": {\"name\": ", pad);
   json_string(f, dev->name);
