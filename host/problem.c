@@ -65,7 +65,8 @@ static const hdg_problem problems[] = {
     {{"elasticity-bimaterial",
       "linear elasticity, two materials: (mu, lambda) on x<1/2, R (mu, lambda) on x>1/2 "
       "(--contrast R, default 10); u continuous with continuous traction and nonzero "
-      "tangential derivatives on x = 1/2 (strain form); Dirichlet; mesh faces must lie on x = 1/2",
+      "tangential derivatives on x = 1/2 (docs/elasticity.md section 13); Dirichlet; mesh faces "
+      "must lie on x = 1/2",
       0, "square:8"},
      PROBLEM_ELASTICITY_BIMATERIAL, {0}, 0, false, true},
 };
