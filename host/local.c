@@ -22,11 +22,19 @@ static size_t element_group_size(int np) {
   return wg > 256 ? 256 : wg;
 }
 
-/* The methods of cl/local.cl's local_invert (its `method` argument). */
-enum { INVERT_CHOLESKY, INVERT_GAUSS_JORDAN, NUM_INVERT };
-static const char *const invert_names[NUM_INVERT] = {"cholesky", "gauss-jordan"};
+/* The methods of S^-1: cl/local.cl's local_invert (its `method` argument:
+ * Cholesky or Gauss-Jordan in local memory) and cl/local_invert_tiled.cl
+ * (Gauss-Jordan in registers on a G x G grid of work-items, one program per G). */
+enum { INVERT_CHOLESKY, INVERT_GAUSS_JORDAN, INVERT_TILED, NUM_INVERT };
+static const char *const invert_names[NUM_INVERT] = {"cholesky", "gauss-jordan",
+                                                      "gauss-jordan-tiled"};
 #define TUNE_ELEMENTS 16384 /* elements of the timed trial (several waves on a large GPU) */
 #define TUNE_TRIALS 3
+
+/* The grid sides G of local_invert_tiled; a grid is built only when its
+ * tile, ceil(NZ / G) squared, fits in registers (at most 8 x 8). */
+static const int tiled_grids[NUM_TILED] = {8, 11, 16};
+static bool tiled_fits(int nz, int g) { return (nz + g - 1) / g <= 8; }
 
 static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   const hdg_sizes *sz = &s->ref.sz;
@@ -88,18 +96,44 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
 
 static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
 
-/* Largest work-group size allowed for local_invert, capped at 256. */
-static size_t invert_max_wg(hdgcl_solver s, local_stage *ls) {
+/* Largest work-group size allowed for a kernel on this device, capped at 256. */
+static size_t kernel_max_wg(hdgcl_solver s, cl_kernel kernel) {
   size_t max = 256, kmax = 0;
-  if (clGetKernelWorkGroupInfo(ls->invert, s->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
-                               sizeof kmax, &kmax, NULL) == CL_SUCCESS && kmax < max)
+  if (clGetKernelWorkGroupInfo(kernel, s->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
+                               &kmax, NULL) == CL_SUCCESS && kmax < max)
     max = kmax;
   if (s->ctx->info.max_work_group < max) max = s->ctx->info.max_work_group;
   return max;
 }
 
-/* "NAME[:WG]" (HDGCL_LOCAL_INVERT or a tuning record) -> kernel and size;
- * false if it names no usable variant. */
+/* The kernel of method `kind` at work-group size wg, or NULL where that pair
+ * does not exist here (Cholesky for a nonsymmetric or indefinite S, a tiled
+ * grid that is not compiled, a size above the kernel's limit). */
+static cl_kernel invert_kernel(hdgcl_solver s, const local_stage *ls, int kind, size_t wg) {
+  cl_kernel kernel = NULL;
+  if (kind == INVERT_CHOLESKY && !ls->nonsymmetric && !ls->vector) kernel = ls->invert;
+  if (kind == INVERT_GAUSS_JORDAN) kernel = ls->invert;
+  if (kind == INVERT_TILED)
+    for (int i = 0; i < NUM_TILED; i++)
+      if ((size_t)tiled_grids[i] * tiled_grids[i] == wg) kernel = ls->tiled[i];
+  return kernel && wg >= 1 && wg <= kernel_max_wg(s, kernel) ? kernel : NULL;
+}
+
+/* S <- S^-1 for the elements of the chunk buffer's first n slots. */
+static int launch_invert(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n) {
+  cl_kernel kernel = invert_kernel(s, ls, kind, wg);
+  if (!kernel) return hdgcl_error(HDGCL_ERROR_INTERNAL, "local_invert: no kernel %s:%zu",
+                                  invert_names[kind], wg);
+  cl_int method = kind;
+  hdgcl_arg a[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem), HDGCL_ARG(method)};
+  HDGCL_TRY(hdgcl_kernel_set_args(kernel, kind == INVERT_TILED ? 1 : 3, a));
+  size_t global = (size_t)n * wg;
+  return hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL);
+}
+
+/* "NAME[:WG]" (HDGCL_LOCAL_INVERT or a tuning record) -> method and size;
+ * false if it names no usable variant.  Without WG: the default work-group
+ * (Cholesky, Gauss-Jordan) or the largest compiled grid (tiled). */
 static bool parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int *k, size_t *wg) {
   char name[32];
   unsigned long size = 0;
@@ -107,9 +141,13 @@ static bool parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int 
   if (fields < 1 || (fields == 2 && size == 0)) return false;
   for (int i = 0; i < NUM_INVERT; i++)
     if (!strcmp(name, invert_names[i])) {
-      if (i == INVERT_CHOLESKY && (ls->nonsymmetric || ls->vector)) return false;
       size_t w = size ? (size_t)size : ls->wg;
-      if (w < 1 || w > invert_max_wg(s, ls)) return false;
+      for (int g = NUM_TILED - 1; i == INVERT_TILED && !size && g >= 0; g--)
+        if (ls->tiled[g]) {
+          w = (size_t)tiled_grids[g] * tiled_grids[g];
+          break;
+        }
+      if (!invert_kernel(s, ls, i, w)) return false;
       *k = i;
       *wg = w;
       return true;
@@ -117,46 +155,49 @@ static bool parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int 
   return false;
 }
 
-/* Times the candidate (kernel, work-group size) pairs on the first elements
+/* Times the candidate (method, work-group size) pairs on the first elements
  * of the mesh (S rebuilt before each run) and keeps the fastest: Cholesky
- * (SPD only) and Gauss-Jordan at 1x, 2x and 4x the default work-group. */
+ * (SPD only), Gauss-Jordan at 1x, 2x and 4x the default work-group, and the
+ * tiled Gauss-Jordan on each compiled grid. */
 static int tune_invert(hdgcl_solver s, local_stage *ls) {
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
   hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
+  typedef struct { int kind; size_t wg; } candidate;
+  candidate cand[4 + NUM_TILED];
+  int nc = 0;
+  cand[nc++] = (candidate){INVERT_CHOLESKY, ls->wg};
+  for (size_t mult = 1; mult <= 4; mult *= 2)
+    cand[nc++] = (candidate){INVERT_GAUSS_JORDAN, ls->wg * mult};
+  for (int i = 0; i < NUM_TILED; i++)
+    cand[nc++] = (candidate){INVERT_TILED, (size_t)tiled_grids[i] * tiled_grids[i]};
   double best = 1e300;
-  for (int k = ls->nonsymmetric || ls->vector ? INVERT_GAUSS_JORDAN : 0; k < NUM_INVERT; k++)
-    for (size_t mult = 1; mult <= (k == INVERT_GAUSS_JORDAN ? 4u : 1u); mult *= 2) {
-      size_t wg = ls->wg * mult;
-      if (wg > invert_max_wg(s, ls)) break;
-      cl_int method = k;
-      hdgcl_arg a[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem), HDGCL_ARG(method)};
-      HDGCL_TRY(hdgcl_kernel_set_args(ls->invert, 3, a));
-      size_t global = (size_t)n * wg;
-      double t = 1e300;
-      for (int trial = 0; trial < TUNE_TRIALS; trial++) {
-        HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
-        HDGCL_TRY(hdgcl_context_finish(s->ctx));
-        double t0 = hdgcl_wtime();
-        HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->invert, 1, &global, &wg, NULL));
-        HDGCL_TRY(hdgcl_context_finish(s->ctx));
-        double dt = hdgcl_wtime() - t0;
-        if (dt < t) t = dt;
-      }
-      if (s->ctx->verbose)
-        fprintf(stderr, "hdgcl: local_invert trial %s:%zu on %lld elements: %.3f ms\n",
-                invert_names[k], wg, (long long)n, 1e3 * t);
-      if (t < best) {
-        best = t;
-        ls->invert_kind = k;
-        ls->invert_wg = wg;
-      }
+  for (int c = 0; c < nc; c++) {
+    if (!invert_kernel(s, ls, cand[c].kind, cand[c].wg)) continue;
+    double t = 1e300;
+    for (int trial = 0; trial < TUNE_TRIALS; trial++) {
+      HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
+      HDGCL_TRY(hdgcl_context_finish(s->ctx));
+      double t0 = hdgcl_wtime();
+      HDGCL_TRY(launch_invert(s, ls, cand[c].kind, cand[c].wg, n));
+      HDGCL_TRY(hdgcl_context_finish(s->ctx));
+      double dt = hdgcl_wtime() - t0;
+      if (dt < t) t = dt;
     }
+    if (s->ctx->verbose)
+      fprintf(stderr, "hdgcl: local_invert trial %s:%zu on %lld elements: %.3f ms\n",
+              invert_names[cand[c].kind], cand[c].wg, (long long)n, 1e3 * t);
+    if (t < best) {
+      best = t;
+      ls->invert_kind = cand[c].kind;
+      ls->invert_wg = cand[c].wg;
+    }
+  }
   s->result.stages[HDGCL_STAGE_LOCAL] = saved;
   return HDGCL_SUCCESS;
 }
 
-/* The S^-1 kernel: $HDGCL_LOCAL_INVERT ("cholesky" | "gauss-jordan", optional
- * ":WG"), else the tuning record of this device and size, else a timed trial
+/* The S^-1 kernel: $HDGCL_LOCAL_INVERT ("cholesky" | "gauss-jordan" |
+ * "gauss-jordan-tiled", optional ":WG"), else the tuning record of this device and size, else a timed trial
  * (stored as the record).  Convection allows Gauss-Jordan only, and so does
  * elasticity's indefinite (u, p) matrix (docs/elasticity.md, "Device pipeline"). */
 static int choose_invert(hdgcl_solver s, local_stage *ls) {
@@ -170,13 +211,14 @@ static int choose_invert(hdgcl_solver s, local_stage *ls) {
                          ls->vector ? "a vector problem (indefinite local matrix)" : "nonsymmetric");
     if (!parse_invert(s, ls, env, &ls->invert_kind, &ls->invert_wg))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                         "HDGCL_LOCAL_INVERT=%s: expected cholesky or gauss-jordan, optionally "
-                         ":WG (a work-group size the kernel allows)",
+                         "HDGCL_LOCAL_INVERT=%s: expected cholesky, gauss-jordan or "
+                         "gauss-jordan-tiled, optionally :WG (a work-group size the kernel "
+                         "allows; G*G for a compiled grid G of the tiled one)",
                          env);
     return HDGCL_SUCCESS;
   }
   char label[128], value[64];
-  snprintf(label, sizeof label, "local_invert v1 np=%d %s%s%s", ls->rows,
+  snprintf(label, sizeof label, "local_invert v2 np=%d %s%s%s", ls->rows,
            ls->scratch_global ? "global" : "local", ls->nonsymmetric ? " nonsymmetric" : "",
            ls->vector ? " vector" : "");
   if (hdgcl_tuning_load(s->ctx, label, value, sizeof value) &&
@@ -214,6 +256,14 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
     HDGCL_TRY(hdgcl_kernel_create(program, ls->vector ? "elasticity_build" : "local_build",
                                   &ls->build));
   HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
+  for (int i = 0; i < NUM_TILED; i++)
+    if (tiled_fits(ls->rows, tiled_grids[i])) {
+      char grid[32];
+      cl_program tiled;
+      snprintf(grid, sizeof grid, "-DGRID=%d", tiled_grids[i]);
+      HDGCL_TRY(pipeline_program(s, "local_invert_tiled.cl", false, grid, &tiled));
+      HDGCL_TRY(hdgcl_kernel_create(tiled, "local_invert_tiled", &ls->tiled[i]));
+    }
   HDGCL_TRY(choose_chunk(s, ls));
   if (s->dev->mapped) HDGCL_TRY(local_mapped_create(s, ls));
   uint64_t np = ls->rows, nt1 = ls->cols, c = ls->chunk;
@@ -339,11 +389,7 @@ static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
 
 int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
   HDGCL_TRY(build_chunk(s, ls, e0, n, charge));
-  size_t global = (size_t)n * ls->invert_wg;
-  cl_int method = ls->invert_kind;
-  hdgcl_arg iargs[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem), HDGCL_ARG(method)};
-  HDGCL_TRY(hdgcl_kernel_set_args(ls->invert, 3, iargs));
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->invert, 1, &global, &ls->invert_wg, NULL));
+  HDGCL_TRY(launch_invert(s, ls, ls->invert_kind, ls->invert_wg, n));
   size_t np = ls->rows, nt1 = ls->cols;
   size_t zoff = (size_t)(e0 - local_stage_z_first(ls, e0)) * np * nt1;
   /* Z = S^-1 [W | F] */
@@ -373,6 +419,8 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
 void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   if (ls->build) clReleaseKernel(ls->build);
   if (ls->invert) clReleaseKernel(ls->invert);
+  for (int i = 0; i < NUM_TILED; i++)
+    if (ls->tiled[i]) clReleaseKernel(ls->tiled[i]);
   hdgcl_buffer_release(s->ctx, &ls->s);
   hdgcl_buffer_release(s->ctx, &ls->wf);
   hdgcl_buffer_release(s->ctx, &ls->wl);

@@ -27,6 +27,8 @@ typedef struct device_data {
 typedef struct local_stage {
   cl_kernel build;
   cl_kernel invert;      /* S^-1 by Cholesky (SPD) or Gauss-Jordan (host/local.c) */
+#define NUM_TILED 3
+  cl_kernel tiled[NUM_TILED]; /* S^-1 by Gauss-Jordan in registers, one per grid (NULL: not compiled) */
   int invert_kind;       /* the one used (-1 until local_stage_prepare), and its work-group size */
   size_t invert_wg;
   const char *invert_source; /* "trial", "cache" or "environment" (hdgcl_result) */

@@ -30,7 +30,7 @@ expect_error() {
   && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['solver']=='gmres' and d['precond']=='asm' and d['restart']==10 and d['iterations']>0 and d['precond_seconds']>=0 and d['seconds_per_iteration']>0" "$dir/g.json" \
   && ok "gmres json" || bad "gmres json"
 "$cli" solve --problem convection-diffusion --mesh square:4 --order 2 --json "$dir/c.json" --quiet \
-  && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['solver']=='gmres' and d['problem']=='convection-diffusion' and d['local_invert']=='gauss-jordan' and d['errors']['l2_u']<1e-2" "$dir/c.json" \
+  && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['solver']=='gmres' and d['problem']=='convection-diffusion' and d['local_invert'].startswith('gauss-jordan') and d['errors']['l2_u']<1e-2" "$dir/c.json" \
   && ok "convection-diffusion: GMRES and Gauss-Jordan by default" || bad "convection-diffusion json"
 
 "$cli" solve --mesh square:4 --order 2 --precond chebyshev --cheb-degree 3 > "$dir/out" 2>&1 \

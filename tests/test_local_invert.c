@@ -2,9 +2,10 @@
  * temporary cache directory, the first solve times the candidates and writes
  * one tuning record (*.tune), a second context reuses it ("cache"), a
  * corrupt record is replaced by a new trial, --no-cache times again and
- * writes nothing; HDGCL_LOCAL_INVERT forces a kernel, and Cholesky and
- * Gauss-Jordan (two work-group sizes) give the same solution; the
- * nonsymmetric problem refuses Cholesky and its trial picks Gauss-Jordan;
+ * writes nothing; HDGCL_LOCAL_INVERT forces a kernel, and Cholesky,
+ * Gauss-Jordan (two work-group sizes) and the tiled Gauss-Jordan (each grid)
+ * give the same solution; the nonsymmetric problem refuses Cholesky, its
+ * trial picks a Gauss-Jordan, and both Gauss-Jordan kernels agree there;
  * bad HDGCL_LOCAL_INVERT values are errors naming the variable. */
 #include <dirent.h>
 #include <unistd.h>
@@ -113,8 +114,11 @@ int main(void) {
   hdgcl_context_destroy(&nc);
 
   /* Forced kernels agree with each other (and with the trial's choice). */
-  const char *variants[] = {"cholesky", "gauss-jordan", "gauss-jordan:128"};
-  for (int v = 0; v < 3; v++) {
+  const char *variants[] = {"cholesky", "gauss-jordan", "gauss-jordan:128", "gauss-jordan-tiled:64",
+                            "gauss-jordan-tiled:121", "gauss-jordan-tiled:256",
+                            "gauss-jordan-tiled"};
+  const int wgs[] = {0, 0, 128, 64, 121, 256, 256};
+  for (int v = 0; v < 7; v++) {
     solved s = forced(ctx, "helmholtz-sin", variants[v]);
     expect_source(&s, "environment");
     if (!s.status && !a.status) {
@@ -124,21 +128,34 @@ int main(void) {
       double diff = relative_difference(u1, u0, (size_t)a.result->num_elements * 21);
       printf("%-16s u differs from the trial's choice by %.1e\n", variants[v], diff);
       CHECK_MSG(diff < 1e-12, "%s: u differs by %.3e", variants[v], diff);
-      CHECK(v != 2 || s.result->local_invert_wg == 128);
+      CHECK(!wgs[v] || s.result->local_invert_wg == wgs[v]);
     }
     solved_destroy(&s);
   }
   solved_destroy(&a);
 
-  /* Nonsymmetric: Gauss-Jordan only. */
+  /* Nonsymmetric: Gauss-Jordan only (either kernel), the same solution. */
   solved n1 = solve_case(ctx, "convection-diffusion");
-  CHECK(n1.status == 0 && !strcmp(n1.result->local_invert, "gauss-jordan"));
+  CHECK(n1.status == 0 && !strncmp(n1.result->local_invert, "gauss-jordan", 12));
+  solved n3 = forced(ctx, "convection-diffusion", "gauss-jordan");
+  solved n4 = forced(ctx, "convection-diffusion", "gauss-jordan-tiled:121");
+  if (!n3.status && !n4.status) {
+    const double *u0, *u1;
+    CHECK_OK(hdgcl_solver_solution(n3.solver, &u0, NULL, NULL, NULL));
+    CHECK_OK(hdgcl_solver_solution(n4.solver, &u1, NULL, NULL, NULL));
+    double diff = relative_difference(u1, u0, (size_t)n3.result->num_elements * 21);
+    printf("convection: gauss-jordan-tiled:121 u differs from gauss-jordan by %.1e\n", diff);
+    CHECK_MSG(diff < 1e-12, "convection, tiled: u differs by %.3e", diff);
+  } else
+    CHECK_MSG(0, "convection with a forced kernel failed: %s", hdgcl_last_error());
   solved_destroy(&n1);
+  solved_destroy(&n3);
+  solved_destroy(&n4);
   solved n2 = forced(ctx, "convection-diffusion", "cholesky");
   CHECK(n2.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "nonsymmetric"));
   solved_destroy(&n2);
-  const char *bad[] = {"lu", "gauss-jordan:0", "gauss-jordan:100000"};
-  for (int i = 0; i < 3; i++) {
+  const char *bad[] = {"lu", "gauss-jordan:0", "gauss-jordan:100000", "gauss-jordan-tiled:100"};
+  for (int i = 0; i < 4; i++) {
     solved s = forced(ctx, "helmholtz-sin", bad[i]);
     CHECK_MSG(s.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_LOCAL_INVERT"),
               "HDGCL_LOCAL_INVERT=%s accepted", bad[i]);
