@@ -28,6 +28,7 @@ __kernel void local_build(const int e0, __global const double *coords,
                           __global const double *pf,    /* [NFACES][NP][NP] */
                           __global const double *ef,    /* [NFACES][NORIENT][NP][NF] */
                           __global const double *dmef,  /* [DIM][NFACES][NORIENT][NP][NF] */
+                          __global const double *efef, /* [NFACES NORIENT]^2 [NF][NF] Ef^T Ef */
                           __global const double *load_points,  /* [NQ_LOAD][DIM] */
                           __global const double *load_weights, /* [NQ_LOAD] */
                           __global const double *phi_load,     /* [NQ_LOAD][NP] */
@@ -129,10 +130,8 @@ __kernel void local_build(const int e0, __global const double *coords,
       const int fa = a / NF, m = a % NF, fb = b / NF, n = b % NF;
       double ndot = 0.0;
       for (int d = 0; d < DIM; d++) ndot += g.normal[fa][d] * g.normal[fb][d];
-      __global const double *ea = ef + (fa * NORIENT + orient[fa]) * NP * NF;
-      __global const double *eb = ef + (fb * NORIENT + orient[fb]) * NP * NF;
-      double s = 0.0;
-      for (int j = 0; j < NP; j++) s += ea[j * NF + m] * eb[j * NF + n];
+      const double s = efef[(((fa * NORIENT + orient[fa]) * NFACES + fb) * NORIENT + orient[fb]) *
+                                NF * NF + m * NF + n]; /* (Ef_fa^T Ef_fb)[m][n] */
       k = (kappa / g.detj) * sigma[fa] * sigma[fb] * ndot * s;
       if (a == b) k += taun[fa] * sigma[fa];
     }
@@ -171,7 +170,8 @@ __kernel void elasticity_build(const int e0, __global const double *coords,
                                const double problem_param,
                                __global const double *dm, __global const double *dmdmt,
                                __global const double *pf, __global const double *ef,
-                               __global const double *dmef, __global const double *load_points,
+                               __global const double *dmef, __global const double *efef,
+                               __global const double *load_points,
                                __global const double *load_weights,
                                __global const double *phi_load, __global double *Z,
                                __global double *WF, __global double *WL, __global double *K) {
@@ -308,10 +308,8 @@ __kernel void elasticity_build(const int e0, __global const double *coords,
                  (w + (traction[f] ? mu0 : 0.0));
       }
       if (factor != 0.0) {
-        __global const double *ea = ef + (f * NORIENT + orient[f]) * NP * NF;
-        __global const double *eb = ef + (h * NORIENT + orient[h]) * NP * NF;
-        double s = 0.0;
-        for (int j = 0; j < NP; j++) s += ea[j * NF + m] * eb[j * NF + n];
+        const double s = efef[(((f * NORIENT + orient[f]) * NFACES + h) * NORIENT + orient[h]) *
+                                  NF * NF + m * NF + n]; /* (Ef_f^T Ef_h)[m][n] */
         k = sigma[f] * sigma[h] * factor * s / g.detj;
       }
       if (c == c2 && f == h && m == n) k += tau * sigma[f];

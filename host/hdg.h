@@ -76,6 +76,8 @@ typedef struct hdg_reference {
   double *ef;       /* [nfaces][norient][np][nf]  Ef_{f,o} */
   double *pf;       /* [nfaces][np][np]   Pf_f */
   double *dmef;     /* [dim][nfaces][norient][np][nf]  Dm_l Ef_{f,o} */
+  double *efef;     /* [nfaces*norient][nfaces*norient][nf][nf]  Ef_{f,o}^T Ef_{g,o'}, (F15)'s
+                       face-face products (index (f norient + o) nfaces norient + g norient + o') */
   double *kpost;    /* [dim*dim][np1][np1]  (d_l phi+_i, d_m phi+_j)_ref, index l*dim+m */
   double *dpost;    /* [dim][np1][np]       (d_l phi+_i, phi_j)_ref */
   /* Volume quadrature (degree 2p+3: the load, and every element integral on

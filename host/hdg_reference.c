@@ -156,6 +156,7 @@ int hdg_reference_create(hdgcl_element_type type, int order, hdg_reference *ref)
   HDGCL_TRY_GOTO(status, alloc_doubles(nfo * np * nf, "Ef", &ref->ef), fail);
   HDGCL_TRY_GOTO(status, alloc_doubles((size_t)sz->nfaces * np * np, "Pf", &ref->pf), fail);
   HDGCL_TRY_GOTO(status, alloc_doubles((size_t)d * nfo * np * nf, "DmEf", &ref->dmef), fail);
+  HDGCL_TRY_GOTO(status, alloc_doubles(nfo * nfo * nf * nf, "EfTEf", &ref->efef), fail);
   HDGCL_TRY_GOTO(status, alloc_doubles((size_t)d * d * np1 * np1, "Kpost", &ref->kpost), fail);
   HDGCL_TRY_GOTO(status, alloc_doubles((size_t)d * np1 * np, "Dpost", &ref->dpost), fail);
   HDGCL_TRY_GOTO(status, hdgcl_quadrature_create(sz->shape, 2 * p + LOAD_EXTRA_DEGREE, &ref->qload),
@@ -168,6 +169,16 @@ int hdg_reference_create(hdgcl_element_type type, int order, hdg_reference *ref)
                  fail);
   HDGCL_TRY_GOTO(status, volume_tables(ref), fail);
   HDGCL_TRY_GOTO(status, face_tables(ref), fail);
+  /* Ef_a^T Ef_b for every pair of (face, orientation): out[m][n] = sum_j Ef_a[j][m] Ef_b[j][n] */
+  for (size_t a = 0; a < nfo; a++)
+    for (size_t b = 0; b < nfo; b++)
+      for (int m = 0; m < nf; m++)
+        for (int n = 0; n < nf; n++) {
+          const double *ea = ref->ef + a * np * nf, *eb = ref->ef + b * np * nf;
+          double s = 0.0;
+          for (int j = 0; j < np; j++) s += ea[j * nf + m] * eb[j * nf + n];
+          ref->efef[((a * nfo + b) * nf + m) * nf + n] = s;
+        }
   HDGCL_TRY_GOTO(status, alloc_doubles((size_t)ref->qerr.n * np, "error basis", &ref->phi_err), fail);
   HDGCL_TRY_GOTO(status, alloc_doubles((size_t)ref->qerr.n * np1, "error basis", &ref->phi1_err),
                  fail);
@@ -188,7 +199,7 @@ void hdg_reference_destroy(hdg_reference *ref) {
                       ref->dmef,      ref->kpost,     ref->dpost,     ref->phi_load,
                       ref->dphi_load, ref->phi1_load, ref->dphi1_load, ref->psi_face,
                       ref->phi_face,  ref->phi_err,   ref->phi1_err,  ref->face_xi,
-                      ref->face_tangent, ref->face_nref};
+                      ref->face_tangent, ref->face_nref, ref->efef};
   for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) free(arrays[i]);
   hdgcl_quadrature_destroy(&ref->qload);
   hdgcl_quadrature_destroy(&ref->qface);

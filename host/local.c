@@ -319,7 +319,7 @@ static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t
                       HDGCL_ARG(pid),
                       HDGCL_ARG(param),         HDGCL_ARG(d->dm.mem),
                       HDGCL_ARG(d->dmdmt.mem),  HDGCL_ARG(d->pf.mem),
-                      HDGCL_ARG(d->ef.mem),     HDGCL_ARG(d->dmef.mem),
+                      HDGCL_ARG(d->ef.mem),     HDGCL_ARG(d->dmef.mem),  HDGCL_ARG(d->efef.mem),
                       HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
                       HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->s.mem),
                       HDGCL_ARG(ls->wf.mem),    HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->k.mem)};
@@ -329,21 +329,22 @@ static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t
   /* Per element: S0 on the d diagonal blocks ((NFACES + 2 DIM^2) NP^2 each,
    * d times), the B blocks (2 DIM NP^2 twice), W0 (2 (DIM + 1) NP NT, d
    * times) and C (3 NP NT), the load (2 DIM NQ NP + problem_elasticity_f,
-   * about 60 flops per point), K0 (2 NP + 8 per entry of the NT^2 blocks,
-   * d times); with traction data at most P (2 DIM NP NF per entry) and Q.
+   * about 60 flops per point), K0 (2 DIM + 8 per entry of the NT^2 blocks, the
+   * face products Ef^T Ef read from the EfTEf table, d times); with traction
+   * data at most P (2 DIM NP NF per entry) and Q (as K0).
    * Bytes: Z, [Wext | Fext] (twice with traction data), K written once. */
   double P = sz->np, T = sz->nt, D = sz->dim, Z = ls->rows, C = ls->cols;
   double flops = D * (2.0 * (sz->nfaces + 2 * D * D)) * P * P + 4.0 * D * D * P * P +
                  D * 2.0 * (D + 1) * T * P + 3.0 * P * T + 2.0 * s->ref.qload.n * D * P +
-                 60.0 * s->ref.qload.n + D * T * T * (2 * P + 8);
+                 60.0 * s->ref.qload.n + D * T * T * (2 * D + 8);
   double bytes = 8.0 * (Z * Z + Z * C + C * C);
   if (ls->nonsymmetric) {
-    flops += D * (D - 1) * T * P * 2 * D + D * (D - 1) * T * T * (2 * P + 8);
+    flops += D * (D - 1) * T * P * 2 * D + D * (D - 1) * T * T * (2 * D + 8);
     bytes += 8.0 * Z * C;
   }
   if (s->mu_varies) /* (E17): Z's u blocks i != j, P and Q on every face */
     flops += D * (D - 1) * P * P * 4 * D * D + D * (D - 1) * T * P * 2 * D +
-             D * (D - 1) * T * T * (2 * P + 8);
+             D * (D - 1) * T * T * (2 * D + 8);
   s->result.stages[charge].flops += flops * n;
   s->result.stages[charge].bytes += bytes * n;
   return HDGCL_SUCCESS;
@@ -361,16 +362,18 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
                       HDGCL_ARG(tau),           HDGCL_ARG(pid),
                       HDGCL_ARG(pdeg),          HDGCL_ARG(k2),
                       HDGCL_ARG(d->dm.mem),     HDGCL_ARG(d->dmdmt.mem),  HDGCL_ARG(d->pf.mem),
-                      HDGCL_ARG(d->ef.mem),     HDGCL_ARG(d->dmef.mem),
+                      HDGCL_ARG(d->ef.mem),     HDGCL_ARG(d->dmef.mem),  HDGCL_ARG(d->efef.mem),
                       HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
                       HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->s.mem),
                       HDGCL_ARG(ls->wf.mem),    HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->k.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build, 1, &global, &ls->wg, NULL));
+  /* K0: 2 DIM + 8 flops per entry, its face products Ef^T Ef read from the
+   * EfTEf table (F15). */
   double P = sz->np, T = sz->nt;
   double flops = (2.0 * (sz->nfaces + sz->dim * sz->dim) + 1) * P * P + 2.0 * (sz->dim + 1) * T * P +
-                 T * T * (2 * P + 8) + 2.0 * s->ref.qload.n * P;
+                 T * T * (2.0 * sz->dim + 8) + 2.0 * s->ref.qload.n * P;
   double bytes = 8.0 * (P * P + P * (T + 1) + (T + 1) * (T + 1));
   if (ls->nonsymmetric) { /* convection in S; [W_t | F] */
     flops += 2.0 * sz->dim * P * P + 2.0 * T * P;

@@ -81,6 +81,7 @@ static int upload(hdgcl_solver s) {
   UPLOAD(d->pf, (size_t)sz->nfaces * np * np, double, ref->pf, "Pf");
   UPLOAD(d->ef, nfo * np * nf, double, ref->ef, "Ef");
   UPLOAD(d->dmef, (size_t)dim * nfo * np * nf, double, ref->dmef, "DmEf");
+  UPLOAD(d->efef, nfo * nfo * nf * nf, double, ref->efef, "EfTEf");
   UPLOAD(d->kpost, (size_t)dim * dim * np1 * np1, double, ref->kpost, "Kpost");
   UPLOAD(d->dpost, (size_t)dim * np1 * np, double, ref->dpost, "Dpost");
   UPLOAD(d->load_points, (size_t)ref->qload.n * dim, double, ref->qload.points, "load points");
@@ -114,7 +115,7 @@ static void release_data(hdgcl_solver s) {
                          &d->kappa,      &d->c,            &d->face_verts,  &d->face_elems,
                          &d->face_local, &d->face_bc,      &d->face_unknown, &d->unknown_face,
                          &d->block_cols, &d->dm,           &d->dmdmt,       &d->pf,
-                         &d->ef,         &d->dmef,         &d->kpost,       &d->dpost,
+                         &d->ef,         &d->dmef,         &d->efef,        &d->kpost,       &d->dpost,
                          &d->load_points, &d->load_weights, &d->phi_load,   &d->face_points,
                          &d->face_weights, &d->psi_face,   &d->err_points,  &d->err_weights,
                          &d->phi_err,    &d->phi1_err,     &d->phi_face,    &d->face_xi,

@@ -15,7 +15,7 @@ typedef struct device_data {
   hdgcl_buffer coords, elem_verts, elem_faces, elem_orient, kappa, c;
   hdgcl_buffer lambda; /* vector problems: lambda per element (kappa holds mu) */
   hdgcl_buffer face_verts, face_elems, face_local, face_bc, face_unknown, unknown_face, block_cols;
-  hdgcl_buffer dm, dmdmt, pf, ef, dmef, kpost, dpost;
+  hdgcl_buffer dm, dmdmt, pf, ef, dmef, efef, kpost, dpost;
   hdgcl_buffer load_points, load_weights, phi_load;
   hdgcl_buffer face_points, face_weights, psi_face, phi_face, face_xi, face_tangent, face_nref;
   hdgcl_buffer face_orient, dphi_load, phi1_load, dphi1_load;

@@ -111,7 +111,10 @@ fi
   solve tet-p1-elasticity-global --problem elasticity --mesh cube:1 --order 1 --scratch global $quick
   solve quad-p1-elasticity-traction --problem elasticity-mixed --mesh quad:2 --order 1 --rtol 0.5 --maxit 5
   # Lame parameters per element: the terms of (E17) in both builds.
+  # ... with S^-1 by the tiled Gauss-Jordan (local_invert_tiled: Z is 9 x 9, 2 x 2 tiles).
+  export HDGCL_LOCAL_INVERT=gauss-jordan-tiled:64
   solve tri-p1-bimaterial --problem elasticity-bimaterial --mesh square:2 --order 1 --rtol 0.5 --maxit 5
+  export HDGCL_LOCAL_INVERT=gauss-jordan
   solve quad-p1-bimaterial --problem elasticity-bimaterial --mesh quad:2 --order 1 --rtol 0.5 --maxit 5
   run clblast "$test_clblast" oclgrind
 ) &
