@@ -309,7 +309,7 @@ static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t
   device_data *d = &s->dev->data;
   cl_int ce0 = (cl_int)e0, pid = s->params.id;
   double tau = s->tau, mu = s->params.mu, lambda = s->params.lambda, param = s->params.param;
-  double mu0 = s->mu0; /* (E17); d->kappa holds mu per element */
+  double mu0 = solver_mu0(s); /* (E17); d->kappa holds mu per element */
   hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
                       HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_orient.mem),
                       HDGCL_ARG(d->elem_faces.mem), HDGCL_ARG(d->face_bc.mem),
@@ -342,7 +342,7 @@ static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t
     flops += D * (D - 1) * T * P * 2 * D + D * (D - 1) * T * T * (2 * D + 8);
     bytes += 8.0 * Z * C;
   }
-  if (s->mu_varies) /* (E17): Z's u blocks i != j, P and Q on every face */
+  if (solver_mu_varies(s)) /* (E17): Z's u blocks i != j, P and Q on every face */
     flops += D * (D - 1) * P * P * 4 * D * D + D * (D - 1) * T * P * 2 * D +
              D * (D - 1) * T * T * (2 * D + 8);
   s->result.stages[charge].flops += flops * n;

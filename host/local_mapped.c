@@ -66,7 +66,7 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
    * their own buffers and expand them (mapped_elasticity_pre / _post). */
   const hdgcl_buffer *bs = ls->vector ? &ls->ms : &ls->s, *bwf = ls->vector ? &ls->mwf : &ls->wf;
   const hdgcl_buffer *bwl = ls->vector ? &ls->mwl : &ls->wl, *bk = ls->vector ? &ls->mk : &ls->k;
-  double mu = s->params.mu, lambda = s->params.lambda, mu0 = s->mu0; /* (E17) */
+  double mu = s->params.mu, lambda = s->params.lambda, mu0 = solver_mu0(s); /* (E17) */
   cl_int ce0 = (cl_int)e0, pid = s->params.id, pdeg = s->params.degree;
   double tau = s->tau, k2 = s->params.param;
   hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
@@ -135,7 +135,7 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
     double Z = ls->rows, C = ls->cols, TB = sz->ntb;
     flops += 2.0 * Q * D * P + 60.0 * Q;
     if (ls->nonsymmetric) flops += 4.0 * P * (D * P * TB + TB * TB);
-    if (s->mu_varies) flops += 4.0 * P * (D * (D - 1) * P * P + D * P * TB + TB * TB); /* (E17) */
+    if (solver_mu_varies(s)) flops += 4.0 * P * (D * (D - 1) * P * P + D * P * TB + TB * TB); /* (E17) */
     bytes += 8.0 * (2 * Z * Z + 2 * Z * C + C * C + P * P + P * (T + 1) + (T + 1) * (T + 1));
   }
   s->result.stages[charge].flops += flops * n;

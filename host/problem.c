@@ -7,6 +7,21 @@
 
 #include "error.h"
 
+/* Checks one material (docs/elasticity.md (E1)): shear modulus mu > 0 and bulk
+ * modulus lambda + 2 mu / d > 0; the latter also keeps epsilon = 1 / (mu + lambda)
+ * finite and positive (mu + lambda > mu (1 - 2/d) >= 0).  `what` names where
+ * the values came from. */
+static int check_lame(const char *what, double mu, double lambda, int dim) {
+  if (!(mu > 0) || !isfinite(mu))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: mu = %g, the shear modulus must be > 0", what, mu);
+  if (!(lambda > -2.0 * mu / dim) || !isfinite(lambda))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "%s: lambda = %g, the bulk modulus lambda + 2 mu / %d must be > 0 "
+                       "(lambda > %g for mu = %g)",
+                       what, lambda, dim, -2.0 * mu / dim, mu);
+  return HDGCL_SUCCESS;
+}
+
 static const hdg_problem problems[] = {
     {{"helmholtz-sin",
       "paper 000 section 5: lap u - u = f on the unit square/cube, u = sin(2 pi x) sin(2 pi y) "
@@ -116,16 +131,7 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
   if (beam) params->param = weight;
   if (problem->id == PROBLEM_ELASTICITY_BIMATERIAL) params->param = contrast;
   if (problem->vector) {
-    /* docs/elasticity.md (E1): shear modulus mu > 0 and bulk modulus
-     * lambda + 2 mu / d > 0; the latter also keeps epsilon = 1 / (mu + lambda) finite
-     * and positive (mu + lambda > mu (1 - 2/d) >= 0). */
-    if (!(mu > 0) || !isfinite(mu))
-      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--mu %g: the shear modulus must be > 0", mu);
-    if (!(lambda > -2.0 * mu / dim) || !isfinite(lambda))
-      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                         "--lambda %g: the bulk modulus lambda + 2 mu / %d must be > 0 "
-                         "(lambda > %g for --mu %g)",
-                         lambda, dim, -2.0 * mu / dim, mu);
+    HDGCL_TRY(check_lame("--mu, --lambda", mu, lambda, dim));
     params->mu = mu;
     params->lambda = lambda;
   }
@@ -172,19 +178,6 @@ int hdg_problem_coefficients(const problem_params *params, const hdgcl_mesh *mes
       return hdgcl_error(HDGCL_ERROR_ARGUMENT, "element %d: kappa = %g, c = %g (need kappa > 0, c >= 0)",
                          (int)e, kappa[e], c[e]);
   }
-  return HDGCL_SUCCESS;
-}
-
-/* Checks one material (docs/elasticity.md (E1)): shear modulus mu > 0 and bulk
- * modulus lambda + 2 mu / d > 0; `what` names where it came from. */
-static int check_lame(const char *what, double mu, double lambda, int dim) {
-  if (!(mu > 0) || !isfinite(mu))
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: mu = %g, the shear modulus must be > 0", what, mu);
-  if (!(lambda > -2.0 * mu / dim) || !isfinite(lambda))
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                       "%s: lambda = %g, the bulk modulus lambda + 2 mu / %d must be > 0 "
-                       "(lambda > %g for mu = %g)",
-                       what, lambda, dim, -2.0 * mu / dim, mu);
   return HDGCL_SUCCESS;
 }
 
@@ -244,9 +237,6 @@ int hdg_problem_lame(const problem_params *params, const hdg_materials *material
         lambda[e] = materials->m[i].lambda;
         used[i] = 1;
       }
-    char what[64];
-    snprintf(what, sizeof what, "element %d", (int)e);
-    HDGCL_TRY(check_lame(what, mu[e], lambda[e], d));
   }
   for (int i = 0; i < materials->count; i++)
     if (!used[i])

@@ -59,8 +59,10 @@ int hdg_problem_read_materials(const hdg_problem *problem, hdgcl_options opts, i
 
 /* Lame parameters of each element of a vector problem: the problem's own at
  * the centroid (problem_elasticity_material), replaced by the material of the
- * element's tag where one is given; refuses bad values (naming the element)
- * and tags that no element has. */
+ * element's tag where one is given (both checked already, by hdg_problem_params
+ * and hdg_problem_read_materials; the problem's own keep mu > 0 and the bulk
+ * modulus > 0: elasticity-bimaterial scales both by its contrast R > 0);
+ * refuses tags that no element has. */
 int hdg_problem_lame(const problem_params *params, const hdg_materials *materials,
                      const hdgcl_mesh *mesh, double *mu, double *lambda);
 

@@ -126,9 +126,10 @@ static void traction_terms(const hdg_sizes *sz, const reference_element *sc,
  * element's stress has (mu - mu0) of that term already),
  * so the left factor of those rows becomes wt = Wext + [P; 0] and K_e gets -Q.
  * Returns whether element e has a traction face (then wt is filled, else
- * untouched). */
+ * untouched).  `solved`: gradient_solves has run for this element already
+ * (material_terms needed it), so el->yb, el->yc hold its M^-1 B_k, M^-1 C_k. */
 static bool traction_rows(hdgcl_solver s, int32_t e, const reference_element *sc,
-                          elasticity_element *el) {
+                          elasticity_element *el, bool solved) {
   const hdg_sizes *sz = &s->ref.sz;
   int nz = (sz->dim + 1) * sz->np, nw = sz->ntb + 1;
   const int32_t *faces = s->mesh->elem_faces + (size_t)e * sz->nfaces;
@@ -136,9 +137,9 @@ static bool traction_rows(hdgcl_solver s, int32_t e, const reference_element *sc
   for (int f = 0; f < sz->nfaces; f++) any |= s->num.face_bc[faces[f]] == FACE_NEUMANN;
   if (!any) return false;
   memcpy(el->wt, el->wf, sizeof(double) * nz * nw);
-  gradient_solves(sz, sc, el);
+  if (!solved) gradient_solves(sz, sc, el);
   for (int f = 0; f < sz->nfaces; f++)
-    if (s->num.face_bc[faces[f]] == FACE_NEUMANN) traction_terms(sz, sc, el, f, s->mu0, el->wt);
+    if (s->num.face_bc[faces[f]] == FACE_NEUMANN) traction_terms(sz, sc, el, f, solver_mu0(s), el->wt);
   return true;
 }
 
@@ -152,7 +153,7 @@ static bool traction_rows(hdgcl_solver s, int32_t e, const reference_element *sc
  * which is P of (E13) (with w) transposed: the trace equations' left factor
  * stays Wext (the system stays symmetric); their Q comes with traction_terms. */
 static void material_terms(const hdg_sizes *sz, const reference_element *sc,
-                         elasticity_element *el, double mu) {
+                           elasticity_element *el, double w) {
   int d = sz->dim, np = sz->np, nf = sz->nf, nt = sz->nt, nfb = sz->nfb, nw = sz->ntb + 1;
   int nz = (d + 1) * np;
   for (int i = 0; i < d; i++)
@@ -165,12 +166,12 @@ static void material_terms(const hdg_sizes *sz, const reference_element *sc,
         for (int b = 0; b < np; b++) {
           double sum = 0.0;
           for (int c = 0; c < np; c++) sum += bj[c * np + a] * ybi[c * np + b] - bi[c * np + a] * ybj[c * np + b];
-          el->z[(size_t)(i * np + a) * nz + j * np + b] += mu * sum;
+          el->z[(size_t)(i * np + a) * nz + j * np + b] += w * sum;
         }
         for (int fm = 0; fm < nt; fm++) {
           double sum = 0.0;
           for (int c = 0; c < np; c++) sum += bj[c * np + a] * yci[c * nt + fm] - bi[c * np + a] * ycj[c * nt + fm];
-          el->wf[(size_t)(i * np + a) * nw + (fm / nf) * nfb + j * nf + fm % nf] -= mu * sum;
+          el->wf[(size_t)(i * np + a) * nw + (fm / nf) * nfb + j * nf + fm % nf] -= w * sum;
         }
       }
     }
@@ -230,7 +231,7 @@ int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *e
   for (int a = 0; a < np; a++)
     for (int b = 0; b < np; b++) el->z[(size_t)(d * np + a) * nz + d * np + b] = -eps * sc->a[a * np + b];
   HDGCL_TRY(element_load(s, e, el));
-  double w = mu - s->mu0; /* (E17) */
+  double w = mu - solver_mu0(s); /* (E17) */
   if (w > 0) {
     gradient_solves(sz, sc, el);
     material_terms(sz, sc, el, w);
@@ -256,7 +257,7 @@ int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *e
    * g_e = wt^T Z^-1 Fext. */
   if (w > 0)
     for (int f = 0; f < sz->nfaces; f++) traction_terms(sz, sc, el, f, w, NULL);
-  const double *left = traction_rows(s, e, sc, el) ? el->wt : el->wf;
+  const double *left = traction_rows(s, e, sc, el, w > 0) ? el->wt : el->wf;
   for (int r = 0; r < ntb; r++) {
     for (int col = 0; col < nw; col++) {
       double sum = 0.0;
@@ -388,10 +389,8 @@ static int cantilever_tip(hdgcl_solver s) {
     }
   double len = hi[0] - lo[0], height = hi[d - 1] - lo[d - 1], width = d == 3 ? hi[1] - lo[1] : 1.0;
   double q = s->params.param * height * width, stiffness; /* E I */
-  bool one_material = true;
-  for (int32_t e = 1; e < mesh->num_elements; e++)
-    one_material &= s->mu[e] == s->mu[0] && s->lambda[e] == s->lambda[0];
-  if (one_material) {
+  const hdgcl_result *r = &s->result;
+  if (r->mu_min == r->mu_max && r->lambda_min == r->lambda_max) { /* one material */
     stiffness = young_modulus(s, 0) * width * height * height * height / 12;
   } else {
     /* (E19): layers across the load direction: E I = (1/L) sum_e E_e int_e (y - y_n)^2,

@@ -132,10 +132,6 @@ static int solver_init(hdgcl_solver s, int order) {
     HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "mu", &s->mu));
     HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "lambda", &s->lambda));
     HDGCL_TRY(hdg_problem_lame(&s->params, &s->materials, mesh, s->mu, s->lambda));
-    /* docs/elasticity.md (E17): the smallest mu of the mesh */
-    s->mu0 = s->mu[0];
-    for (size_t e = 1; e < ne; e++) s->mu0 = fmin(s->mu0, s->mu[e]);
-    for (size_t e = 0; e < ne; e++) s->mu_varies |= s->mu[e] > s->mu0;
   }
   /* Face blocks of nfb = ncomp * nf values; u, q (H), u* per component. */
   HDGCL_TRY(hdgcl_calloc(rows * sz->nslots * sz->nfb * sz->nfb, sizeof(double), "trace matrix",

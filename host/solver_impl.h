@@ -46,13 +46,11 @@ struct hdgcl_solver_s {
   int scratch;          /* SCRATCH_AUTO / _LOCAL / _GLOBAL: where per-element factorisations work */
   double *kappa, *c;    /* [num_elements] */
   /* Vector problems: Lame parameters per element ([num_elements], from the
-   * problem and --material) and their smallest mu, mu0 (docs/elasticity.md
-   * (E17): elements with mu > mu0 carry (mu - mu0) (H^T - tr(H) I) in their
-   * stress).  nonsymmetric: the trace system is not symmetric (convection,
-   * traction data). */
+   * problem and --material; their range is in result.mu_min .. lambda_max,
+   * see solver_mu0).  nonsymmetric: the trace system is not symmetric
+   * (convection, traction data). */
   hdg_materials materials;
-  double *mu, *lambda, mu0;
-  bool mu_varies;       /* some element has mu > mu0: the terms of (E17) */
+  double *mu, *lambda;
   bool nonsymmetric;
 
   /* The assembled trace system (host copies, filled by both paths):
@@ -71,6 +69,14 @@ struct hdgcl_solver_s {
   hdgcl_result result;
   device_pipeline *dev;
 };
+
+/* docs/elasticity.md (E17): mu0, the smallest mu of the mesh (elements with
+ * mu > mu0 carry (mu - mu0) (H^T - tr(H) I) in their stress), and whether
+ * some element has mu > mu0 (then the terms of (E17) are built). */
+static inline double solver_mu0(const struct hdgcl_solver_s *s) { return s->result.mu_min; }
+static inline bool solver_mu_varies(const struct hdgcl_solver_s *s) {
+  return s->result.mu_max > s->result.mu_min;
+}
 
 /* The serial reference path: the same mathematics in plain C, integrated on
  * each physical element (docs/formulation.md sections 3-5). */
