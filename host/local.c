@@ -1,9 +1,12 @@
 /* Local stage on the device (kernels: cl/local.cl): per chunk of elements,
- * local_build fills S, [W | F] and K0 (F13)-(F16), local_invert replaces S
- * by S^-1, and two CLBlast batched GEMMs finish the static condensation:
+ * local_build fills S, [W | F] and K0 (F13)-(F16), then the static
+ * condensation (F10):
  *   Z = S^-1 [W | F]              (NP x NP) x (NP x (NT+1))
- *   K = K0 - [W | F]^T Z          ((NT+1) x NP) x (NP x (NT+1))   (F10)
- * (with convection, [W_t | F] in the second product, (F24)).
+ *   K = K0 - [W | F]^T Z          ((NT+1) x NP) x (NP x (NT+1))
+ * (with convection, [W_t | F] in the second product, (F24)).  Z comes either
+ * from S^-1 (local_invert or cl/local_invert_tiled.cl) and a CLBlast batched
+ * GEMM, or in one kernel from Gauss-Jordan on [S | W F]
+ * (cl/local_solve_tiled.cl); K from a second CLBlast batched GEMM.
  * The chunk size comes from the device memory left after the trace system. */
 #include <limits.h>
 #include <stdio.h>
@@ -22,19 +25,26 @@ static size_t element_group_size(int np) {
   return wg > 256 ? 256 : wg;
 }
 
-/* The methods of S^-1: cl/local.cl's local_invert (its `method` argument:
- * Cholesky or Gauss-Jordan in local memory) and cl/local_invert_tiled.cl
- * (Gauss-Jordan in registers on a G x G grid of work-items, one program per G). */
-enum { INVERT_CHOLESKY, INVERT_GAUSS_JORDAN, INVERT_TILED, NUM_INVERT };
+/* The methods of Z = S^-1 [W | F]: S^-1 by cl/local.cl's local_invert (its
+ * `method` argument: Cholesky or Gauss-Jordan in local memory) or by
+ * cl/local_invert_tiled.cl (Gauss-Jordan in registers on a G x G grid of
+ * work-items, one program per G), then a batched GEMM; or Z directly by
+ * cl/local_solve_tiled.cl (Gauss-Jordan on [S | W F], the same grids). */
+enum { INVERT_CHOLESKY, INVERT_GAUSS_JORDAN, INVERT_TILED, INVERT_SOLVE, NUM_INVERT };
 static const char *const invert_names[NUM_INVERT] = {"cholesky", "gauss-jordan",
-                                                      "gauss-jordan-tiled"};
+                                                      "gauss-jordan-tiled", "gauss-jordan-solve"};
 #define TUNE_ELEMENTS 16384 /* elements of the timed trial (several waves on a large GPU) */
 #define TUNE_TRIALS 3
 
-/* The grid sides G of local_invert_tiled; a grid is built only when its
- * tile, ceil(NZ / G) squared, fits in registers (at most 8 x 8). */
+/* The grid sides G of local_invert_tiled and local_solve_tiled; a grid is
+ * built only when its tile fits in registers: ceil(NZ / G) rows and
+ * ceil(NC / G) columns (NC = NZ for S^-1, NZ + NT + 1 for [S | W F]), at most
+ * 8 rows and 64 entries. */
 static const int tiled_grids[NUM_TILED] = {8, 11, 16};
-static bool tiled_fits(int nz, int g) { return (nz + g - 1) / g <= 8; }
+static bool tiled_fits(int nz, int nc, int g) {
+  int rows = (nz + g - 1) / g, cols = (nc + g - 1) / g;
+  return rows <= 8 && rows * cols <= 64;
+}
 
 static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   const hdg_sizes *sz = &s->ref.sz;
@@ -113,22 +123,33 @@ static cl_kernel invert_kernel(hdgcl_solver s, const local_stage *ls, int kind, 
   cl_kernel kernel = NULL;
   if (kind == INVERT_CHOLESKY && !ls->nonsymmetric && !ls->vector) kernel = ls->invert;
   if (kind == INVERT_GAUSS_JORDAN) kernel = ls->invert;
-  if (kind == INVERT_TILED)
-    for (int i = 0; i < NUM_TILED; i++)
-      if ((size_t)tiled_grids[i] * tiled_grids[i] == wg) kernel = ls->tiled[i];
+  for (int i = 0; i < NUM_TILED && (kind == INVERT_TILED || kind == INVERT_SOLVE); i++)
+    if ((size_t)tiled_grids[i] * tiled_grids[i] == wg)
+      kernel = kind == INVERT_TILED ? ls->tiled[i] : ls->solve[i];
   return kernel && wg >= 1 && wg <= kernel_max_wg(s, kernel) ? kernel : NULL;
 }
 
-/* S <- S^-1 for the elements of the chunk buffer's first n slots. */
-static int launch_invert(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n) {
+/* Z = S^-1 [W | F] for the elements of the chunk buffers' first n slots,
+ * into Z from element slot z0 on: by method `kind` at work-group size wg. */
+static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n, int64_t z0) {
   cl_kernel kernel = invert_kernel(s, ls, kind, wg);
   if (!kernel) return hdgcl_error(HDGCL_ERROR_INTERNAL, "local_invert: no kernel %s:%zu",
                                   invert_names[kind], wg);
-  cl_int method = kind;
+  size_t np = ls->rows, nt1 = ls->cols, global = (size_t)n * wg;
+  if (kind == INVERT_SOLVE) {
+    cl_long zoff = (cl_long)(z0 * (int64_t)(np * nt1));
+    hdgcl_arg a[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->wf.mem), HDGCL_ARG(ls->z.mem),
+                     HDGCL_ARG(zoff)};
+    HDGCL_TRY(hdgcl_kernel_set_args(kernel, 4, a));
+    return hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL);
+  }
+  cl_int method = kind; /* S <- S^-1, then Z = S^-1 [W | F] */
   hdgcl_arg a[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem), HDGCL_ARG(method)};
   HDGCL_TRY(hdgcl_kernel_set_args(kernel, kind == INVERT_TILED ? 1 : 3, a));
-  size_t global = (size_t)n * wg;
-  return hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL);
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL));
+  return hdgcl_dgemm_strided_batched(s->ctx, false, false, np, nt1, np, 1.0, ls->s.mem, 0, np,
+                                     np * np, ls->wf.mem, 0, np, np * nt1, 0.0, ls->z.mem,
+                                     (size_t)z0 * np * nt1, np, np * nt1, (size_t)n, NULL);
 }
 
 /* "NAME[:WG]" (HDGCL_LOCAL_INVERT or a tuning record) -> method and size;
@@ -142,8 +163,8 @@ static bool parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int 
   for (int i = 0; i < NUM_INVERT; i++)
     if (!strcmp(name, invert_names[i])) {
       size_t w = size ? (size_t)size : ls->wg;
-      for (int g = NUM_TILED - 1; i == INVERT_TILED && !size && g >= 0; g--)
-        if (ls->tiled[g]) {
+      for (int g = NUM_TILED - 1; (i == INVERT_TILED || i == INVERT_SOLVE) && !size && g >= 0; g--)
+        if (i == INVERT_TILED ? ls->tiled[g] : ls->solve[g]) {
           w = (size_t)tiled_grids[g] * tiled_grids[g];
           break;
         }
@@ -155,21 +176,24 @@ static bool parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int 
   return false;
 }
 
-/* Times the candidate (method, work-group size) pairs on the first elements
- * of the mesh (S rebuilt before each run) and keeps the fastest: Cholesky
- * (SPD only), Gauss-Jordan at 1x, 2x and 4x the default work-group, and the
- * tiled Gauss-Jordan on each compiled grid. */
+/* Times the candidate (method, work-group size) pairs, each computing Z on
+ * the first elements of the mesh (S rebuilt before each run), and keeps the
+ * fastest: Cholesky (SPD only), Gauss-Jordan at 1x, 2x and 4x the default
+ * work-group, the tiled Gauss-Jordan and the tiled Gauss-Jordan solve on each
+ * compiled grid.  The first three are timed with the GEMM they need. */
 static int tune_invert(hdgcl_solver s, local_stage *ls) {
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
   hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
   typedef struct { int kind; size_t wg; } candidate;
-  candidate cand[4 + NUM_TILED];
+  candidate cand[4 + 2 * NUM_TILED];
   int nc = 0;
   cand[nc++] = (candidate){INVERT_CHOLESKY, ls->wg};
   for (size_t mult = 1; mult <= 4; mult *= 2)
     cand[nc++] = (candidate){INVERT_GAUSS_JORDAN, ls->wg * mult};
-  for (int i = 0; i < NUM_TILED; i++)
+  for (int i = 0; i < NUM_TILED; i++) {
     cand[nc++] = (candidate){INVERT_TILED, (size_t)tiled_grids[i] * tiled_grids[i]};
+    cand[nc++] = (candidate){INVERT_SOLVE, (size_t)tiled_grids[i] * tiled_grids[i]};
+  }
   double best = 1e300;
   for (int c = 0; c < nc; c++) {
     if (!invert_kernel(s, ls, cand[c].kind, cand[c].wg)) continue;
@@ -178,7 +202,7 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
       HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
       HDGCL_TRY(hdgcl_context_finish(s->ctx));
       double t0 = hdgcl_wtime();
-      HDGCL_TRY(launch_invert(s, ls, cand[c].kind, cand[c].wg, n));
+      HDGCL_TRY(launch_z(s, ls, cand[c].kind, cand[c].wg, n, 0));
       HDGCL_TRY(hdgcl_context_finish(s->ctx));
       double dt = hdgcl_wtime() - t0;
       if (dt < t) t = dt;
@@ -196,9 +220,10 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
   return HDGCL_SUCCESS;
 }
 
-/* The S^-1 kernel: $HDGCL_LOCAL_INVERT ("cholesky" | "gauss-jordan" |
- * "gauss-jordan-tiled", optional ":WG"), else the tuning record of this device and size, else a timed trial
- * (stored as the record).  Convection allows Gauss-Jordan only, and so does
+/* The method of Z: $HDGCL_LOCAL_INVERT ("cholesky" | "gauss-jordan" |
+ * "gauss-jordan-tiled" | "gauss-jordan-solve", optional ":WG"), else the
+ * tuning record of this device and size, else a timed trial (stored as the
+ * record).  Convection allows Gauss-Jordan only, and so does
  * elasticity's indefinite (u, p) matrix (docs/elasticity.md, "Device pipeline"). */
 static int choose_invert(hdgcl_solver s, local_stage *ls) {
   const char *env = getenv("HDGCL_LOCAL_INVERT");
@@ -211,14 +236,15 @@ static int choose_invert(hdgcl_solver s, local_stage *ls) {
                          ls->vector ? "a vector problem (indefinite local matrix)" : "nonsymmetric");
     if (!parse_invert(s, ls, env, &ls->invert_kind, &ls->invert_wg))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                         "HDGCL_LOCAL_INVERT=%s: expected cholesky, gauss-jordan or "
-                         "gauss-jordan-tiled, optionally :WG (a work-group size the kernel "
-                         "allows; G*G for a compiled grid G of the tiled one)",
+                         "HDGCL_LOCAL_INVERT=%s: expected cholesky, gauss-jordan, "
+                         "gauss-jordan-tiled or gauss-jordan-solve, optionally :WG (a "
+                         "work-group size the kernel allows; G*G for a compiled grid G of the "
+                         "tiled ones)",
                          env);
     return HDGCL_SUCCESS;
   }
   char label[128], value[64];
-  snprintf(label, sizeof label, "local_invert v2 np=%d %s%s%s", ls->rows,
+  snprintf(label, sizeof label, "local_invert v3 np=%d nc=%d %s%s%s", ls->rows, ls->cols,
            ls->scratch_global ? "global" : "local", ls->nonsymmetric ? " nonsymmetric" : "",
            ls->vector ? " vector" : "");
   if (hdgcl_tuning_load(s->ctx, label, value, sizeof value) &&
@@ -256,14 +282,20 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
     HDGCL_TRY(hdgcl_kernel_create(program, ls->vector ? "elasticity_build" : "local_build",
                                   &ls->build));
   HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
-  for (int i = 0; i < NUM_TILED; i++)
-    if (tiled_fits(ls->rows, tiled_grids[i])) {
-      char grid[32];
-      cl_program tiled;
-      snprintf(grid, sizeof grid, "-DGRID=%d", tiled_grids[i]);
+  for (int i = 0; i < NUM_TILED; i++) {
+    char grid[64];
+    cl_program tiled;
+    snprintf(grid, sizeof grid, "-DGRID=%d", tiled_grids[i]);
+    if (tiled_fits(ls->rows, ls->rows, tiled_grids[i])) {
       HDGCL_TRY(pipeline_program(s, "local_invert_tiled.cl", false, grid, &tiled));
       HDGCL_TRY(hdgcl_kernel_create(tiled, "local_invert_tiled", &ls->tiled[i]));
     }
+    if (tiled_fits(ls->rows, ls->rows + ls->cols, tiled_grids[i])) {
+      snprintf(grid, sizeof grid, "-DGRID=%d -DNRHS=%d", tiled_grids[i], ls->cols);
+      HDGCL_TRY(pipeline_program(s, "local_solve_tiled.cl", false, grid, &tiled));
+      HDGCL_TRY(hdgcl_kernel_create(tiled, "local_solve_tiled", &ls->solve[i]));
+    }
+  }
   HDGCL_TRY(choose_chunk(s, ls));
   if (s->dev->mapped) HDGCL_TRY(local_mapped_create(s, ls));
   uint64_t np = ls->rows, nt1 = ls->cols, c = ls->chunk;
@@ -392,28 +424,27 @@ static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
 
 int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
   HDGCL_TRY(build_chunk(s, ls, e0, n, charge));
-  HDGCL_TRY(launch_invert(s, ls, ls->invert_kind, ls->invert_wg, n));
-  size_t np = ls->rows, nt1 = ls->cols;
-  size_t zoff = (size_t)(e0 - local_stage_z_first(ls, e0)) * np * nt1;
-  /* Z = S^-1 [W | F] */
-  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, false, false, np, nt1, np, 1.0, ls->s.mem, 0, np,
-                                        np * np, ls->wf.mem, 0, np, np * nt1, 0.0, ls->z.mem,
-                                        zoff, np, np * nt1, (size_t)n, NULL));
+  int64_t z0 = e0 - local_stage_z_first(ls, e0);
+  HDGCL_TRY(launch_z(s, ls, ls->invert_kind, ls->invert_wg, n, z0)); /* Z = S^-1 [W | F] */
+  size_t np = ls->rows, nt1 = ls->cols, zoff = (size_t)z0 * np * nt1;
   /* K = K0 - [W | F]^T Z  (F10), or K0 - [W_t | F]^T Z with convection (F24) */
   cl_mem left = ls->nonsymmetric ? ls->wl.mem : ls->wf.mem;
   HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, nt1, nt1, np, -1.0, left, 0, np,
                                         np * nt1, ls->z.mem, zoff, np, np * nt1, 1.0, ls->k.mem, 0,
                                         nt1, nt1 * nt1, (size_t)n, NULL));
-  /* Flops: invert 4/3 NP^3 for SPD S whichever kernel runs (the Cholesky
-   * route's count, so a faster kernel shows as a higher rate, not as more
-   * flops), 2 NP^3 for nonsymmetric S (Gauss-Jordan); the two GEMMs
-   * 2 NP^2 (NT+1) + 2 NP (NT+1)^2.  Bytes:
-   * invert reads and writes S; GEMM 1 reads S, [W|F] and writes Z; GEMM 2
-   * reads [W|F], Z and reads and writes K. */
+  /* Flops: through S^-1, invert 4/3 NP^3 for SPD S whichever kernel runs
+   * (the Cholesky route's count, so a faster kernel shows as a higher rate,
+   * not as more flops), 2 NP^3 for nonsymmetric S (Gauss-Jordan), then
+   * 2 NP^2 (NT+1) for Z; Gauss-Jordan on [S | W F] eliminates NP^3 + 2 NP^2
+   * (NT+1) (the finished columns not counted).  K's GEMM 2 NP (NT+1)^2.
+   * Bytes: invert reads and writes S, GEMM 1 reads S, [W|F] and writes Z (the
+   * solve kernel reads S, [W|F] and writes Z); GEMM 2 reads [W|F], Z and
+   * reads and writes K. */
   double P = np, N1 = nt1;
-  double flops = (ls->nonsymmetric || ls->vector ? 2.0 : 4.0 / 3.0) * P * P * P +
+  bool fused = ls->invert_kind == INVERT_SOLVE;
+  double flops = (fused ? 1.0 : ls->nonsymmetric || ls->vector ? 2.0 : 4.0 / 3.0) * P * P * P +
                  2 * P * P * N1 + 2 * P * N1 * N1;
-  double bytes = 8.0 * (2 * P * P + P * P + 2 * P * N1 + 2 * P * N1 + 2 * N1 * N1);
+  double bytes = 8.0 * ((fused ? 0 : 2 * P * P) + P * P + 2 * P * N1 + 2 * P * N1 + 2 * N1 * N1);
   s->result.stages[charge].flops += flops * n;
   s->result.stages[charge].bytes += bytes * n;
   return HDGCL_SUCCESS;
@@ -422,8 +453,10 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
 void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   if (ls->build) clReleaseKernel(ls->build);
   if (ls->invert) clReleaseKernel(ls->invert);
-  for (int i = 0; i < NUM_TILED; i++)
+  for (int i = 0; i < NUM_TILED; i++) {
     if (ls->tiled[i]) clReleaseKernel(ls->tiled[i]);
+    if (ls->solve[i]) clReleaseKernel(ls->solve[i]);
+  }
   hdgcl_buffer_release(s->ctx, &ls->s);
   hdgcl_buffer_release(s->ctx, &ls->wf);
   hdgcl_buffer_release(s->ctx, &ls->wl);

@@ -91,7 +91,10 @@ fi
 (
   export HDGCL_LOCAL_INVERT=gauss-jordan
   solve tri-p2-ell-jacobi --mesh square:2 --order 2 --format ell --precond jacobi $quick
+  # Z by the tiled Gauss-Jordan solve of [S | W F] (local_solve_tiled), chunk by chunk.
+  export HDGCL_LOCAL_INVERT=gauss-jordan-solve:64
   solve tri-p1-ell-blockjacobi-chunks --mesh square:2 --order 1 --format ell --precond block-jacobi --chunk 3 $quick
+  export HDGCL_LOCAL_INVERT=gauss-jordan
   solve tri-p1-neumann --problem poisson-mixed --mesh square:2 --order 1 $quick
   solve tet-p1 --mesh cube:1 --order 1 $quick
   solve hex-p1-neumann --problem poisson-mixed --mesh hex:1 --order 1 $quick
@@ -140,10 +143,12 @@ done
 # Coverage: every __kernel of cl/ ran at least once, and CLBlast's GEMM ran.
 cat "$dir"/*.out | sed -n "s/^Instructions executed for kernel '\(.*\)':.*/\1/p" | sort -u > "$dir/launched"
 missing=""
-# Kernels are "__kernel void NAME(" lines, or instances of a kernel-defining
+# Kernels are "__kernel void NAME(" lines, "void NAME(" after a line
+# "__kernel __attribute__((...))", or instances of a kernel-defining
 # macro, "MACRO(name, type)" (cl/spmv.cl's SPMV_BELL_INTERLEAVED).
-kernels=$(sed -n -e 's/^__kernel void \([A-Za-z_0-9]*\).*/\1/p' \
-  -e 's/^[A-Z][A-Z_]*(\([a-z][a-z_0-9]*\), [a-z]*)$/\1/p' "$cl_dir"/*.cl | sort -u)
+kernels=$( { sed -n -e 's/^__kernel void \([A-Za-z_0-9]*\).*/\1/p' \
+  -e 's/^[A-Z][A-Z_]*(\([a-z][a-z_0-9]*\), [a-z]*)$/\1/p' "$cl_dir"/*.cl
+  grep -h -A1 '^__kernel __attribute__' "$cl_dir"/*.cl | sed -n 's/^void \([A-Za-z_0-9]*\)(.*/\1/p'; } | sort -u)
 for k in $kernels; do
   grep -qx "$k" "$dir/launched" || missing="$missing $k"
 done

@@ -3,9 +3,11 @@
  * one tuning record (*.tune), a second context reuses it ("cache"), a
  * corrupt record is replaced by a new trial, --no-cache times again and
  * writes nothing; HDGCL_LOCAL_INVERT forces a kernel, and Cholesky,
- * Gauss-Jordan (two work-group sizes) and the tiled Gauss-Jordan (each grid)
- * give the same solution; the nonsymmetric problem refuses Cholesky, its
- * trial picks a Gauss-Jordan, and both Gauss-Jordan kernels agree there;
+ * Gauss-Jordan (two work-group sizes), the tiled Gauss-Jordan and the tiled
+ * Gauss-Jordan solve of [S | W F] (each grid) give the same solution, also on
+ * quadrilaterals (mapped elements); the nonsymmetric problem refuses
+ * Cholesky, its trial picks a Gauss-Jordan, and the Gauss-Jordan kernels
+ * agree there;
  * bad HDGCL_LOCAL_INVERT values are errors naming the variable. */
 #include <dirent.h>
 #include <unistd.h>
@@ -114,11 +116,19 @@ int main(void) {
   hdgcl_context_destroy(&nc);
 
   /* Forced kernels agree with each other (and with the trial's choice). */
-  const char *variants[] = {"cholesky", "gauss-jordan", "gauss-jordan:128", "gauss-jordan-tiled:64",
-                            "gauss-jordan-tiled:121", "gauss-jordan-tiled:256",
-                            "gauss-jordan-tiled"};
-  const int wgs[] = {0, 0, 128, 64, 121, 256, 256};
-  for (int v = 0; v < 7; v++) {
+  const char *variants[] = {"cholesky",
+                            "gauss-jordan",
+                            "gauss-jordan:128",
+                            "gauss-jordan-tiled:64",
+                            "gauss-jordan-tiled:121",
+                            "gauss-jordan-tiled:256",
+                            "gauss-jordan-tiled",
+                            "gauss-jordan-solve:64",
+                            "gauss-jordan-solve:121",
+                            "gauss-jordan-solve:256",
+                            "gauss-jordan-solve"};
+  const int wgs[] = {0, 0, 128, 64, 121, 256, 256, 64, 121, 256, 256};
+  for (int v = 0; v < 11; v++) {
     solved s = forced(ctx, "helmholtz-sin", variants[v]);
     expect_source(&s, "environment");
     if (!s.status && !a.status) {
@@ -132,30 +142,70 @@ int main(void) {
     }
     solved_destroy(&s);
   }
+  /* Chunks of 5 elements: the solve kernel writes Z at each chunk's offset. */
+  setenv("HDGCL_LOCAL_INVERT", "gauss-jordan-solve:64", 1);
+  solved ch = solve_with(ctx, "square:4,perturb=0.2,seed=6", "problem", "helmholtz-sin", "order", "5",
+                         "chunk", "5", NULL);
+  unsetenv("HDGCL_LOCAL_INVERT");
+  CHECK_MSG(ch.status == 0, "chunks of 5: %s", hdgcl_last_error());
+  if (!ch.status && !a.status) {
+    const double *u0, *u1;
+    CHECK_OK(hdgcl_solver_solution(a.solver, &u0, NULL, NULL, NULL));
+    CHECK_OK(hdgcl_solver_solution(ch.solver, &u1, NULL, NULL, NULL));
+    double diff = relative_difference(u1, u0, (size_t)a.result->num_elements * 21);
+    printf("gauss-jordan-solve:64 in chunks of 5: u differs by %.1e\n", diff);
+    CHECK_MSG(diff < 1e-12, "chunks of 5: u differs by %.3e", diff);
+  }
+  solved_destroy(&ch);
   solved_destroy(&a);
 
   /* Nonsymmetric: Gauss-Jordan only (either kernel), the same solution. */
   solved n1 = solve_case(ctx, "convection-diffusion");
   CHECK(n1.status == 0 && !strncmp(n1.result->local_invert, "gauss-jordan", 12));
   solved n3 = forced(ctx, "convection-diffusion", "gauss-jordan");
-  solved n4 = forced(ctx, "convection-diffusion", "gauss-jordan-tiled:121");
-  if (!n3.status && !n4.status) {
-    const double *u0, *u1;
-    CHECK_OK(hdgcl_solver_solution(n3.solver, &u0, NULL, NULL, NULL));
-    CHECK_OK(hdgcl_solver_solution(n4.solver, &u1, NULL, NULL, NULL));
-    double diff = relative_difference(u1, u0, (size_t)n3.result->num_elements * 21);
-    printf("convection: gauss-jordan-tiled:121 u differs from gauss-jordan by %.1e\n", diff);
-    CHECK_MSG(diff < 1e-12, "convection, tiled: u differs by %.3e", diff);
-  } else
-    CHECK_MSG(0, "convection with a forced kernel failed: %s", hdgcl_last_error());
+  const char *nonsym[] = {"gauss-jordan-tiled:121", "gauss-jordan-solve:121"};
+  for (int v = 0; v < 2; v++) {
+    solved n4 = forced(ctx, "convection-diffusion", nonsym[v]);
+    if (!n3.status && !n4.status) {
+      const double *u0, *u1;
+      CHECK_OK(hdgcl_solver_solution(n3.solver, &u0, NULL, NULL, NULL));
+      CHECK_OK(hdgcl_solver_solution(n4.solver, &u1, NULL, NULL, NULL));
+      double diff = relative_difference(u1, u0, (size_t)n3.result->num_elements * 21);
+      printf("convection: %s u differs from gauss-jordan by %.1e\n", nonsym[v], diff);
+      CHECK_MSG(diff < 1e-12, "convection, %s: u differs by %.3e", nonsym[v], diff);
+    } else
+      CHECK_MSG(0, "convection with a forced kernel failed: %s", hdgcl_last_error());
+    solved_destroy(&n4);
+  }
   solved_destroy(&n1);
   solved_destroy(&n3);
-  solved_destroy(&n4);
+
+  /* Mapped elements (quadrilaterals): the solve kernel against Gauss-Jordan. */
+  const char *quad[] = {"gauss-jordan", "gauss-jordan-solve"};
+  solved qs[2];
+  for (int v = 0; v < 2; v++) {
+    setenv("HDGCL_LOCAL_INVERT", quad[v], 1);
+    qs[v] = solve_with(ctx, "quad:3,distort=0.1", "problem", "helmholtz-sin", "order", "4",
+                       NULL);
+    unsetenv("HDGCL_LOCAL_INVERT");
+    CHECK_MSG(qs[v].status == 0, "quad:3 with %s: %s", quad[v], hdgcl_last_error());
+  }
+  if (!qs[0].status && !qs[1].status) {
+    const double *u0, *u1;
+    CHECK_OK(hdgcl_solver_solution(qs[0].solver, &u0, NULL, NULL, NULL));
+    CHECK_OK(hdgcl_solver_solution(qs[1].solver, &u1, NULL, NULL, NULL));
+    double diff = relative_difference(u1, u0, (size_t)qs[0].result->element_dofs / 3); /* u of u, q */
+    printf("quad:3: gauss-jordan-solve u differs from gauss-jordan by %.1e\n", diff);
+    CHECK_MSG(diff < 1e-12, "quad:3, gauss-jordan-solve: u differs by %.3e", diff);
+  }
+  solved_destroy(&qs[0]);
+  solved_destroy(&qs[1]);
   solved n2 = forced(ctx, "convection-diffusion", "cholesky");
   CHECK(n2.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "nonsymmetric"));
   solved_destroy(&n2);
-  const char *bad[] = {"lu", "gauss-jordan:0", "gauss-jordan:100000", "gauss-jordan-tiled:100"};
-  for (int i = 0; i < 4; i++) {
+  const char *bad[] = {"lu", "gauss-jordan:0", "gauss-jordan:100000", "gauss-jordan-tiled:100",
+                       "gauss-jordan-solve:128"};
+  for (int i = 0; i < 5; i++) {
     solved s = forced(ctx, "helmholtz-sin", bad[i]);
     CHECK_MSG(s.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_LOCAL_INVERT"),
               "HDGCL_LOCAL_INVERT=%s accepted", bad[i]);
