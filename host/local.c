@@ -35,6 +35,7 @@ static const char *const invert_names[NUM_INVERT] = {"cholesky", "gauss-jordan",
                                                       "gauss-jordan-tiled", "gauss-jordan-solve"};
 #define TUNE_ELEMENTS 16384 /* elements of the timed trial (several waves on a large GPU) */
 #define TUNE_TRIALS 3
+#define TUNE_MIN_ELEMENTS 1024 /* smaller meshes take the default method, no trial */
 
 /* The grid sides G of local_invert_tiled and local_solve_tiled; a grid is
  * built only when its tile fits in registers: ceil(NZ / G) rows and
@@ -116,23 +117,48 @@ static size_t kernel_max_wg(hdgcl_solver s, cl_kernel kernel) {
   return max;
 }
 
-/* The kernel of method `kind` at work-group size wg, or NULL where that pair
- * does not exist here (Cholesky for a nonsymmetric or indefinite S, a tiled
- * grid that is not compiled, a size above the kernel's limit). */
-static cl_kernel invert_kernel(hdgcl_solver s, const local_stage *ls, int kind, size_t wg) {
+/* The tiled kernel of method `kind` (INVERT_TILED or INVERT_SOLVE) on grid i,
+ * compiled on first use (a compilation per grid and size is slow on some
+ * devices: only the grids a trial or a choice needs are built); NULL where
+ * its tile does not fit in registers. */
+static int tiled_kernel(hdgcl_solver s, local_stage *ls, int kind, int i, cl_kernel *out) {
+  bool solve = kind == INVERT_SOLVE;
+  cl_kernel *slot = solve ? &ls->solve[i] : &ls->tiled[i];
+  *out = NULL;
+  if (!tiled_fits(ls->rows, solve ? ls->rows + ls->cols : ls->rows, tiled_grids[i]))
+    return HDGCL_SUCCESS;
+  if (!*slot) {
+    char defines[64];
+    cl_program program;
+    snprintf(defines, sizeof defines, solve ? "-DGRID=%d -DNRHS=%d" : "-DGRID=%d",
+             tiled_grids[i], ls->cols);
+    HDGCL_TRY(pipeline_program(s, solve ? "local_solve_tiled.cl" : "local_invert_tiled.cl",
+                               false, defines, &program));
+    HDGCL_TRY(hdgcl_kernel_create(program, solve ? "local_solve_tiled" : "local_invert_tiled",
+                                  slot));
+  }
+  *out = *slot;
+  return HDGCL_SUCCESS;
+}
+
+/* The kernel of method `kind` at work-group size wg into *out, NULL where
+ * that pair does not exist here (Cholesky for a nonsymmetric or indefinite
+ * S, a tiled grid whose tile does not fit, a size above the kernel's limit). */
+static int invert_kernel(hdgcl_solver s, local_stage *ls, int kind, size_t wg, cl_kernel *out) {
   cl_kernel kernel = NULL;
   if (kind == INVERT_CHOLESKY && !ls->nonsymmetric && !ls->vector) kernel = ls->invert;
   if (kind == INVERT_GAUSS_JORDAN) kernel = ls->invert;
   for (int i = 0; i < NUM_TILED && (kind == INVERT_TILED || kind == INVERT_SOLVE); i++)
-    if ((size_t)tiled_grids[i] * tiled_grids[i] == wg)
-      kernel = kind == INVERT_TILED ? ls->tiled[i] : ls->solve[i];
-  return kernel && wg >= 1 && wg <= kernel_max_wg(s, kernel) ? kernel : NULL;
+    if ((size_t)tiled_grids[i] * tiled_grids[i] == wg) HDGCL_TRY(tiled_kernel(s, ls, kind, i, &kernel));
+  *out = kernel && wg >= 1 && wg <= kernel_max_wg(s, kernel) ? kernel : NULL;
+  return HDGCL_SUCCESS;
 }
 
 /* Z = S^-1 [W | F] for the elements of the chunk buffers' first n slots,
  * into Z from element slot z0 on: by method `kind` at work-group size wg. */
 static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n, int64_t z0) {
-  cl_kernel kernel = invert_kernel(s, ls, kind, wg);
+  cl_kernel kernel;
+  HDGCL_TRY(invert_kernel(s, ls, kind, wg, &kernel));
   if (!kernel) return hdgcl_error(HDGCL_ERROR_INTERNAL, "local_invert: no kernel %s:%zu",
                                   invert_names[kind], wg);
   size_t np = ls->rows, nt1 = ls->cols, global = (size_t)n * wg;
@@ -152,28 +178,34 @@ static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_
                                      (size_t)z0 * np * nt1, np, np * nt1, (size_t)n, NULL);
 }
 
-/* "NAME[:WG]" (HDGCL_LOCAL_INVERT or a tuning record) -> method and size;
- * false if it names no usable variant.  Without WG: the default work-group
- * (Cholesky, Gauss-Jordan) or the largest compiled grid (tiled). */
-static bool parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int *k, size_t *wg) {
+/* "NAME[:WG]" (HDGCL_LOCAL_INVERT or a tuning record) -> method *k and size
+ * *wg; *k = -1 if it names no usable variant.  Without WG: the default
+ * work-group (Cholesky, Gauss-Jordan) or the largest grid whose tile fits
+ * (tiled). */
+static int parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int *k, size_t *wg) {
   char name[32];
   unsigned long size = 0;
+  *k = -1;
   int fields = sscanf(text, "%31[a-z-]:%lu", name, &size);
-  if (fields < 1 || (fields == 2 && size == 0)) return false;
+  if (fields < 1 || (fields == 2 && size == 0)) return HDGCL_SUCCESS;
   for (int i = 0; i < NUM_INVERT; i++)
     if (!strcmp(name, invert_names[i])) {
       size_t w = size ? (size_t)size : ls->wg;
+      int nc = i == INVERT_SOLVE ? ls->rows + ls->cols : ls->rows;
       for (int g = NUM_TILED - 1; (i == INVERT_TILED || i == INVERT_SOLVE) && !size && g >= 0; g--)
-        if (i == INVERT_TILED ? ls->tiled[g] : ls->solve[g]) {
+        if (tiled_fits(ls->rows, nc, tiled_grids[g])) {
           w = (size_t)tiled_grids[g] * tiled_grids[g];
           break;
         }
-      if (!invert_kernel(s, ls, i, w)) return false;
-      *k = i;
-      *wg = w;
-      return true;
+      cl_kernel kernel;
+      HDGCL_TRY(invert_kernel(s, ls, i, w, &kernel));
+      if (kernel) {
+        *k = i;
+        *wg = w;
+      }
+      break;
     }
-  return false;
+  return HDGCL_SUCCESS;
 }
 
 /* Times the candidate (method, work-group size) pairs, each computing Z on
@@ -196,7 +228,9 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
   }
   double best = 1e300;
   for (int c = 0; c < nc; c++) {
-    if (!invert_kernel(s, ls, cand[c].kind, cand[c].wg)) continue;
+    cl_kernel kernel;
+    HDGCL_TRY(invert_kernel(s, ls, cand[c].kind, cand[c].wg, &kernel));
+    if (!kernel) continue;
     double t = 1e300;
     for (int trial = 0; trial < TUNE_TRIALS; trial++) {
       HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
@@ -223,23 +257,30 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
 /* The method of Z: $HDGCL_LOCAL_INVERT ("cholesky" | "gauss-jordan" |
  * "gauss-jordan-tiled" | "gauss-jordan-solve", optional ":WG"), else the
  * tuning record of this device and size, else a timed trial (stored as the
- * record).  Convection allows Gauss-Jordan only, and so does
- * elasticity's indefinite (u, p) matrix (docs/elasticity.md, "Device pipeline"). */
+ * record) if the mesh has at least TUNE_MIN_ELEMENTS elements, else the
+ * default: Cholesky where S is SPD, Gauss-Jordan otherwise (on a small mesh
+ * the trial's compilations cost more than any method could save, and its
+ * timing would be a poor record for large meshes of the same size).
+ * HDGCL_LOCAL_INVERT=tuned asks for the record or the trial at any mesh size.
+ * Convection allows Gauss-Jordan only, and so does elasticity's indefinite
+ * (u, p) matrix (docs/elasticity.md, "Device pipeline"). */
 static int choose_invert(hdgcl_solver s, local_stage *ls) {
   const char *env = getenv("HDGCL_LOCAL_INVERT");
+  bool tuned = env && !strcmp(env, "tuned");
   ls->invert_source = "environment";
-  if (env && env[0]) {
+  if (env && env[0] && !tuned) {
     if ((ls->nonsymmetric || ls->vector) && !strncmp(env, invert_names[INVERT_CHOLESKY], 8))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_INVERT=%s: problem %s is %s, only gauss-jordan applies", env,
                          s->problem->info.name,
                          ls->vector ? "a vector problem (indefinite local matrix)" : "nonsymmetric");
-    if (!parse_invert(s, ls, env, &ls->invert_kind, &ls->invert_wg))
+    HDGCL_TRY(parse_invert(s, ls, env, &ls->invert_kind, &ls->invert_wg));
+    if (ls->invert_kind < 0)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                         "HDGCL_LOCAL_INVERT=%s: expected cholesky, gauss-jordan, "
+                         "HDGCL_LOCAL_INVERT=%s: expected tuned, cholesky, gauss-jordan, "
                          "gauss-jordan-tiled or gauss-jordan-solve, optionally :WG (a "
-                         "work-group size the kernel allows; G*G for a compiled grid G of the "
-                         "tiled ones)",
+                         "work-group size the kernel allows; G*G for a grid G of the "
+                         "tiled ones whose tile fits)",
                          env);
     return HDGCL_SUCCESS;
   }
@@ -247,9 +288,17 @@ static int choose_invert(hdgcl_solver s, local_stage *ls) {
   snprintf(label, sizeof label, "local_invert v3 np=%d nc=%d %s%s%s", ls->rows, ls->cols,
            ls->scratch_global ? "global" : "local", ls->nonsymmetric ? " nonsymmetric" : "",
            ls->vector ? " vector" : "");
-  if (hdgcl_tuning_load(s->ctx, label, value, sizeof value) &&
-      parse_invert(s, ls, value, &ls->invert_kind, &ls->invert_wg)) {
-    ls->invert_source = "cache";
+  if (hdgcl_tuning_load(s->ctx, label, value, sizeof value)) {
+    HDGCL_TRY(parse_invert(s, ls, value, &ls->invert_kind, &ls->invert_wg));
+    if (ls->invert_kind >= 0) {
+      ls->invert_source = "cache";
+      return HDGCL_SUCCESS;
+    }
+  }
+  if (!tuned && s->mesh->num_elements < TUNE_MIN_ELEMENTS) {
+    ls->invert_kind = ls->nonsymmetric || ls->vector ? INVERT_GAUSS_JORDAN : INVERT_CHOLESKY;
+    ls->invert_wg = ls->wg;
+    ls->invert_source = "default";
     return HDGCL_SUCCESS;
   }
   HDGCL_TRY(tune_invert(s, ls));
@@ -282,20 +331,6 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
     HDGCL_TRY(hdgcl_kernel_create(program, ls->vector ? "elasticity_build" : "local_build",
                                   &ls->build));
   HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
-  for (int i = 0; i < NUM_TILED; i++) {
-    char grid[64];
-    cl_program tiled;
-    snprintf(grid, sizeof grid, "-DGRID=%d", tiled_grids[i]);
-    if (tiled_fits(ls->rows, ls->rows, tiled_grids[i])) {
-      HDGCL_TRY(pipeline_program(s, "local_invert_tiled.cl", false, grid, &tiled));
-      HDGCL_TRY(hdgcl_kernel_create(tiled, "local_invert_tiled", &ls->tiled[i]));
-    }
-    if (tiled_fits(ls->rows, ls->rows + ls->cols, tiled_grids[i])) {
-      snprintf(grid, sizeof grid, "-DGRID=%d -DNRHS=%d", tiled_grids[i], ls->cols);
-      HDGCL_TRY(pipeline_program(s, "local_solve_tiled.cl", false, grid, &tiled));
-      HDGCL_TRY(hdgcl_kernel_create(tiled, "local_solve_tiled", &ls->solve[i]));
-    }
-  }
   HDGCL_TRY(choose_chunk(s, ls));
   if (s->dev->mapped) HDGCL_TRY(local_mapped_create(s, ls));
   uint64_t np = ls->rows, nt1 = ls->cols, c = ls->chunk;

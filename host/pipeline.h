@@ -28,11 +28,11 @@ typedef struct local_stage {
   cl_kernel build;
   cl_kernel invert;      /* S^-1 by Cholesky (SPD) or Gauss-Jordan (host/local.c) */
 #define NUM_TILED 3
-  cl_kernel tiled[NUM_TILED]; /* S^-1 by Gauss-Jordan in registers, one per grid (NULL: not compiled) */
+  cl_kernel tiled[NUM_TILED]; /* S^-1 by Gauss-Jordan in registers, one per grid (NULL: not compiled yet) */
   cl_kernel solve[NUM_TILED]; /* Z = S^-1 [W|F] by Gauss-Jordan on [S | W F] in registers, the same grids */
   int invert_kind;       /* the method of Z (-1 until local_stage_prepare), and its work-group size */
   size_t invert_wg;
-  const char *invert_source; /* "trial", "cache" or "environment" (hdgcl_result) */
+  const char *invert_source; /* "trial", "cache", "default" or "environment" (hdgcl_result) */
   cl_kernel mbuild, mfactor, mcombine; /* mapped elements */
   hdgcl_buffer m, x, g, fac;           /* mapped: M = L L^T, X = L^-1[B|C], G = X^T X, factors */
   cl_kernel mepre, mepost;             /* mapped elasticity: expansion to Z, [Wext | Fext], K */

@@ -292,7 +292,9 @@ static int get_program(hdgcl_context ctx, const char *what, const char *source, 
     size_t len = strlen(source);
     p = clCreateProgramWithSource(ctx->context, 1, &source, &len, &err);
     if (err != CL_SUCCESS) return hdgcl_error_cl(err, "clCreateProgramWithSource", what);
+    double t0 = hdgcl_wtime();
     err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
+    if (ctx->verbose) fprintf(stderr, "hdgcl: built %s in %.2f s\n", what, hdgcl_wtime() - t0);
     if (err != CL_SUCCESS) {
       int status = build_failure(ctx, p, err, what, options);
       clReleaseProgram(p);

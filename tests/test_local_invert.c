@@ -1,5 +1,7 @@
 /* The local stage's S^-1 kernels and their choice (host/local.c): in a
- * temporary cache directory, the first solve times the candidates and writes
+ * temporary cache directory, a mesh below the trial's size takes the default
+ * (Cholesky; Gauss-Jordan when nonsymmetric) and writes no record; with
+ * HDGCL_LOCAL_INVERT=tuned the first solve times the candidates and writes
  * one tuning record (*.tune), a second context reuses it ("cache"), a
  * corrupt record is replaced by a new trial, --no-cache times again and
  * writes nothing; HDGCL_LOCAL_INVERT forces a kernel, and Cholesky,
@@ -73,10 +75,26 @@ int main(void) {
   }
   unsetenv("HDGCL_LOCAL_INVERT");
 
-  /* Trial, record, reuse. */
+  /* A mesh below the trial's minimum size: the default method, no record. */
   hdgcl_context ctx = open_context(false);
+  solved d0 = solve_case(ctx, "helmholtz-sin");
+  expect_source(&d0, "default");
+  CHECK(d0.status || !strcmp(d0.result->local_invert, "cholesky"));
+  CHECK(count_records(NULL, 0) == 0);
+
+  /* Trial (asked for: HDGCL_LOCAL_INVERT=tuned), record, reuse. */
+  setenv("HDGCL_LOCAL_INVERT", "tuned", 1);
   solved a = solve_case(ctx, "helmholtz-sin");
   expect_source(&a, "trial");
+  if (!a.status && !d0.status) {
+    const double *u0, *u1;
+    CHECK_OK(hdgcl_solver_solution(d0.solver, &u0, NULL, NULL, NULL));
+    CHECK_OK(hdgcl_solver_solution(a.solver, &u1, NULL, NULL, NULL));
+    double diff = relative_difference(u1, u0, (size_t)a.result->num_elements * 21);
+    printf("default (cholesky) and the trial's choice differ by %.1e\n", diff);
+    CHECK_MSG(diff < 1e-12, "default and trial: u differs by %.3e", diff);
+  }
+  solved_destroy(&d0);
   char record[512] = "";
   CHECK(count_records(record, sizeof record) == 1);
   hdgcl_context ctx2 = open_context(false);
@@ -114,6 +132,7 @@ int main(void) {
   CHECK(count_records(NULL, 0) == 0);
   solved_destroy(&d);
   hdgcl_context_destroy(&nc);
+  unsetenv("HDGCL_LOCAL_INVERT");
 
   /* Forced kernels agree with each other (and with the trial's choice). */
   const char *variants[] = {"cholesky",
@@ -160,7 +179,11 @@ int main(void) {
   solved_destroy(&a);
 
   /* Nonsymmetric: Gauss-Jordan only (either kernel), the same solution. */
-  solved n1 = solve_case(ctx, "convection-diffusion");
+  solved n0 = solve_case(ctx, "convection-diffusion"); /* before a record exists */
+  expect_source(&n0, "default");
+  CHECK(n0.status || !strcmp(n0.result->local_invert, "gauss-jordan"));
+  solved_destroy(&n0);
+  solved n1 = forced(ctx, "convection-diffusion", "tuned");
   CHECK(n1.status == 0 && !strncmp(n1.result->local_invert, "gauss-jordan", 12));
   solved n3 = forced(ctx, "convection-diffusion", "gauss-jordan");
   const char *nonsym[] = {"gauss-jordan-tiled:121", "gauss-jordan-solve:121"};

@@ -104,10 +104,12 @@ typedef struct hdgcl_result {
   uint64_t device_memory_high_water;
   int64_t chunk_elements;   /* local-stage batch size used */
   int num_chunks;
-  const char *local_invert; /* kernel that inverted S: "cholesky" | "gauss-jordan" (device) */
+  const char *local_invert; /* method of Z = S^-1 [W|F]: "cholesky" | "gauss-jordan" |
+                               "gauss-jordan-tiled" | "gauss-jordan-solve" (device) */
   int local_invert_wg;      /* its work-group size */
   const char *local_invert_source; /* "trial" (timed in this run), "cache" (the tuning
-                                      record), "environment" (HDGCL_LOCAL_INVERT) */
+                                      record), "default" (a mesh too small for a trial),
+                                      "environment" (HDGCL_LOCAL_INVERT) */
   double l2_p, norm_p;      /* pressure error and norm (vector problems; see above) */
   /* Problem cantilever (no exact solution: the errors and norms above are
    * NaN): the tip deflection, the mean of -u_y (2D) or -u_z (3D) of the trace
