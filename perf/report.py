@@ -681,6 +681,64 @@ def compare_section(cases, out):
     out.append("")
 
 
+def local_stage_section(results, bench, out):
+    """The local stage on the H100 through its methods of Z = S^-1 [W | F]: the
+    local-memory kernels (stop 12), the tiled Gauss-Jordan + GEMM (stop 13),
+    and now (bench-nvidia-*.jsonl: whatever the trial picks, with K0's face
+    products from the EfTEf table)."""
+    inv = os.path.join(results, "local-invert")
+    if not os.path.isdir(inv):
+        return
+    def by_case(lines):
+        r = {}
+        for b in lines:
+            if b.get("kind") == "bench":
+                run = b["run"]
+                r[(run["mesh"], run["order"])] = b
+        return r
+    rows = []
+    for shape in ("tri320", "tet16", "hex16"):
+        f12 = os.path.join(inv, "bench-invert-%s-stop12.jsonl" % shape)
+        f13 = os.path.join(inv, "bench-invert-%s.jsonl" % shape)
+        if not (os.path.exists(f12) and os.path.exists(f13)) or "bench-nvidia-" + shape not in bench:
+            continue
+        old, tiled, now = by_case(read_lines(f12)), by_case(read_lines(f13)), by_case(bench["bench-nvidia-" + shape])
+        for key in sorted(now, key=lambda k: k[1]):
+            if key not in old or key not in tiled:
+                continue
+            b = now[key]
+            gemm = [k for k in b.get("kernels", []) if k["name"] == "clblast_local_gemms"]
+            loc = stage(b, "local")
+            rows.append("| `%s` p = %d | %.2f (%s) | %.2f (%s) | %.2f (%s:%d) | %.1fx | %.0f%% |" % (
+                key[0], key[1], 1e3 * stage(old[key], "local")["seconds"], old[key]["run"]["local_invert"],
+                1e3 * stage(tiled[key], "local")["seconds"], tiled[key]["run"]["local_invert"],
+                1e3 * loc["seconds"], b["run"]["local_invert"], b["run"]["local_invert_wg"],
+                stage(old[key], "local")["seconds"] / loc["seconds"],
+                100.0 * loc["gflops"] / gemm[0]["gflops"] if gemm and gemm[0]["gflops"] > 0 else float("nan")))
+    if not rows:
+        return
+    out.append("## Local stage: the methods of Z = S^-1 [W | F] (H100)\n")
+    out.append("The local stage's time (ms) on the H100 with the method the timed trial picked at each "
+               "step (`local_invert` in the JSON): the Cholesky or Gauss-Jordan kernels with S in local "
+               "memory (stop 12, `perf/results/local-invert/bench-invert-*-stop12.jsonl`), Gauss-Jordan "
+               "with S in registers on a G x G grid of work-items, `cl/local_invert_tiled.cl`, then "
+               "CLBlast's batched GEMM for Z (stop 13, `bench-invert-*.jsonl` there), and now "
+               "(`bench-nvidia-*.jsonl`): K0's face products Ef^T Ef from a reference table and "
+               "`gauss-jordan-solve`, `cl/local_solve_tiled.cl`, which reduces [S | W F] in registers "
+               "and writes Z, no S^-1 and no GEMM for it (the trial's candidates one by one: "
+               "`perf/results/local-invert/trials-stop16.txt`).  The last column is the whole stage's "
+               "rate against CLBlast's batched DGEMMs at the stage's own GEMM shapes in the same run "
+               "(issue 7's target: 100%).\n")
+    out.append("| case | local memory | tiled Gauss-Jordan + GEMM | now | speedup | of CLBlast rate |")
+    out.append("|---|---:|---:|---:|---:|---:|")
+    out.extend(rows)
+    out.append("")
+    out.append("The 2D cases gain most: the fused solve skips finished column tiles, so each "
+               "elimination step touches only the columns still to be reduced, and Z leaves the "
+               "registers once.  Hexahedra stay where they were: their local stage is the mapped "
+               "path's per-element quadrature (`local_mapped.cl`), not the inversion.\n")
+
+
 def report(args, figdir, runs, bench, compare, elasticity):
     """The markdown lines of docs/performance.md; writes the figures on the way."""
     solves = [(k, r) for k, rs in sorted(runs.items()) for r in rs]
@@ -706,6 +764,7 @@ def report(args, figdir, runs, bench, compare, elasticity):
     cube3d_section(runs, out)
     elasticity_section(elasticity, out)
     compare_section(compare, out)
+    local_stage_section(args.results, bench, out)
     roofline_section(bench, out, figs)
     return out
 
