@@ -1,6 +1,7 @@
-/* Local stage (docs/formulation.md sections 7-8): per element, the SPD
- * local matrix S (F13), [W | F] (F14), (F16), and K0 = H + C^T A^-1 C
- * (F15); then S^-1 by a Cholesky factorisation in local memory.  The host
+/* Local stage (docs/formulation.md sections 7-8): the SPD local matrix S
+ * (F13) by local_build_s, SB elements per work-group; per element, [W | F]
+ * (F14), (F16), and K0 = H + C^T A^-1 C (F15) by local_build; then S^-1 by
+ * a Cholesky factorisation in local memory.  The host
  * (host/local.c) finishes with two CLBlast batched GEMMs:
  *   Z = S^-1 [W | F],   K = K0 - [W | F]^T Z   (F10).
  * With convection (NONSYMMETRIC, section 9) S is not symmetric and the trace
@@ -18,22 +19,84 @@
  *   K   [NT+1][NT+1] column-major; row/column NT are zero on output here */
 
 #if AFFINE /* mapped elements build their matrices in cl/local_mapped.cl */
+/* (F13) S = sum_f tau_f sigma_f Pf_f + c|J| I + kappa|J| sum_lm G_lm Dm_l Dm_m^T,
+ * (F25) minus |J| sum_l (J^-1 beta)_l Dm_l^T (convection): a linear
+ * combination of reference tables with NWS weights per element.  A
+ * work-group takes SB elements (dimension 1) and one block of entries
+ * (dimension 0): the elements' weights go to local memory, each work-item
+ * reads its entry of every table once and writes that entry for all SB
+ * elements, so the tables are read once per SB elements, not per element.
+ * The sums run in local_build's former order (the same S to the bit). */
+#define SB 16
+#define NWS (NFACES + 1 + DIM * DIM + DIM)
+__kernel void local_build_s(const int e0, const int n, __global const double *coords,
+                            __global const int *elem_verts, __global const double *kappa_e,
+                            __global const double *c_e, const double tau, const int problem_id,
+                            const int problem_degree, const double problem_param,
+                            __global const double *dm,    /* [DIM][NP][NP] Dm_l */
+                            __global const double *dmdmt, /* [DIM*DIM][NP][NP] Dm_l Dm_m^T */
+                            __global const double *pf,    /* [NFACES][NP][NP] */
+                            __global double *S) {
+  __local double w[SB][NWS]; /* tau_f sigma_f, c|J|, kappa|J| G_lm, |J| (J^-1 beta)_l */
+  const int eb = get_group_id(1) * SB, lid = get_local_id(0);
+  problem_params pp = {problem_id, DIM, problem_degree, problem_param};
+  double beta[3];
+  problem_beta(pp, beta);
+  const bool convection = beta[0] != 0.0 || beta[1] != 0.0 || beta[2] != 0.0;
+  for (int k = lid; k < SB; k += get_local_size(0)) {
+    if (eb + k >= n) break;
+    const long e = e0 + eb + k;
+    geometry g;
+    element_geometry(e, coords, elem_verts, &g);
+    const double kappa = kappa_e[e], c = c_e[e];
+    for (int f = 0; f < NFACES; f++) {
+      double bn = 0.0;
+      for (int d = 0; d < DIM; d++) bn += beta[d] * g.normal[f][d];
+      w[k][f] = (tau + fmax(bn, 0.0)) * (g.face_measure[f] / FACE_REF_MEASURE);
+    }
+    w[k][NFACES] = c * g.detj;
+    for (int l = 0; l < DIM; l++)
+      for (int m = 0; m < DIM; m++) {
+        double G = 0.0; /* J^-1 J^-T */
+        for (int d = 0; d < DIM; d++) G += g.jinv[l * DIM + d] * g.jinv[m * DIM + d];
+        w[k][NFACES + 1 + l * DIM + m] = kappa * g.detj * G;
+      }
+    for (int l = 0; l < DIM; l++) {
+      double bref = 0.0;
+      for (int d = 0; d < DIM; d++) bref += g.jinv[l * DIM + d] * beta[d];
+      w[k][NFACES + 1 + DIM * DIM + l] = g.detj * bref;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int idx = get_global_id(0); /* S[i][j] at idx = j NP + i */
+  if (idx >= NP * NP) return;
+  const int i = idx % NP, j = idx / NP;
+  double tp[NFACES], td[DIM * DIM], tc[DIM];
+  for (int f = 0; f < NFACES; f++) tp[f] = pf[(f * NP + i) * NP + j];
+  for (int lm = 0; lm < DIM * DIM; lm++) td[lm] = dmdmt[(lm * NP + i) * NP + j];
+  for (int l = 0; l < DIM; l++) tc[l] = convection ? dm[(l * NP + j) * NP + i] : 0.0;
+  for (int k = 0; k < SB && eb + k < n; k++) {
+    double s = (i == j) ? w[k][NFACES] : 0.0;
+    for (int f = 0; f < NFACES; f++) s += w[k][f] * tp[f];
+    for (int lm = 0; lm < DIM * DIM; lm++) s += w[k][NFACES + 1 + lm] * td[lm];
+    if (convection)
+      for (int l = 0; l < DIM; l++) s -= w[k][NFACES + 1 + DIM * DIM + l] * tc[l];
+    S[(long)(eb + k) * NP * NP + idx] = s;
+  }
+}
+
 __kernel void local_build(const int e0, __global const double *coords,
                           __global const int *elem_verts, __global const char *elem_orient,
-                          __global const double *kappa_e, __global const double *c_e,
-                          const double tau, const int problem_id, const int problem_degree,
+                          __global const double *kappa_e, const double tau,
+                          const int problem_id, const int problem_degree,
                           const double problem_param,
-                          __global const double *dm,    /* [DIM][NP][NP] Dm_l */
-                          __global const double *dmdmt, /* [DIM*DIM][NP][NP] Dm_l Dm_m^T */
-                          __global const double *pf,    /* [NFACES][NP][NP] */
                           __global const double *ef,    /* [NFACES][NORIENT][NP][NF] */
                           __global const double *dmef,  /* [DIM][NFACES][NORIENT][NP][NF] */
                           __global const double *efef, /* [NFACES NORIENT]^2 [NF][NF] Ef^T Ef */
                           __global const double *load_points,  /* [NQ_LOAD][DIM] */
                           __global const double *load_weights, /* [NQ_LOAD] */
                           __global const double *phi_load,     /* [NQ_LOAD][NP] */
-                          __global double *S, __global double *WF, __global double *WL,
-                          __global double *K) {
+                          __global double *WF, __global double *WL, __global double *K) {
   const int le = get_group_id(0);
   const long e = e0 + le;
   const int lid = get_local_id(0), wg = get_local_size(0);
@@ -42,16 +105,11 @@ __kernel void local_build(const int e0, __global const double *coords,
 
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
-  const double kappa = kappa_e[e], c = c_e[e];
+  const double kappa = kappa_e[e];
   int orient[NFACES];
   double sigma[NFACES], tauf[NFACES], taun[NFACES], bn[NFACES];
-  double beta[3], bref[DIM]; /* (F22) beta, and J^-1 beta */
+  double beta[3]; /* (F22) */
   problem_beta(pp, beta);
-  for (int l = 0; l < DIM; l++) {
-    bref[l] = 0.0;
-    for (int k = 0; k < DIM; k++) bref[l] += g.jinv[l * DIM + k] * beta[k];
-  }
-  const bool convection = beta[0] != 0.0 || beta[1] != 0.0 || beta[2] != 0.0;
   for (int f = 0; f < NFACES; f++) {
     orient[f] = elem_orient[e * NFACES + f];
     sigma[f] = g.face_measure[f] / FACE_REF_MEASURE;
@@ -62,28 +120,6 @@ __kernel void local_build(const int e0, __global const double *coords,
     tauf[f] = tau + fmax(bn[f], 0.0);
     taun[f] = tauf[f] - bn[f];
   }
-  double G[DIM * DIM]; /* J^-1 J^-T */
-  for (int l = 0; l < DIM; l++)
-    for (int m = 0; m < DIM; m++) {
-      double s = 0.0;
-      for (int k = 0; k < DIM; k++) s += g.jinv[l * DIM + k] * g.jinv[m * DIM + k];
-      G[l * DIM + m] = s;
-    }
-
-  /* (F13) S = sum_f tau_f sigma_f Pf_f + c|J| I + kappa|J| sum_lm G_lm Dm_l Dm_m^T,
-   * (F25) minus |J| sum_l (J^-1 beta)_l Dm_l^T (convection). */
-  __global double *Se = S + (long)le * NP * NP;
-  for (int idx = lid; idx < NP * NP; idx += wg) { /* S[i][j] at idx = j NP + i */
-    const int i = idx % NP, j = idx / NP;
-    double s = (i == j) ? c * g.detj : 0.0;
-    for (int f = 0; f < NFACES; f++) s += tauf[f] * sigma[f] * pf[(f * NP + i) * NP + j];
-    for (int lm = 0; lm < DIM * DIM; lm++)
-      s += kappa * g.detj * G[lm] * dmdmt[(lm * NP + i) * NP + j];
-    if (convection)
-      for (int l = 0; l < DIM; l++) s -= g.detj * bref[l] * dm[(l * NP + j) * NP + i];
-    Se[idx] = s;
-  }
-
   /* (F14) W_f = sigma_f [(tau_f - beta.n_f) Ef + kappa sum_l (J^-1 n_f)_l Dm_l Ef];
    * (F25) W_t,f = W_f + sigma_f (beta.n_f) Ef. */
   __global double *WFe = WF + (long)le * NP * (NT + 1);

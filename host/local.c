@@ -1,5 +1,5 @@
 /* Local stage on the device (kernels: cl/local.cl): per chunk of elements,
- * local_build fills S, [W | F] and K0 (F13)-(F16), then the static
+ * local_build_s fills S (F13) and local_build [W | F] and K0 (F14)-(F16), then the static
  * condensation (F10):
  *   Z = S^-1 [W | F]              (NP x NP) x (NP x (NT+1))
  *   K = K0 - [W | F]^T Z          ((NT+1) x NP) x (NP x (NT+1))
@@ -330,6 +330,8 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   if (!s->dev->mapped)
     HDGCL_TRY(hdgcl_kernel_create(program, ls->vector ? "elasticity_build" : "local_build",
                                   &ls->build));
+  if (!s->dev->mapped && !ls->vector)
+    HDGCL_TRY(hdgcl_kernel_create(program, "local_build_s", &ls->build_s));
   HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
   HDGCL_TRY(choose_chunk(s, ls));
   if (s->dev->mapped) HDGCL_TRY(local_mapped_create(s, ls));
@@ -417,22 +419,37 @@ static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t
   return HDGCL_SUCCESS;
 }
 
-/* local_build for affine elements: (F13)-(F16). */
+/* local_build_s and local_build for affine elements: (F13)-(F16). */
 static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
   const hdg_sizes *sz = &s->ref.sz;
   device_data *d = &s->dev->data;
   cl_int ce0 = (cl_int)e0, pid = s->params.id, pdeg = s->params.degree;
   double tau = s->tau, k2 = s->params.param;
+  cl_int cn = (cl_int)n;
+  /* S: SB = 16 elements per work-group (cl/local.cl's local_build_s), one
+   * block of wgs entries each. */
+  hdgcl_arg sargs[] = {HDGCL_ARG(ce0),          HDGCL_ARG(cn),
+                       HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
+                       HDGCL_ARG(d->kappa.mem), HDGCL_ARG(d->c.mem),
+                       HDGCL_ARG(tau),          HDGCL_ARG(pid),
+                       HDGCL_ARG(pdeg),         HDGCL_ARG(k2),
+                       HDGCL_ARG(d->dm.mem),    HDGCL_ARG(d->dmdmt.mem),
+                       HDGCL_ARG(d->pf.mem),    HDGCL_ARG(ls->s.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ls->build_s, sizeof sargs / sizeof *sargs, sargs));
+  size_t wgs = (size_t)sz->np * sz->np >= 128 ? 128 : ((size_t)sz->np * sz->np + 31) / 32 * 32;
+  size_t sglobal[2] = {((size_t)sz->np * sz->np + wgs - 1) / wgs * wgs, (size_t)(n + 15) / 16};
+  size_t slocal[2] = {wgs, 1};
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build_s, 2, sglobal, slocal, NULL));
+  /* [W | F] (and [W_t | F]), K0: one work-group per element. */
   hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
                       HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_orient.mem),
-                      HDGCL_ARG(d->kappa.mem),  HDGCL_ARG(d->c.mem),
-                      HDGCL_ARG(tau),           HDGCL_ARG(pid),
-                      HDGCL_ARG(pdeg),          HDGCL_ARG(k2),
-                      HDGCL_ARG(d->dm.mem),     HDGCL_ARG(d->dmdmt.mem),  HDGCL_ARG(d->pf.mem),
-                      HDGCL_ARG(d->ef.mem),     HDGCL_ARG(d->dmef.mem),  HDGCL_ARG(d->efef.mem),
+                      HDGCL_ARG(d->kappa.mem),  HDGCL_ARG(tau),
+                      HDGCL_ARG(pid),           HDGCL_ARG(pdeg),
+                      HDGCL_ARG(k2),            HDGCL_ARG(d->ef.mem),
+                      HDGCL_ARG(d->dmef.mem),   HDGCL_ARG(d->efef.mem),
                       HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
-                      HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->s.mem),
-                      HDGCL_ARG(ls->wf.mem),    HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->k.mem)};
+                      HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->wf.mem),
+                      HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->k.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build, 1, &global, &ls->wg, NULL));
@@ -487,6 +504,7 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
 
 void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   if (ls->build) clReleaseKernel(ls->build);
+  if (ls->build_s) clReleaseKernel(ls->build_s);
   if (ls->invert) clReleaseKernel(ls->invert);
   for (int i = 0; i < NUM_TILED; i++) {
     if (ls->tiled[i]) clReleaseKernel(ls->tiled[i]);

@@ -26,6 +26,7 @@ typedef struct device_data {
  * builds and condenses element chunks. */
 typedef struct local_stage {
   cl_kernel build;
+  cl_kernel build_s;     /* S of affine scalar elements, SB per work-group (cl/local.cl) */
   cl_kernel invert;      /* S^-1 by Cholesky (SPD) or Gauss-Jordan (host/local.c) */
 #define NUM_TILED 3
   cl_kernel tiled[NUM_TILED]; /* S^-1 by Gauss-Jordan in registers, one per grid (NULL: not compiled yet) */

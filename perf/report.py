@@ -723,10 +723,13 @@ def local_stage_section(results, bench, out):
                "memory (stop 12, `perf/results/local-invert/bench-invert-*-stop12.jsonl`), Gauss-Jordan "
                "with S in registers on a G x G grid of work-items, `cl/local_invert_tiled.cl`, then "
                "CLBlast's batched GEMM for Z (stop 13, `bench-invert-*.jsonl` there), and now "
-               "(`bench-nvidia-*.jsonl`): K0's face products Ef^T Ef from a reference table and "
+               "(`bench-nvidia-*.jsonl`): K0's face products Ef^T Ef from a reference table, S built "
+               "by `local_build_s` (a combination of reference tables with per-element weights, 16 "
+               "elements per work-group, so each table entry is read once per 16 elements) and "
                "`gauss-jordan-solve`, `cl/local_solve_tiled.cl`, which reduces [S | W F] in registers "
                "and writes Z, no S^-1 and no GEMM for it (the trial's candidates one by one: "
-               "`perf/results/local-invert/trials-stop16.txt`).  The last column is the whole stage's "
+               "`perf/results/local-invert/trials-stop16.txt`; kernel times of `square:320` p = 9: "
+               "`profile-stop16.txt` there).  The last column is the whole stage's "
                "rate against CLBlast's batched DGEMMs at the stage's own GEMM shapes in the same run "
                "(issue 7's target: 100%).\n")
     out.append("| case | local memory | tiled Gauss-Jordan + GEMM | now | speedup | of CLBlast rate |")
@@ -735,8 +738,11 @@ def local_stage_section(results, bench, out):
     out.append("")
     out.append("The 2D cases gain most: the fused solve skips finished column tiles, so each "
                "elimination step touches only the columns still to be reduced, and Z leaves the "
-               "registers once.  Hexahedra stay where they were: their local stage is the mapped "
-               "path's per-element quadrature (`local_mapped.cl`), not the inversion.\n")
+               "registers once; S from the tables read once per 16 elements halved the build "
+               "(`square:320` p = 9: `local_build` 12.9 ms for S, [W | F] and K0 before, `profile-stop15.txt`, now "
+               "`local_build_s` 2.2 ms + `local_build` 4.6 ms).  Hexahedra stay where they were: "
+               "their local stage is the mapped path's per-element quadrature (`local_mapped.cl`), "
+               "not the inversion.\n")
 
 
 def report(args, figdir, runs, bench, compare, elasticity):
