@@ -66,6 +66,23 @@ static solved forced(hdgcl_context ctx, const char *problem, const char *value) 
   return s;
 }
 
+/* The relative difference of u between two solves of the same case (NP = 21
+ * values of u per element, p = 5 triangles, unless n says otherwise);
+ * printed under `what` and checked below 1e-12. */
+static void expect_same_u(const solved *ref, const solved *s, size_t n, const char *what) {
+  if (ref->status || s->status) {
+    CHECK_MSG(0, "%s: a solve failed: %s", what, hdgcl_last_error());
+    return;
+  }
+  const double *u0, *u1;
+  CHECK_OK(hdgcl_solver_solution(ref->solver, &u0, NULL, NULL, NULL));
+  CHECK_OK(hdgcl_solver_solution(s->solver, &u1, NULL, NULL, NULL));
+  if (!n) n = (size_t)ref->result->num_elements * 21;
+  double diff = relative_difference(u1, u0, n);
+  printf("%s: u differs by %.1e\n", what, diff);
+  CHECK_MSG(diff < 1e-12, "%s: u differs by %.3e", what, diff);
+}
+
 int main(void) {
   const char *tmp = getenv("TMPDIR");
   snprintf(cache_dir, sizeof cache_dir, "%s/hdgcl-tune-test-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
@@ -86,14 +103,7 @@ int main(void) {
   setenv("HDGCL_LOCAL_INVERT", "tuned", 1);
   solved a = solve_case(ctx, "helmholtz-sin");
   expect_source(&a, "trial");
-  if (!a.status && !d0.status) {
-    const double *u0, *u1;
-    CHECK_OK(hdgcl_solver_solution(d0.solver, &u0, NULL, NULL, NULL));
-    CHECK_OK(hdgcl_solver_solution(a.solver, &u1, NULL, NULL, NULL));
-    double diff = relative_difference(u1, u0, (size_t)a.result->num_elements * 21);
-    printf("default (cholesky) and the trial's choice differ by %.1e\n", diff);
-    CHECK_MSG(diff < 1e-12, "default and trial: u differs by %.3e", diff);
-  }
+  expect_same_u(&a, &d0, 0, "default (cholesky) against the trial's choice");
   solved_destroy(&d0);
   char record[512] = "";
   CHECK(count_records(record, sizeof record) == 1);
@@ -150,15 +160,10 @@ int main(void) {
   for (int v = 0; v < 11; v++) {
     solved s = forced(ctx, "helmholtz-sin", variants[v]);
     expect_source(&s, "environment");
-    if (!s.status && !a.status) {
-      const double *u0, *u1;
-      CHECK_OK(hdgcl_solver_solution(a.solver, &u0, NULL, NULL, NULL));
-      CHECK_OK(hdgcl_solver_solution(s.solver, &u1, NULL, NULL, NULL));
-      double diff = relative_difference(u1, u0, (size_t)a.result->num_elements * 21);
-      printf("%-16s u differs from the trial's choice by %.1e\n", variants[v], diff);
-      CHECK_MSG(diff < 1e-12, "%s: u differs by %.3e", variants[v], diff);
-      CHECK(!wgs[v] || s.result->local_invert_wg == wgs[v]);
-    }
+    char what[64];
+    snprintf(what, sizeof what, "%s against the trial's choice", variants[v]);
+    expect_same_u(&a, &s, 0, what);
+    CHECK(s.status || !wgs[v] || s.result->local_invert_wg == wgs[v]);
     solved_destroy(&s);
   }
   /* Chunks of 5 elements: the solve kernel writes Z at each chunk's offset. */
@@ -166,15 +171,7 @@ int main(void) {
   solved ch = solve_with(ctx, "square:4,perturb=0.2,seed=6", "problem", "helmholtz-sin", "order", "5",
                          "chunk", "5", NULL);
   unsetenv("HDGCL_LOCAL_INVERT");
-  CHECK_MSG(ch.status == 0, "chunks of 5: %s", hdgcl_last_error());
-  if (!ch.status && !a.status) {
-    const double *u0, *u1;
-    CHECK_OK(hdgcl_solver_solution(a.solver, &u0, NULL, NULL, NULL));
-    CHECK_OK(hdgcl_solver_solution(ch.solver, &u1, NULL, NULL, NULL));
-    double diff = relative_difference(u1, u0, (size_t)a.result->num_elements * 21);
-    printf("gauss-jordan-solve:64 in chunks of 5: u differs by %.1e\n", diff);
-    CHECK_MSG(diff < 1e-12, "chunks of 5: u differs by %.3e", diff);
-  }
+  expect_same_u(&a, &ch, 0, "gauss-jordan-solve:64 in chunks of 5");
   solved_destroy(&ch);
   solved_destroy(&a);
 
@@ -189,15 +186,9 @@ int main(void) {
   const char *nonsym[] = {"gauss-jordan-tiled:121", "gauss-jordan-solve:121"};
   for (int v = 0; v < 2; v++) {
     solved n4 = forced(ctx, "convection-diffusion", nonsym[v]);
-    if (!n3.status && !n4.status) {
-      const double *u0, *u1;
-      CHECK_OK(hdgcl_solver_solution(n3.solver, &u0, NULL, NULL, NULL));
-      CHECK_OK(hdgcl_solver_solution(n4.solver, &u1, NULL, NULL, NULL));
-      double diff = relative_difference(u1, u0, (size_t)n3.result->num_elements * 21);
-      printf("convection: %s u differs from gauss-jordan by %.1e\n", nonsym[v], diff);
-      CHECK_MSG(diff < 1e-12, "convection, %s: u differs by %.3e", nonsym[v], diff);
-    } else
-      CHECK_MSG(0, "convection with a forced kernel failed: %s", hdgcl_last_error());
+    char what[64];
+    snprintf(what, sizeof what, "convection: %s against gauss-jordan", nonsym[v]);
+    expect_same_u(&n3, &n4, 0, what);
     solved_destroy(&n4);
   }
   solved_destroy(&n1);
@@ -213,14 +204,9 @@ int main(void) {
     unsetenv("HDGCL_LOCAL_INVERT");
     CHECK_MSG(qs[v].status == 0, "quad:3 with %s: %s", quad[v], hdgcl_last_error());
   }
-  if (!qs[0].status && !qs[1].status) {
-    const double *u0, *u1;
-    CHECK_OK(hdgcl_solver_solution(qs[0].solver, &u0, NULL, NULL, NULL));
-    CHECK_OK(hdgcl_solver_solution(qs[1].solver, &u1, NULL, NULL, NULL));
-    double diff = relative_difference(u1, u0, (size_t)qs[0].result->element_dofs / 3); /* u of u, q */
-    printf("quad:3: gauss-jordan-solve u differs from gauss-jordan by %.1e\n", diff);
-    CHECK_MSG(diff < 1e-12, "quad:3, gauss-jordan-solve: u differs by %.3e", diff);
-  }
+  if (!qs[0].status) /* u of (u, q) */
+    expect_same_u(&qs[0], &qs[1], (size_t)qs[0].result->element_dofs / 3,
+                  "quad:3: gauss-jordan-solve against gauss-jordan");
   solved_destroy(&qs[0]);
   solved_destroy(&qs[1]);
   solved n2 = forced(ctx, "convection-diffusion", "cholesky");
