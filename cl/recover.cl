@@ -154,10 +154,22 @@ void cholesky_packed(SCRATCH double *a, const int n) {
     const double dkk = a[PACKED(k, k)];
     for (int i = k + 1 + lid; i < n; i += wg) a[PACKED(i, k)] /= dkk;
     barrier(FENCE);
-    const int m = n - k - 1;
-    for (int t = lid; t < m * m; t += wg) {
-      const int i = k + 1 + t / m, j = k + 1 + t % m;
-      if (j <= i) a[PACKED(i, j)] -= a[PACKED(i, k)] * a[PACKED(j, k)];
+    /* The trailing lower triangle, entry by entry in packed order: entry t
+     * of it is (i, j) = (k + 1 + r, k + 1 + c) with c <= r; each work-item
+     * walks its entries t = lid, lid + wg, ... by steps, no division. */
+    int r = 0, c = lid;
+    while (c > r) {
+      c -= r + 1;
+      r++;
+    }
+    for (; k + 1 + r < n;) {
+      const int i = k + 1 + r, j = k + 1 + c;
+      a[PACKED(i, j)] -= a[PACKED(i, k)] * a[PACKED(j, k)];
+      c += wg;
+      while (c > r) {
+        c -= r + 1;
+        r++;
+      }
     }
     barrier(FENCE);
   }
