@@ -190,6 +190,16 @@ void element_geometry(long e, __global const double *coords, __global const int 
   }
 }
 
+/* The metric G = J^-1 J^-T of the affine simplex (row-major DIM x DIM). */
+void element_metric(const geometry *g, double *G) {
+  for (int l = 0; l < DIM; l++)
+    for (int m = 0; m < DIM; m++) {
+      double s = 0.0;
+      for (int k = 0; k < DIM; k++) s += g->jinv[l * DIM + k] * g->jinv[m * DIM + k];
+      G[l * DIM + m] = s;
+    }
+}
+
 /* Physical point of the reference point xi. */
 void element_point(const geometry *g, const double *xi, double *x) {
   for (int k = 0; k < 3; k++) x[k] = g->x0[k];

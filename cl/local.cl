@@ -19,6 +19,14 @@
  *   K   [NT+1][NT+1] column-major; row/column NT are zero on output here */
 
 #if AFFINE /* mapped elements build their matrices in cl/local_mapped.cl */
+/* (F22) beta . n_f of face f into *bn, and the upwinded tau_f = tau + max(beta . n_f, 0). */
+double face_tau(const geometry *g, const double *beta, const double tau, const int f, double *bn) {
+  double b = 0.0;
+  for (int k = 0; k < DIM; k++) b += beta[k] * g->normal[f][k];
+  *bn = b;
+  return tau + fmax(b, 0.0);
+}
+
 /* (F13) S = sum_f tau_f sigma_f Pf_f + c|J| I + kappa|J| sum_lm G_lm Dm_l Dm_m^T,
  * (F25) minus |J| sum_l (J^-1 beta)_l Dm_l^T (convection): a linear
  * combination of reference tables with NWS weights per element.  A
@@ -27,7 +35,7 @@
  * reads its entry of every table once and writes that entry for all SB
  * elements, so the tables are read once per SB elements, not per element.
  * The sums run in local_build's former order (the same S to the bit). */
-#define SB 16
+/* SB: elements per work-group, -DSB from host/local.c (BUILD_S_BLOCK). */
 #define NWS (NFACES + 1 + DIM * DIM + DIM)
 __kernel void local_build_s(const int e0, const int n, __global const double *coords,
                             __global const int *elem_verts, __global const double *kappa_e,
@@ -50,17 +58,13 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
     element_geometry(e, coords, elem_verts, &g);
     const double kappa = kappa_e[e], c = c_e[e];
     for (int f = 0; f < NFACES; f++) {
-      double bn = 0.0;
-      for (int d = 0; d < DIM; d++) bn += beta[d] * g.normal[f][d];
-      w[k][f] = (tau + fmax(bn, 0.0)) * (g.face_measure[f] / FACE_REF_MEASURE);
+      double bn;
+      w[k][f] = face_tau(&g, beta, tau, f, &bn) * (g.face_measure[f] / FACE_REF_MEASURE);
     }
     w[k][NFACES] = c * g.detj;
-    for (int l = 0; l < DIM; l++)
-      for (int m = 0; m < DIM; m++) {
-        double G = 0.0; /* J^-1 J^-T */
-        for (int d = 0; d < DIM; d++) G += g.jinv[l * DIM + d] * g.jinv[m * DIM + d];
-        w[k][NFACES + 1 + l * DIM + m] = kappa * g.detj * G;
-      }
+    double G[DIM * DIM]; /* J^-1 J^-T */
+    element_metric(&g, G);
+    for (int lm = 0; lm < DIM * DIM; lm++) w[k][NFACES + 1 + lm] = kappa * g.detj * G[lm];
     for (int l = 0; l < DIM; l++) {
       double bref = 0.0;
       for (int d = 0; d < DIM; d++) bref += g.jinv[l * DIM + d] * beta[d];
@@ -115,9 +119,7 @@ __kernel void local_build(const int e0, __global const double *coords,
     sigma[f] = g.face_measure[f] / FACE_REF_MEASURE;
     /* (F22) upwinded tau_f = tau + max(beta . n_f, 0); E and H of the
      * u-equation carry tau_f - beta . n_f (= tau without convection). */
-    bn[f] = 0.0;
-    for (int k = 0; k < DIM; k++) bn[f] += beta[k] * g.normal[f][k];
-    tauf[f] = tau + fmax(bn[f], 0.0);
+    tauf[f] = face_tau(&g, beta, tau, f, &bn[f]);
     taun[f] = tauf[f] - bn[f];
   }
   /* (F14) W_f = sigma_f [(tau_f - beta.n_f) Ef + kappa sum_l (J^-1 n_f)_l Dm_l Ef];
@@ -234,12 +236,7 @@ __kernel void elasticity_build(const int e0, __global const double *coords,
     }
   }
   double G[DIM * DIM]; /* J^-1 J^-T */
-  for (int l = 0; l < DIM; l++)
-    for (int m = 0; m < DIM; m++) {
-      double s = 0.0;
-      for (int k = 0; k < DIM; k++) s += g.jinv[l * DIM + k] * g.jinv[m * DIM + k];
-      G[l * DIM + m] = s;
-    }
+  element_metric(&g, G);
 
   /* (E8) Z = [[S0 (x) I_d, -B^T], [-B, -eps M]],
    * S0 = tau sum_f sigma_f Pf_f + mu |J| sum_lm G_lm Dm_l Dm_m^T (E7). */

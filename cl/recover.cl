@@ -157,19 +157,13 @@ void cholesky_packed(SCRATCH double *a, const int n) {
     /* The trailing lower triangle, entry by entry in packed order: entry t
      * of it is (i, j) = (k + 1 + r, k + 1 + c) with c <= r; each work-item
      * walks its entries t = lid, lid + wg, ... by steps, no division. */
-    int r = 0, c = lid;
-    while (c > r) {
-      c -= r + 1;
-      r++;
-    }
-    for (; k + 1 + r < n;) {
-      const int i = k + 1 + r, j = k + 1 + c;
-      a[PACKED(i, j)] -= a[PACKED(i, k)] * a[PACKED(j, k)];
-      c += wg;
-      while (c > r) {
+    for (int r = 0, c = lid;; c += wg) {
+      while (c > r) { /* past the end of row r: on to the next rows */
         c -= r + 1;
         r++;
       }
+      if (k + 1 + r >= n) break;
+      a[PACKED(k + 1 + r, k + 1 + c)] -= a[PACKED(k + 1 + r, k)] * a[PACKED(k + 1 + c, k)];
     }
     barrier(FENCE);
   }
@@ -219,13 +213,9 @@ __kernel void postprocess(const int e0, __global const double *coords,
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
   const double kappa = kappa_e[e];
-  double G[DIM * DIM];
-  for (int l = 0; l < DIM; l++)
-    for (int m = 0; m < DIM; m++) {
-      double s = 0.0;
-      for (int k = 0; k < DIM; k++) s += g.jinv[l * DIM + k] * g.jinv[m * DIM + k];
-      G[l * DIM + m] = g.detj * s;
-    }
+  double G[DIM * DIM]; /* |J| J^-1 J^-T */
+  element_metric(&g, G);
+  for (int lm = 0; lm < DIM * DIM; lm++) G[lm] *= g.detj;
   for (int t = lid; t < NPOST * (NPOST + 1) / 2; t += wg) {
     /* invert PACKED: row i is the largest with i(i+1)/2 <= t */
     int i = (int)((sqrt(8.0 * t + 1.0) - 1.0) / 2.0);

@@ -36,6 +36,7 @@ static const char *const invert_names[NUM_INVERT] = {"cholesky", "gauss-jordan",
 #define TUNE_ELEMENTS 16384 /* elements of the timed trial (several waves on a large GPU) */
 #define TUNE_TRIALS 3
 #define TUNE_MIN_ELEMENTS 1024 /* smaller meshes take the default method, no trial */
+#define BUILD_S_BLOCK 16 /* elements per work-group of local_build_s (its SB) */
 
 /* The grid sides G of local_invert_tiled and local_solve_tiled; a grid is
  * built only when its tile fits in registers: ceil(NZ / G) rows and
@@ -45,6 +46,11 @@ static const int tiled_grids[NUM_TILED] = {8, 11, 16};
 static bool tiled_fits(int nz, int nc, int g) {
   int rows = (nz + g - 1) / g, cols = (nc + g - 1) / g;
   return rows <= 8 && rows * cols <= 64;
+}
+
+/* The columns NC of the tiled kernel of method `kind`: S, or [S | W F]. */
+static int tiled_cols(const local_stage *ls, int kind) {
+  return kind == INVERT_SOLVE ? ls->rows + ls->cols : ls->rows;
 }
 
 static int choose_chunk(hdgcl_solver s, local_stage *ls) {
@@ -125,7 +131,7 @@ static int tiled_kernel(hdgcl_solver s, local_stage *ls, int kind, int i, cl_ker
   bool solve = kind == INVERT_SOLVE;
   cl_kernel *slot = solve ? &ls->solve[i] : &ls->tiled[i];
   *out = NULL;
-  if (!tiled_fits(ls->rows, solve ? ls->rows + ls->cols : ls->rows, tiled_grids[i]))
+  if (!tiled_fits(ls->rows, tiled_cols(ls, kind), tiled_grids[i]))
     return HDGCL_SUCCESS;
   if (!*slot) {
     char defines[64];
@@ -191,9 +197,8 @@ static int parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int *
   for (int i = 0; i < NUM_INVERT; i++)
     if (!strcmp(name, invert_names[i])) {
       size_t w = size ? (size_t)size : ls->wg;
-      int nc = i == INVERT_SOLVE ? ls->rows + ls->cols : ls->rows;
       for (int g = NUM_TILED - 1; (i == INVERT_TILED || i == INVERT_SOLVE) && !size && g >= 0; g--)
-        if (tiled_fits(ls->rows, nc, tiled_grids[g])) {
+        if (tiled_fits(ls->rows, tiled_cols(ls, i), tiled_grids[g])) {
           w = (size_t)tiled_grids[g] * tiled_grids[g];
           break;
         }
@@ -322,11 +327,11 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   ls->scratch_global = solver_scratch_global(s, ((size_t)ls->rows * ls->rows + ls->rows) * 8);
   ls->wg = element_group_size(ls->rows);
   ls->nonsymmetric = s->nonsymmetric;
-  char defines[64];
-  snprintf(defines, sizeof defines, "%s%s", ls->scratch_global ? "-DSCRATCH_GLOBAL " : "",
-           ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
+  char defines[80];
+  snprintf(defines, sizeof defines, "-DSB=%d %s%s", BUILD_S_BLOCK,
+           ls->scratch_global ? "-DSCRATCH_GLOBAL " : "", ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
   cl_program program;
-  HDGCL_TRY(pipeline_program(s, "local.cl", true, defines[0] ? defines : NULL, &program));
+  HDGCL_TRY(pipeline_program(s, "local.cl", true, defines, &program));
   if (!s->dev->mapped)
     HDGCL_TRY(hdgcl_kernel_create(program, ls->vector ? "elasticity_build" : "local_build",
                                   &ls->build));
@@ -426,8 +431,8 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
   cl_int ce0 = (cl_int)e0, pid = s->params.id, pdeg = s->params.degree;
   double tau = s->tau, k2 = s->params.param;
   cl_int cn = (cl_int)n;
-  /* S: SB = 16 elements per work-group (cl/local.cl's local_build_s), one
-   * block of wgs entries each. */
+  /* S: BUILD_S_BLOCK elements per work-group (cl/local.cl's local_build_s),
+   * one block of wgs entries each. */
   hdgcl_arg sargs[] = {HDGCL_ARG(ce0),          HDGCL_ARG(cn),
                        HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
                        HDGCL_ARG(d->kappa.mem), HDGCL_ARG(d->c.mem),
@@ -437,7 +442,8 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
                        HDGCL_ARG(d->pf.mem),    HDGCL_ARG(ls->s.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build_s, sizeof sargs / sizeof *sargs, sargs));
   size_t wgs = (size_t)sz->np * sz->np >= 128 ? 128 : ((size_t)sz->np * sz->np + 31) / 32 * 32;
-  size_t sglobal[2] = {((size_t)sz->np * sz->np + wgs - 1) / wgs * wgs, (size_t)(n + 15) / 16};
+  size_t sglobal[2] = {((size_t)sz->np * sz->np + wgs - 1) / wgs * wgs,
+                       (size_t)(n + BUILD_S_BLOCK - 1) / BUILD_S_BLOCK};
   size_t slocal[2] = {wgs, 1};
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build_s, 2, sglobal, slocal, NULL));
   /* [W | F] (and [W_t | F]), K0: one work-group per element. */
