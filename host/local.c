@@ -43,10 +43,6 @@ static const char *const invert_names[NUM_INVERT] = {"cholesky", "gauss-jordan",
  * ceil(NC / G) columns (NC = NZ for S^-1, NZ + NT + 1 for [S | W F]), at most
  * 8 rows and 64 entries. */
 static const int tiled_grids[NUM_TILED] = {8, 11, 16};
-static bool tiled_fits(int nz, int nc, int g) {
-  int rows = (nz + g - 1) / g, cols = (nc + g - 1) / g;
-  return rows <= 8 && rows * cols <= 64;
-}
 
 /* The columns NC of the tiled kernel of method `kind`: S, or [S | W F]. */
 static int tiled_cols(const local_stage *ls, int kind) {
@@ -131,15 +127,19 @@ static int tiled_kernel(hdgcl_solver s, local_stage *ls, int kind, int i, cl_ker
   bool solve = kind == INVERT_SOLVE;
   cl_kernel *slot = solve ? &ls->solve[i] : &ls->tiled[i];
   *out = NULL;
-  if (!tiled_fits(ls->rows, tiled_cols(ls, kind), tiled_grids[i]))
+  if (!gauss_jordan_tile_fits(ls->rows, tiled_cols(ls, kind), tiled_grids[i]))
     return HDGCL_SUCCESS;
   if (!*slot) {
-    char defines[64];
+    char defines[128];
     cl_program program;
-    snprintf(defines, sizeof defines, solve ? "-DGRID=%d -DNRHS=%d" : "-DGRID=%d",
-             tiled_grids[i], ls->cols);
-    HDGCL_TRY(pipeline_program(s, solve ? "local_solve_tiled.cl" : "local_invert_tiled.cl",
-                               false, defines, &program));
+    if (solve) /* cl/gauss_jordan_tiled.h's sizes: [S | W F] */
+      snprintf(defines, sizeof defines, "-DGRID=%d -DNRHS=%d -DGJ_ROWS=NZ -DGJ_COLS=(NZ+NRHS)",
+               tiled_grids[i], ls->cols);
+    else
+      snprintf(defines, sizeof defines, "-DGRID=%d", tiled_grids[i]);
+    HDGCL_TRY(pipeline_program_with(s, solve ? "gauss_jordan_tiled.h" : NULL,
+                                    solve ? "local_solve_tiled.cl" : "local_invert_tiled.cl",
+                                    false, defines, &program));
     HDGCL_TRY(hdgcl_kernel_create(program, solve ? "local_solve_tiled" : "local_invert_tiled",
                                   slot));
   }
@@ -198,7 +198,7 @@ static int parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int *
     if (!strcmp(name, invert_names[i])) {
       size_t w = size ? (size_t)size : ls->wg;
       for (int g = NUM_TILED - 1; (i == INVERT_TILED || i == INVERT_SOLVE) && !size && g >= 0; g--)
-        if (tiled_fits(ls->rows, tiled_cols(ls, i), tiled_grids[g])) {
+        if (gauss_jordan_tile_fits(ls->rows, tiled_cols(ls, i), tiled_grids[g])) {
           w = (size_t)tiled_grids[g] * tiled_grids[g];
           break;
         }
@@ -442,6 +442,8 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
                        HDGCL_ARG(d->pf.mem),    HDGCL_ARG(ls->s.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build_s, sizeof sargs / sizeof *sargs, sargs));
   size_t wgs = (size_t)sz->np * sz->np >= 128 ? 128 : ((size_t)sz->np * sz->np + 31) / 32 * 32;
+  size_t wmax = kernel_max_wg(s, ls->build_s); /* devices (and oclgrind) allowing fewer */
+  if (wgs > wmax) wgs = wmax;
   size_t sglobal[2] = {((size_t)sz->np * sz->np + wgs - 1) / wgs * wgs,
                        (size_t)(n + BUILD_S_BLOCK - 1) / BUILD_S_BLOCK};
   size_t slocal[2] = {wgs, 1};

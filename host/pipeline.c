@@ -10,14 +10,25 @@
 #include "error.h"
 #include "reference.h"
 
-int pipeline_program(hdgcl_solver s, const char *file, bool with_geometry, const char *extra,
-                     cl_program *program) {
-  const char *files[4] = {"common.h", "problems.h", "geometry.h", file};
-  const char *files_nogeo[2] = {"common.h", file};
+int pipeline_program_with(hdgcl_solver s, const char *header, const char *file, bool with_geometry,
+                          const char *extra, cl_program *program) {
+  const char *files[5];
+  int n = 0;
+  files[n++] = "common.h";
+  if (with_geometry) {
+    files[n++] = "problems.h";
+    files[n++] = "geometry.h";
+  }
+  if (header) files[n++] = header;
+  files[n++] = file;
   char options[1536];
   snprintf(options, sizeof options, "%s %s", s->dev->options, extra ? extra : "");
-  if (with_geometry) return hdgcl_program_get(s->ctx, files, 4, options, program);
-  return hdgcl_program_get(s->ctx, files_nogeo, 2, options, program);
+  return hdgcl_program_get(s->ctx, files, n, options, program);
+}
+
+int pipeline_program(hdgcl_solver s, const char *file, bool with_geometry, const char *extra,
+                     cl_program *program) {
+  return pipeline_program_with(s, NULL, file, with_geometry, extra, program);
 }
 
 /* Bytes of the device buffers other than the local-stage chunks. */

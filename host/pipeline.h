@@ -93,6 +93,8 @@ typedef struct recovery {
   hdgcl_buffer u, q, ustar, err;
   hdgcl_buffer p; /* pressure of the vector problems */
   bool vector;    /* elasticity: elasticity_recover and elasticity_errors */
+  int post_grid;        /* u* by cl/postprocess_tiled.cl on a grid of this side, or 0:
+                           cl/recover.cl's Cholesky (HDGCL_POSTPROCESS, recover.c) */
   bool scratch_global;  /* the postprocessing Cholesky does not fit in local memory */
   hdgcl_buffer scratch; /* chunk-sized when scratch_global */
   size_t wg, err_wg;
@@ -119,6 +121,15 @@ struct device_pipeline {
  * with_geometry) and the stage's .cl file, with the shared -D options plus extra. */
 int pipeline_program(hdgcl_solver s, const char *file, bool with_geometry, const char *extra,
                      cl_program *program);
+/* Whether cl/gauss_jordan_tiled.h's tile of an nz x nc matrix on a g x g grid
+ * fits in registers: at most 8 rows and 64 entries per work-item. */
+static inline bool gauss_jordan_tile_fits(int nz, int nc, int g) {
+  int rows = (nz + g - 1) / g, cols = (nc + g - 1) / g;
+  return rows <= 8 && rows * cols <= 64;
+}
+/* The same with a shared kernel header (cl/NAME.h, NULL for none) before the file. */
+int pipeline_program_with(hdgcl_solver s, const char *header, const char *file, bool with_geometry,
+                          const char *extra, cl_program *program);
 
 /* Device memory the pipeline needs besides the local-stage chunks (bytes). */
 uint64_t pipeline_fixed_bytes(hdgcl_solver s);

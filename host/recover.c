@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "pipeline.h"
@@ -10,6 +11,80 @@
 #define ERR_WG 64
 #define ERR_VALUES 6 /* as in cl/recover.cl */
 #define ELAS_ERR_VALUES 8
+
+/* u*'s method: cl/postprocess_tiled.cl on the smallest grid side G of
+ * post_grids whose tile of [A | b] (NP1 rows, NP1 + NCOMP columns) fits in
+ * registers, or cl/recover.cl's postprocess (packed Cholesky by a work-group,
+ * in local or global memory) where none fits and on mapped elements.  CPU
+ * devices take the tiled kernel on the 8 x 8 grid only: PoCL on 2 cores,
+ * square:40 (hdgcl solve --profile), p = 3 12.8 against Cholesky's 25.5 ms,
+ * p = 5 36.6 / 49.0, p = 7 116 / 117, but p = 9 (grid 11) 638 / 319: its
+ * work-items' register tiles live in memory there, across 66 barriers.
+ * $HDGCL_POSTPROCESS: "auto" (or unset), "tiled" or "tiled:G" (a grid side of
+ * post_grids; an error where it does not fit) or "cholesky" (tests compare
+ * the two, benchmarks time them). */
+static const int post_grids[] = {8, 11, 16};
+#define NUM_POST_GRIDS (int)(sizeof post_grids / sizeof *post_grids)
+static int choose_post_grid(hdgcl_solver s, int *grid) {
+  const hdg_sizes *sz = &s->ref.sz;
+  const char *env = getenv("HDGCL_POSTPROCESS");
+  int want = 0; /* a grid side asked for */
+  bool force_tiled = false, cholesky = env && !strcmp(env, "cholesky");
+  if (env && !strncmp(env, "tiled", 5)) {
+    force_tiled = true;
+    if (env[5] == ':') {
+      char *end;
+      long g = strtol(env + 6, &end, 10);
+      for (int i = 0; i < NUM_POST_GRIDS && !*end; i++)
+        if (g == post_grids[i]) want = (int)g;
+      if (!want)
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "HDGCL_POSTPROCESS=%s: the grid side must be 8, 11 or 16", env);
+    } else if (env[5]) {
+      force_tiled = false;
+    }
+  }
+  if (env && env[0] && !force_tiled && !cholesky && strcmp(env, "auto"))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "HDGCL_POSTPROCESS=%s: expected auto, tiled, tiled:G or cholesky", env);
+  *grid = 0;
+  int grids = force_tiled || !s->ctx->info.is_cpu ? NUM_POST_GRIDS : 1;
+  for (int i = 0; i < grids && !cholesky && !s->dev->mapped && !*grid; i++)
+    if ((!want || want == post_grids[i]) &&
+        gauss_jordan_tile_fits(sz->np1, sz->np1 + sz->ncomp, post_grids[i]))
+      *grid = post_grids[i];
+  if (force_tiled && s->dev->mapped)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "HDGCL_POSTPROCESS=%s: mapped elements have no tiled u* kernel", env);
+  if (force_tiled && !*grid)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "HDGCL_POSTPROCESS=%s: the %d x %d system of u* does not fit that tile",
+                       env, sz->np1, sz->np1 + sz->ncomp);
+  return HDGCL_SUCCESS;
+}
+
+/* The tiled kernel of u* on a grid of side g, into rc->post; rc->post_grid
+ * stays 0 (the Cholesky kernel is used) where the device cannot run g x g
+ * work-items of it. */
+static int create_post_tiled(hdgcl_solver s, recovery *rc, int g) {
+  char extra[128];
+  snprintf(extra, sizeof extra, "-DGRID=%d -DGJ_ROWS=NP1 -DGJ_COLS=(NP1+NCOMP)", g);
+  cl_program program;
+  HDGCL_TRY(pipeline_program_with(s, "gauss_jordan_tiled.h", "postprocess_tiled.cl", true, extra,
+                                  &program));
+  cl_kernel kernel;
+  HDGCL_TRY(hdgcl_kernel_create(program, "postprocess_tiled", &kernel));
+  size_t kmax = 0;
+  if (clGetKernelWorkGroupInfo(kernel, s->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
+                               &kmax, NULL) != CL_SUCCESS ||
+      kmax < (size_t)g * g || s->ctx->info.max_work_group < (size_t)g * g) {
+    clReleaseKernel(kernel);
+    return HDGCL_SUCCESS;
+  }
+  rc->post = kernel;
+  rc->post_grid = g;
+  return HDGCL_SUCCESS;
+}
 
 int recovery_create(hdgcl_solver s, recovery *rc) {
   const hdg_sizes *sz = &s->ref.sz;
@@ -31,7 +106,13 @@ int recovery_create(hdgcl_solver s, recovery *rc) {
   rc->vector = sz->ncomp > 1;
   HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "elasticity_recover" : "recover_local",
                                 &rc->local));
-  HDGCL_TRY(hdgcl_kernel_create(program, mapped ? "mapped_postprocess" : "postprocess", &rc->post));
+  int grid = 0;
+  HDGCL_TRY(choose_post_grid(s, &grid));
+  if (grid) HDGCL_TRY(create_post_tiled(s, rc, grid));
+  if (!rc->post_grid)
+    HDGCL_TRY(hdgcl_kernel_create(program, mapped ? "mapped_postprocess" : "postprocess", &rc->post));
+  s->result.postprocess = rc->post_grid ? "gauss-jordan-tiled" : "cholesky";
+  s->result.postprocess_wg = rc->post_grid ? rc->post_grid * rc->post_grid : (int)rc->wg;
   if (mapped)
     HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "mapped_elasticity_h" : "mapped_recover_q",
                                   &rc->mapped_q));
@@ -45,7 +126,7 @@ int recovery_create(hdgcl_solver s, recovery *rc) {
                                 "element errors", &rc->err));
   /* One chunk of the local stage at a time is postprocessed. */
   size_t chunk = (size_t)s->dev->local.chunk;
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, rc->scratch_global ? chunk * work * 8 : 8,
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, rc->scratch_global && !rc->post_grid ? chunk * work * 8 : 8,
                                 "postprocessing scratch", &rc->scratch));
   return HDGCL_SUCCESS;
 }
@@ -102,9 +183,13 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
                          HDGCL_ARG(d->kpost.mem), HDGCL_ARG(d->dpost.mem),
                          HDGCL_ARG(rc->u.mem),    HDGCL_ARG(rc->q.mem),
                          HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->scratch.mem)};
-    HDGCL_TRY(hdgcl_kernel_set_args(rc->post, sizeof pargs / sizeof *pargs, pargs));
+    /* postprocess_tiled has no scratch argument */
+    HDGCL_TRY(hdgcl_kernel_set_args(rc->post, sizeof pargs / sizeof *pargs - (rc->post_grid ? 1 : 0),
+                                    pargs));
   }
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->post, 1, &global, &rc->wg, NULL));
+  size_t post_wg = rc->post_grid ? (size_t)rc->post_grid * rc->post_grid : rc->wg;
+  size_t post_global = (size_t)n * post_wg;
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->post, 1, &post_global, &post_wg, NULL));
   /* u: 2 NP (NT+1); q: dim NP (2 NP dim + nfaces (2 NF + 6)); u*: build
    * (dim^2 2 + 1) NPOST^2/2 + rhs 2 dim^2 NPOST NP + Cholesky NPOST^3/3 + solves 2 NPOST^2. */
   double P = sz->np, T = sz->nt, D = sz->dim, Q = sz->np1 - 1;
@@ -119,6 +204,12 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
     flops = 2 * Z * (TB + 1) + D * D * P * (2 * P * D + sz->nfaces * (2.0 * sz->nf + 6)) +
             (2 * D * D + 1) * Q * Q / 2 + D * (2 * D * D * Q * P + 2 * Q * Q) + Q * Q * Q / 3;
     bytes = 8 * (Z * (TB + 1) + TB + Z + 2 * D * D * P + D * P + D * (Q + 1));
+  }
+  if (rc->post_grid) { /* u* by Gauss-Jordan on [A | b] (NP1 rows, NCOMP right-hand sides) in
+                         place of the packed Cholesky and its solves */
+    double N = sz->np1, R = sz->ncomp;
+    flops += -((2 * D * D + 1) * Q * Q / 2 + Q * Q * Q / 3 + R * 2 * Q * Q) +
+             2 * D * D * N * N + N * N * N + 2 * R * N * N;
   }
   s->result.stages[HDGCL_STAGE_RECOVER].flops += flops * n;
   s->result.stages[HDGCL_STAGE_RECOVER].bytes += bytes * n;

@@ -130,6 +130,11 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
     fprintf(f, ", \"local_invert_wg\": %d, \"local_invert_source\": ", r->local_invert_wg);
     json_string(f, r->local_invert_source);
   }
+  if (r->postprocess) {
+    fprintf(f, ", \"postprocess\": ");
+    json_string(f, r->postprocess);
+    fprintf(f, ", \"postprocess_wg\": %d", r->postprocess_wg);
+  }
   fprintf(f, ", \"iterations\": %d, \"rtol\": ", r->iterations);
   json_number(f, r->rtol);
   fprintf(f, ", \"residual\": ");
@@ -220,6 +225,8 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
   if (r->local_invert)
     fprintf(out, "local     S^-1 by %s, work-groups of %d (%s)\n", r->local_invert,
             r->local_invert_wg, r->local_invert_source);
+  if (r->postprocess)
+    fprintf(out, "recover   u* by %s, work-groups of %d\n", r->postprocess, r->postprocess_wg);
   if (r->cheb_degree && r->eig_max > 0)
     fprintf(out, "          Chebyshev %d steps on [%.4g, %.4g]\n", r->cheb_degree, r->eig_min,
             r->eig_max);

@@ -120,6 +120,12 @@ typedef struct hdgcl_result {
    * unless materials vary: --material, elasticity-bimaterial); NaN for the
    * scalar problems. */
   double mu_min, mu_max, lambda_min, lambda_max;
+  /* Device: the method of the postprocessed u* (F12): "gauss-jordan-tiled"
+   * (registers, affine elements whose system fits) or "cholesky" (packed, by a
+   * work-group; $HDGCL_POSTPROCESS=cholesky asks for it), and its work-group
+   * size; NULL and 0 on the reference path. */
+  const char *postprocess;
+  int postprocess_wg;
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
