@@ -17,8 +17,9 @@
  * registers, or cl/recover.cl's postprocess (packed Cholesky by a work-group,
  * in local or global memory) where none fits and on mapped elements.  CPU
  * devices take the tiled kernel on the 8 x 8 grid only: PoCL on 2 cores,
- * square:40 (hdgcl solve --profile), p = 3 12.8 against Cholesky's 25.5 ms,
- * p = 5 36.6 / 49.0, p = 7 116 / 117, but p = 9 (grid 11) 638 / 319: its
+ * square:40 (perf/results/postprocess/pocl-2core-square40.log), tiled:8
+ * against Cholesky p = 1 7.5 / 15.7 ms, p = 3 30.9 / 34.4, p = 5 49.2 / 49.7,
+ * p = 7 129 / 146, but p = 9 on grid 11 639 / 324 and grid 16 1254: the
  * work-items' register tiles live in memory there, across 66 barriers.
  * $HDGCL_POSTPROCESS: "auto" (or unset), "tiled" or "tiled:G" (a grid side of
  * post_grids; an error where it does not fit) or "cholesky" (tests compare

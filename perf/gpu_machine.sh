@@ -28,7 +28,8 @@
 #   sh perf/gpu_machine.sh local-invert  # issue 7: hdgcl bench with the S^-1 kernel of the
 #                                        # timed trial, and with Cholesky forced
 #   sh perf/gpu_machine.sh postprocess   # u* by packed Cholesky and by the register Gauss-Jordan
-#                                        # on each grid (POST_CASES="mesh p p ..." narrows it)
+#                                        # on each grid (POST_CASES="mesh p p ...;mesh p ..." narrows it,
+#                                        # DEVICE=pocl for PoCL)
 #   sh perf/gpu_machine.sh convection    # issue 6: convection-diffusion tests on NVIDIA and
 #                                        # GMRES x jacobi / block-jacobi / asm solves
 #   sh perf/gpu_machine.sh sweep         # issue 6: every preconditioner, square:20..320, p = 1..9, on
@@ -219,17 +220,16 @@ postprocess)
   # --profile: the packed Cholesky (postprocess) and the register Gauss-Jordan
   # (postprocess_tiled) on each grid that fits.  With HDGCL_KERNEL_DIR_OLD set,
   # also the local stage with that copy of cl/ (same binary, same run).
-  for m in ${POST_CASES:-"square:320 1 3 5 7 9" "cube:16 1 2 3 4"}; do
-    set -- $m; mesh=$1; shift
-    for p in "$@"; do
+  echo "${POST_CASES:-square:320 1 3 5 7 9;cube:16 1 2 3 4}" | tr ';' '\n' | while read -r mesh orders; do
+    for p in $orders; do
       for method in cholesky tiled:8 tiled:11 tiled:16; do
         echo "== $mesh p = $p $method" | tee -a "$out/postprocess.log"
-        HDGCL_POSTPROCESS=$method "$build/hdgcl" solve --device nvidia --mesh "$mesh" --order "$p" \
+        HDGCL_POSTPROCESS=$method "$build/hdgcl" solve --device "${DEVICE:-nvidia}" --mesh "$mesh" --order "$p" \
           --profile > "$out/tmp.log" 2>&1 || { tail -1 "$out/tmp.log" | tee -a "$out/postprocess.log"; continue; }
         grep -E "^  (postprocess|local_solve_tiled)|^  (local|recover) |u\* by|errors" "$out/tmp.log" | tee -a "$out/postprocess.log"
         if [ -n "${HDGCL_KERNEL_DIR_OLD:-}" ] && [ "$method" = cholesky ]; then
           echo "== $mesh p = $p cholesky, cl/ from $HDGCL_KERNEL_DIR_OLD" | tee -a "$out/postprocess.log"
-          HDGCL_KERNEL_DIR=$HDGCL_KERNEL_DIR_OLD HDGCL_POSTPROCESS=$method "$build/hdgcl" solve --device nvidia \
+          HDGCL_KERNEL_DIR=$HDGCL_KERNEL_DIR_OLD HDGCL_POSTPROCESS=$method "$build/hdgcl" solve --device "${DEVICE:-nvidia}" \
             --mesh "$mesh" --order "$p" --profile > "$out/tmp.log" 2>&1
           grep -E "^  (postprocess|local_solve_tiled)|^  (local|recover) |errors" "$out/tmp.log" | tee -a "$out/postprocess.log"
         fi
