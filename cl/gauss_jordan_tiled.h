@@ -18,8 +18,8 @@
 #define GJ_TC ((GJ_COLS + GRID - 1) / GRID)
 
 /* rowk: 2 GJ_TC GRID doubles, colk: 2 GJ_TR GRID doubles of local memory. */
-inline void gauss_jordan_tiled(double t[GJ_TR][GJ_TC], const int tr, const int tc,
-                               __local double *rowk, __local double *colk) {
+void gauss_jordan_tiled(double t[GJ_TR][GJ_TC], const int tr, const int tc,
+                        __local double *rowk, __local double *colk) {
   double g[GJ_TR], r[GJ_TC];
   /* Step k = kb GRID + kk: kb is unrolled, so t[.][kb] is a register and the
    * finished tiles b < kb are skipped at compile time. */

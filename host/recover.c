@@ -26,7 +26,7 @@
  * the two, benchmarks time them). */
 static const int post_grids[] = {8, 11, 16};
 #define NUM_POST_GRIDS (int)(sizeof post_grids / sizeof *post_grids)
-static int choose_post_grid(hdgcl_solver s, int *grid) {
+static int choose_post_grid(hdgcl_solver s, int *grid, bool *forced) {
   const hdg_sizes *sz = &s->ref.sz;
   const char *env = getenv("HDGCL_POSTPROCESS");
   int want = 0; /* a grid side asked for */
@@ -49,6 +49,7 @@ static int choose_post_grid(hdgcl_solver s, int *grid) {
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "HDGCL_POSTPROCESS=%s: expected auto, tiled, tiled:G or cholesky", env);
   *grid = 0;
+  *forced = force_tiled;
   int grids = force_tiled || !s->ctx->info.is_cpu ? NUM_POST_GRIDS : 1;
   for (int i = 0; i < grids && !cholesky && !s->dev->mapped && !*grid; i++)
     if ((!want || want == post_grids[i]) &&
@@ -108,8 +109,12 @@ int recovery_create(hdgcl_solver s, recovery *rc) {
   HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "elasticity_recover" : "recover_local",
                                 &rc->local));
   int grid = 0;
-  HDGCL_TRY(choose_post_grid(s, &grid));
-  if (grid) HDGCL_TRY(create_post_tiled(s, rc, grid));
+  bool forced = false;
+  HDGCL_TRY(choose_post_grid(s, &grid, &forced));
+  /* A device compiler that cannot build the tiled kernel leaves the default
+   * to the Cholesky kernel (an error only when the tiled one was asked for). */
+  int status = grid ? create_post_tiled(s, rc, grid) : HDGCL_SUCCESS;
+  if (status != HDGCL_SUCCESS && forced) return status;
   if (!rc->post_grid)
     HDGCL_TRY(hdgcl_kernel_create(program, mapped ? "mapped_postprocess" : "postprocess", &rc->post));
   s->result.postprocess = rc->post_grid ? "gauss-jordan-tiled" : "cholesky";
