@@ -38,11 +38,10 @@ static const char *const invert_names[NUM_INVERT] = {"cholesky", "gauss-jordan",
 #define TUNE_MIN_ELEMENTS 1024 /* smaller meshes take the default method, no trial */
 #define BUILD_S_BLOCK 16 /* elements per work-group of local_build_s (its SB) */
 
-/* The grid sides G of local_invert_tiled and local_solve_tiled; a grid is
- * built only when its tile fits in registers: ceil(NZ / G) rows and
- * ceil(NC / G) columns (NC = NZ for S^-1, NZ + NT + 1 for [S | W F]), at most
- * 8 rows and 64 entries. */
-static const int tiled_grids[NUM_TILED] = {8, 11, 16};
+/* local_invert_tiled and local_solve_tiled run on the grids of
+ * gauss_jordan_grids (pipeline.h); a grid is built only when its tile fits in
+ * registers (gauss_jordan_tile_fits): NC = NZ columns for S^-1, NZ + NT + 1
+ * for [S | W F]. */
 
 /* The columns NC of the tiled kernel of method `kind`: S, or [S | W F]. */
 static int tiled_cols(const local_stage *ls, int kind) {
@@ -109,16 +108,6 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
 
 static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
 
-/* Largest work-group size allowed for a kernel on this device, capped at 256. */
-static size_t kernel_max_wg(hdgcl_solver s, cl_kernel kernel) {
-  size_t max = 256, kmax = 0;
-  if (clGetKernelWorkGroupInfo(kernel, s->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
-                               &kmax, NULL) == CL_SUCCESS && kmax < max)
-    max = kmax;
-  if (s->ctx->info.max_work_group < max) max = s->ctx->info.max_work_group;
-  return max;
-}
-
 /* The tiled kernel of method `kind` (INVERT_TILED or INVERT_SOLVE) on grid i,
  * compiled on first use (a compilation per grid and size is slow on some
  * devices: only the grids a trial or a choice needs are built); NULL where
@@ -127,16 +116,16 @@ static int tiled_kernel(hdgcl_solver s, local_stage *ls, int kind, int i, cl_ker
   bool solve = kind == INVERT_SOLVE;
   cl_kernel *slot = solve ? &ls->solve[i] : &ls->tiled[i];
   *out = NULL;
-  if (!gauss_jordan_tile_fits(ls->rows, tiled_cols(ls, kind), tiled_grids[i]))
+  if (!gauss_jordan_tile_fits(ls->rows, tiled_cols(ls, kind), gauss_jordan_grids[i]))
     return HDGCL_SUCCESS;
   if (!*slot) {
     char defines[128];
     cl_program program;
     if (solve) /* cl/gauss_jordan_tiled.h's sizes: [S | W F] */
       snprintf(defines, sizeof defines, "-DGRID=%d -DNRHS=%d -DGJ_ROWS=NZ -DGJ_COLS=(NZ+NRHS)",
-               tiled_grids[i], ls->cols);
+               gauss_jordan_grids[i], ls->cols);
     else
-      snprintf(defines, sizeof defines, "-DGRID=%d", tiled_grids[i]);
+      snprintf(defines, sizeof defines, "-DGRID=%d", gauss_jordan_grids[i]);
     HDGCL_TRY(pipeline_program_with(s, solve ? "gauss_jordan_tiled.h" : NULL,
                                     solve ? "local_solve_tiled.cl" : "local_invert_tiled.cl",
                                     false, defines, &program));
@@ -155,8 +144,8 @@ static int invert_kernel(hdgcl_solver s, local_stage *ls, int kind, size_t wg, c
   if (kind == INVERT_CHOLESKY && !ls->nonsymmetric && !ls->vector) kernel = ls->invert;
   if (kind == INVERT_GAUSS_JORDAN) kernel = ls->invert;
   for (int i = 0; i < NUM_TILED && (kind == INVERT_TILED || kind == INVERT_SOLVE); i++)
-    if ((size_t)tiled_grids[i] * tiled_grids[i] == wg) HDGCL_TRY(tiled_kernel(s, ls, kind, i, &kernel));
-  *out = kernel && wg >= 1 && wg <= kernel_max_wg(s, kernel) ? kernel : NULL;
+    if ((size_t)gauss_jordan_grids[i] * gauss_jordan_grids[i] == wg) HDGCL_TRY(tiled_kernel(s, ls, kind, i, &kernel));
+  *out = kernel && wg >= 1 && wg <= pipeline_kernel_max_wg(s, kernel) ? kernel : NULL;
   return HDGCL_SUCCESS;
 }
 
@@ -198,8 +187,8 @@ static int parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int *
     if (!strcmp(name, invert_names[i])) {
       size_t w = size ? (size_t)size : ls->wg;
       for (int g = NUM_TILED - 1; (i == INVERT_TILED || i == INVERT_SOLVE) && !size && g >= 0; g--)
-        if (gauss_jordan_tile_fits(ls->rows, tiled_cols(ls, i), tiled_grids[g])) {
-          w = (size_t)tiled_grids[g] * tiled_grids[g];
+        if (gauss_jordan_tile_fits(ls->rows, tiled_cols(ls, i), gauss_jordan_grids[g])) {
+          w = (size_t)gauss_jordan_grids[g] * gauss_jordan_grids[g];
           break;
         }
       cl_kernel kernel;
@@ -228,8 +217,8 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
   for (size_t mult = 1; mult <= 4; mult *= 2)
     cand[nc++] = (candidate){INVERT_GAUSS_JORDAN, ls->wg * mult};
   for (int i = 0; i < NUM_TILED; i++) {
-    cand[nc++] = (candidate){INVERT_TILED, (size_t)tiled_grids[i] * tiled_grids[i]};
-    cand[nc++] = (candidate){INVERT_SOLVE, (size_t)tiled_grids[i] * tiled_grids[i]};
+    cand[nc++] = (candidate){INVERT_TILED, (size_t)gauss_jordan_grids[i] * gauss_jordan_grids[i]};
+    cand[nc++] = (candidate){INVERT_SOLVE, (size_t)gauss_jordan_grids[i] * gauss_jordan_grids[i]};
   }
   double best = 1e300;
   for (int c = 0; c < nc; c++) {
@@ -442,7 +431,7 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
                        HDGCL_ARG(d->pf.mem),    HDGCL_ARG(ls->s.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build_s, sizeof sargs / sizeof *sargs, sargs));
   size_t wgs = (size_t)sz->np * sz->np >= 128 ? 128 : ((size_t)sz->np * sz->np + 31) / 32 * 32;
-  size_t wmax = kernel_max_wg(s, ls->build_s); /* devices (and oclgrind) allowing fewer */
+  size_t wmax = pipeline_kernel_max_wg(s, ls->build_s); /* devices (and oclgrind) allowing fewer */
   if (wgs > wmax) wgs = wmax;
   size_t sglobal[2] = {((size_t)sz->np * sz->np + wgs - 1) / wgs * wgs,
                        (size_t)(n + BUILD_S_BLOCK - 1) / BUILD_S_BLOCK};

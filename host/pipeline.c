@@ -31,6 +31,15 @@ int pipeline_program(hdgcl_solver s, const char *file, bool with_geometry, const
   return pipeline_program_with(s, NULL, file, with_geometry, extra, program);
 }
 
+size_t pipeline_kernel_max_wg(hdgcl_solver s, cl_kernel kernel) {
+  size_t max = 256, kmax = 0;
+  if (clGetKernelWorkGroupInfo(kernel, s->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
+                               &kmax, NULL) == CL_SUCCESS && kmax < max)
+    max = kmax;
+  if (s->ctx->info.max_work_group < max) max = s->ctx->info.max_work_group;
+  return max;
+}
+
 /* Bytes of the device buffers other than the local-stage chunks. */
 uint64_t pipeline_fixed_bytes(hdgcl_solver s) {
   const hdgcl_mesh *m = s->mesh;

@@ -121,6 +121,11 @@ struct device_pipeline {
  * with_geometry) and the stage's .cl file, with the shared -D options plus extra. */
 int pipeline_program(hdgcl_solver s, const char *file, bool with_geometry, const char *extra,
                      cl_program *program);
+/* Largest work-group size allowed for a kernel on this device, capped at 256. */
+size_t pipeline_kernel_max_wg(hdgcl_solver s, cl_kernel kernel);
+/* The grid sides G of the register-tiled Gauss-Jordan kernels
+ * (local_invert_tiled, local_solve_tiled, postprocess_tiled). */
+static const int gauss_jordan_grids[NUM_TILED] = {8, 11, 16};
 /* Whether cl/gauss_jordan_tiled.h's tile of an nz x nc matrix on a g x g grid
  * fits in registers: at most 8 rows and 64 entries per work-item. */
 static inline bool gauss_jordan_tile_fits(int nz, int nc, int g) {

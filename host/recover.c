@@ -13,7 +13,7 @@
 #define ELAS_ERR_VALUES 8
 
 /* u*'s method: cl/postprocess_tiled.cl on the smallest grid side G of
- * post_grids whose tile of [A | b] (NP1 rows, NP1 + NCOMP columns) fits in
+ * gauss_jordan_grids whose tile of [A | b] (NP1 rows, NP1 + NCOMP columns) fits in
  * registers, or cl/recover.cl's postprocess (packed Cholesky by a work-group,
  * in local or global memory) where none fits and on mapped elements.  CPU
  * devices take the tiled kernel on the 8 x 8 grid only: PoCL on 2 cores,
@@ -22,10 +22,8 @@
  * p = 7 129 / 146, but p = 9 on grid 11 639 / 324 and grid 16 1254: the
  * work-items' register tiles live in memory there, across 66 barriers.
  * $HDGCL_POSTPROCESS: "auto" (or unset), "tiled" or "tiled:G" (a grid side of
- * post_grids; an error where it does not fit) or "cholesky" (tests compare
+ * gauss_jordan_grids; an error where it does not fit) or "cholesky" (tests compare
  * the two, benchmarks time them). */
-static const int post_grids[] = {8, 11, 16};
-#define NUM_POST_GRIDS (int)(sizeof post_grids / sizeof *post_grids)
 static int choose_post_grid(hdgcl_solver s, int *grid, bool *forced) {
   const hdg_sizes *sz = &s->ref.sz;
   const char *env = getenv("HDGCL_POSTPROCESS");
@@ -36,8 +34,8 @@ static int choose_post_grid(hdgcl_solver s, int *grid, bool *forced) {
     if (env[5] == ':') {
       char *end;
       long g = strtol(env + 6, &end, 10);
-      for (int i = 0; i < NUM_POST_GRIDS && !*end; i++)
-        if (g == post_grids[i]) want = (int)g;
+      for (int i = 0; i < NUM_TILED && !*end; i++)
+        if (g == gauss_jordan_grids[i]) want = (int)g;
       if (!want)
         return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                            "HDGCL_POSTPROCESS=%s: the grid side must be 8, 11 or 16", env);
@@ -50,11 +48,11 @@ static int choose_post_grid(hdgcl_solver s, int *grid, bool *forced) {
                        "HDGCL_POSTPROCESS=%s: expected auto, tiled, tiled:G or cholesky", env);
   *grid = 0;
   *forced = force_tiled;
-  int grids = force_tiled || !s->ctx->info.is_cpu ? NUM_POST_GRIDS : 1;
+  int grids = force_tiled || !s->ctx->info.is_cpu ? NUM_TILED : 1;
   for (int i = 0; i < grids && !cholesky && !s->dev->mapped && !*grid; i++)
-    if ((!want || want == post_grids[i]) &&
-        gauss_jordan_tile_fits(sz->np1, sz->np1 + sz->ncomp, post_grids[i]))
-      *grid = post_grids[i];
+    if ((!want || want == gauss_jordan_grids[i]) &&
+        gauss_jordan_tile_fits(sz->np1, sz->np1 + sz->ncomp, gauss_jordan_grids[i]))
+      *grid = gauss_jordan_grids[i];
   if (force_tiled && s->dev->mapped)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "HDGCL_POSTPROCESS=%s: mapped elements have no tiled u* kernel", env);
@@ -76,10 +74,7 @@ static int create_post_tiled(hdgcl_solver s, recovery *rc, int g) {
                                   &program));
   cl_kernel kernel;
   HDGCL_TRY(hdgcl_kernel_create(program, "postprocess_tiled", &kernel));
-  size_t kmax = 0;
-  if (clGetKernelWorkGroupInfo(kernel, s->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
-                               &kmax, NULL) != CL_SUCCESS ||
-      kmax < (size_t)g * g || s->ctx->info.max_work_group < (size_t)g * g) {
+  if (pipeline_kernel_max_wg(s, kernel) < (size_t)g * g) {
     clReleaseKernel(kernel);
     return HDGCL_SUCCESS;
   }
@@ -196,26 +191,24 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
   size_t post_wg = rc->post_grid ? (size_t)rc->post_grid * rc->post_grid : rc->wg;
   size_t post_global = (size_t)n * post_wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->post, 1, &post_global, &post_wg, NULL));
-  /* u: 2 NP (NT+1); q: dim NP (2 NP dim + nfaces (2 NF + 6)); u*: build
-   * (dim^2 2 + 1) NPOST^2/2 + rhs 2 dim^2 NPOST NP + Cholesky NPOST^3/3 + solves 2 NPOST^2. */
-  double P = sz->np, T = sz->nt, D = sz->dim, Q = sz->np1 - 1;
-  double flops = 2 * P * (T + 1) + D * P * (2 * P * D + sz->nfaces * (2.0 * sz->nf + 6)) +
-                 (2 * D * D + 1) * Q * Q / 2 + 2 * D * D * Q * P + Q * Q * Q / 3 + 2 * Q * Q;
+  /* u: 2 NP (NT+1); q: dim NP (2 NP dim + nfaces (2 NF + 6)); u*: its right-hand
+   * sides 2 dim^2 NPOST NP per component (R = NCOMP of them), and its system:
+   * packed Cholesky (build (2 dim^2 + 1) NPOST^2 / 2, factor NPOST^3 / 3,
+   * solves 2 NPOST^2 each) or Gauss-Jordan on [A | b] (build 2 dim^2 NP1^2,
+   * elimination NP1^3 + 2 R NP1^2). */
+  double P = sz->np, T = sz->nt, D = sz->dim, Q = sz->np1 - 1, N = sz->np1, R = sz->ncomp;
+  double ustar = R * 2 * D * D * Q * P +
+                 (rc->post_grid ? 2 * D * D * N * N + N * N * N + 2 * R * N * N
+                                : (2 * D * D + 1) * Q * Q / 2 + Q * Q * Q / 3 + R * 2 * Q * Q);
+  double flops = 2 * P * (T + 1) + D * P * (2 * P * D + sz->nfaces * (2.0 * sz->nf + 6)) + ustar;
   double bytes = 8 * (P * (T + 1) + T + P + D * P + (D * P + 1) + (Q + 1));
   if (rc->vector) {
     /* elasticity_recover: [u; p] 2 NZ (NTB+1); H: D^2 NP (2 NP D + nfaces (2 NF + 6));
-     * u*: the scalar count with D right-hand sides (2 D^2 NPOST NP + 2 NPOST^2 each).
-     * Bytes: Z, the trace, u, p, H written; H, u read and u* written again. */
+     * u* as above with R = D.  Bytes: Z, the trace, u, p, H written; H, u
+     * read and u* written again. */
     double Z = ls->rows, TB = sz->ntb;
-    flops = 2 * Z * (TB + 1) + D * D * P * (2 * P * D + sz->nfaces * (2.0 * sz->nf + 6)) +
-            (2 * D * D + 1) * Q * Q / 2 + D * (2 * D * D * Q * P + 2 * Q * Q) + Q * Q * Q / 3;
+    flops = 2 * Z * (TB + 1) + D * D * P * (2 * P * D + sz->nfaces * (2.0 * sz->nf + 6)) + ustar;
     bytes = 8 * (Z * (TB + 1) + TB + Z + 2 * D * D * P + D * P + D * (Q + 1));
-  }
-  if (rc->post_grid) { /* u* by Gauss-Jordan on [A | b] (NP1 rows, NCOMP right-hand sides) in
-                         place of the packed Cholesky and its solves */
-    double N = sz->np1, R = sz->ncomp;
-    flops += -((2 * D * D + 1) * Q * Q / 2 + Q * Q * Q / 3 + R * 2 * Q * Q) +
-             2 * D * D * N * N + N * N * N + 2 * R * N * N;
   }
   s->result.stages[HDGCL_STAGE_RECOVER].flops += flops * n;
   s->result.stages[HDGCL_STAGE_RECOVER].bytes += bytes * n;
