@@ -1,19 +1,25 @@
 /* Local stage for mapped (bilinear/trilinear) elements, whose Jacobian varies
  * over the element: the matrices of (F6) by quadrature on every element, then
- *   M = L L^T,   X = sqrt(kappa) L^-1 [B_k | C_k]  stacked over k (rows k*NP..),
- *   G = X^T X    (CLBlast, host/local_mapped.c),
+ *   Y = [B_k | C_k] stacked over k (rows k*NP..), its B part as the product
+ *       B = -T Phi^T of T[q][(k,j)] = sum_l (w adj J)_lk d_l phi_j(x_q) with the
+ *       table Phi[q][i] = phi_i(x_q)          (CLBlast, host/local_mapped.c),
+ *   M = L L^T,  Ls = sqrt(kappa) L^-1          (mapped_factor),
+ *   X = Ls Y  per component block, G = X^T X   (CLBlast),
  *   S = D + G_BB,  W = E - G_BC,  K0 = H + G_CC        (F9), (F10)
  * since A^-1 = kappa M^-1 = kappa L^-T L^-1.  The rest (S^-1, Z, K) is the
  * affine pipeline's (cl/local.cl, host/local.c).  One work-group per element.
  * Convection (F22): the volume term in S, the upwinded tau at each face point
  * in S, E and H, and with NONSYMMETRIC [W_t | F] (F24) in WL.
  * Prepended: common.h, problems.h, geometry.h.  Sizes: DIM, NVERT, NFACES,
- * NORIENT, NP, NF, NT, NQ_LOAD, NQ_FACE.
+ * NORIENT, NP, NF, NT, NQ_LOAD, NQ_FACE; SCRATCH_GLOBAL when M (NP^2 doubles)
+ * does not fit in local memory.
  *
  * Layouts per element (chunk-relative):
- *   M  [NP][NP]; S [NP][NP] column-major; WF, WL, K as in cl/local.cl
- *   X  column-major (DIM*NP) x (NP+NT): column c < NP is B_k's column c,
+ *   M  [NP][NP] (row i at i NP): M, then Ls (zero above the diagonal);
+ *   S [NP][NP] column-major; WF, WL, K as in cl/local.cl
+ *   Y, X  column-major (DIM*NP) x (NP+NT): column c < NP is B_k's column c,
  *      column NP + (f,m) is C_k's; row k*NP + j is test function j, component k
+ *   T  column-major (DIM*NP) x NQ_LOAD
  *   G  column-major (NP+NT) x (NP+NT)
  *   FAC per-point factors: [NQ_LOAD][2 + DIM*DIM] (w|J|, w|J| f(x), w adj(J)),
  *      then [NFACES][NQ_FACE][3 + DIM] (w dS, w n dS, w dS tau_f, w dS (tau_f - beta.n)),
@@ -26,6 +32,7 @@
 #define FAC_PER_ELEMENT (NQ_LOAD * VOL_FAC + NFACES * NQ_FACE * FACE_FAC)
 #define XROWS (DIM * NP)
 #define XCOLS (NP + NT)
+#define MB 4 /* columns of M and S per work-item in mapped_build */
 
 
 __kernel void mapped_build(const int e0, __global const double *coords,
@@ -41,8 +48,8 @@ __kernel void mapped_build(const int e0, __global const double *coords,
                            __global const double *phi_face, /* [NFACES][NORIENT][NQ_FACE][NP] */
                            __global const double *face_xi,  /* [NFACES][NORIENT][NQ_FACE][DIM] */
                            __global const double *face_tangent, __global const double *face_nref,
-                           __global double *fac, __global double *M, __global double *X,
-                           __global double *S, __global double *WF, __global double *WL,
+                           __global double *fac, __global double *M, __global double *Y,
+                           __global double *T, __global double *S, __global double *WF, __global double *WL,
                            __global double *K) {
   const int le = get_group_id(0);
   const long e = e0 + le;
@@ -83,17 +90,27 @@ __kernel void mapped_build(const int e0, __global const double *coords,
   barrier(CLK_GLOBAL_MEM_FENCE);
 
   /* M = (phi_j, phi_i)_K;  D = (c phi_j, phi_i)_K + <tau_f phi_j, phi_i>_dK
-   * - (beta phi_j, grad phi_i)_K  (F22); S[i][j] at j NP + i. */
+   * - (beta phi_j, grad phi_i)_K  (F22); S[i][j] at j NP + i.  Each work-item
+   * takes MB columns j of row i, so phi_i and its factors are loaded once for
+   * MB products (columns past NP read column NP - 1 and are not stored). */
   const double c = c_e[e];
   __global double *Me = M + (long)le * NP * NP, *Se = S + (long)le * NP * NP;
-  for (int idx = lid; idx < NP * NP; idx += wg) {
-    const int i = idx % NP, j = idx / NP;
-    double m = 0.0, d = 0.0;
-    for (int q = 0; q < NQ_LOAD; q++) m += vf[q * VOL_FAC] * phi[q * NP + i] * phi[q * NP + j];
+  for (int t = lid; t < NP * ((NP + MB - 1) / MB); t += wg) {
+    const int i = t % NP, j0 = (t / NP) * MB;
+    int jb[MB];
+    for (int b = 0; b < MB; b++) jb[b] = min(j0 + b, NP - 1);
+    double m[MB], d[MB];
+    for (int b = 0; b < MB; b++) m[b] = d[b] = 0.0;
+    for (int q = 0; q < NQ_LOAD; q++) {
+      const double wi = vf[q * VOL_FAC] * phi[q * NP + i];
+      for (int b = 0; b < MB; b++) m[b] += wi * phi[q * NP + jb[b]];
+    }
     for (int f = 0; f < NFACES; f++) {
       __global const double *pf = phi_face + (f * NORIENT + orient[f]) * NQ_FACE * NP;
-      for (int q = 0; q < NQ_FACE; q++)
-        d += ff[(f * NQ_FACE + q) * FACE_FAC + FACE_TAUF] * pf[q * NP + i] * pf[q * NP + j];
+      for (int q = 0; q < NQ_FACE; q++) {
+        const double wi = ff[(f * NQ_FACE + q) * FACE_FAC + FACE_TAUF] * pf[q * NP + i];
+        for (int b = 0; b < MB; b++) d[b] += wi * pf[q * NP + jb[b]];
+      }
     }
     if (convection) /* w|J| beta . grad phi_i = sum_kl beta_k (w adj J)_lk d_l phi_i */
       for (int q = 0; q < NQ_LOAD; q++) {
@@ -101,32 +118,41 @@ __kernel void mapped_build(const int e0, __global const double *coords,
         for (int k = 0; k < DIM; k++)
           for (int l = 0; l < DIM; l++)
             bg += beta[k] * vf[q * VOL_FAC + 2 + l * DIM + k] * dphi[(q * NP + i) * DIM + l];
-        d -= bg * phi[q * NP + j];
+        for (int b = 0; b < MB; b++) d[b] -= bg * phi[q * NP + jb[b]];
       }
-    Me[idx] = m;
-    Se[idx] = c * m + d;
+    for (int b = 0; b < MB && j0 + b < NP; b++) {
+      Me[(j0 + b) * NP + i] = m[b];
+      Se[(j0 + b) * NP + i] = c * m[b] + d[b];
+    }
   }
 
-  /* X rows (k, j): B_k[j][i] = -(phi_i, d_k phi_j)_K = -sum_q phi_i sum_l (w adj)_lk d_l phi_j;
-   * C_k[j][(f,m)] = <psi_m, phi_j n_k>_F. */
-  __global double *Xe = X + (long)le * XROWS * XCOLS;
-  for (int idx = lid; idx < XROWS * XCOLS; idx += wg) {
-    const int col = idx / XROWS, r = idx % XROWS, k = r / NP, j = r % NP;
-    double v = 0.0;
-    if (col < NP) {
-      for (int q = 0; q < NQ_LOAD; q++) {
-        double dk = 0.0;
-        for (int l = 0; l < DIM; l++)
-          dk += vf[q * VOL_FAC + 2 + l * DIM + k] * dphi[(q * NP + j) * DIM + l];
-        v -= phi[q * NP + col] * dk;
-      }
-    } else {
-      const int a = col - NP, f = a / NF, m = a % NF;
-      __global const double *pf = phi_face + (f * NORIENT + orient[f]) * NQ_FACE * NP;
-      for (int q = 0; q < NQ_FACE; q++)
-        v += psi[q * NF + m] * pf[q * NP + j] * ff[(f * NQ_FACE + q) * FACE_FAC + 1 + k];
+  /* T[q][(k, j)] = sum_l (w adj J)_lk d_l phi_j at point q, so that
+   * B_k[j][i] = -(phi_i, d_k phi_j)_K = -sum_q T[q][(k, j)] phi_i(x_q) (the GEMM
+   * B = -T Phi^T of host/local_mapped.c); C_k[j][(f,m)] = <psi_m, phi_j n_k>_F
+   * into Y's columns NP + (f, m).  One work-item per (q, j), resp. (f, m, j),
+   * for every component k. */
+  __global double *Te = T + (long)le * XROWS * NQ_LOAD;
+  for (int idx = lid; idx < NP * NQ_LOAD; idx += wg) {
+    const int q = idx / NP, j = idx % NP;
+    double g[DIM];
+    for (int l = 0; l < DIM; l++) g[l] = dphi[(q * NP + j) * DIM + l];
+    for (int k = 0; k < DIM; k++) {
+      double dk = 0.0;
+      for (int l = 0; l < DIM; l++) dk += vf[q * VOL_FAC + 2 + l * DIM + k] * g[l];
+      Te[q * XROWS + k * NP + j] = dk;
     }
-    Xe[idx] = v;
+  }
+  __global double *Ye = Y + (long)le * XROWS * XCOLS + XROWS * NP;
+  for (int idx = lid; idx < NP * NT; idx += wg) {
+    const int a = idx / NP, j = idx % NP, f = a / NF, m = a % NF;
+    __global const double *pf = phi_face + (f * NORIENT + orient[f]) * NQ_FACE * NP;
+    double v[DIM];
+    for (int k = 0; k < DIM; k++) v[k] = 0.0;
+    for (int q = 0; q < NQ_FACE; q++) {
+      const double pq = psi[q * NF + m] * pf[q * NP + j];
+      for (int k = 0; k < DIM; k++) v[k] += pq * ff[(f * NQ_FACE + q) * FACE_FAC + 1 + k];
+    }
+    for (int k = 0; k < DIM; k++) Ye[a * XROWS + k * NP + j] = v[k];
   }
 
   /* [E | F]: E[i][(f,m)] = <(tau_f - beta.n) psi_m, phi_i>_F, F_i = (f, phi_i)_K;
@@ -169,26 +195,45 @@ __kernel void mapped_build(const int e0, __global const double *coords,
   }
 }
 
-/* M = L L^T in place (right-looking, lower triangle), then every column of
- * each component block of X is replaced by sqrt(kappa) L^-1 times itself. */
-__kernel void mapped_factor(const int e0, __global const double *kappa_e, __global double *M,
-                            __global double *X) {
+/* M = L L^T (right-looking Cholesky), then L^-1 in place column by column
+ * from the last (LAPACK's dtrti2: with L = [l 0; v L2], column j of L^-1 below
+ * the diagonal is -L2^-1 v / l, L2^-1 already in place), written back as
+ * Ls = sqrt(kappa) L^-1 with zeros above the diagonal.  The work copy is in
+ * local memory unless SCRATCH_GLOBAL (then M itself). */
+#ifdef SCRATCH_GLOBAL
+#define FACTOR_FENCE CLK_GLOBAL_MEM_FENCE
+#else
+#define FACTOR_FENCE CLK_LOCAL_MEM_FENCE
+#endif
+__kernel void mapped_factor(const int e0, __global const double *kappa_e, __global double *M) {
   const int le = get_group_id(0);
   const int lid = get_local_id(0), wg = get_local_size(0);
-  __global double *a = M + (long)le * NP * NP;
-  CHOLESKY_IN_PLACE(a, NP, lid, wg, CLK_GLOBAL_MEM_FENCE);
-  const double sk = sqrt(kappa_e[e0 + le]);
-  __global double *Xe = X + (long)le * XROWS * XCOLS;
-  for (int t = lid; t < DIM * XCOLS; t += wg) {
-    __global double *y = Xe + (long)(t / DIM) * XROWS + (t % DIM) * NP; /* column t/DIM, block t%DIM */
-    for (int i = 0; i < NP; i++) {
-      double s = y[i];
-      for (int j = 0; j < i; j++) s -= a[i * NP + j] * y[j];
-      y[i] = s / a[i * NP + i];
+  __global double *Me = M + (long)le * NP * NP;
+  __local double col[NP];
+#ifdef SCRATCH_GLOBAL
+  __global double *a = Me;
+#else
+  __local double a[NP * NP];
+  for (int idx = lid; idx < NP * NP; idx += wg) a[idx] = Me[idx];
+  barrier(CLK_LOCAL_MEM_FENCE);
+#endif
+  CHOLESKY_IN_PLACE(a, NP, lid, wg, FACTOR_FENCE);
+  for (int j = NP - 1; j >= 0; j--) {
+    const double inv = 1.0 / a[j * NP + j];
+    for (int i = j + 1 + lid; i < NP; i += wg) {
+      double s = 0.0;
+      for (int k = j + 1; k <= i; k++) s += a[i * NP + k] * a[k * NP + j];
+      col[i] = s;
     }
-    for (int i = 0; i < NP; i++) y[i] *= sk;
+    barrier(CLK_LOCAL_MEM_FENCE | FACTOR_FENCE);
+    for (int i = j + 1 + lid; i < NP; i += wg) a[i * NP + j] = -inv * col[i];
+    if (lid == 0) a[j * NP + j] = inv;
+    barrier(CLK_LOCAL_MEM_FENCE | FACTOR_FENCE);
   }
+  const double sk = sqrt(kappa_e[e0 + le]);
+  for (int idx = lid; idx < NP * NP; idx += wg) Me[idx] = idx % NP <= idx / NP ? sk * a[idx] : 0.0;
 }
+#undef FACTOR_FENCE
 
 /* S += G_BB, W -= G_BC (and W_t with NONSYMMETRIC), K0 += G_CC  (G = X^T X,
  * column-major XCOLS^2). */
@@ -219,29 +264,29 @@ __kernel void mapped_combine(__global const double *G, __global double *S, __glo
  * mu for the vector problems) into scalar-sized S, [W | F], K, giving S0, W0
  * and K0 of (E7); these two kernels expand them into Z, [Wext | Fext] and
  * K0 (x) I_d of (E8)-(E9) in the layouts of cl/local.cl's elasticity_build.
- * mapped_elasticity_pre runs before mapped_factor, on the raw M and X
- * (X rows (k, j), column c < NP: B_k[j][c], column NP + (f, m): C_k[j][(f, m)]):
+ * mapped_elasticity_pre runs before mapped_factor, on the raw M and Y
+ * (Y rows (k, j), column c < NP: B_k[j][c], column NP + (f, m): C_k[j][(f, m)]):
  * the blocks -B^T, -B and -eps M of Z and the pressure rows C of Wext. */
 #define DNP (DIM * NP)
 #define FACE_NEUMANN 2 /* host/hdg.h */
 __kernel void mapped_elasticity_pre(const int e0, __global const double *mu_e,
                                     __global const double *lambda_e,
-                                    __global const double *M, __global const double *X,
+                                    __global const double *M, __global const double *Y,
                                     __global double *Z, __global double *WF) {
   const int le = get_group_id(0);
   const long e = e0 + le;
   const int lid = get_local_id(0), wg = get_local_size(0);
   const double eps = 1.0 / (mu_e[e] + lambda_e[e]);
-  __global const double *Me = M + (long)le * NP * NP, *Xe = X + (long)le * XROWS * XCOLS;
+  __global const double *Me = M + (long)le * NP * NP, *Ye = Y + (long)le * XROWS * XCOLS;
   __global double *Ze = Z + (long)le * NZ * NZ, *WFe = WF + (long)le * NZ * (NTB + 1);
   for (int idx = lid; idx < NZ * NZ; idx += wg) {
     const int r = idx % NZ, col = idx / NZ;
     const int ri = r / NP, a = r % NP, ci = col / NP, b = col % NP;
     double v = 0.0;
     if (ri < DIM && ci == DIM) /* -B_ri^T[a][b] = -B_ri[b][a] */
-      v = -Xe[a * XROWS + ri * NP + b];
+      v = -Ye[a * XROWS + ri * NP + b];
     else if (ri == DIM && ci < DIM) /* -B_ci[a][b] */
-      v = -Xe[b * XROWS + ci * NP + a];
+      v = -Ye[b * XROWS + ci * NP + a];
     else if (ri == DIM && ci == DIM)
       v = -eps * Me[b * NP + a];
     Ze[idx] = v; /* u blocks: S0 (x) I_d in mapped_elasticity_post */
@@ -249,7 +294,7 @@ __kernel void mapped_elasticity_pre(const int e0, __global const double *mu_e,
   for (int idx = lid; idx < (NTB + 1) * NP; idx += wg) { /* pressure rows: C_c[a][(f, m)], 0 */
     const int col = idx / NP, a = idx % NP;
     const int f = col / NFB, c = (col % NFB) / NF, m = col % NF;
-    WFe[col * NZ + DNP + a] = col < NTB ? Xe[(NP + f * NF + m) * XROWS + c * NP + a] : 0.0;
+    WFe[col * NZ + DNP + a] = col < NTB ? Ye[(NP + f * NF + m) * XROWS + c * NP + a] : 0.0;
   }
 }
 

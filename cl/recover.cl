@@ -260,10 +260,10 @@ __kernel void postprocess(const int e0, __global const double *coords,
 #define XROWS (DIM * NP)
 #define XCOLS (NP + NT)
 
-/* q_k = -kappa M^-1 (B_k u + C_k lambda) = -sqrt(kappa) L^-T X_k [u; lambda]
- * (F8) with M = L L^T and X = sqrt(kappa) L^-1 [B | C] from cl/local_mapped.cl
+/* q_k = -kappa M^-1 (B_k u + C_k lambda) = -Ls^T X_k [u; lambda] (F8) with
+ * M = L L^T, Ls = sqrt(kappa) L^-1 and X = Ls [B | C] from cl/local_mapped.cl
  * (chunk-relative). */
-__kernel void mapped_recover_q(const int e0, const int nint, __global const double *L,
+__kernel void mapped_recover_q(const int e0, const int nint, __global const double *Ls,
                                __global const double *X, __global const double *x,
                                __global const double *bvals, __global const int *elem_faces,
                                __global const int *face_unknown, __global const double *kappa_e,
@@ -279,7 +279,7 @@ __kernel void mapped_recover_q(const int e0, const int nint, __global const doub
     lam[a] = uk >= 0 ? x[(long)uk * NF + a % NF] : bvals[(long)(face - nint) * NF + a % NF];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  __global const double *Xe = X + (long)le * XROWS * XCOLS, *Le = L + (long)le * NP * NP;
+  __global const double *Xe = X + (long)le * XROWS * XCOLS, *Le = Ls + (long)le * NP * NP;
   for (int r = lid; r < XROWS; r += wg) {
     double s = 0.0;
     for (int c = 0; c < NP; c++) s += Xe[c * XROWS + r] * u[e * NP + c];
@@ -287,25 +287,20 @@ __kernel void mapped_recover_q(const int e0, const int nint, __global const doub
     v[r] = s;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  /* L^T y = v for each component, column by column from the last row. */
-  for (int i = NP - 1; i >= 0; i--) {
-    for (int k = lid; k < DIM; k += wg) v[k * NP + i] /= Le[i * NP + i];
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int t = lid; t < DIM * i; t += wg) {
-      const int k = t / i, j = t % i;
-      v[k * NP + j] -= Le[i * NP + j] * v[k * NP + i];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
+  /* q = -Ls^T v per component (Ls lower triangular). */
+  for (int r = lid; r < XROWS; r += wg) {
+    const int k = r / NP, i = r % NP;
+    double s = 0.0;
+    for (int j = i; j < NP; j++) s += Le[j * NP + i] * v[k * NP + j];
+    q[e * XROWS + r] = -s;
   }
-  const double sk = sqrt(kappa_e[e]);
-  for (int r = lid; r < XROWS; r += wg) q[e * XROWS + r] = -sk * v[r];
 }
 
 #if NCOMP > 1
 /* Elasticity on mapped elements: H_ij = M^-1 (B_j u_i + C_j lambda_i)
- * = L^-T X_j [u_i; lambda_i] / sqrt(mu) (E7), X = sqrt(mu) L^-1 [B | C] from
+ * = Ls^T X_j [u_i; lambda_i] / mu (E7), Ls = sqrt(mu) L^-1, X = Ls [B | C] from
  * cl/local_mapped.cl (kappa_e holds mu), component by component. */
-__kernel void mapped_elasticity_h(const int e0, const int nint, __global const double *L,
+__kernel void mapped_elasticity_h(const int e0, const int nint, __global const double *Ls,
                                   __global const double *X, __global const double *x,
                                   __global const double *bvals, __global const int *elem_faces,
                                   __global const int *face_unknown,
@@ -322,8 +317,8 @@ __kernel void mapped_elasticity_h(const int e0, const int nint, __global const d
     lam[a] = uk >= 0 ? x[(long)uk * NFB + a % NFB] : bvals[(long)(face - nint) * NFB + a % NFB];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  __global const double *Xe = X + (long)le * XROWS * XCOLS, *Le = L + (long)le * NP * NP;
-  const double sk = sqrt(kappa_e[e]);
+  __global const double *Xe = X + (long)le * XROWS * XCOLS, *Le = Ls + (long)le * NP * NP;
+  const double mu = kappa_e[e];
   for (int i = 0; i < DIM; i++) {
     __global const double *ui = u + (e * DIM + i) * NP;
     for (int r = lid; r < XROWS; r += wg) {
@@ -333,16 +328,12 @@ __kernel void mapped_elasticity_h(const int e0, const int nint, __global const d
       v[r] = s;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (int k = NP - 1; k >= 0; k--) { /* L^T y = v per block */
-      for (int b = lid; b < DIM; b += wg) v[b * NP + k] /= Le[k * NP + k];
-      barrier(CLK_LOCAL_MEM_FENCE);
-      for (int t = lid; t < DIM * k; t += wg) {
-        const int b = t / k, j = t % k;
-        v[b * NP + j] -= Le[k * NP + j] * v[b * NP + k];
-      }
-      barrier(CLK_LOCAL_MEM_FENCE);
+    for (int r = lid; r < XROWS; r += wg) { /* Ls^T v / mu per block (Ls lower triangular) */
+      const int b = r / NP, k = r % NP;
+      double s = 0.0;
+      for (int j = k; j < NP; j++) s += Le[j * NP + k] * v[b * NP + j];
+      q[(e * DIM + i) * XROWS + r] = s / mu;
     }
-    for (int r = lid; r < XROWS; r += wg) q[(e * DIM + i) * XROWS + r] = v[r] / sk;
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }

@@ -1,18 +1,23 @@
 /* Local stage for mapped (bilinear/trilinear) elements (kernels:
- * cl/local_mapped.cl): element matrices by quadrature, M = L L^T and
- * X = sqrt(kappa) L^-1 [B_k | C_k], then one CLBlast batched GEMM G = X^T X
- * gives the three couplings S = D + G_BB, W = E - G_BC, K0 = H + G_CC.  The
- * affine steps of local.c finish the condensation. */
+ * cl/local_mapped.cl): element matrices by quadrature, Y = [B_k | C_k] (B_k by
+ * a batched GEMM with the basis table), M = L L^T and Ls = sqrt(kappa) L^-1,
+ * X = Ls Y and G = X^T X by batched GEMMs; G gives the three couplings
+ * S = D + G_BB, W = E - G_BC, K0 = H + G_CC.  The affine steps of local.c
+ * finish the condensation. */
+#include <stdio.h>
+
 #include "blas.h"
 #include "error.h"
 #include "pipeline.h"
 
-/* Per-element doubles of each mapped buffer. */
-void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *g, uint64_t *fac) {
+/* Per-element doubles of each mapped buffer (Y has X's). */
+void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *t, uint64_t *g,
+                        uint64_t *fac) {
   const hdg_sizes *sz = &s->ref.sz;
   uint64_t np = sz->np, cols = sz->np + sz->nt, d = sz->dim;
   *m = np * np;
   *x = d * np * cols;
+  *t = d * np * (uint64_t)s->ref.qload.n;
   *g = cols * cols;
   /* per face point: w dS, w n dS, and w dS times tau_f and tau_f - beta.n (cl/local_mapped.cl) */
   *fac = (uint64_t)s->ref.qload.n * (2 + d * d) + (uint64_t)sz->nfaces * s->ref.qface.n * (3 + d);
@@ -27,26 +32,32 @@ static uint64_t scalar_copies(hdgcl_solver s) {
 }
 
 uint64_t local_mapped_bytes_per_element(hdgcl_solver s) {
-  uint64_t m, x, g, fac;
-  local_mapped_sizes(s, &m, &x, &g, &fac);
-  return 8 * (m + x + g + fac + scalar_copies(s));
+  uint64_t m, x, t, g, fac;
+  local_mapped_sizes(s, &m, &x, &t, &g, &fac);
+  return 8 * (m + 2 * x + t + g + fac + scalar_copies(s));
 }
 
 int local_mapped_create(hdgcl_solver s, local_stage *ls) {
+  /* mapped_factor's work copy of M in local memory when it fits. */
+  const hdg_sizes *sz = &s->ref.sz;
+  ls->mfactor_global = solver_scratch_global(s, ((size_t)sz->np * sz->np + sz->np) * 8);
+  char defines[64];
+  snprintf(defines, sizeof defines, "%s%s", ls->mfactor_global ? "-DSCRATCH_GLOBAL " : "",
+           ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
   cl_program program;
-  HDGCL_TRY(pipeline_program(s, "local_mapped.cl", true,
-                             ls->nonsymmetric ? "-DNONSYMMETRIC" : NULL, &program));
+  HDGCL_TRY(pipeline_program(s, "local_mapped.cl", true, defines, &program));
   HDGCL_TRY(hdgcl_kernel_create(program, "mapped_build", &ls->mbuild));
   HDGCL_TRY(hdgcl_kernel_create(program, "mapped_factor", &ls->mfactor));
   HDGCL_TRY(hdgcl_kernel_create(program, "mapped_combine", &ls->mcombine));
-  uint64_t m, x, g, fac, c = ls->chunk;
-  local_mapped_sizes(s, &m, &x, &g, &fac);
+  uint64_t m, x, t, g, fac, c = ls->chunk;
+  local_mapped_sizes(s, &m, &x, &t, &g, &fac);
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * m * 8, "mapped M", &ls->m));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * x * 8, "mapped X", &ls->x));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * x * 8, "mapped Y", &ls->y));
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * t * 8, "mapped T", &ls->t));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * g * 8, "mapped G", &ls->g));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * fac * 8, "mapped factors", &ls->fac));
   if (ls->vector) {
-    const hdg_sizes *sz = &s->ref.sz;
     uint64_t np = sz->np, nt1 = sz->nt + 1;
     HDGCL_TRY(hdgcl_kernel_create(program, "mapped_elasticity_pre", &ls->mepre));
     HDGCL_TRY(hdgcl_kernel_create(program, "mapped_elasticity_post", &ls->mepost));
@@ -79,25 +90,36 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
                       HDGCL_ARG(d->psi_face.mem), HDGCL_ARG(d->phi_face.mem),
                       HDGCL_ARG(d->face_xi.mem), HDGCL_ARG(d->face_tangent.mem),
                       HDGCL_ARG(d->face_nref.mem), HDGCL_ARG(ls->fac.mem),
-                      HDGCL_ARG(ls->m.mem),     HDGCL_ARG(ls->x.mem),
-                      HDGCL_ARG(bs->mem),       HDGCL_ARG(bwf->mem),
+                      HDGCL_ARG(ls->m.mem),     HDGCL_ARG(ls->y.mem),
+                      HDGCL_ARG(ls->t.mem),     HDGCL_ARG(bs->mem),       HDGCL_ARG(bwf->mem),
                       HDGCL_ARG(bwl->mem),      HDGCL_ARG(bk->mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->mbuild, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mbuild, 1, &global, &ls->wg, NULL));
+  /* Y's B part = -T Phi^T: T column-major (dim np) x nq, Phi^T from the table
+   * phi_load[q][i] (column-major np x nq, shared: stride 0). */
+  size_t rows = (size_t)sz->dim * sz->np, cols = (size_t)sz->np + sz->nt, np = sz->np;
+  size_t nq = (size_t)s->ref.qload.n;
+  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, false, true, rows, np, nq, -1.0, ls->t.mem, 0, rows,
+                                        rows * nq, d->phi_load.mem, 0, np, 0, 0.0, ls->y.mem, 0,
+                                        rows, rows * cols, (size_t)n, NULL));
   if (ls->vector) {
     hdgcl_arg pargs[] = {HDGCL_ARG(ce0),      HDGCL_ARG(d->kappa.mem), HDGCL_ARG(d->lambda.mem),
-                         HDGCL_ARG(ls->m.mem), HDGCL_ARG(ls->x.mem),    HDGCL_ARG(ls->s.mem),
+                         HDGCL_ARG(ls->m.mem), HDGCL_ARG(ls->y.mem),    HDGCL_ARG(ls->s.mem),
                          HDGCL_ARG(ls->wf.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(ls->mepre, sizeof pargs / sizeof *pargs, pargs));
     HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mepre, 1, &global, &ls->wg, NULL));
   }
-  hdgcl_arg fargs[] = {HDGCL_ARG(ce0), HDGCL_ARG(d->kappa.mem), HDGCL_ARG(ls->m.mem),
-                       HDGCL_ARG(ls->x.mem)};
-  HDGCL_TRY(hdgcl_kernel_set_args(ls->mfactor, 4, fargs));
+  hdgcl_arg fargs[] = {HDGCL_ARG(ce0), HDGCL_ARG(d->kappa.mem), HDGCL_ARG(ls->m.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ls->mfactor, 3, fargs));
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mfactor, 1, &global, &ls->wg, NULL));
+  /* X_k = Ls Y_k for each component block k (rows k np..): M holds Ls row by
+   * row, i.e. Ls^T column-major. */
+  for (int k = 0; k < sz->dim; k++)
+    HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, np, cols, np, 1.0, ls->m.mem, 0, np,
+                                          np * np, ls->y.mem, k * np, rows, rows * cols, 0.0,
+                                          ls->x.mem, k * np, rows, rows * cols, (size_t)n, NULL));
   /* G = X^T X, X column-major (dim np) x (np + nt). */
-  size_t rows = (size_t)sz->dim * sz->np, cols = (size_t)sz->np + sz->nt;
   HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, cols, cols, rows, 1.0, ls->x.mem, 0,
                                         rows, rows * cols, ls->x.mem, 0, rows, rows * cols, 0.0,
                                         ls->g.mem, 0, cols, cols * cols, (size_t)n, NULL));
@@ -122,15 +144,19 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
     HDGCL_TRY(hdgcl_kernel_set_args(ls->mepost, sizeof eargs / sizeof *eargs, eargs));
     HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mepost, 1, &global, &ls->wg, NULL));
   }
-  /* Flops: quadrature of M, D (NQ NP^2 each, faces NFACES NQF NP^2), X (d NP^2 NQ d +
-   * d NP NT NQF), E, H; Cholesky NP^3/3; forward solves d (NP+NT) NP^2; GEMM 2 d NP (NP+NT)^2. */
+  /* Flops: quadrature of M, D (NQ NP^2 each, faces NFACES NQF NP^2), T (2 d^2 NP NQ),
+   * B = -T Phi^T (2 d NP^2 NQ), C (d NP NT NQF), E, H; Cholesky and L^-1 NP^3/3 each;
+   * X = Ls Y, Ls triangular, d (NP+NT) NP^2; G = X^T X 2 d NP (NP+NT)^2. */
   double P = sz->np, T = sz->nt, D = sz->dim, Q = s->ref.qload.n, QF = s->ref.qface.n;
-  double flops = 3 * Q * P * P + 3 * sz->nfaces * QF * P * P + 2 * D * D * P * P * Q +
-                 3 * D * P * T * QF + 3 * P * T * QF + 3 * T * sz->nf * QF + P * P * P / 3 +
-                 D * (P + T) * P * P + 2 * D * P * (P + T) * (P + T);
-  uint64_t m, x, g, fac;
-  local_mapped_sizes(s, &m, &x, &g, &fac);
-  double bytes = 8.0 * (2 * m + 3 * x + 2 * g + 2 * fac + 2 * P * P + P * (T + 1) + (T + 1) * (T + 1));
+  double flops = 3 * Q * P * P + 3 * sz->nfaces * QF * P * P + 2 * D * D * P * Q +
+                 2 * D * P * P * Q + 3 * D * P * T * QF + 3 * P * T * QF + 3 * T * sz->nf * QF +
+                 2 * P * P * P / 3 + D * (P + T) * P * P + 2 * D * P * (P + T) * (P + T);
+  uint64_t m, x, t, g, fac;
+  local_mapped_sizes(s, &m, &x, &t, &g, &fac);
+  /* M written, read and rewritten as Ls, read; T written and read; Y and X
+   * written and read; G; the factors; S, [W | F], K. */
+  double bytes = 8.0 * (4 * m + 2 * t + 4 * x + 2 * g + 2 * fac + 2 * P * P + P * (T + 1) +
+                        (T + 1) * (T + 1));
   if (ls->vector) { /* the expansion: Z, [Wext | Fext] (P), K (Q), the load */
     double Z = ls->rows, C = ls->cols, TB = sz->ntb;
     flops += 2.0 * Q * D * P + 60.0 * Q;
@@ -153,6 +179,8 @@ void local_mapped_destroy(hdgcl_solver s, local_stage *ls) {
   hdgcl_buffer_release(s->ctx, &ls->mk);
   hdgcl_buffer_release(s->ctx, &ls->m);
   hdgcl_buffer_release(s->ctx, &ls->x);
+  hdgcl_buffer_release(s->ctx, &ls->y);
+  hdgcl_buffer_release(s->ctx, &ls->t);
   hdgcl_buffer_release(s->ctx, &ls->g);
   hdgcl_buffer_release(s->ctx, &ls->fac);
 }

@@ -35,7 +35,10 @@ typedef struct local_stage {
   size_t invert_wg;
   const char *invert_source; /* "trial", "cache", "default" or "environment" (hdgcl_result) */
   cl_kernel mbuild, mfactor, mcombine; /* mapped elements */
-  hdgcl_buffer m, x, g, fac;           /* mapped: M = L L^T, X = L^-1[B|C], G = X^T X, factors */
+  hdgcl_buffer m, x, g, fac;           /* mapped: M, then Ls = sqrt(kappa) L^-1 (M = L L^T);
+                                          X = Ls [B|C]; G = X^T X; per-point factors */
+  hdgcl_buffer y, t;                   /* mapped: Y = [B|C], T (B = -T Phi^T) */
+  bool mfactor_global;                 /* mapped_factor's work copy of M in global memory */
   cl_kernel mepre, mepost;             /* mapped elasticity: expansion to Z, [Wext | Fext], K */
   hdgcl_buffer ms, mwf, mwl, mk;       /* mapped elasticity: the scalar S0, [W0 | F], K0 */
   int64_t chunk;      /* elements per batch */
@@ -65,8 +68,9 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
  * bytes of those buffers, and the build of S, [W|F], K0 for a chunk. */
 int local_mapped_create(hdgcl_solver s, local_stage *ls);
 uint64_t local_mapped_bytes_per_element(hdgcl_solver s);
-/* Per-element doubles of the mapped buffers M, X, G and the geometric factors. */
-void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *g, uint64_t *fac);
+/* Per-element doubles of the mapped buffers M, X (and Y), T, G and the geometric factors. */
+void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *t, uint64_t *g,
+                        uint64_t *fac);
 int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
 void local_mapped_destroy(hdgcl_solver s, local_stage *ls);
 
