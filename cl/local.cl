@@ -89,7 +89,10 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
   }
 }
 
-__kernel void local_build(const int e0, __global const double *coords,
+/* [W | F] and K0 of BEPG elements per work-group (a -D option: several for
+ * the small blocks of low orders, where one element leaves most work-items of
+ * a group idle), local_size / BEPG work-items each; n elements from e0. */
+__kernel void local_build(const int e0, const int n, __global const double *coords,
                           __global const int *elem_verts, __global const char *elem_orient,
                           __global const double *kappa_e, const double tau,
                           const int problem_id, const int problem_degree,
@@ -101,10 +104,12 @@ __kernel void local_build(const int e0, __global const double *coords,
                           __global const double *load_weights, /* [NQ_LOAD] */
                           __global const double *phi_load,     /* [NQ_LOAD][NP] */
                           __global double *WF, __global double *WL, __global double *K) {
-  const int le = get_group_id(0);
-  const long e = e0 + le;
-  const int lid = get_local_id(0), wg = get_local_size(0);
-  __local double fq[NQ_LOAD];
+  const int wg = get_local_size(0) / BEPG, sub = get_local_id(0) / wg;
+  const int lid = get_local_id(0) % wg, le = get_group_id(0) * BEPG + sub;
+  const bool live = le < n; /* work-items of a missing last element still meet the barrier */
+  const long e = e0 + (live ? le : n - 1);
+  __local double fq_all[BEPG][NQ_LOAD];
+  __local double *fq = fq_all[sub];
   problem_params pp = {problem_id, DIM, problem_degree, problem_param};
 
   geometry g;
@@ -126,7 +131,7 @@ __kernel void local_build(const int e0, __global const double *coords,
    * (F25) W_t,f = W_f + sigma_f (beta.n_f) Ef. */
   __global double *WFe = WF + (long)le * NP * (NT + 1);
   __global double *WLe = WL + (long)le * NP * (NT + 1);
-  for (int idx = lid; idx < NT * NP; idx += wg) {
+  for (int idx = lid; live && idx < NT * NP; idx += wg) {
     const int col = idx / NP, i = idx % NP;
     const int f = col / NF, m = col % NF, o = orient[f];
     const double efv = ef[((f * NORIENT + o) * NP + i) * NF + m];
@@ -150,7 +155,7 @@ __kernel void local_build(const int e0, __global const double *coords,
     fq[q] = load_weights[q] * problem_f(pp, x[0], x[1], x[2]);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int i = lid; i < NP; i += wg) {
+  for (int i = lid; live && i < NP; i += wg) {
     double s = 0.0;
     for (int q = 0; q < NQ_LOAD; q++) s += fq[q] * phi_load[q * NP + i];
     WFe[NT * NP + i] = g.detj * s;
@@ -161,7 +166,7 @@ __kernel void local_build(const int e0, __global const double *coords,
 
   /* (F15) K0 = H + C^T A^-1 C, zero last row and column */
   __global double *Ke = K + (long)le * (NT + 1) * (NT + 1);
-  for (int idx = lid; idx < (NT + 1) * (NT + 1); idx += wg) {
+  for (int idx = lid; live && idx < (NT + 1) * (NT + 1); idx += wg) {
     const int b = idx / (NT + 1), a = idx % (NT + 1);
     double k = 0.0;
     if (a < NT && b < NT) {
@@ -445,3 +450,22 @@ __kernel void local_invert(__global double *S, __global double *scratch, const i
     Se[idx] = s;
   }
 }
+
+/* K = K0 - L^T Z (F10), (F24) for n elements, L = [W | F] or [W_t | F] and Z
+ * column-major NZ x (NTB+1) (Z from element offset zoff), K column-major
+ * (NTB+1)^2 in place: one work-item per entry of K, flat over the chunk.  For
+ * the small blocks of low orders this is a stream of the three arrays, where
+ * a general batched GEMM pays for its tiling and padding. */
+#define KC (NTB + 1)
+__kernel void local_schur(const int n, __global const double *L, __global const double *Z,
+                          const long zoff, __global double *K) {
+  const long gid = get_global_id(0);
+  if (gid >= (long)n * KC * KC) return;
+  const long le = gid / (KC * KC);
+  const int idx = (int)(gid - le * KC * KC), a = idx % KC, b = idx / KC;
+  __global const double *la = L + le * NZ * KC + a * NZ, *zb = Z + zoff + le * NZ * KC + b * NZ;
+  double s = 0.0;
+  for (int i = 0; i < NZ; i++) s += la[i] * zb[i];
+  K[gid] -= s;
+}
+#undef KC

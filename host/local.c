@@ -33,6 +33,9 @@ static size_t element_group_size(int np) {
 enum { INVERT_CHOLESKY, INVERT_GAUSS_JORDAN, INVERT_TILED, INVERT_SOLVE, NUM_INVERT };
 static const char *const invert_names[NUM_INVERT] = {"cholesky", "gauss-jordan",
                                                       "gauss-jordan-tiled", "gauss-jordan-solve"};
+/* The methods of K = K0 - [W | F]^T Z: cl/local.cl's local_schur or CLBlast. */
+enum { SCHUR_KERNEL, SCHUR_CLBLAST, NUM_SCHUR };
+static const char *const schur_names[NUM_SCHUR] = {"local-schur", "clblast"};
 #define TUNE_ELEMENTS 16384 /* elements of the timed trial (several waves on a large GPU) */
 #define TUNE_TRIALS 3
 #define TUNE_MIN_ELEMENTS 1024 /* smaller meshes take the default method, no trial */
@@ -172,6 +175,85 @@ static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_
   return hdgcl_dgemm_strided_batched(s->ctx, false, false, np, nt1, np, 1.0, ls->s.mem, 0, np,
                                      np * np, ls->wf.mem, 0, np, np * nt1, 0.0, ls->z.mem,
                                      (size_t)z0 * np * nt1, np, np * nt1, (size_t)n, NULL);
+}
+
+/* K = K0 - [W | F]^T Z (F10), or K0 - [W_t | F]^T Z with convection (F24),
+ * for the chunk's first n elements, Z from element slot z0: by method `kind`. */
+static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t n, int64_t z0) {
+  size_t np = ls->rows, nt1 = ls->cols, zoff = (size_t)z0 * np * nt1;
+  cl_mem left = ls->nonsymmetric ? ls->wl.mem : ls->wf.mem;
+  if (kind == SCHUR_CLBLAST)
+    return hdgcl_dgemm_strided_batched(s->ctx, true, false, nt1, nt1, np, -1.0, left, 0, np,
+                                       np * nt1, ls->z.mem, zoff, np, np * nt1, 1.0, ls->k.mem, 0,
+                                       nt1, nt1 * nt1, (size_t)n, NULL);
+  cl_int cn = (cl_int)n;
+  cl_long czoff = (cl_long)zoff;
+  hdgcl_arg a[] = {HDGCL_ARG(cn), HDGCL_ARG(left), HDGCL_ARG(ls->z.mem), HDGCL_ARG(czoff),
+                   HDGCL_ARG(ls->k.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ls->schur, 5, a));
+  size_t wg = pipeline_kernel_max_wg(s, ls->schur); /* devices (and oclgrind) allowing fewer */
+  if (wg > 128) wg = 128;
+  size_t global = ((size_t)n * nt1 * nt1 + wg - 1) / wg * wg;
+  return hdgcl_kernel_launch(s->ctx, ls->schur, 1, &global, &wg, NULL);
+}
+
+/* The method of K: $HDGCL_LOCAL_SCHUR ("local-schur" | "clblast" | "tuned"),
+ * else the tuning record of this device and size, else a timed trial of both
+ * on the first elements after Z (meshes of at least TUNE_MIN_ELEMENTS, or
+ * "tuned"), else local_schur. */
+static int choose_schur(hdgcl_solver s, local_stage *ls) {
+  const char *env = getenv("HDGCL_LOCAL_SCHUR");
+  bool tuned = env && !strcmp(env, "tuned");
+  if (env && env[0] && !tuned) {
+    for (int i = 0; i < NUM_SCHUR; i++)
+      if (!strcmp(env, schur_names[i])) {
+        ls->schur_kind = i;
+        ls->schur_source = "environment";
+        return HDGCL_SUCCESS;
+      }
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "HDGCL_LOCAL_SCHUR=%s: expected local-schur, clblast or tuned", env);
+  }
+  char label[128], value[64];
+  snprintf(label, sizeof label, "local_schur v1 np=%d nc=%d%s", ls->rows, ls->cols,
+           ls->nonsymmetric ? " nonsymmetric" : "");
+  if (hdgcl_tuning_load(s->ctx, label, value, sizeof value))
+    for (int i = 0; i < NUM_SCHUR; i++)
+      if (!strcmp(value, schur_names[i])) {
+        ls->schur_kind = i;
+        ls->schur_source = "cache";
+        return HDGCL_SUCCESS;
+      }
+  ls->schur_kind = SCHUR_KERNEL;
+  ls->schur_source = "default";
+  if (!tuned && s->mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
+  int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
+  hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
+  HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
+  HDGCL_TRY(launch_z(s, ls, ls->invert_kind, ls->invert_wg, n, 0));
+  double best = 1e300;
+  for (int kind = 0; kind < NUM_SCHUR; kind++) {
+    double t = 1e300;
+    for (int trial = 0; trial < TUNE_TRIALS; trial++) { /* K changes each time: only timed */
+      HDGCL_TRY(hdgcl_context_finish(s->ctx));
+      double t0 = hdgcl_wtime();
+      HDGCL_TRY(launch_k(s, ls, kind, n, 0));
+      HDGCL_TRY(hdgcl_context_finish(s->ctx));
+      double dt = hdgcl_wtime() - t0;
+      if (dt < t) t = dt;
+    }
+    if (s->ctx->verbose)
+      fprintf(stderr, "hdgcl: local_schur trial %s on %lld elements: %.3f ms\n", schur_names[kind],
+              (long long)n, 1e3 * t);
+    if (t < best) {
+      best = t;
+      ls->schur_kind = kind;
+    }
+  }
+  s->result.stages[HDGCL_STAGE_LOCAL] = saved;
+  ls->schur_source = "trial";
+  hdgcl_tuning_store(s->ctx, label, schur_names[ls->schur_kind]);
+  return HDGCL_SUCCESS;
 }
 
 /* "NAME[:WG]" (HDGCL_LOCAL_INVERT or a tuning record) -> method *k and size
@@ -317,8 +399,12 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   ls->scratch_global = solver_scratch_global(s, ((size_t)ls->rows * ls->rows + ls->rows) * 8);
   ls->wg = element_group_size(ls->rows);
   ls->nonsymmetric = s->nonsymmetric;
-  char defines[80];
-  snprintf(defines, sizeof defines, "-DSB=%d %s%s", BUILD_S_BLOCK,
+  /* local_build: a warp-sized team of work-items per element, several
+   * elements per work-group, where K0 has at most 1024 entries. */
+  int nk = sz->nt + 1;
+  ls->build_epg = nk * nk <= 1024 && ls->wg >= 64 ? (int)(ls->wg / 32) : 1;
+  char defines[96];
+  snprintf(defines, sizeof defines, "-DSB=%d -DBEPG=%d %s%s", BUILD_S_BLOCK, ls->build_epg,
            ls->scratch_global ? "-DSCRATCH_GLOBAL " : "", ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "local.cl", true, defines, &program));
@@ -328,6 +414,7 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   if (!s->dev->mapped && !ls->vector)
     HDGCL_TRY(hdgcl_kernel_create(program, "local_build_s", &ls->build_s));
   HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
+  HDGCL_TRY(hdgcl_kernel_create(program, "local_schur", &ls->schur));
   HDGCL_TRY(choose_chunk(s, ls));
   if (s->dev->mapped) HDGCL_TRY(local_mapped_create(s, ls));
   uint64_t np = ls->rows, nt1 = ls->cols, c = ls->chunk;
@@ -356,7 +443,10 @@ int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
   if (ls->invert_kind >= 0) return HDGCL_SUCCESS;
   double t = hdgcl_wtime();
   HDGCL_TRY(choose_invert(s, ls));
+  HDGCL_TRY(choose_schur(s, ls));
   s->result.setup_seconds += hdgcl_wtime() - t;
+  s->result.local_schur = schur_names[ls->schur_kind];
+  s->result.local_schur_source = ls->schur_source;
   s->result.local_invert = invert_names[ls->invert_kind];
   s->result.local_invert_wg = (int)ls->invert_wg;
   s->result.local_invert_source = ls->invert_source;
@@ -438,8 +528,9 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
                        (size_t)(n + BUILD_S_BLOCK - 1) / BUILD_S_BLOCK};
   size_t slocal[2] = {wgs, 1};
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build_s, 2, sglobal, slocal, NULL));
-  /* [W | F] (and [W_t | F]), K0: one work-group per element. */
-  hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
+  /* [W | F] (and [W_t | F]), K0: build_epg elements per work-group. */
+  hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(cn),
+                      HDGCL_ARG(d->coords.mem),
                       HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_orient.mem),
                       HDGCL_ARG(d->kappa.mem),  HDGCL_ARG(tau),
                       HDGCL_ARG(pid),           HDGCL_ARG(pdeg),
@@ -449,7 +540,7 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
                       HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->wf.mem),
                       HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->k.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
-  size_t global = (size_t)n * ls->wg;
+  size_t global = (size_t)((n + ls->build_epg - 1) / ls->build_epg) * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build, 1, &global, &ls->wg, NULL));
   /* K0: 2 DIM + 8 flops per entry, its face products Ef^T Ef read from the
    * EfTEf table (F15). */
@@ -476,12 +567,8 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
   HDGCL_TRY(build_chunk(s, ls, e0, n, charge));
   int64_t z0 = e0 - local_stage_z_first(ls, e0);
   HDGCL_TRY(launch_z(s, ls, ls->invert_kind, ls->invert_wg, n, z0)); /* Z = S^-1 [W | F] */
-  size_t np = ls->rows, nt1 = ls->cols, zoff = (size_t)z0 * np * nt1;
-  /* K = K0 - [W | F]^T Z  (F10), or K0 - [W_t | F]^T Z with convection (F24) */
-  cl_mem left = ls->nonsymmetric ? ls->wl.mem : ls->wf.mem;
-  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, nt1, nt1, np, -1.0, left, 0, np,
-                                        np * nt1, ls->z.mem, zoff, np, np * nt1, 1.0, ls->k.mem, 0,
-                                        nt1, nt1 * nt1, (size_t)n, NULL));
+  HDGCL_TRY(launch_k(s, ls, ls->schur_kind, n, z0)); /* K = K0 - [W | F]^T Z */
+  size_t np = ls->rows, nt1 = ls->cols;
   /* Flops: through S^-1, invert 4/3 NP^3 for SPD S whichever kernel runs
    * (the Cholesky route's count, so a faster kernel shows as a higher rate,
    * not as more flops), 2 NP^3 for nonsymmetric S (Gauss-Jordan), then
@@ -504,6 +591,7 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   if (ls->build) clReleaseKernel(ls->build);
   if (ls->build_s) clReleaseKernel(ls->build_s);
   if (ls->invert) clReleaseKernel(ls->invert);
+  if (ls->schur) clReleaseKernel(ls->schur);
   for (int i = 0; i < NUM_TILED; i++) {
     if (ls->tiled[i]) clReleaseKernel(ls->tiled[i]);
     if (ls->solve[i]) clReleaseKernel(ls->solve[i]);

@@ -34,6 +34,9 @@ typedef struct local_stage {
   int invert_kind;       /* the method of Z (-1 until local_stage_prepare), and its work-group size */
   size_t invert_wg;
   const char *invert_source; /* "trial", "cache", "default" or "environment" (hdgcl_result) */
+  cl_kernel schur;       /* K = K0 - [W|F]^T Z (cl/local.cl), or CLBlast: schur_kind */
+  int schur_kind;
+  const char *schur_source; /* as invert_source */
   cl_kernel mbuild, mfactor, mcombine; /* mapped elements */
   hdgcl_buffer m, x, g, fac;           /* mapped: M, then Ls = sqrt(kappa) L^-1 (M = L L^T);
                                           X = Ls [B|C]; G = X^T X; per-point factors */
@@ -53,6 +56,7 @@ typedef struct local_stage {
   hdgcl_buffer wl;          /* [W_t | F], chunk-sized when nonsymmetric */
   hdgcl_buffer scratch;     /* chunk-sized when scratch_global */
   size_t wg;
+  int build_epg;            /* elements per work-group of local_build (its BEPG) */
 } local_stage;
 
 int local_stage_create(hdgcl_solver s, local_stage *ls);

@@ -10,7 +10,11 @@
  * quadrilaterals (mapped elements); the nonsymmetric problem refuses
  * Cholesky, its trial picks a Gauss-Jordan, and the Gauss-Jordan kernels
  * agree there;
- * bad HDGCL_LOCAL_INVERT values are errors naming the variable. */
+ * bad HDGCL_LOCAL_INVERT values are errors naming the variable.  K = K0 -
+ * [W | F]^T Z by local_schur (the default below the trial's size) and by
+ * CLBlast give the same solution (symmetric, convection, elasticity,
+ * quadrilaterals); HDGCL_LOCAL_SCHUR=tuned times both and writes a record;
+ * a bad value is an error naming the variable. */
 #include <dirent.h>
 #include <unistd.h>
 
@@ -91,6 +95,7 @@ int main(void) {
     return 1;
   }
   unsetenv("HDGCL_LOCAL_INVERT");
+  unsetenv("HDGCL_LOCAL_SCHUR");
 
   /* A mesh below the trial's minimum size: the default method, no record. */
   hdgcl_context ctx = open_context(false);
@@ -209,6 +214,45 @@ int main(void) {
                   "quad:3: gauss-jordan-solve against gauss-jordan");
   solved_destroy(&qs[0]);
   solved_destroy(&qs[1]);
+  /* K by local_schur and by CLBlast. */
+  struct { const char *mesh, *problem, *order; size_t per; } kc[] = {
+      {"square:4,perturb=0.2,seed=6", "helmholtz-sin", "5", 21},
+      {"square:4,perturb=0.2,seed=6", "convection-diffusion", "5", 21},
+      {"square:3", "elasticity", "3", 20},
+      {"quad:3,distort=0.1", "helmholtz-sin", "4", 25}};
+  for (int ci = 0; ci < 4; ci++) {
+    solved ks[2];
+    const char *method[] = {"local-schur", "clblast"};
+    for (int v = 0; v < 2; v++) {
+      setenv("HDGCL_LOCAL_SCHUR", method[v], 1);
+      ks[v] = solve_with(ctx, kc[ci].mesh, "problem", kc[ci].problem, "order", kc[ci].order, NULL);
+      unsetenv("HDGCL_LOCAL_SCHUR");
+      CHECK_MSG(ks[v].status == 0 && !strcmp(ks[v].result->local_schur, method[v]) &&
+                    !strcmp(ks[v].result->local_schur_source, "environment"),
+                "%s %s with K by %s: %s", kc[ci].problem, kc[ci].mesh, method[v],
+                ks[v].status ? hdgcl_last_error() : ks[v].result->local_schur);
+    }
+    char what[96];
+    snprintf(what, sizeof what, "%s on %s: K by clblast against local-schur", kc[ci].problem,
+             kc[ci].mesh);
+    if (!ks[0].status) expect_same_u(&ks[0], &ks[1], (size_t)ks[0].result->num_elements * kc[ci].per, what);
+    solved_destroy(&ks[0]);
+    solved_destroy(&ks[1]);
+  }
+  int before = count_records(NULL, 0);
+  setenv("HDGCL_LOCAL_SCHUR", "tuned", 1);
+  solved kt = solve_case(ctx, "helmholtz-sin");
+  CHECK_MSG(kt.status == 0 && !strcmp(kt.result->local_schur_source, "trial"),
+            "HDGCL_LOCAL_SCHUR=tuned: K by %s from %s", kt.status ? "-" : kt.result->local_schur,
+            kt.status ? "-" : kt.result->local_schur_source);
+  CHECK(count_records(NULL, 0) == before + 1);
+  solved_destroy(&kt);
+  setenv("HDGCL_LOCAL_SCHUR", "gemm", 1);
+  solved kb = solve_case(ctx, "helmholtz-sin");
+  unsetenv("HDGCL_LOCAL_SCHUR");
+  CHECK_MSG(kb.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_LOCAL_SCHUR"),
+            "HDGCL_LOCAL_SCHUR=gemm accepted");
+  solved_destroy(&kb);
   solved n2 = forced(ctx, "convection-diffusion", "cholesky");
   CHECK(n2.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "nonsymmetric"));
   solved_destroy(&n2);

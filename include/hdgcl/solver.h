@@ -110,6 +110,9 @@ typedef struct hdgcl_result {
   const char *local_invert_source; /* "trial" (timed in this run), "cache" (the tuning
                                       record), "default" (a mesh too small for a trial),
                                       "environment" (HDGCL_LOCAL_INVERT) */
+  const char *local_schur;  /* method of K = K0 - [W|F]^T Z: "local-schur" (cl/local.cl) or
+                               "clblast" (batched GEMM) (device) */
+  const char *local_schur_source; /* as local_invert_source (HDGCL_LOCAL_SCHUR) */
   double l2_p, norm_p;      /* pressure error and norm (vector problems; see above) */
   /* Problem cantilever (no exact solution: the errors and norms above are
    * NaN): the tip deflection, the mean of -u_y (2D) or -u_z (3D) of the trace
