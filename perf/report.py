@@ -740,9 +740,17 @@ def local_stage_section(results, bench, out):
                "elimination step touches only the columns still to be reduced, and Z leaves the "
                "registers once; S from the tables read once per 16 elements halved the build "
                "(`square:320` p = 9: `local_build` 12.9 ms for S, [W | F] and K0 before, `profile-stop15.txt`, now "
-               "`local_build_s` 2.2 ms + `local_build` 4.6 ms).  Hexahedra stay where they were: "
-               "their local stage is the mapped path's per-element quadrature (`local_mapped.cl`), "
-               "not the inversion.\n")
+               "`local_build_s` 2.2 ms + `local_build` 4.6 ms).  Since stop 18 K = K0 - [W | F]^T Z "
+               "is `local_schur` (one work-item per entry of K, `cl/local.cl`) or CLBlast, whichever "
+               "a timed trial prefers (`local_schur` in the JSON; on the H100 the kernel: 0.048 "
+               "against 0.075 ms on 16384 elements of `square:320` p = 3), and `local_build` takes "
+               "several elements per work-group where K0 has at most 1024 entries (`square:320` p = 1 "
+               "from 85% to 201%, p = 3 from 75% to 89%, `bench-gpu-machine-stop18.log`).  "
+               "Hexahedra gain from the mapped path (`local_mapped.cl`, docs/formulation.md section "
+               "7b) done by batched GEMMs: B_k = -T Phi^T from the per-point gradients, "
+               "mapped_factor's Cholesky and L^-1 in local memory, X = Ls Y by GEMMs, where it "
+               "was a quadrature loop per entry and triangular solves in global memory (`hex:16` "
+               "p = 3 local stage 76.7 ms at stop 17, now the time above).\n")
 
 
 def report(args, figdir, runs, bench, compare, elasticity):
