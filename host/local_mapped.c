@@ -110,9 +110,14 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
     HDGCL_TRY(hdgcl_kernel_set_args(ls->mepre, sizeof pargs / sizeof *pargs, pargs));
     HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mepre, 1, &global, &ls->wg, NULL));
   }
+  /* mapped_factor: one element per work-group, as many work-items as allowed
+   * up to 256 (its rank-1 updates have (NP - k)^2 / 2 entries). */
   hdgcl_arg fargs[] = {HDGCL_ARG(ce0), HDGCL_ARG(d->kappa.mem), HDGCL_ARG(ls->m.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->mfactor, 3, fargs));
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mfactor, 1, &global, &ls->wg, NULL));
+  size_t fwg = pipeline_kernel_max_wg(s, ls->mfactor), fglobal;
+  if (fwg > 4 * ls->wg) fwg = 4 * ls->wg;
+  fglobal = (size_t)n * fwg;
+  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mfactor, 1, &fglobal, &fwg, NULL));
   /* X_k = Ls Y_k for each component block k (rows k np..): M holds Ls row by
    * row, i.e. Ls^T column-major. */
   for (int k = 0; k < sz->dim; k++)
