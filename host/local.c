@@ -36,6 +36,7 @@ static const char *const invert_names[NUM_INVERT] = {"cholesky", "gauss-jordan",
 /* The methods of K = K0 - [W | F]^T Z: cl/local.cl's local_schur or CLBlast. */
 enum { SCHUR_KERNEL, SCHUR_CLBLAST, NUM_SCHUR };
 static const char *const schur_names[NUM_SCHUR] = {"local-schur", "clblast"};
+#define SCHUR_KERNEL_MAX 512 /* NZ (NTB+1) up to which local_schur is the default */
 #define TUNE_ELEMENTS 16384 /* elements of the timed trial (several waves on a large GPU) */
 #define TUNE_TRIALS 3
 #define TUNE_MIN_ELEMENTS 1024 /* smaller meshes take the default method, no trial */
@@ -200,7 +201,7 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t n, int64_
 /* The method of K: $HDGCL_LOCAL_SCHUR ("local-schur" | "clblast" | "tuned"),
  * else the tuning record of this device and size, else a timed trial of both
  * on the first elements after Z (meshes of at least TUNE_MIN_ELEMENTS, or
- * "tuned"), else local_schur. */
+ * "tuned"), else local_schur for small products and CLBlast for the others. */
 static int choose_schur(hdgcl_solver s, local_stage *ls) {
   const char *env = getenv("HDGCL_LOCAL_SCHUR");
   bool tuned = env && !strcmp(env, "tuned");
@@ -224,7 +225,9 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
         ls->schur_source = "cache";
         return HDGCL_SUCCESS;
       }
-  ls->schur_kind = SCHUR_KERNEL;
+  /* Default: local_schur for the small products (the H100 trials, stop 18:
+   * it wins up to NZ (NTB+1) = 399, CLBlast from 616 on), else CLBlast. */
+  ls->schur_kind = ls->rows * ls->cols <= SCHUR_KERNEL_MAX ? SCHUR_KERNEL : SCHUR_CLBLAST;
   ls->schur_source = "default";
   if (!tuned && s->mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
