@@ -14,7 +14,8 @@
  * [W | F]^T Z by local_schur (the default below the trial's size) and by
  * CLBlast give the same solution (symmetric, convection, elasticity,
  * quadrilaterals); HDGCL_LOCAL_SCHUR=tuned times both and writes a record;
- * a bad value is an error naming the variable. */
+ * a bad value is an error naming the variable.  Mapped elements give the same
+ * solution with mapped_factor's work copy in local and in global memory. */
 #include <dirent.h>
 #include <unistd.h>
 
@@ -238,6 +239,28 @@ int main(void) {
     if (!ks[0].status) expect_same_u(&ks[0], &ks[1], (size_t)ks[0].result->num_elements * kc[ci].per, what);
     solved_destroy(&ks[0]);
     solved_destroy(&ks[1]);
+  }
+  /* Mapped elements: mapped_factor with M in local and in global memory. */
+  struct { const char *mesh, *problem, *order; size_t per; } mc[] = {
+      {"quad:3,distort=0.1", "convection-diffusion", "4", 25},
+      {"hex:2,distort=0.1", "helmholtz-sin", "2", 27},
+      {"hex:2,distort=0.1", "elasticity", "2", 81}};
+  for (int ci = 0; ci < 3; ci++) {
+    solved ms[2];
+    const char *scratch[] = {"local", "global"};
+    for (int v = 0; v < 2; v++) {
+      ms[v] = solve_with(ctx, mc[ci].mesh, "problem", mc[ci].problem, "order", mc[ci].order,
+                         "scratch", scratch[v], NULL);
+      CHECK_MSG(ms[v].status == 0, "%s %s with --scratch %s: %s", mc[ci].problem, mc[ci].mesh,
+                scratch[v], hdgcl_last_error());
+    }
+    char what[96];
+    snprintf(what, sizeof what, "%s on %s: mapped_factor in global against local memory",
+             mc[ci].problem, mc[ci].mesh);
+    if (!ms[0].status && !ms[1].status)
+      expect_same_u(&ms[0], &ms[1], (size_t)ms[0].result->num_elements * mc[ci].per, what);
+    solved_destroy(&ms[0]);
+    solved_destroy(&ms[1]);
   }
   int before = count_records(NULL, 0);
   setenv("HDGCL_LOCAL_SCHUR", "tuned", 1);
