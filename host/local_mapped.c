@@ -40,9 +40,9 @@ uint64_t local_mapped_bytes_per_element(hdgcl_solver s) {
 int local_mapped_create(hdgcl_solver s, local_stage *ls) {
   /* mapped_factor's work copy of M in local memory when it fits. */
   const hdg_sizes *sz = &s->ref.sz;
-  ls->mfactor_global = solver_scratch_global(s, ((size_t)sz->np * sz->np + sz->np) * 8);
+  bool factor_global = solver_scratch_global(s, ((size_t)sz->np * sz->np + sz->np) * 8);
   char defines[64];
-  snprintf(defines, sizeof defines, "%s%s", ls->mfactor_global ? "-DSCRATCH_GLOBAL " : "",
+  snprintf(defines, sizeof defines, "%s%s", factor_global ? "-DSCRATCH_GLOBAL " : "",
            ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "local_mapped.cl", true, defines, &program));
@@ -110,13 +110,11 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
     HDGCL_TRY(hdgcl_kernel_set_args(ls->mepre, sizeof pargs / sizeof *pargs, pargs));
     HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mepre, 1, &global, &ls->wg, NULL));
   }
-  /* mapped_factor: one element per work-group, as many work-items as allowed
-   * up to 256 (its rank-1 updates have (NP - k)^2 / 2 entries). */
+  /* mapped_factor: one element per work-group, the largest work-group the
+   * kernel allows (at most 256: its rank-1 updates have (NP - k)^2 / 2 entries). */
   hdgcl_arg fargs[] = {HDGCL_ARG(ce0), HDGCL_ARG(d->kappa.mem), HDGCL_ARG(ls->m.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->mfactor, 3, fargs));
-  size_t fwg = pipeline_kernel_max_wg(s, ls->mfactor), fglobal;
-  if (fwg > 4 * ls->wg) fwg = 4 * ls->wg;
-  fglobal = (size_t)n * fwg;
+  size_t fwg = pipeline_kernel_max_wg(s, ls->mfactor), fglobal = (size_t)n * fwg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mfactor, 1, &fglobal, &fwg, NULL));
   /* X_k = Ls Y_k for each component block k (rows k np..): M holds Ls row by
    * row, i.e. Ls^T column-major. */

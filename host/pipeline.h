@@ -41,7 +41,6 @@ typedef struct local_stage {
   hdgcl_buffer m, x, g, fac;           /* mapped: M, then Ls = sqrt(kappa) L^-1 (M = L L^T);
                                           X = Ls [B|C]; G = X^T X; per-point factors */
   hdgcl_buffer y, t;                   /* mapped: Y = [B|C], T (B = -T Phi^T) */
-  bool mfactor_global;                 /* mapped_factor's work copy of M in global memory */
   cl_kernel mepre, mepost;             /* mapped elasticity: expansion to Z, [Wext | Fext], K */
   hdgcl_buffer ms, mwf, mwl, mk;       /* mapped elasticity: the scalar S0, [W0 | F], K0 */
   int64_t chunk;      /* elements per batch */

@@ -88,6 +88,22 @@ static void expect_same_u(const solved *ref, const solved *s, size_t n, const ch
   CHECK_MSG(diff < 1e-12, "%s: u differs by %.3e", what, diff);
 }
 
+/* A case solved two ways: mesh, problem, order and the values of u per element. */
+typedef struct {
+  const char *mesh, *problem, *order;
+  size_t per;
+} pair_case;
+
+/* The two solves of case c give the same u (expect_same_u, under "PROBLEM on
+ * MESH: what"); both are destroyed. */
+static void expect_same_pair(solved s[2], const pair_case *c, const char *what) {
+  char text[128];
+  snprintf(text, sizeof text, "%s on %s: %s", c->problem, c->mesh, what);
+  if (!s[0].status) expect_same_u(&s[0], &s[1], (size_t)s[0].result->num_elements * c->per, text);
+  solved_destroy(&s[0]);
+  solved_destroy(&s[1]);
+}
+
 int main(void) {
   const char *tmp = getenv("TMPDIR");
   snprintf(cache_dir, sizeof cache_dir, "%s/hdgcl-tune-test-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
@@ -216,11 +232,10 @@ int main(void) {
   solved_destroy(&qs[0]);
   solved_destroy(&qs[1]);
   /* K by local_schur and by CLBlast. */
-  struct { const char *mesh, *problem, *order; size_t per; } kc[] = {
-      {"square:4,perturb=0.2,seed=6", "helmholtz-sin", "5", 21},
-      {"square:4,perturb=0.2,seed=6", "convection-diffusion", "5", 21},
-      {"square:3", "elasticity", "3", 20},
-      {"quad:3,distort=0.1", "helmholtz-sin", "4", 25}};
+  const pair_case kc[] = {{"square:4,perturb=0.2,seed=6", "helmholtz-sin", "5", 21},
+                          {"square:4,perturb=0.2,seed=6", "convection-diffusion", "5", 21},
+                          {"square:3", "elasticity", "3", 20},
+                          {"quad:3,distort=0.1", "helmholtz-sin", "4", 25}};
   for (int ci = 0; ci < 4; ci++) {
     solved ks[2];
     const char *method[] = {"local-schur", "clblast"};
@@ -233,18 +248,12 @@ int main(void) {
                 "%s %s with K by %s: %s", kc[ci].problem, kc[ci].mesh, method[v],
                 ks[v].status ? hdgcl_last_error() : ks[v].result->local_schur);
     }
-    char what[96];
-    snprintf(what, sizeof what, "%s on %s: K by clblast against local-schur", kc[ci].problem,
-             kc[ci].mesh);
-    if (!ks[0].status) expect_same_u(&ks[0], &ks[1], (size_t)ks[0].result->num_elements * kc[ci].per, what);
-    solved_destroy(&ks[0]);
-    solved_destroy(&ks[1]);
+    expect_same_pair(ks, &kc[ci], "K by clblast against local-schur");
   }
   /* Mapped elements: mapped_factor with M in local and in global memory. */
-  struct { const char *mesh, *problem, *order; size_t per; } mc[] = {
-      {"quad:3,distort=0.1", "convection-diffusion", "4", 25},
-      {"hex:2,distort=0.1", "helmholtz-sin", "2", 27},
-      {"hex:2,distort=0.1", "elasticity", "2", 81}};
+  const pair_case mc[] = {{"quad:3,distort=0.1", "convection-diffusion", "4", 25},
+                          {"hex:2,distort=0.1", "helmholtz-sin", "2", 27},
+                          {"hex:2,distort=0.1", "elasticity", "2", 81}};
   for (int ci = 0; ci < 3; ci++) {
     solved ms[2];
     const char *scratch[] = {"local", "global"};
@@ -254,13 +263,7 @@ int main(void) {
       CHECK_MSG(ms[v].status == 0, "%s %s with --scratch %s: %s", mc[ci].problem, mc[ci].mesh,
                 scratch[v], hdgcl_last_error());
     }
-    char what[96];
-    snprintf(what, sizeof what, "%s on %s: mapped_factor in global against local memory",
-             mc[ci].problem, mc[ci].mesh);
-    if (!ms[0].status && !ms[1].status)
-      expect_same_u(&ms[0], &ms[1], (size_t)ms[0].result->num_elements * mc[ci].per, what);
-    solved_destroy(&ms[0]);
-    solved_destroy(&ms[1]);
+    expect_same_pair(ms, &mc[ci], "mapped_factor in global against local memory");
   }
   int before = count_records(NULL, 0);
   setenv("HDGCL_LOCAL_SCHUR", "tuned", 1);
