@@ -1,9 +1,10 @@
 /* Local stage (docs/formulation.md sections 7-8): the SPD local matrix S
  * (F13) by local_build_s, SB elements per work-group; per element, [W | F]
- * (F14), (F16), and K0 = H + C^T A^-1 C (F15) by local_build; then S^-1 by
- * a Cholesky factorisation in local memory.  The host
- * (host/local.c) finishes with two CLBlast batched GEMMs:
- *   Z = S^-1 [W | F],   K = K0 - [W | F]^T Z   (F10).
+ * (F14), (F16), and the factors of K0 = H + C^T A^-1 C (F15) by local_build;
+ * then Z = S^-1 [W | F] (S^-1 by local_invert or cl/local_invert_tiled.cl and
+ * a CLBlast GEMM, or cl/local_solve_tiled.cl), and K = K0 - [W | F]^T Z (F10)
+ * by local_schur_k0 (K0 evaluated from its factors) or by local_k0 and a
+ * CLBlast batched GEMM (host/local.c).
  * With convection (NONSYMMETRIC, section 9) S is not symmetric and the trace
  * equation has its own W_t (F24): local_build also writes [W_t | F], S^-1
  * comes from Gauss-Jordan, and the second GEMM is K = K0 - [W_t | F]^T Z.
@@ -16,7 +17,8 @@
  *                                without convection)
  *   WF  [NT+1][NP]   column-major NP x (NT+1): column (f,m) of W, then F
  *   WL  [NT+1][NP]   the same for [W_t | F] (NONSYMMETRIC only)
- *   K   [NT+1][NT+1] column-major; row/column NT are zero on output here */
+ *   KF  [NKF]                K0's factors (k0_entry)
+ *   K   [NT+1][NT+1] column-major; row/column NT of K0 are zero */
 
 #if AFFINE /* mapped elements build their matrices in cl/local_mapped.cl */
 /* (F22) beta . n_f of face f into *bn, and the upwinded tau_f = tau + max(beta . n_f, 0). */
@@ -89,7 +91,11 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
   }
 }
 
-/* [W | F] and K0 of BEPG elements per work-group (a -D option: several for
+/* Per element, the NKF factors of K0 (k0_entry): (kappa/|J|) sigma_fa
+ * sigma_fb (n_fa . n_fb) for each pair of faces, then (tau_f - beta.n_f) sigma_f. */
+#define NKF (NFACES * NFACES + NFACES)
+
+/* [W | F] and K0's factors of BEPG elements per work-group (a -D option: several for
  * the small blocks of low orders, where one element leaves most work-items of
  * a group idle), local_size / BEPG work-items each; n elements from e0. */
 __kernel void local_build(const int e0, const int n, __global const double *coords,
@@ -103,7 +109,7 @@ __kernel void local_build(const int e0, const int n, __global const double *coor
                           __global const double *load_points,  /* [NQ_LOAD][DIM] */
                           __global const double *load_weights, /* [NQ_LOAD] */
                           __global const double *phi_load,     /* [NQ_LOAD][NP] */
-                          __global double *WF, __global double *WL, __global double *K) {
+                          __global double *WF, __global double *WL, __global double *KF) {
   const int wg = get_local_size(0) / BEPG, sub = get_local_id(0) / wg;
   const int lid = get_local_id(0) % wg, le = get_group_id(0) * BEPG + sub;
   const bool live = le < n; /* work-items of a missing last element still meet the barrier */
@@ -164,22 +170,50 @@ __kernel void local_build(const int e0, const int n, __global const double *coor
 #endif
   }
 
-  /* (F15) K0 = H + C^T A^-1 C, zero last row and column */
-  __global double *Ke = K + (long)le * (NT + 1) * (NT + 1);
-  for (int idx = lid; live && idx < (NT + 1) * (NT + 1); idx += wg) {
-    const int b = idx / (NT + 1), a = idx % (NT + 1);
-    double k = 0.0;
-    if (a < NT && b < NT) {
-      const int fa = a / NF, m = a % NF, fb = b / NF, n = b % NF;
+  /* (F15) the factors of K0 = H + C^T A^-1 C: K0 itself is evaluated where it
+   * is used, by local_schur_k0 or local_k0 (k0_entry). */
+  __global double *kf = KF + (long)le * NKF;
+  for (int idx = lid; live && idx < NKF; idx += wg) {
+    double v;
+    if (idx < NFACES * NFACES) {
+      const int fa = idx / NFACES, fb = idx % NFACES;
       double ndot = 0.0;
       for (int d = 0; d < DIM; d++) ndot += g.normal[fa][d] * g.normal[fb][d];
-      const double s = efef[(((fa * NORIENT + orient[fa]) * NFACES + fb) * NORIENT + orient[fb]) *
-                                NF * NF + m * NF + n]; /* (Ef_fa^T Ef_fb)[m][n] */
-      k = (kappa / g.detj) * sigma[fa] * sigma[fb] * ndot * s;
-      if (a == b) k += taun[fa] * sigma[fa];
+      v = (kappa / g.detj) * sigma[fa] * sigma[fb] * ndot;
+    } else {
+      const int f = idx - NFACES * NFACES;
+      v = taun[f] * sigma[f];
     }
-    Ke[idx] = k;
+    kf[idx] = v;
   }
+}
+
+/* K0[a][b] (F15) of one element from its factors kf (local_build) and face
+ * orientations: kf[fa NFACES + fb] (Ef_fa^T Ef_fb)[m][n], plus kf[NFACES^2 + fa]
+ * on the diagonal, for a = (fa, m), b = (fb, n); row and column NT are zero.
+ * The products in the order local_build formed K0 in before its factors. */
+double k0_entry(__global const double *kf, __global const char *orient, __global const double *efef,
+                const int a, const int b) {
+  if (a >= NT || b >= NT) return 0.0;
+  const int fa = a / NF, m = a % NF, fb = b / NF, n = b % NF;
+  const double s = efef[(((fa * NORIENT + orient[fa]) * NFACES + fb) * NORIENT + orient[fb]) *
+                            NF * NF + m * NF + n]; /* (Ef_fa^T Ef_fb)[m][n] */
+  double k = kf[fa * NFACES + fb] * s;
+  if (a == b) k += kf[NFACES * NFACES + fa];
+  return k;
+}
+
+/* K0 of n elements from e0 into K (column-major (NT+1)^2 per element), one
+ * work-item per entry: before K -= [W | F]^T Z by a batched GEMM. */
+__kernel void local_k0(const int e0, const int n, __global const double *KF,
+                       __global const char *elem_orient, __global const double *efef,
+                       __global double *K) {
+  const long gid = get_global_id(0);
+  if (gid >= (long)n * (NT + 1) * (NT + 1)) return;
+  const long le = gid / ((NT + 1) * (NT + 1));
+  const int idx = (int)(gid - le * (NT + 1) * (NT + 1));
+  K[gid] = k0_entry(KF + le * NKF, elem_orient + (e0 + le) * NFACES, efef, idx % (NT + 1),
+                    idx / (NT + 1));
 }
 
 #endif /* AFFINE */
@@ -468,4 +502,23 @@ __kernel void local_schur(const int n, __global const double *L, __global const 
   for (int i = 0; i < NZ; i++) s += la[i] * zb[i];
   K[gid] -= s;
 }
+
+#if AFFINE
+/* K = K0 - [W | F]^T Z (F10), (F24) as local_schur, with K0 from its factors
+ * (k0_entry) instead of read from K: scalar problems on affine elements, whose
+ * K0 is never stored.  Elements e0.. of the mesh, chunk-relative KF and K. */
+__kernel void local_schur_k0(const int e0, const int n, __global const double *L,
+                             __global const double *Z, const long zoff,
+                             __global const double *KF, __global const char *elem_orient,
+                             __global const double *efef, __global double *K) {
+  const long gid = get_global_id(0);
+  if (gid >= (long)n * KC * KC) return;
+  const long le = gid / (KC * KC);
+  const int idx = (int)(gid - le * KC * KC), a = idx % KC, b = idx / KC;
+  __global const double *la = L + le * NZ * KC + a * NZ, *zb = Z + zoff + le * NZ * KC + b * NZ;
+  double s = 0.0;
+  for (int i = 0; i < NZ; i++) s += la[i] * zb[i];
+  K[gid] = k0_entry(KF + le * NKF, elem_orient + (e0 + le) * NFACES, efef, a, b) - s;
+}
+#endif
 #undef KC

@@ -6,7 +6,11 @@
  * (with convection, [W_t | F] in the second product, (F24)).  Z comes either
  * from S^-1 (local_invert or cl/local_invert_tiled.cl) and a CLBlast batched
  * GEMM, or in one kernel from Gauss-Jordan on [S | W F]
- * (cl/local_solve_tiled.cl); K from a second CLBlast batched GEMM.
+ * (cl/local_solve_tiled.cl); K from local_schur (one work-item per entry) or
+ * a second CLBlast batched GEMM.  Scalar problems on affine elements never
+ * store K0: local_build writes its factors per element (F15), and
+ * local_schur_k0 evaluates K0 entry by entry as it forms K (local_k0 writes
+ * K0 before CLBlast's GEMM).
  * The chunk size comes from the device memory left after the trace system. */
 #include <limits.h>
 #include <stdio.h>
@@ -29,10 +33,13 @@ static size_t element_group_size(int np) {
  * `method` argument: Cholesky or Gauss-Jordan in local memory) or by
  * cl/local_invert_tiled.cl (Gauss-Jordan in registers on a G x G grid of
  * work-items, one program per G), then a batched GEMM; or Z directly by
- * cl/local_solve_tiled.cl (Gauss-Jordan on [S | W F], the same grids). */
-enum { INVERT_CHOLESKY, INVERT_GAUSS_JORDAN, INVERT_TILED, INVERT_SOLVE, NUM_INVERT };
-static const char *const invert_names[NUM_INVERT] = {"cholesky", "gauss-jordan",
-                                                      "gauss-jordan-tiled", "gauss-jordan-solve"};
+ * cl/local_solve_tiled.cl (Gauss-Jordan on [S | W F], the same grids), or,
+ * for a small SPD S, by cl/local_solve_columns.cl (one work-item per column,
+ * Cholesky in registers). */
+enum { INVERT_CHOLESKY, INVERT_GAUSS_JORDAN, INVERT_TILED, INVERT_SOLVE, INVERT_COLUMNS, NUM_INVERT };
+static const char *const invert_names[NUM_INVERT] = {
+    "cholesky", "gauss-jordan", "gauss-jordan-tiled", "gauss-jordan-solve", "cholesky-columns"};
+#define COLUMNS_MAX 11 /* the largest S (NZ) of local_solve_columns: its factor stays in registers */
 /* The methods of K = K0 - [W | F]^T Z: cl/local.cl's local_schur or CLBlast. */
 enum { SCHUR_KERNEL, SCHUR_CLBLAST, NUM_SCHUR };
 static const char *const schur_names[NUM_SCHUR] = {"local-schur", "clblast"};
@@ -61,6 +68,7 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   uint64_t post = (uint64_t)(sz->np1 - 1) * sz->np1 / 2 + (uint64_t)sz->ncomp * sz->np1; /* postprocessing scratch */
   uint64_t per = 8 * (2 * np * np + np + np * nt1 + nt1 * nt1 + post); /* S, scratches, [W|F], K */
   if (s->nonsymmetric) per += 8 * np * nt1;                     /* [W_t|F] */
+  per += 8 * (uint64_t)(sz->nfaces * sz->nfaces + sz->nfaces);  /* K0's factors (affine scalar) */
   if (s->dev->mapped) /* M, X, G, factors; and recovery's per-point factors */
     per += local_mapped_bytes_per_element(s) +
            8 * (uint64_t)s->ref.qload.n * (2 + 2 * sz->dim * sz->dim + sz->dim);
@@ -146,10 +154,21 @@ static int tiled_kernel(hdgcl_solver s, local_stage *ls, int kind, int i, cl_ker
  * S, a tiled grid whose tile does not fit, a size above the kernel's limit). */
 static int invert_kernel(hdgcl_solver s, local_stage *ls, int kind, size_t wg, cl_kernel *out) {
   cl_kernel kernel = NULL;
-  if (kind == INVERT_CHOLESKY && !ls->nonsymmetric && !ls->vector) kernel = ls->invert;
+  bool spd = !ls->nonsymmetric && !ls->vector;
+  if (kind == INVERT_CHOLESKY && spd) kernel = ls->invert;
   if (kind == INVERT_GAUSS_JORDAN) kernel = ls->invert;
   for (int i = 0; i < NUM_TILED && (kind == INVERT_TILED || kind == INVERT_SOLVE); i++)
     if ((size_t)gauss_jordan_grids[i] * gauss_jordan_grids[i] == wg) HDGCL_TRY(tiled_kernel(s, ls, kind, i, &kernel));
+  if (kind == INVERT_COLUMNS && spd && ls->rows <= COLUMNS_MAX) {
+    if (!ls->columns) { /* compiled on first use, as the tiled kernels */
+      char defines[64];
+      cl_program program;
+      snprintf(defines, sizeof defines, "-DNRHS=%d", ls->cols);
+      HDGCL_TRY(pipeline_program(s, "local_solve_columns.cl", false, defines, &program));
+      HDGCL_TRY(hdgcl_kernel_create(program, "local_solve_columns", &ls->columns));
+    }
+    kernel = ls->columns;
+  }
   *out = kernel && wg >= 1 && wg <= pipeline_kernel_max_wg(s, kernel) ? kernel : NULL;
   return HDGCL_SUCCESS;
 }
@@ -162,6 +181,15 @@ static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_
   if (!kernel) return hdgcl_error(HDGCL_ERROR_INTERNAL, "local_invert: no kernel %s:%zu",
                                   invert_names[kind], wg);
   size_t np = ls->rows, nt1 = ls->cols, global = (size_t)n * wg;
+  if (kind == INVERT_COLUMNS) { /* one work-item per column of [W | F] */
+    cl_int cn = (cl_int)n;
+    cl_long zoff = (cl_long)(z0 * (int64_t)(np * nt1));
+    hdgcl_arg a[] = {HDGCL_ARG(cn), HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->wf.mem),
+                     HDGCL_ARG(ls->z.mem), HDGCL_ARG(zoff)};
+    HDGCL_TRY(hdgcl_kernel_set_args(kernel, 5, a));
+    global = ((size_t)n * nt1 + wg - 1) / wg * wg;
+    return hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL);
+  }
   if (kind == INVERT_SOLVE) {
     cl_long zoff = (cl_long)(z0 * (int64_t)(np * nt1));
     hdgcl_arg a[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->wf.mem), HDGCL_ARG(ls->z.mem),
@@ -179,22 +207,42 @@ static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_
 }
 
 /* K = K0 - [W | F]^T Z (F10), or K0 - [W_t | F]^T Z with convection (F24),
- * for the chunk's first n elements, Z from element slot z0: by method `kind`. */
-static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t n, int64_t z0) {
+ * for the chunk's first n elements (mesh elements from e0), Z from element
+ * slot z0: by method `kind`. */
+static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64_t n, int64_t z0) {
   size_t np = ls->rows, nt1 = ls->cols, zoff = (size_t)z0 * np * nt1;
   cl_mem left = ls->nonsymmetric ? ls->wl.mem : ls->wf.mem;
-  if (kind == SCHUR_CLBLAST)
+  const device_data *d = &s->dev->data;
+  cl_int ce0 = (cl_int)e0, cn = (cl_int)n;
+  size_t wg, global;
+  if (kind == SCHUR_CLBLAST) {
+    if (ls->k0_factors) { /* K0 first, one work-item per entry */
+      hdgcl_arg a[] = {HDGCL_ARG(ce0), HDGCL_ARG(cn), HDGCL_ARG(ls->kf.mem),
+                       HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->efef.mem), HDGCL_ARG(ls->k.mem)};
+      HDGCL_TRY(hdgcl_kernel_set_args(ls->k0, 6, a));
+      wg = pipeline_kernel_max_wg(s, ls->k0);
+      if (wg > 128) wg = 128;
+      global = ((size_t)n * nt1 * nt1 + wg - 1) / wg * wg;
+      HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->k0, 1, &global, &wg, NULL));
+    }
     return hdgcl_dgemm_strided_batched(s->ctx, true, false, nt1, nt1, np, -1.0, left, 0, np,
                                        np * nt1, ls->z.mem, zoff, np, np * nt1, 1.0, ls->k.mem, 0,
                                        nt1, nt1 * nt1, (size_t)n, NULL);
-  cl_int cn = (cl_int)n;
+  }
   cl_long czoff = (cl_long)zoff;
-  hdgcl_arg a[] = {HDGCL_ARG(cn), HDGCL_ARG(left), HDGCL_ARG(ls->z.mem), HDGCL_ARG(czoff),
-                   HDGCL_ARG(ls->k.mem)};
-  HDGCL_TRY(hdgcl_kernel_set_args(ls->schur, 5, a));
-  size_t wg = pipeline_kernel_max_wg(s, ls->schur); /* devices (and oclgrind) allowing fewer */
+  if (ls->k0_factors) {
+    hdgcl_arg a[] = {HDGCL_ARG(ce0),       HDGCL_ARG(cn),       HDGCL_ARG(left),
+                     HDGCL_ARG(ls->z.mem), HDGCL_ARG(czoff),    HDGCL_ARG(ls->kf.mem),
+                     HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->efef.mem), HDGCL_ARG(ls->k.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(ls->schur, 9, a));
+  } else {
+    hdgcl_arg a[] = {HDGCL_ARG(cn), HDGCL_ARG(left), HDGCL_ARG(ls->z.mem), HDGCL_ARG(czoff),
+                     HDGCL_ARG(ls->k.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(ls->schur, 5, a));
+  }
+  wg = pipeline_kernel_max_wg(s, ls->schur); /* devices (and oclgrind) allowing fewer */
   if (wg > 128) wg = 128;
-  size_t global = ((size_t)n * nt1 * nt1 + wg - 1) / wg * wg;
+  global = ((size_t)n * nt1 * nt1 + wg - 1) / wg * wg;
   return hdgcl_kernel_launch(s->ctx, ls->schur, 1, &global, &wg, NULL);
 }
 
@@ -216,7 +264,7 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
                        "HDGCL_LOCAL_SCHUR=%s: expected local-schur, clblast or tuned", env);
   }
   char label[128], value[64];
-  snprintf(label, sizeof label, "local_schur v1 np=%d nc=%d%s", ls->rows, ls->cols,
+  snprintf(label, sizeof label, "local_schur v2 np=%d nc=%d%s", ls->rows, ls->cols,
            ls->nonsymmetric ? " nonsymmetric" : "");
   if (hdgcl_tuning_load(s->ctx, label, value, sizeof value))
     for (int i = 0; i < NUM_SCHUR; i++)
@@ -240,7 +288,7 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
     for (int trial = 0; trial < TUNE_TRIALS; trial++) { /* K changes each time: only timed */
       HDGCL_TRY(hdgcl_context_finish(s->ctx));
       double t0 = hdgcl_wtime();
-      HDGCL_TRY(launch_k(s, ls, kind, n, 0));
+      HDGCL_TRY(launch_k(s, ls, kind, 0, n, 0));
       HDGCL_TRY(hdgcl_context_finish(s->ctx));
       double dt = hdgcl_wtime() - t0;
       if (dt < t) t = dt;
@@ -290,16 +338,19 @@ static int parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int *
 
 /* Times the candidate (method, work-group size) pairs, each computing Z on
  * the first elements of the mesh (S rebuilt before each run), and keeps the
- * fastest: Cholesky (SPD only), Gauss-Jordan at 1x, 2x and 4x the default
+ * fastest: Cholesky (SPD only), the column solves (small SPD S only) in
+ * work-groups of 64 and 128, Gauss-Jordan at 1x, 2x and 4x the default
  * work-group, the tiled Gauss-Jordan and the tiled Gauss-Jordan solve on each
  * compiled grid.  The first three are timed with the GEMM they need. */
 static int tune_invert(hdgcl_solver s, local_stage *ls) {
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
   hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
   typedef struct { int kind; size_t wg; } candidate;
-  candidate cand[4 + 2 * NUM_TILED];
+  candidate cand[6 + 2 * NUM_TILED];
   int nc = 0;
   cand[nc++] = (candidate){INVERT_CHOLESKY, ls->wg};
+  cand[nc++] = (candidate){INVERT_COLUMNS, 64};
+  cand[nc++] = (candidate){INVERT_COLUMNS, 128};
   for (size_t mult = 1; mult <= 4; mult *= 2)
     cand[nc++] = (candidate){INVERT_GAUSS_JORDAN, ls->wg * mult};
   for (int i = 0; i < NUM_TILED; i++) {
@@ -335,7 +386,8 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
 }
 
 /* The method of Z: $HDGCL_LOCAL_INVERT ("cholesky" | "gauss-jordan" |
- * "gauss-jordan-tiled" | "gauss-jordan-solve", optional ":WG"), else the
+ * "gauss-jordan-tiled" | "gauss-jordan-solve" | "cholesky-columns", optional
+ * ":WG"), else the
  * tuning record of this device and size, else a timed trial (stored as the
  * record) if the mesh has at least TUNE_MIN_ELEMENTS elements, else the
  * default: Cholesky where S is SPD, Gauss-Jordan otherwise (on a small mesh
@@ -358,14 +410,14 @@ static int choose_invert(hdgcl_solver s, local_stage *ls) {
     if (ls->invert_kind < 0)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_INVERT=%s: expected tuned, cholesky, gauss-jordan, "
-                         "gauss-jordan-tiled or gauss-jordan-solve, optionally :WG (a "
-                         "work-group size the kernel allows; G*G for a grid G of the "
-                         "tiled ones whose tile fits)",
-                         env);
+                         "gauss-jordan-tiled, gauss-jordan-solve or cholesky-columns (SPD S of "
+                         "at most %d rows), optionally :WG (a work-group size the kernel "
+                         "allows; G*G for a grid G of the tiled ones whose tile fits)",
+                         env, COLUMNS_MAX);
     return HDGCL_SUCCESS;
   }
   char label[128], value[64];
-  snprintf(label, sizeof label, "local_invert v3 np=%d nc=%d %s%s%s", ls->rows, ls->cols,
+  snprintf(label, sizeof label, "local_invert v4 np=%d nc=%d %s%s%s", ls->rows, ls->cols,
            ls->scratch_global ? "global" : "local", ls->nonsymmetric ? " nonsymmetric" : "",
            ls->vector ? " vector" : "");
   if (hdgcl_tuning_load(s->ctx, label, value, sizeof value)) {
@@ -417,7 +469,10 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   if (!s->dev->mapped && !ls->vector)
     HDGCL_TRY(hdgcl_kernel_create(program, "local_build_s", &ls->build_s));
   HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
-  HDGCL_TRY(hdgcl_kernel_create(program, "local_schur", &ls->schur));
+  ls->k0_factors = !s->dev->mapped && !ls->vector;
+  HDGCL_TRY(hdgcl_kernel_create(program, ls->k0_factors ? "local_schur_k0" : "local_schur",
+                                &ls->schur));
+  if (ls->k0_factors) HDGCL_TRY(hdgcl_kernel_create(program, "local_k0", &ls->k0));
   HDGCL_TRY(choose_chunk(s, ls));
   if (s->dev->mapped) HDGCL_TRY(local_mapped_create(s, ls));
   uint64_t np = ls->rows, nt1 = ls->cols, c = ls->chunk;
@@ -428,6 +483,9 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
                                 &ls->wl));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, zcount * np * nt1 * 8, "local Z", &ls->z));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * nt1 * nt1 * 8, "local K", &ls->k));
+  uint64_t nkf = (uint64_t)sz->nfaces * sz->nfaces + sz->nfaces;
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->k0_factors ? c * nkf * 8 : 8, "local K0 factors",
+                                &ls->kf));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->scratch_global ? c * (np * np + np) * 8 : 8,
                                 "local Cholesky scratch", &ls->scratch));
   /* CLBlast compiles its batched GEMM program on the first call: make that
@@ -541,16 +599,16 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
                       HDGCL_ARG(d->dmef.mem),   HDGCL_ARG(d->efef.mem),
                       HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
                       HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->wf.mem),
-                      HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->k.mem)};
+                      HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->kf.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
   size_t global = (size_t)((n + ls->build_epg - 1) / ls->build_epg) * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build, 1, &global, &ls->wg, NULL));
-  /* K0: 2 DIM + 8 flops per entry, its face products Ef^T Ef read from the
-   * EfTEf table (F15). */
-  double P = sz->np, T = sz->nt;
+  /* K0's factors: 2 DIM + 3 flops per pair of faces, 1 per face (F15); K0
+   * itself is counted where it is evaluated (local_stage_run). */
+  double P = sz->np, T = sz->nt, NF2 = (double)sz->nfaces * sz->nfaces;
   double flops = (2.0 * (sz->nfaces + sz->dim * sz->dim) + 1) * P * P + 2.0 * (sz->dim + 1) * T * P +
-                 T * T * (2.0 * sz->dim + 8) + 2.0 * s->ref.qload.n * P;
-  double bytes = 8.0 * (P * P + P * (T + 1) + (T + 1) * (T + 1));
+                 NF2 * (2.0 * sz->dim + 3) + sz->nfaces + 2.0 * s->ref.qload.n * P;
+  double bytes = 8.0 * (P * P + P * (T + 1) + NF2 + sz->nfaces);
   if (ls->nonsymmetric) { /* convection in S; [W_t | F] */
     flops += 2.0 * sz->dim * P * P + 2.0 * T * P;
     bytes += 8.0 * P * (T + 1);
@@ -570,21 +628,32 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
   HDGCL_TRY(build_chunk(s, ls, e0, n, charge));
   int64_t z0 = e0 - local_stage_z_first(ls, e0);
   HDGCL_TRY(launch_z(s, ls, ls->invert_kind, ls->invert_wg, n, z0)); /* Z = S^-1 [W | F] */
-  HDGCL_TRY(launch_k(s, ls, ls->schur_kind, n, z0)); /* K = K0 - [W | F]^T Z */
+  HDGCL_TRY(launch_k(s, ls, ls->schur_kind, e0, n, z0)); /* K = K0 - [W | F]^T Z */
   size_t np = ls->rows, nt1 = ls->cols;
   /* Flops: through S^-1, invert 4/3 NP^3 for SPD S whichever kernel runs
    * (the Cholesky route's count, so a faster kernel shows as a higher rate,
    * not as more flops), 2 NP^3 for nonsymmetric S (Gauss-Jordan), then
    * 2 NP^2 (NT+1) for Z; Gauss-Jordan on [S | W F] eliminates NP^3 + 2 NP^2
-   * (NT+1) (the finished columns not counted).  K's GEMM 2 NP (NT+1)^2.
-   * Bytes: invert reads and writes S, GEMM 1 reads S, [W|F] and writes Z (the
-   * solve kernel reads S, [W|F] and writes Z); GEMM 2 reads [W|F], Z and
-   * reads and writes K. */
-  double P = np, N1 = nt1;
-  bool fused = ls->invert_kind == INVERT_SOLVE;
+   * (NT+1) (the finished columns not counted); the column solves count as
+   * the Cholesky route (each of their work-items factors S again: they do
+   * more).  K's product 2 NP (NT+1)^2,
+   * and K0 from its factors one product per entry and one sum per diagonal
+   * entry.  Bytes: invert reads and writes S, GEMM 1 reads S, [W|F] and
+   * writes Z (the solve kernel reads S, [W|F] and writes Z); K's product
+   * reads [W|F] and Z and writes K, and reads K0 from K (in place, CLBlast
+   * or without K0's factors) or K0's factors (local_schur_k0; local_k0
+   * writes K0 before CLBlast). */
+  double P = np, N1 = nt1, T = s->ref.sz.nt, NKF = s->ref.sz.nfaces * (s->ref.sz.nfaces + 1.0);
+  bool fused = ls->invert_kind == INVERT_SOLVE, columns = ls->invert_kind == INVERT_COLUMNS;
   double flops = (fused ? 1.0 : ls->nonsymmetric || ls->vector ? 2.0 : 4.0 / 3.0) * P * P * P +
                  2 * P * P * N1 + 2 * P * N1 * N1;
-  double bytes = 8.0 * ((fused ? 0 : 2 * P * P) + P * P + 2 * P * N1 + 2 * P * N1 + 2 * N1 * N1);
+  double kbytes = 2 * P * N1 + 2 * N1 * N1;
+  if (ls->k0_factors) {
+    flops += T * T + T;
+    kbytes = ls->schur_kind == SCHUR_CLBLAST ? 2 * P * N1 + 3 * N1 * N1 + NKF
+                                             : 2 * P * N1 + N1 * N1 + NKF;
+  }
+  double bytes = 8.0 * ((fused || columns ? 0 : 2 * P * P) + P * P + 2 * P * N1 + kbytes);
   s->result.stages[charge].flops += flops * n;
   s->result.stages[charge].bytes += bytes * n;
   return HDGCL_SUCCESS;
@@ -595,15 +664,18 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   if (ls->build_s) clReleaseKernel(ls->build_s);
   if (ls->invert) clReleaseKernel(ls->invert);
   if (ls->schur) clReleaseKernel(ls->schur);
+  if (ls->k0) clReleaseKernel(ls->k0);
   for (int i = 0; i < NUM_TILED; i++) {
     if (ls->tiled[i]) clReleaseKernel(ls->tiled[i]);
     if (ls->solve[i]) clReleaseKernel(ls->solve[i]);
   }
+  if (ls->columns) clReleaseKernel(ls->columns);
   hdgcl_buffer_release(s->ctx, &ls->s);
   hdgcl_buffer_release(s->ctx, &ls->wf);
   hdgcl_buffer_release(s->ctx, &ls->wl);
   hdgcl_buffer_release(s->ctx, &ls->z);
   hdgcl_buffer_release(s->ctx, &ls->k);
+  hdgcl_buffer_release(s->ctx, &ls->kf);
   hdgcl_buffer_release(s->ctx, &ls->scratch);
   local_mapped_destroy(s, ls);
   *ls = (local_stage){0};

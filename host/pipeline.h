@@ -31,10 +31,14 @@ typedef struct local_stage {
 #define NUM_TILED 3
   cl_kernel tiled[NUM_TILED]; /* S^-1 by Gauss-Jordan in registers, one per grid (NULL: not compiled yet) */
   cl_kernel solve[NUM_TILED]; /* Z = S^-1 [W|F] by Gauss-Jordan on [S | W F] in registers, the same grids */
+  cl_kernel columns;     /* Z = S^-1 [W|F] one column per work-item (small SPD S; NULL until used) */
   int invert_kind;       /* the method of Z (-1 until local_stage_prepare), and its work-group size */
   size_t invert_wg;
   const char *invert_source; /* "trial", "cache", "default" or "environment" (hdgcl_result) */
   cl_kernel schur;       /* K = K0 - [W|F]^T Z (cl/local.cl), or CLBlast: schur_kind */
+  cl_kernel k0;          /* affine scalar: K0 from its factors kf, before CLBlast's K -= [W|F]^T Z */
+  bool k0_factors;       /* affine scalar: local_build writes K0's factors (kf), not K0 */
+  hdgcl_buffer kf;       /* K0's factors, chunk-sized where k0_factors */
   int schur_kind;
   const char *schur_source; /* as invert_source */
   cl_kernel mbuild, mfactor, mcombine; /* mapped elements */

@@ -97,9 +97,12 @@ fi
 (
   export HDGCL_LOCAL_INVERT=gauss-jordan
   solve tri-p2-ell-jacobi --mesh square:2 --order 2 --format ell --precond jacobi $quick
-  # Z by the tiled Gauss-Jordan solve of [S | W F] (local_solve_tiled), chunk by chunk.
+  # Z by the tiled Gauss-Jordan solve of [S | W F] (local_solve_tiled), chunk
+  # by chunk; K0 by local_k0 before CLBlast's GEMM (local_schur_k0 elsewhere).
   export HDGCL_LOCAL_INVERT=gauss-jordan-solve:64
-  solve tri-p1-ell-blockjacobi-chunks --mesh square:2 --order 1 --format ell --precond block-jacobi --chunk 3 $quick
+  HDGCL_LOCAL_SCHUR=clblast solve tri-p1-ell-blockjacobi-chunks --mesh square:2 --order 1 --format ell --precond block-jacobi --chunk 3 $quick
+  # Z one column per work-item (local_solve_columns), chunk by chunk.
+  HDGCL_LOCAL_INVERT=cholesky-columns:64 solve tet-p1-columns-chunks --mesh cube:1 --order 1 --chunk 4 $quick
   export HDGCL_LOCAL_INVERT=gauss-jordan
   # p = 3: local_build_s's work-group capped at the device's 64, and u* by
   # postprocess_tiled over several register tiles (15 x 16 on an 8 x 8 grid).

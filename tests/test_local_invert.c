@@ -14,7 +14,9 @@
  * [W | F]^T Z by local_schur (the default below the trial's size) and by
  * CLBlast give the same solution (symmetric, convection, elasticity,
  * quadrilaterals); HDGCL_LOCAL_SCHUR=tuned times both and writes a record;
- * a bad value is an error naming the variable.  Mapped elements give the same
+ * a bad value is an error naming the variable.  The column solves
+ * (cholesky-columns, small SPD S only) and K0 from its factors before
+ * CLBlast's GEMM give the same solution in chunks.  Mapped elements give the same
  * solution with mapped_factor's work copy in local and in global memory. */
 #include <dirent.h>
 #include <unistd.h>
@@ -250,6 +252,43 @@ int main(void) {
     }
     expect_same_pair(ks, &kc[ci], "K by clblast against local-schur");
   }
+  /* Z one column per work-item (local_solve_columns, small SPD S) against
+   * Cholesky, the second solve in chunks of 7 elements (Z at each chunk's
+   * offset); then K0 from its factors by local_k0 before CLBlast's GEMM in
+   * chunks of 7 against local_schur_k0 in one chunk (each chunk's faces'
+   * orientations).  Tetrahedra p = 2 (S is 10 x 10), triangles p = 3,
+   * quadrilaterals p = 2 (mapped: no K0 factors, K0 from the build). */
+  const pair_case cc[] = {{"cube:2", "helmholtz-sin", "2", 10},
+                          {"square:4,perturb=0.2,seed=6", "helmholtz-sin", "3", 10},
+                          {"quad:3,distort=0.1", "helmholtz-sin", "2", 9}};
+  for (int ci = 0; ci < 3; ci++)
+    for (int step = 0; step < 2; step++) {
+      const char *var = step == 0 ? "HDGCL_LOCAL_INVERT" : "HDGCL_LOCAL_SCHUR";
+      const char *value[2] = {step == 0 ? "cholesky" : "local-schur",
+                              step == 0 ? "cholesky-columns" : "clblast"};
+      solved cs[2];
+      for (int v = 0; v < 2; v++) {
+        setenv(var, value[v], 1);
+        cs[v] = v ? solve_with(ctx, cc[ci].mesh, "problem", cc[ci].problem, "order", cc[ci].order,
+                               "chunk", "7", NULL)
+                  : solve_with(ctx, cc[ci].mesh, "problem", cc[ci].problem, "order", cc[ci].order,
+                               NULL);
+        unsetenv(var);
+        const char *used = cs[v].status ? "-"
+                           : step == 0  ? cs[v].result->local_invert
+                                        : cs[v].result->local_schur;
+        CHECK_MSG(cs[v].status == 0 && !strcmp(used, value[v]), "%s on %s with %s=%s: %s",
+                  cc[ci].problem, cc[ci].mesh, var, value[v],
+                  cs[v].status ? hdgcl_last_error() : used);
+      }
+      expect_same_pair(cs, &cc[ci],
+                       step == 0 ? "cholesky-columns in chunks of 7 against cholesky"
+                                 : "K by local_k0 and clblast in chunks of 7 against local-schur");
+    }
+  solved big = forced(ctx, "helmholtz-sin", "cholesky-columns"); /* S is 21 x 21 */
+  CHECK_MSG(big.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_LOCAL_INVERT"),
+            "HDGCL_LOCAL_INVERT=cholesky-columns accepted for p = 5 triangles");
+  solved_destroy(&big);
   /* Mapped elements: mapped_factor with M in local and in global memory. */
   const pair_case mc[] = {{"quad:3,distort=0.1", "convection-diffusion", "4", 25},
                           {"hex:2,distort=0.1", "helmholtz-sin", "2", 27},
