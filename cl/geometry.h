@@ -164,16 +164,20 @@ void element_geometry(long e, __global const double *coords, __global const int 
   const double *J = g->jac;
   g->detj = J[0] * adj[0] + J[1] * adj[3] + J[2] * adj[6];
 #endif
-  for (int k = 0; k < DIM * DIM; k++) g->jinv[k] = adj[k] / g->detj;
+  /* One division per element and one per face: a double division costs tens
+   * of instructions on GPUs, and every work-item of an element's team calls
+   * this (host/hdg_geometry.c divides each entry: equal to round-off). */
+  const double rdet = 1.0 / g->detj;
+  for (int k = 0; k < DIM * DIM; k++) g->jinv[k] = adj[k] * rdet;
   for (int f = 0; f < NFACES; f++) {
 #if DIM == 2
     /* Outward normal: the counter-clockwise edge turned clockwise. */
     double dx = x[face_vertex[f][1]][0] - x[face_vertex[f][0]][0];
     double dy = x[face_vertex[f][1]][1] - x[face_vertex[f][0]][1];
-    double len = sqrt(dx * dx + dy * dy);
+    double len = sqrt(dx * dx + dy * dy), rlen = 1.0 / len;
     g->face_measure[f] = len;
-    g->normal[f][0] = dy / len;
-    g->normal[f][1] = -dx / len;
+    g->normal[f][0] = dy * rlen;
+    g->normal[f][1] = -dx * rlen;
 #else
     double a[3], b[3], n[3];
     for (int k = 0; k < 3; k++) {
@@ -183,9 +187,9 @@ void element_geometry(long e, __global const double *coords, __global const int 
     n[0] = a[1] * b[2] - a[2] * b[1];
     n[1] = a[2] * b[0] - a[0] * b[2];
     n[2] = a[0] * b[1] - a[1] * b[0];
-    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]), rlen = 1.0 / len;
     g->face_measure[f] = 0.5 * len;
-    for (int k = 0; k < 3; k++) g->normal[f][k] = n[k] / len;
+    for (int k = 0; k < 3; k++) g->normal[f][k] = n[k] * rlen;
 #endif
   }
 }

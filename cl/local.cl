@@ -487,20 +487,41 @@ __kernel void local_invert(__global double *S, __global double *scratch, const i
 
 /* K = K0 - L^T Z (F10), (F24) for n elements, L = [W | F] or [W_t | F] and Z
  * column-major NZ x (NTB+1) (Z from element offset zoff), K column-major
- * (NTB+1)^2 in place: one work-item per entry of K, flat over the chunk.  For
- * the small blocks of low orders this is a stream of the three arrays, where
- * a general batched GEMM pays for its tiling and padding. */
+ * (NTB+1)^2: one work-item per row a of K, flat over the chunk, which keeps
+ * column a of L in registers and walks the columns b of Z.  The work-items of
+ * an element read the same column of Z at each step (one broadcast) and
+ * write one column of K together (adjacent addresses).  For the small blocks
+ * of low orders this is a stream of the three arrays, where a general batched
+ * GEMM pays for its tiling and padding.  local_schur reads K0 from K (in
+ * place); local_schur_k0 evaluates it from its factors. */
 #define KC (NTB + 1)
+#if NZ <= 64
+#define SCHUR_ROW_LOAD(la) \
+  double l[NZ];            \
+  for (int i = 0; i < NZ; i++) l[i] = la[i];
+#define SCHUR_L(i) l[i]
+#else /* a long column stays in memory (the cache) */
+#define SCHUR_ROW_LOAD(la)
+#define SCHUR_L(i) la[i]
+#endif
+/* (L^T Z)[a][b] with column a of L as SCHUR_L and zb column b of Z. */
+#define SCHUR_DOT(zb, s)                                   \
+  double s = 0.0;                                          \
+  for (int i = 0; i < NZ; i++) s += SCHUR_L(i) * (zb)[i];
+
 __kernel void local_schur(const int n, __global const double *L, __global const double *Z,
                           const long zoff, __global double *K) {
   const long gid = get_global_id(0);
-  if (gid >= (long)n * KC * KC) return;
-  const long le = gid / (KC * KC);
-  const int idx = (int)(gid - le * KC * KC), a = idx % KC, b = idx / KC;
-  __global const double *la = L + le * NZ * KC + a * NZ, *zb = Z + zoff + le * NZ * KC + b * NZ;
-  double s = 0.0;
-  for (int i = 0; i < NZ; i++) s += la[i] * zb[i];
-  K[gid] -= s;
+  if (gid >= (long)n * KC) return;
+  const long le = gid / KC;
+  const int a = (int)(gid - le * KC);
+  __global const double *la = L + le * NZ * KC + a * NZ, *ze = Z + zoff + le * NZ * KC;
+  __global double *Ke = K + le * KC * KC;
+  SCHUR_ROW_LOAD(la)
+  for (int b = 0; b < KC; b++) {
+    SCHUR_DOT(ze + b * NZ, s)
+    Ke[b * KC + a] -= s;
+  }
 }
 
 #if AFFINE
@@ -512,13 +533,21 @@ __kernel void local_schur_k0(const int e0, const int n, __global const double *L
                              __global const double *KF, __global const char *elem_orient,
                              __global const double *efef, __global double *K) {
   const long gid = get_global_id(0);
-  if (gid >= (long)n * KC * KC) return;
-  const long le = gid / (KC * KC);
-  const int idx = (int)(gid - le * KC * KC), a = idx % KC, b = idx / KC;
-  __global const double *la = L + le * NZ * KC + a * NZ, *zb = Z + zoff + le * NZ * KC + b * NZ;
-  double s = 0.0;
-  for (int i = 0; i < NZ; i++) s += la[i] * zb[i];
-  K[gid] = k0_entry(KF + le * NKF, elem_orient + (e0 + le) * NFACES, efef, a, b) - s;
+  if (gid >= (long)n * KC) return;
+  const long le = gid / KC;
+  const int a = (int)(gid - le * KC);
+  __global const double *la = L + le * NZ * KC + a * NZ, *ze = Z + zoff + le * NZ * KC;
+  __global const double *kf = KF + le * NKF;
+  __global const char *orient = elem_orient + (e0 + le) * NFACES;
+  __global double *Ke = K + le * KC * KC;
+  SCHUR_ROW_LOAD(la)
+  for (int b = 0; b < KC; b++) {
+    SCHUR_DOT(ze + b * NZ, s)
+    Ke[b * KC + a] = k0_entry(kf, orient, efef, a, b) - s;
+  }
 }
 #endif
+#undef SCHUR_ROW_LOAD
+#undef SCHUR_L
+#undef SCHUR_DOT
 #undef KC

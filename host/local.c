@@ -6,7 +6,7 @@
  * (with convection, [W_t | F] in the second product, (F24)).  Z comes either
  * from S^-1 (local_invert or cl/local_invert_tiled.cl) and a CLBlast batched
  * GEMM, or in one kernel from Gauss-Jordan on [S | W F]
- * (cl/local_solve_tiled.cl); K from local_schur (one work-item per entry) or
+ * (cl/local_solve_tiled.cl); K from local_schur (one work-item per row of K) or
  * a second CLBlast batched GEMM.  Scalar problems on affine elements never
  * store K0: local_build writes its factors per element (F15), and
  * local_schur_k0 evaluates K0 entry by entry as it forms K (local_k0 writes
@@ -40,7 +40,7 @@ enum { INVERT_CHOLESKY, INVERT_GAUSS_JORDAN, INVERT_TILED, INVERT_SOLVE, INVERT_
 static const char *const invert_names[NUM_INVERT] = {
     "cholesky", "gauss-jordan", "gauss-jordan-tiled", "gauss-jordan-solve", "cholesky-columns"};
 #define COLUMNS_MAX 11 /* the largest S (NZ) of local_solve_columns: its factor stays in registers */
-/* The methods of K = K0 - [W | F]^T Z: cl/local.cl's local_schur or CLBlast. */
+/* The methods of K = K0 - [W | F]^T Z: cl/local.cl's local_schur (one work-item per row of K) or CLBlast. */
 enum { SCHUR_KERNEL, SCHUR_CLBLAST, NUM_SCHUR };
 static const char *const schur_names[NUM_SCHUR] = {"local-schur", "clblast"};
 #define SCHUR_KERNEL_MAX 512 /* NZ (NTB+1) up to which local_schur is the default */
@@ -242,7 +242,7 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
   }
   wg = pipeline_kernel_max_wg(s, ls->schur); /* devices (and oclgrind) allowing fewer */
   if (wg > 128) wg = 128;
-  global = ((size_t)n * nt1 * nt1 + wg - 1) / wg * wg;
+  global = ((size_t)n * nt1 + wg - 1) / wg * wg; /* one work-item per row of K */
   return hdgcl_kernel_launch(s->ctx, ls->schur, 1, &global, &wg, NULL);
 }
 
