@@ -59,3 +59,32 @@ __kernel void block_jacobi_apply(const int nunknown, __global const double *binv
   for (int n = 0; n < NF; n++) s += b[n] * ru[n];
   z[row] = s;
 }
+
+/* z = blockdiag(binv) r and, as dot2_partial(r; z, r) would compute them
+ * afterwards (the same grid-stride rows, the same order), the partial sums
+ * partial[2g] = (r, z) and partial[2g+1] = (r, r) of this group: CG's
+ * preconditioner step and its reductions in one launch (cl/krylov_cg.cl).
+ * Launched as DOT_GROUPS-limited groups of DOT_WG (host/vectors.c). */
+__kernel void block_jacobi_apply_dot2(const int nunknown, __global const double *binv,
+                                      __global const double *r, __global double *z,
+                                      __global double *partial) {
+  __local double buf[DOT_WG];
+  double s = 0.0, t = 0.0;
+  for (int row = get_global_id(0); row < nunknown * NF; row += get_global_size(0)) {
+    const int u = row / NF, m = row % NF;
+    __global const double *b = binv + ((long)u * NF + m) * NF;
+    __global const double *ru = r + (long)u * NF;
+    double zr = 0.0;
+    for (int n = 0; n < NF; n++) zr += b[n] * ru[n];
+    z[row] = zr;
+    s += r[row] * zr;
+    t += r[row] * r[row];
+  }
+  s = group_sum(buf, s);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  t = group_sum(buf, t);
+  if (get_local_id(0) == 0) {
+    partial[2 * get_group_id(0)] = s;
+    partial[2 * get_group_id(0) + 1] = t;
+  }
+}

@@ -10,13 +10,13 @@
 #include "precond.h"
 
 #define CG_SCALARS 16 /* size of the scalar block (S_* in cl/krylov_cg.cl) */
-#define CG_S_RR0 5
-#define CG_S_DONE 7
-#define CG_S_ITER 8
+#define CG_S_RR0 6
+#define CG_S_DONE 8 /* two slots: the flag after iteration it is in slot it & 1 */
+#define CG_S_ITER 10
 #define CHECK_EVERY 16 /* iterations between two reads of the scalars */
 
 typedef struct krylov_cg {
-  cl_kernel init, alpha, update_xr, beta, update_p;
+  cl_kernel init, update_xr, update_p;
   hdgcl_buffer r, z, p, ap, scalars, history, coeffs;
 } krylov_cg;
 
@@ -24,9 +24,7 @@ int krylov_cg_create(hdgcl_solver s, krylov *kr) {
   HDGCL_TRY(hdgcl_calloc(1, sizeof *kr->cg, "CG", &kr->cg));
   krylov_cg *cg = kr->cg;
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "cg_init", &cg->init));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "cg_alpha", &cg->alpha));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "cg_update_xr", &cg->update_xr));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "cg_beta", &cg->beta));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "cg_update_p", &cg->update_p));
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG r", &cg->r));
@@ -41,37 +39,43 @@ int krylov_cg_create(hdgcl_solver s, krylov *kr) {
   return hdgcl_buffer_create(s->ctx, 2 * CG_COEFFS * 8, "CG coefficients", &cg->coeffs);
 }
 
-/* One PCG iteration, entirely enqueued (no host synchronisation). */
-static int iteration(hdgcl_solver s, krylov *kr, precond *pc, hdgcl_buffer *x) {
+/* PCG iteration `it` (from 0), entirely enqueued (no host synchronisation):
+ * five launches, or six where the preconditioner has no apply_dot2. */
+static int iteration(hdgcl_solver s, krylov *kr, precond *pc, hdgcl_buffer *x, int it) {
   krylov_cg *cg = kr->cg;
-  size_t wg = kr->vec.wg;
+  size_t wg = kr->vec.wg, global = wg * (size_t)kr->vec.groups;
+  cl_int cit = it;
   hdgcl_buffer *partial = &kr->vec.partial;
   HDGCL_TRY(krylov_spmv(s, kr, &cg->p, &cg->ap));
   HDGCL_TRY(vec_dot(s, kr, &cg->p, &cg->ap));
-  hdgcl_arg alpha[] = {HDGCL_ARG(partial->mem), HDGCL_ARG(kr->vec.groups),
-                       HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->coeffs.mem)};
-  HDGCL_TRY(krylov_launch(s, cg->alpha, 4, alpha, wg, wg));
-  hdgcl_arg xr[] = {HDGCL_ARG(kr->n),      HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->p.mem),
-                    HDGCL_ARG(cg->ap.mem), HDGCL_ARG(x->mem),          HDGCL_ARG(cg->r.mem)};
-  HDGCL_TRY(krylov_launch(s, cg->update_xr, 6, xr, (size_t)kr->n, 0));
-  HDGCL_TRY(pc->apply(s, kr, pc, &cg->r, &cg->z));
-  HDGCL_TRY(vec_dot2(s, kr, &cg->r, &cg->z, &cg->r));
-  hdgcl_arg beta[] = {HDGCL_ARG(partial->mem), HDGCL_ARG(kr->vec.groups),
-                      HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->history.mem),
-                      HDGCL_ARG(cg->coeffs.mem)};
-  HDGCL_TRY(krylov_launch(s, cg->beta, 5, beta, wg, wg));
-  hdgcl_arg up[] = {HDGCL_ARG(kr->n), HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->z.mem),
+  hdgcl_arg xr[] = {HDGCL_ARG(kr->n),           HDGCL_ARG(cit),         HDGCL_ARG(partial->mem),
+                    HDGCL_ARG(kr->vec.groups),   HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->coeffs.mem),
+                    HDGCL_ARG(cg->p.mem),        HDGCL_ARG(cg->ap.mem),  HDGCL_ARG(x->mem),
+                    HDGCL_ARG(cg->r.mem)};
+  HDGCL_TRY(krylov_launch(s, cg->update_xr, 10, xr, global, wg));
+  if (pc->apply_dot2) { /* z = M r and the partial sums of (r, z), (r, r) in one kernel */
+    HDGCL_TRY(pc->apply_dot2(s, kr, pc, &cg->r, &cg->z));
+  } else {
+    HDGCL_TRY(pc->apply(s, kr, pc, &cg->r, &cg->z));
+    HDGCL_TRY(vec_dot2(s, kr, &cg->r, &cg->z, &cg->r));
+  }
+  hdgcl_arg up[] = {HDGCL_ARG(kr->n),         HDGCL_ARG(cit),
+                    HDGCL_ARG(partial->mem),  HDGCL_ARG(kr->vec.groups),
+                    HDGCL_ARG(cg->scalars.mem), HDGCL_ARG(cg->history.mem),
+                    HDGCL_ARG(cg->coeffs.mem), HDGCL_ARG(cg->z.mem),
                     HDGCL_ARG(cg->p.mem)};
-  return krylov_launch(s, cg->update_p, 4, up, (size_t)kr->n, 0);
+  return krylov_launch(s, cg->update_p, 9, up, global, wg);
 }
 
 void krylov_cg_counts(hdgcl_solver s, double *flops, double *bytes) {
   double n = (double)s->num.num_unknown_faces * s->ref.sz.nfb;
   double f, b;
   krylov_spmv_counts(s, &f, &b);
-  /* SpMV, (p,Ap), x and r updates, (r,z) and (r,r), p update. */
+  /* SpMV, (p,Ap), x and r updates, (r,z) and (r,r), p update; the two
+   * update kernels each read the partial sums in every work-group. */
+  double g = DOT_GROUPS < n ? DOT_GROUPS : n;
   *flops = f + 2 * n + 4 * n + 4 * n + 2 * n;
-  *bytes = b + 16 * n + 48 * n + 24 * n + 24 * n;
+  *bytes = b + 16 * n + 48 * n + 24 * n + 24 * n + 8 * 3 * g * g;
 }
 
 int krylov_cg_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *b, hdgcl_buffer *x,
@@ -94,9 +98,9 @@ int krylov_cg_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *b
   double scalars[CG_SCALARS];
   int enqueued = 0;
   HDGCL_TRY(hdgcl_buffer_read(s->ctx, &cg->scalars, 0, sizeof scalars, scalars));
-  while (scalars[CG_S_DONE] == 0.0 && enqueued < maxit) {
+  while (scalars[CG_S_DONE + (enqueued & 1)] == 0.0 && enqueued < maxit) {
     int batch = maxit - enqueued < CHECK_EVERY ? maxit - enqueued : CHECK_EVERY;
-    for (int i = 0; i < batch; i++) HDGCL_TRY(iteration(s, kr, pc, x));
+    for (int i = 0; i < batch; i++) HDGCL_TRY(iteration(s, kr, pc, x, enqueued + i));
     enqueued += batch;
     HDGCL_TRY(hdgcl_buffer_read(s->ctx, &cg->scalars, 0, sizeof scalars, scalars));
   }
@@ -108,7 +112,7 @@ int krylov_cg_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *b
     status = solver_record_residual(s, h[i]);
   out->iterations = iters;
   out->residual = scalars[CG_S_RR0] == 0.0 ? 0.0 : h[iters]; /* b = 0: x = 0 is exact */
-  out->converged = scalars[CG_S_DONE] != 0.0 && isfinite(out->residual);
+  out->converged = scalars[CG_S_DONE + (enqueued & 1)] != 0.0 && isfinite(out->residual);
   free(h);
   HDGCL_TRY(status);
   double coeffs[2 * CG_COEFFS];
@@ -120,6 +124,7 @@ int krylov_cg_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *b
   double f, by, pf, pb;
   krylov_cg_counts(s, &f, &by);
   pc->counts(s, pc, &pf, &pb);
+  if (pc->apply_dot2) by -= 16.0 * kr->n; /* (r, z), (r, r) read r and z where the apply has them */
   s->result.stages[HDGCL_STAGE_SOLVE].flops += (f + pf) * iters;
   s->result.stages[HDGCL_STAGE_SOLVE].bytes += (by + pb) * iters;
   return HDGCL_SUCCESS;
@@ -128,7 +133,7 @@ int krylov_cg_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *b
 void krylov_cg_destroy(hdgcl_solver s, krylov *kr) {
   krylov_cg *cg = kr->cg;
   if (!cg) return;
-  cl_kernel k[] = {cg->init, cg->alpha, cg->update_xr, cg->beta, cg->update_p};
+  cl_kernel k[] = {cg->init, cg->update_xr, cg->update_p};
   for (size_t i = 0; i < sizeof k / sizeof *k; i++)
     if (k[i]) clReleaseKernel(k[i]);
   hdgcl_buffer *bufs[] = {&cg->r,       &cg->z,       &cg->p,     &cg->ap,

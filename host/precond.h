@@ -7,6 +7,9 @@
  *            numbers, e.g. the Chebyshev eigenvalue estimate)
  *   apply    z = M r, only enqueued: no host synchronisation, so CG keeps
  *            its "no host round trip per iteration" property
+ *   apply_dot2  (optional) z = M r and, in the same kernel, the first-pass
+ *            partial sums of (r, z) and (r, r) in kr->vec.partial exactly as
+ *            vec_dot2(r; z, r) leaves them (CG's fused iteration)
  *   counts   flops and bytes of one apply, counted from the algorithm
  *   destroy  releases what create made (safe on a partly created one)
  *
@@ -23,6 +26,8 @@ struct precond {
   const char *name;
   int (*setup)(hdgcl_solver s, krylov *kr, precond *pc);
   int (*apply)(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z);
+  int (*apply_dot2)(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
+                    hdgcl_buffer *z);
   void (*counts)(hdgcl_solver s, const precond *pc, double *flops, double *bytes);
   void (*destroy)(hdgcl_solver s, precond *pc);
   bool fixed, symmetric;

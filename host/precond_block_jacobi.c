@@ -8,7 +8,7 @@
 #include "precond.h"
 
 typedef struct block_jacobi {
-  cl_kernel setup, apply;
+  cl_kernel setup, apply, apply_dot2;
   bool local;        /* setup in local memory (BJ_FACES faces per group), else global */
   size_t wg;         /* work-group size of the local-memory setup */
   hdgcl_buffer binv; /* [rows][nf][nf] inverses */
@@ -45,6 +45,15 @@ static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
   return krylov_launch(s, b->apply, 4, a, (size_t)kr->n, 0);
 }
 
+/* z = M r with the partial sums of (r, z) and (r, r), as vec_dot2 leaves them. */
+static int apply_dot2(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
+                      hdgcl_buffer *z) {
+  block_jacobi *b = pc->data;
+  hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(b->binv.mem), HDGCL_ARG(r->mem),
+                   HDGCL_ARG(z->mem), HDGCL_ARG(kr->vec.partial.mem)};
+  return krylov_launch(s, b->apply_dot2, 5, a, kr->vec.wg * (size_t)kr->vec.groups, kr->vec.wg);
+}
+
 static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
   (void)pc;
   double nf = s->ref.sz.nfb, n = (double)s->num.num_unknown_faces * nf;
@@ -57,14 +66,16 @@ static void destroy(hdgcl_solver s, precond *pc) {
   if (!b) return;
   if (b->setup) clReleaseKernel(b->setup);
   if (b->apply) clReleaseKernel(b->apply);
+  if (b->apply_dot2) clReleaseKernel(b->apply_dot2);
   hdgcl_buffer_release(s->ctx, &b->binv);
   free(b);
   pc->data = NULL;
 }
 
 int precond_block_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc) {
-  *pc = (precond){.name = "block-jacobi", .setup = setup, .apply = apply, .counts = counts,
-                  .destroy = destroy, .fixed = true, .symmetric = true};
+  *pc = (precond){.name = "block-jacobi", .setup = setup, .apply = apply,
+                  .apply_dot2 = apply_dot2, .counts = counts, .destroy = destroy,
+                  .fixed = true, .symmetric = true};
   block_jacobi *b;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *b, "block-Jacobi preconditioner", &b));
   pc->data = b;
@@ -78,6 +89,7 @@ int precond_block_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc) {
   HDGCL_TRY(hdgcl_kernel_create(kr->program, b->local ? "block_jacobi_setup" : "block_jacobi_setup_global",
                                 &b->setup));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "block_jacobi_apply", &b->apply));
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, "block_jacobi_apply_dot2", &b->apply_dot2));
   size_t bytes = (size_t)(kr->n ? kr->n : 1) * s->ref.sz.nfb * 8;
   return hdgcl_buffer_create(s->ctx, bytes, "block-Jacobi inverses", &b->binv);
 }
