@@ -103,7 +103,7 @@ int krylov_cg_create(hdgcl_solver s, krylov *kr);
 int krylov_cg_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *b, hdgcl_buffer *x,
                   int maxit, double rtol, bool record, cg_outcome *out);
 /* Flops and bytes of one iteration without the preconditioner. */
-void krylov_cg_counts(hdgcl_solver s, double *flops, double *bytes);
+void krylov_cg_counts(hdgcl_solver s, const krylov *kr, double *flops, double *bytes);
 void krylov_cg_destroy(hdgcl_solver s, krylov *kr);
 
 /* Restarted right-preconditioned (F)GMRES(m) (krylov_gmres.c). */

@@ -14,9 +14,14 @@
 #define CG_S_DONE 8 /* two slots: the flag after iteration it is in slot it & 1 */
 #define CG_S_ITER 10
 #define CHECK_EVERY 16 /* iterations between two reads of the scalars */
+/* Most work-groups of cg_update_xr and cg_update_p: each group sums the
+ * DOT_GROUPS partials again, so no more groups than a bandwidth-bound update
+ * needs (one vector entry per work-item up to here, a grid-stride loop beyond). */
+#define UPDATE_GROUPS 1024
 
 typedef struct krylov_cg {
   cl_kernel init, update_xr, update_p;
+  size_t update_groups; /* work-groups of the two update kernels */
   hdgcl_buffer r, z, p, ap, scalars, history, coeffs;
 } krylov_cg;
 
@@ -27,6 +32,9 @@ int krylov_cg_create(hdgcl_solver s, krylov *kr) {
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "cg_update_xr", &cg->update_xr));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "cg_update_p", &cg->update_p));
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
+  cg->update_groups = ((size_t)kr->n + kr->vec.wg - 1) / kr->vec.wg;
+  if (cg->update_groups > UPDATE_GROUPS) cg->update_groups = UPDATE_GROUPS;
+  if (cg->update_groups < 1) cg->update_groups = 1;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG r", &cg->r));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG z", &cg->z));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG p", &cg->p));
@@ -43,7 +51,7 @@ int krylov_cg_create(hdgcl_solver s, krylov *kr) {
  * five launches, or six where the preconditioner has no apply_dot2. */
 static int iteration(hdgcl_solver s, krylov *kr, precond *pc, hdgcl_buffer *x, int it) {
   krylov_cg *cg = kr->cg;
-  size_t wg = kr->vec.wg, global = wg * (size_t)kr->vec.groups;
+  size_t wg = kr->vec.wg, global = wg * cg->update_groups;
   cl_int cit = it;
   hdgcl_buffer *partial = &kr->vec.partial;
   HDGCL_TRY(krylov_spmv(s, kr, &cg->p, &cg->ap));
@@ -67,15 +75,16 @@ static int iteration(hdgcl_solver s, krylov *kr, precond *pc, hdgcl_buffer *x, i
   return krylov_launch(s, cg->update_p, 9, up, global, wg);
 }
 
-void krylov_cg_counts(hdgcl_solver s, double *flops, double *bytes) {
+void krylov_cg_counts(hdgcl_solver s, const krylov *kr, double *flops, double *bytes) {
   double n = (double)s->num.num_unknown_faces * s->ref.sz.nfb;
   double f, b;
   krylov_spmv_counts(s, &f, &b);
   /* SpMV, (p,Ap), x and r updates, (r,z) and (r,r), p update; the two
-   * update kernels each read the partial sums in every work-group. */
-  double g = DOT_GROUPS < n ? DOT_GROUPS : n;
+   * update kernels read the partial sums (1 and 2 per first-pass group) in
+   * every one of their work-groups. */
+  double g = kr->vec.groups, ug = kr->cg ? (double)kr->cg->update_groups : g;
   *flops = f + 2 * n + 4 * n + 4 * n + 2 * n;
-  *bytes = b + 16 * n + 48 * n + 24 * n + 24 * n + 8 * 3 * g * g;
+  *bytes = b + 16 * n + 48 * n + 24 * n + 24 * n + 8 * 3 * g * ug;
 }
 
 int krylov_cg_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *b, hdgcl_buffer *x,
@@ -122,7 +131,7 @@ int krylov_cg_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *b
     out->beta[i] = coeffs[2 * i + 1];
   }
   double f, by, pf, pb;
-  krylov_cg_counts(s, &f, &by);
+  krylov_cg_counts(s, kr, &f, &by);
   pc->counts(s, pc, &pf, &pb);
   if (pc->apply_dot2) by -= 16.0 * kr->n; /* (r, z), (r, r) read r and z where the apply has them */
   s->result.stages[HDGCL_STAGE_SOLVE].flops += (f + pf) * iters;

@@ -43,7 +43,11 @@ static const char *const invert_names[NUM_INVERT] = {
 /* The methods of K = K0 - [W | F]^T Z: cl/local.cl's local_schur (one work-item per row of K) or CLBlast. */
 enum { SCHUR_KERNEL, SCHUR_CLBLAST, NUM_SCHUR };
 static const char *const schur_names[NUM_SCHUR] = {"local-schur", "clblast"};
-#define SCHUR_KERNEL_MAX 512 /* NZ (NTB+1) up to which local_schur is the default */
+/* NZ (NTB+1) up to which local_schur is the default: on the H100 (stop 19)
+ * it beat CLBlast at 820 (tetrahedra p = 3), 1485 (hexahedra p = 2) and 2135
+ * (tetrahedra p = 4, K0 from its factors counted on both sides) and lost at
+ * 6208 (hexahedra p = 3: 2.07 against 1.06 ms). */
+#define SCHUR_KERNEL_MAX 3000
 #define TUNE_ELEMENTS 16384 /* elements of the timed trial (several waves on a large GPU) */
 #define TUNE_TRIALS 3
 #define TUNE_MIN_ELEMENTS 1024 /* smaller meshes take the default method, no trial */
@@ -273,8 +277,7 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
         ls->schur_source = "cache";
         return HDGCL_SUCCESS;
       }
-  /* Default: local_schur for the small products (the H100 trials, stop 18:
-   * it wins up to NZ (NTB+1) = 399, CLBlast from 616 on), else CLBlast. */
+  /* Default: local_schur for the small products (SCHUR_KERNEL_MAX), else CLBlast. */
   ls->schur_kind = ls->rows * ls->cols <= SCHUR_KERNEL_MAX ? SCHUR_KERNEL : SCHUR_CLBLAST;
   ls->schur_source = "default";
   if (!tuned && s->mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
