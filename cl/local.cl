@@ -29,6 +29,21 @@ double face_tau(const geometry *g, const double *beta, const double tau, const i
   return tau + fmax(b, 0.0);
 }
 
+/* Per element, the NKF factors of K0 (k0_entry): (kappa/|J|) sigma_fa
+ * sigma_fb (n_fa . n_fb) for each pair of faces, then (tau_f - beta.n_f) sigma_f. */
+#define NKF (NFACES * NFACES + NFACES)
+/* Per element, the NEF factors local_build needs (written by local_build_s,
+ * which computes the element's geometry anyway): for [W | F] (F14), (F25)
+ * sigma_f (tau_f - beta.n_f), sigma_f kappa (J^-1 n_f)_l and sigma_f beta.n_f
+ * per face; for the load (F16) the affine map x0, J and |J|. */
+#define EF_A 0                        /* [NFACES] */
+#define EF_B NFACES                   /* [NFACES][DIM] */
+#define EF_C (NFACES * (DIM + 1))     /* [NFACES] */
+#define EF_X0 (NFACES * (DIM + 2))    /* [DIM] */
+#define EF_JAC (EF_X0 + DIM)          /* [DIM][DIM] row-major */
+#define EF_DETJ (EF_JAC + DIM * DIM)
+#define NEF (EF_DETJ + 1)
+
 /* (F13) S = sum_f tau_f sigma_f Pf_f + c|J| I + kappa|J| sum_lm G_lm Dm_l Dm_m^T,
  * (F25) minus |J| sum_l (J^-1 beta)_l Dm_l^T (convection): a linear
  * combination of reference tables with NWS weights per element.  A
@@ -36,7 +51,10 @@ double face_tau(const geometry *g, const double *beta, const double tau, const i
  * (dimension 0): the elements' weights go to local memory, each work-item
  * reads its entry of every table once and writes that entry for all SB
  * elements, so the tables are read once per SB elements, not per element.
- * The sums run in local_build's former order (the same S to the bit). */
+ * The sums run in local_build's former order (the same S to the bit).
+ * The work-items that compute an element's weights (one per element, in
+ * the first block of entries) also write its K0 factors KF and local_build's
+ * factors EF, so that no other kernel computes the element's geometry. */
 /* SB: elements per work-group, -DSB from host/local.c (BUILD_S_BLOCK). */
 #define NWS (NFACES + 1 + DIM * DIM + DIM)
 __kernel void local_build_s(const int e0, const int n, __global const double *coords,
@@ -46,7 +64,7 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
                             __global const double *dm,    /* [DIM][NP][NP] Dm_l */
                             __global const double *dmdmt, /* [DIM*DIM][NP][NP] Dm_l Dm_m^T */
                             __global const double *pf,    /* [NFACES][NP][NP] */
-                            __global double *S) {
+                            __global double *S, __global double *KF, __global double *EF) {
   __local double w[SB][NWS]; /* tau_f sigma_f, c|J|, kappa|J| G_lm, |J| (J^-1 beta)_l */
   const int eb = get_group_id(1) * SB, lid = get_local_id(0);
   problem_params pp = {problem_id, DIM, problem_degree, problem_param};
@@ -59,9 +77,12 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
     geometry g;
     element_geometry(e, coords, elem_verts, &g);
     const double kappa = kappa_e[e], c = c_e[e];
+    double sigma[NFACES], bn[NFACES], taun[NFACES];
     for (int f = 0; f < NFACES; f++) {
-      double bn;
-      w[k][f] = face_tau(&g, beta, tau, f, &bn) * (g.face_measure[f] / FACE_REF_MEASURE);
+      sigma[f] = g.face_measure[f] / FACE_REF_MEASURE;
+      const double tf = face_tau(&g, beta, tau, f, &bn[f]);
+      taun[f] = tf - bn[f]; /* (F22): E and H of the u-equation carry tau_f - beta.n_f */
+      w[k][f] = tf * sigma[f];
     }
     w[k][NFACES] = c * g.detj;
     double G[DIM * DIM]; /* J^-1 J^-T */
@@ -72,6 +93,26 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
       for (int d = 0; d < DIM; d++) bref += g.jinv[l * DIM + d] * beta[d];
       w[k][NFACES + 1 + DIM * DIM + l] = g.detj * bref;
     }
+    if (get_group_id(0) != 0) continue; /* the first block of entries writes the factors */
+    __global double *ef = EF + (long)(eb + k) * NEF, *kf = KF + (long)(eb + k) * NKF;
+    for (int f = 0; f < NFACES; f++) {
+      ef[EF_A + f] = sigma[f] * taun[f];
+      for (int l = 0; l < DIM; l++) {
+        double v = 0.0; /* (J^-1 n_f)_l */
+        for (int d = 0; d < DIM; d++) v += g.jinv[l * DIM + d] * g.normal[f][d];
+        ef[EF_B + f * DIM + l] = sigma[f] * kappa * v;
+      }
+      ef[EF_C + f] = sigma[f] * bn[f];
+      for (int h = 0; h < NFACES; h++) { /* (F15) */
+        double ndot = 0.0;
+        for (int d = 0; d < DIM; d++) ndot += g.normal[f][d] * g.normal[h][d];
+        kf[f * NFACES + h] = (kappa / g.detj) * sigma[f] * sigma[h] * ndot;
+      }
+      kf[NFACES * NFACES + f] = taun[f] * sigma[f];
+    }
+    for (int d = 0; d < DIM; d++) ef[EF_X0 + d] = g.x0[d];
+    for (int lm = 0; lm < DIM * DIM; lm++) ef[EF_JAC + lm] = g.jac[lm];
+    ef[EF_DETJ] = g.detj;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const int idx = get_global_id(0); /* S[i][j] at idx = j NP + i */
@@ -91,48 +132,29 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
   }
 }
 
-/* Per element, the NKF factors of K0 (k0_entry): (kappa/|J|) sigma_fa
- * sigma_fb (n_fa . n_fb) for each pair of faces, then (tau_f - beta.n_f) sigma_f. */
-#define NKF (NFACES * NFACES + NFACES)
-
-/* [W | F] and K0's factors of BEPG elements per work-group (a -D option: several for
- * the small blocks of low orders, where one element leaves most work-items of
- * a group idle), local_size / BEPG work-items each; n elements from e0. */
-__kernel void local_build(const int e0, const int n, __global const double *coords,
-                          __global const int *elem_verts, __global const char *elem_orient,
-                          __global const double *kappa_e, const double tau,
+/* [W | F] of BEPG elements per work-group (a -D option: several for the
+ * small blocks of low orders, where one element leaves most work-items of a
+ * group idle), local_size / BEPG work-items each; n elements from e0.  The
+ * element's factors EF come from local_build_s: no geometry here. */
+__kernel void local_build(const int e0, const int n, __global const char *elem_orient,
                           const int problem_id, const int problem_degree,
                           const double problem_param,
                           __global const double *ef,    /* [NFACES][NORIENT][NP][NF] */
                           __global const double *dmef,  /* [DIM][NFACES][NORIENT][NP][NF] */
-                          __global const double *efef, /* [NFACES NORIENT]^2 [NF][NF] Ef^T Ef */
                           __global const double *load_points,  /* [NQ_LOAD][DIM] */
                           __global const double *load_weights, /* [NQ_LOAD] */
                           __global const double *phi_load,     /* [NQ_LOAD][NP] */
-                          __global double *WF, __global double *WL, __global double *KF) {
+                          __global const double *EF, __global double *WF, __global double *WL) {
   const int wg = get_local_size(0) / BEPG, sub = get_local_id(0) / wg;
   const int lid = get_local_id(0) % wg, le = get_group_id(0) * BEPG + sub;
   const bool live = le < n; /* work-items of a missing last element still meet the barrier */
   const long e = e0 + (live ? le : n - 1);
+  __global const double *r = EF + (long)(live ? le : n - 1) * NEF;
+  __global const char *orient = elem_orient + e * NFACES;
   __local double fq_all[BEPG][NQ_LOAD];
   __local double *fq = fq_all[sub];
   problem_params pp = {problem_id, DIM, problem_degree, problem_param};
 
-  geometry g;
-  element_geometry(e, coords, elem_verts, &g);
-  const double kappa = kappa_e[e];
-  int orient[NFACES];
-  double sigma[NFACES], tauf[NFACES], taun[NFACES], bn[NFACES];
-  double beta[3]; /* (F22) */
-  problem_beta(pp, beta);
-  for (int f = 0; f < NFACES; f++) {
-    orient[f] = elem_orient[e * NFACES + f];
-    sigma[f] = g.face_measure[f] / FACE_REF_MEASURE;
-    /* (F22) upwinded tau_f = tau + max(beta . n_f, 0); E and H of the
-     * u-equation carry tau_f - beta . n_f (= tau without convection). */
-    tauf[f] = face_tau(&g, beta, tau, f, &bn[f]);
-    taun[f] = tauf[f] - bn[f];
-  }
   /* (F14) W_f = sigma_f [(tau_f - beta.n_f) Ef + kappa sum_l (J^-1 n_f)_l Dm_l Ef];
    * (F25) W_t,f = W_f + sigma_f (beta.n_f) Ef. */
   __global double *WFe = WF + (long)le * NP * (NT + 1);
@@ -141,50 +163,34 @@ __kernel void local_build(const int e0, const int n, __global const double *coor
     const int col = idx / NP, i = idx % NP;
     const int f = col / NF, m = col % NF, o = orient[f];
     const double efv = ef[((f * NORIENT + o) * NP + i) * NF + m];
-    double w = taun[f] * efv;
-    for (int l = 0; l < DIM; l++) {
-      double v = 0.0;
-      for (int k = 0; k < DIM; k++) v += g.jinv[l * DIM + k] * g.normal[f][k];
-      w += kappa * v * dmef[(((l * NFACES + f) * NORIENT + o) * NP + i) * NF + m];
-    }
-    WFe[idx] = sigma[f] * w;
+    double w = r[EF_A + f] * efv;
+    for (int l = 0; l < DIM; l++)
+      w += r[EF_B + f * DIM + l] * dmef[(((l * NFACES + f) * NORIENT + o) * NP + i) * NF + m];
+    WFe[idx] = w;
 #ifdef NONSYMMETRIC
-    WLe[idx] = sigma[f] * (w + bn[f] * efv);
+    WLe[idx] = w + r[EF_C + f] * efv;
 #endif
   }
 
-  /* (F16) F_i = |J| sum_q w_q phi_i(xi_q) f(x_q) */
+  /* (F16) F_i = |J| sum_q w_q phi_i(xi_q) f(x_q), x_q = x0 + J (xi_q + 1) */
   for (int q = lid; q < NQ_LOAD; q += wg) {
-    double xi[DIM], x[3];
-    for (int l = 0; l < DIM; l++) xi[l] = load_points[q * DIM + l];
-    element_point(&g, xi, x);
+    double x[3] = {0.0, 0.0, 0.0};
+    for (int k = 0; k < DIM; k++) {
+      x[k] = r[EF_X0 + k];
+      for (int l = 0; l < DIM; l++)
+        x[k] += r[EF_JAC + k * DIM + l] * (load_points[q * DIM + l] + 1.0);
+    }
     fq[q] = load_weights[q] * problem_f(pp, x[0], x[1], x[2]);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
+  const double detj = r[EF_DETJ];
   for (int i = lid; live && i < NP; i += wg) {
     double s = 0.0;
     for (int q = 0; q < NQ_LOAD; q++) s += fq[q] * phi_load[q * NP + i];
-    WFe[NT * NP + i] = g.detj * s;
+    WFe[NT * NP + i] = detj * s;
 #ifdef NONSYMMETRIC
-    WLe[NT * NP + i] = g.detj * s;
+    WLe[NT * NP + i] = detj * s;
 #endif
-  }
-
-  /* (F15) the factors of K0 = H + C^T A^-1 C: K0 itself is evaluated where it
-   * is used, by local_schur_k0 or local_k0 (k0_entry). */
-  __global double *kf = KF + (long)le * NKF;
-  for (int idx = lid; live && idx < NKF; idx += wg) {
-    double v;
-    if (idx < NFACES * NFACES) {
-      const int fa = idx / NFACES, fb = idx % NFACES;
-      double ndot = 0.0;
-      for (int d = 0; d < DIM; d++) ndot += g.normal[fa][d] * g.normal[fb][d];
-      v = (kappa / g.detj) * sigma[fa] * sigma[fb] * ndot;
-    } else {
-      const int f = idx - NFACES * NFACES;
-      v = taun[f] * sigma[f];
-    }
-    kf[idx] = v;
   }
 }
 
@@ -487,13 +493,14 @@ __kernel void local_invert(__global double *S, __global double *scratch, const i
 
 /* K = K0 - L^T Z (F10), (F24) for n elements, L = [W | F] or [W_t | F] and Z
  * column-major NZ x (NTB+1) (Z from element offset zoff), K column-major
- * (NTB+1)^2: one work-item per row a of K, flat over the chunk, which keeps
- * column a of L in registers and walks the columns b of Z.  The work-items of
- * an element read the same column of Z at each step (one broadcast) and
- * write one column of K together (adjacent addresses).  For the small blocks
+ * (NTB+1)^2: one work-item per row a of K, which keeps column a of L in
+ * registers and walks the columns b of Z.  The work-items of an element read
+ * the same column of Z at each step (one broadcast).  For the small blocks
  * of low orders this is a stream of the three arrays, where a general batched
  * GEMM pays for its tiling and padding.  local_schur reads K0 from K (in
- * place); local_schur_k0 evaluates it from its factors. */
+ * place); local_schur_k0 evaluates it from its factors.  (Forming whole
+ * elements' K in local memory and storing it in order was slower on the H100:
+ * perf/results/stop19/README.md.) */
 #define KC (NTB + 1)
 #if NZ <= 64
 #define SCHUR_ROW_LOAD(la) \
@@ -508,45 +515,65 @@ __kernel void local_invert(__global double *S, __global double *scratch, const i
 #define SCHUR_DOT(zb, s)                                   \
   double s = 0.0;                                          \
   for (int i = 0; i < NZ; i++) s += SCHUR_L(i) * (zb)[i];
+/* The element (le) and row (a) of this work-item, live if it has one, and
+ * Ke, its element's K. */
+#define SCHUR_ROW()                                 \
+  const long gid = get_global_id(0), le = gid / KC; \
+  const int a = (int)(gid - le * KC);               \
+  const bool live = gid < (long)n * KC;             \
+  __global double *Ke = K + (live ? le : 0) * KC * KC;
 
 __kernel void local_schur(const int n, __global const double *L, __global const double *Z,
                           const long zoff, __global double *K) {
-  const long gid = get_global_id(0);
-  if (gid >= (long)n * KC) return;
-  const long le = gid / KC;
-  const int a = (int)(gid - le * KC);
-  __global const double *la = L + le * NZ * KC + a * NZ, *ze = Z + zoff + le * NZ * KC;
-  __global double *Ke = K + le * KC * KC;
-  SCHUR_ROW_LOAD(la)
-  for (int b = 0; b < KC; b++) {
-    SCHUR_DOT(ze + b * NZ, s)
-    Ke[b * KC + a] -= s;
+  SCHUR_ROW()
+  if (live) {
+    __global const double *la = L + le * NZ * KC + a * NZ, *ze = Z + zoff + le * NZ * KC;
+    SCHUR_ROW_LOAD(la)
+    for (int b = 0; b < KC; b++) {
+      SCHUR_DOT(ze + b * NZ, s)
+      Ke[b * KC + a] -= s;
+    }
   }
 }
 
 #if AFFINE
 /* K = K0 - [W | F]^T Z (F10), (F24) as local_schur, with K0 from its factors
- * (k0_entry) instead of read from K: scalar problems on affine elements, whose
- * K0 is never stored.  Elements e0.. of the mesh, chunk-relative KF and K. */
+ * (as k0_entry) instead of read from K: scalar problems on affine elements,
+ * whose K0 is never stored.  Row a = (fa, m) of K0 is kf[fa NFACES + fb]
+ * (Ef_fa^T Ef_fb)[m][.] over the faces fb, so the factor and the face's
+ * orientation are read once per face.  Elements e0.. of the mesh,
+ * chunk-relative KF and K. */
 __kernel void local_schur_k0(const int e0, const int n, __global const double *L,
                              __global const double *Z, const long zoff,
                              __global const double *KF, __global const char *elem_orient,
                              __global const double *efef, __global double *K) {
-  const long gid = get_global_id(0);
-  if (gid >= (long)n * KC) return;
-  const long le = gid / KC;
-  const int a = (int)(gid - le * KC);
-  __global const double *la = L + le * NZ * KC + a * NZ, *ze = Z + zoff + le * NZ * KC;
-  __global const double *kf = KF + le * NKF;
-  __global const char *orient = elem_orient + (e0 + le) * NFACES;
-  __global double *Ke = K + le * KC * KC;
-  SCHUR_ROW_LOAD(la)
-  for (int b = 0; b < KC; b++) {
-    SCHUR_DOT(ze + b * NZ, s)
-    Ke[b * KC + a] = k0_entry(kf, orient, efef, a, b) - s;
+  SCHUR_ROW()
+  if (live) {
+    __global const double *la = L + le * NZ * KC + a * NZ, *ze = Z + zoff + le * NZ * KC;
+    __global const double *kf = KF + le * NKF;
+    __global const char *orient = elem_orient + (e0 + le) * NFACES;
+    SCHUR_ROW_LOAD(la)
+    const bool trace_row = a < NT; /* row NT of K0 is zero */
+    const int fa = trace_row ? a / NF : 0, m = a % NF;
+    const int oa = orient[fa];
+    for (int fb = 0; fb < NFACES; fb++) {
+      const double c = trace_row ? kf[fa * NFACES + fb] : 0.0;
+      __global const double *row =
+          efef + (((fa * NORIENT + oa) * NFACES + fb) * NORIENT + orient[fb]) * NF * NF + m * NF;
+      for (int nn = 0; nn < NF; nn++) {
+        const int b = fb * NF + nn;
+        SCHUR_DOT(ze + b * NZ, s)
+        double k0 = c * row[nn]; /* (Ef_fa^T Ef_fb)[m][nn] */
+        if (a == b) k0 += kf[NFACES * NFACES + fa];
+        Ke[b * KC + a] = k0 - s;
+      }
+    }
+    SCHUR_DOT(ze + NT * NZ, s) /* column NT of K0 is zero */
+    Ke[NT * KC + a] = -s;
   }
 }
 #endif
+#undef SCHUR_ROW
 #undef SCHUR_ROW_LOAD
 #undef SCHUR_L
 #undef SCHUR_DOT

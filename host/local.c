@@ -29,6 +29,11 @@ static size_t element_group_size(int np) {
   return wg > 256 ? 256 : wg;
 }
 
+/* local_build's factors per element (cl/local.cl's NEF). */
+static double local_factor_count(const hdg_sizes *sz) {
+  return (double)sz->nfaces * (sz->dim + 2) + sz->dim + sz->dim * sz->dim + 1;
+}
+
 /* The methods of Z = S^-1 [W | F]: S^-1 by cl/local.cl's local_invert (its
  * `method` argument: Cholesky or Gauss-Jordan in local memory) or by
  * cl/local_invert_tiled.cl (Gauss-Jordan in registers on a G x G grid of
@@ -73,6 +78,7 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   uint64_t per = 8 * (2 * np * np + np + np * nt1 + nt1 * nt1 + post); /* S, scratches, [W|F], K */
   if (s->nonsymmetric) per += 8 * np * nt1;                     /* [W_t|F] */
   per += 8 * (uint64_t)(sz->nfaces * sz->nfaces + sz->nfaces);  /* K0's factors (affine scalar) */
+  per += 8 * (uint64_t)local_factor_count(sz);                   /* local_build's factors */
   if (s->dev->mapped) /* M, X, G, factors; and recovery's per-point factors */
     per += local_mapped_bytes_per_element(s) +
            8 * (uint64_t)s->ref.qload.n * (2 + 2 * sz->dim * sz->dim + sz->dim);
@@ -489,6 +495,9 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   uint64_t nkf = (uint64_t)sz->nfaces * sz->nfaces + sz->nfaces;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->k0_factors ? c * nkf * 8 : 8, "local K0 factors",
                                 &ls->kf));
+  uint64_t nef = (uint64_t)local_factor_count(sz);
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->k0_factors ? c * nef * 8 : 8, "local element factors",
+                                &ls->ef));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->scratch_global ? c * (np * np + np) * 8 : 8,
                                 "local Cholesky scratch", &ls->scratch));
   /* CLBlast compiles its batched GEMM program on the first call: make that
@@ -583,7 +592,8 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
                        HDGCL_ARG(tau),          HDGCL_ARG(pid),
                        HDGCL_ARG(pdeg),         HDGCL_ARG(k2),
                        HDGCL_ARG(d->dm.mem),    HDGCL_ARG(d->dmdmt.mem),
-                       HDGCL_ARG(d->pf.mem),    HDGCL_ARG(ls->s.mem)};
+                       HDGCL_ARG(d->pf.mem),    HDGCL_ARG(ls->s.mem),
+                       HDGCL_ARG(ls->kf.mem),   HDGCL_ARG(ls->ef.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build_s, sizeof sargs / sizeof *sargs, sargs));
   size_t wgs = (size_t)sz->np * sz->np >= 128 ? 128 : ((size_t)sz->np * sz->np + 31) / 32 * 32;
   size_t wmax = pipeline_kernel_max_wg(s, ls->build_s); /* devices (and oclgrind) allowing fewer */
@@ -592,26 +602,27 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
                        (size_t)(n + BUILD_S_BLOCK - 1) / BUILD_S_BLOCK};
   size_t slocal[2] = {wgs, 1};
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build_s, 2, sglobal, slocal, NULL));
-  /* [W | F] (and [W_t | F]), K0: build_epg elements per work-group. */
+  /* [W | F] (and [W_t | F]) from the factors local_build_s wrote: build_epg
+   * elements per work-group. */
   hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(cn),
-                      HDGCL_ARG(d->coords.mem),
-                      HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_orient.mem),
-                      HDGCL_ARG(d->kappa.mem),  HDGCL_ARG(tau),
-                      HDGCL_ARG(pid),           HDGCL_ARG(pdeg),
-                      HDGCL_ARG(k2),            HDGCL_ARG(d->ef.mem),
-                      HDGCL_ARG(d->dmef.mem),   HDGCL_ARG(d->efef.mem),
+                      HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(pid),
+                      HDGCL_ARG(pdeg),          HDGCL_ARG(k2),
+                      HDGCL_ARG(d->ef.mem),     HDGCL_ARG(d->dmef.mem),
                       HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
-                      HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->wf.mem),
-                      HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->kf.mem)};
+                      HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->ef.mem),
+                      HDGCL_ARG(ls->wf.mem),    HDGCL_ARG(ls->wl.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
   size_t global = (size_t)((n + ls->build_epg - 1) / ls->build_epg) * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build, 1, &global, &ls->wg, NULL));
-  /* K0's factors: 2 DIM + 3 flops per pair of faces, 1 per face (F15); K0
-   * itself is counted where it is evaluated (local_stage_run). */
-  double P = sz->np, T = sz->nt, NF2 = (double)sz->nfaces * sz->nfaces;
+  /* With S's weights, per element: K0's factors, 2 DIM + 3 flops per pair of
+   * faces and 1 per face (F15) (K0 itself is counted where it is evaluated,
+   * local_stage_run), and local_build's factors, about 2 DIM^2 + 4 per face;
+   * written once and read once. */
+  double P = sz->np, T = sz->nt, NF2 = (double)sz->nfaces * sz->nfaces, D = sz->dim;
+  double nef = local_factor_count(sz);
   double flops = (2.0 * (sz->nfaces + sz->dim * sz->dim) + 1) * P * P + 2.0 * (sz->dim + 1) * T * P +
-                 NF2 * (2.0 * sz->dim + 3) + sz->nfaces + 2.0 * s->ref.qload.n * P;
-  double bytes = 8.0 * (P * P + P * (T + 1) + NF2 + sz->nfaces);
+                 NF2 * (2.0 * D + 3) + sz->nfaces * (2.0 * D * D + 5) + 2.0 * s->ref.qload.n * P;
+  double bytes = 8.0 * (P * P + P * (T + 1) + NF2 + sz->nfaces + 2 * nef);
   if (ls->nonsymmetric) { /* convection in S; [W_t | F] */
     flops += 2.0 * sz->dim * P * P + 2.0 * T * P;
     bytes += 8.0 * P * (T + 1);
@@ -679,6 +690,7 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   hdgcl_buffer_release(s->ctx, &ls->z);
   hdgcl_buffer_release(s->ctx, &ls->k);
   hdgcl_buffer_release(s->ctx, &ls->kf);
+  hdgcl_buffer_release(s->ctx, &ls->ef);
   hdgcl_buffer_release(s->ctx, &ls->scratch);
   local_mapped_destroy(s, ls);
   *ls = (local_stage){0};

@@ -39,6 +39,7 @@ typedef struct local_stage {
   cl_kernel k0;          /* affine scalar: K0 from its factors kf, before CLBlast's K -= [W|F]^T Z */
   bool k0_factors;       /* affine scalar: local_build writes K0's factors (kf), not K0 */
   hdgcl_buffer kf;       /* K0's factors, chunk-sized where k0_factors */
+  hdgcl_buffer ef;       /* local_build's factors of each element (cl/local.cl's EF), as kf */
   int schur_kind;
   const char *schur_source; /* as invert_source */
   cl_kernel mbuild, mfactor, mcombine; /* mapped elements */

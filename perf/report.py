@@ -18,7 +18,9 @@ import argparse
 import json
 import math
 import os
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report_targets  # noqa: E402
@@ -72,12 +74,34 @@ def read_lines(path):
     return objs
 
 
+def file_time(path):
+    """When a results file was last measured: the time of the last commit that
+    changed it, now for a file with uncommitted changes, else its mtime
+    (outside a git checkout).  Ranks the records of one case from several files."""
+    try:
+        d, f = os.path.split(os.path.abspath(path))
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", f], cwd=d,
+                               capture_output=True, text=True, check=True).stdout.strip()
+        if dirty:
+            return time.time()
+        t = subprocess.run(["git", "log", "-1", "--format=%ct", "--", f], cwd=d,
+                           capture_output=True, text=True, check=True).stdout.strip()
+        if t:
+            return float(t)
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return os.path.getmtime(path)
+
+
 def load_bench(results):
-    """{file name without .jsonl: [bench cases]} of bench-*.jsonl (`hdgcl bench`)."""
+    """{file name without .jsonl: [bench cases]} of bench-*.jsonl (`hdgcl bench`);
+    each case gets "file_time" (file_time of its file)."""
     bench = {}
     for name in sorted(os.listdir(results)):
         if name.startswith("bench-") and name.endswith(".jsonl"):
+            t = file_time(os.path.join(results, name))
             for b in read_lines(os.path.join(results, name)):
+                b["file_time"] = t
                 bench.setdefault(name[:-len(".jsonl")], []).append(b)
     return bench
 
