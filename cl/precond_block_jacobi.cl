@@ -47,17 +47,22 @@ __kernel void block_jacobi_setup_global(const int nunknown, __global const doubl
   posdef_invert_in_place(a, NF);
 }
 
-/* z = blockdiag(binv) r: one work-item per row (u, m). */
-__kernel void block_jacobi_apply(const int nunknown, __global const double *binv,
-                                 __global const double *r, __global double *z) {
-  const int row = get_global_id(0);
-  if (row >= nunknown * NF) return;
+/* Row `row` = (u, m) of blockdiag(binv) r. */
+double block_jacobi_row(__global const double *binv, __global const double *r, const int row) {
   const int u = row / NF, m = row % NF;
   __global const double *b = binv + ((long)u * NF + m) * NF;
   __global const double *ru = r + (long)u * NF;
   double s = 0.0;
   for (int n = 0; n < NF; n++) s += b[n] * ru[n];
-  z[row] = s;
+  return s;
+}
+
+/* z = blockdiag(binv) r: one work-item per row (u, m). */
+__kernel void block_jacobi_apply(const int nunknown, __global const double *binv,
+                                 __global const double *r, __global double *z) {
+  const int row = get_global_id(0);
+  if (row >= nunknown * NF) return;
+  z[row] = block_jacobi_row(binv, r, row);
 }
 
 /* z = blockdiag(binv) r and, as dot2_partial(r; z, r) would compute them
@@ -71,20 +76,10 @@ __kernel void block_jacobi_apply_dot2(const int nunknown, __global const double 
   __local double buf[DOT_WG];
   double s = 0.0, t = 0.0;
   for (int row = get_global_id(0); row < nunknown * NF; row += get_global_size(0)) {
-    const int u = row / NF, m = row % NF;
-    __global const double *b = binv + ((long)u * NF + m) * NF;
-    __global const double *ru = r + (long)u * NF;
-    double zr = 0.0;
-    for (int n = 0; n < NF; n++) zr += b[n] * ru[n];
+    const double zr = block_jacobi_row(binv, r, row);
     z[row] = zr;
     s += r[row] * zr;
     t += r[row] * r[row];
   }
-  s = group_sum(buf, s);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  t = group_sum(buf, t);
-  if (get_local_id(0) == 0) {
-    partial[2 * get_group_id(0)] = s;
-    partial[2 * get_group_id(0) + 1] = t;
-  }
+  group_partials2(buf, s, t, partial);
 }

@@ -28,6 +28,18 @@ __kernel void dot_partial(const int n, __global const double *a, __global const 
   if (get_local_id(0) == 0) partial[get_group_id(0)] = s;
 }
 
+/* This group's sums of s and t (each work-item's share) into partial[2g]
+ * and partial[2g+1]. */
+void group_partials2(__local double *buf, double s, double t, __global double *partial) {
+  s = group_sum(buf, s);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  t = group_sum(buf, t);
+  if (get_local_id(0) == 0) {
+    partial[2 * get_group_id(0)] = s;
+    partial[2 * get_group_id(0) + 1] = t;
+  }
+}
+
 /* Two dots sharing a: partial[2g] = a.b, partial[2g+1] = a.c. */
 __kernel void dot2_partial(const int n, __global const double *a, __global const double *b,
                            __global const double *c, __global double *partial) {
@@ -37,13 +49,7 @@ __kernel void dot2_partial(const int n, __global const double *a, __global const
     s += a[i] * b[i];
     t += a[i] * c[i];
   }
-  s = group_sum(buf, s);
-  barrier(CLK_LOCAL_MEM_FENCE);
-  t = group_sum(buf, t);
-  if (get_local_id(0) == 0) {
-    partial[2 * get_group_id(0)] = s;
-    partial[2 * get_group_id(0) + 1] = t;
-  }
+  group_partials2(buf, s, t, partial);
 }
 
 /* Sum of ngroups partials (stride `stride`, offset `first`) by one group. */
