@@ -53,8 +53,9 @@ double face_tau(const geometry *g, const double *beta, const double tau, const i
  * elements, so the tables are read once per SB elements, not per element.
  * The sums run in local_build's former order (the same S to the bit).
  * The work-items that compute an element's weights (one per element, in
- * the first block of entries) also write its K0 factors KF and local_build's
- * factors EF, so that no other kernel computes the element's geometry. */
+ * the first block of entries) also form its K0 factors KF and local_build's
+ * factors EF, so that no other kernel computes the element's geometry; the
+ * whole group stores them. */
 /* SB: elements per work-group, -DSB from host/local.c (BUILD_S_BLOCK). */
 #define NWS (NFACES + 1 + DIM * DIM + DIM)
 __kernel void local_build_s(const int e0, const int n, __global const double *coords,
@@ -66,6 +67,7 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
                             __global const double *pf,    /* [NFACES][NP][NP] */
                             __global double *S, __global double *KF, __global double *EF) {
   __local double w[SB][NWS]; /* tau_f sigma_f, c|J|, kappa|J| G_lm, |J| (J^-1 beta)_l */
+  __local double rec[SB][NEF + NKF]; /* the factors, stored together below */
   const int eb = get_group_id(1) * SB, lid = get_local_id(0);
   problem_params pp = {problem_id, DIM, problem_degree, problem_param};
   double beta[3];
@@ -94,7 +96,7 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
       w[k][NFACES + 1 + DIM * DIM + l] = g.detj * bref;
     }
     if (get_group_id(0) != 0) continue; /* the first block of entries writes the factors */
-    __global double *ef = EF + (long)(eb + k) * NEF, *kf = KF + (long)(eb + k) * NKF;
+    __local double *ef = rec[k], *kf = rec[k] + NEF;
     for (int f = 0; f < NFACES; f++) {
       ef[EF_A + f] = sigma[f] * taun[f];
       for (int l = 0; l < DIM; l++) {
@@ -115,6 +117,13 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
     ef[EF_DETJ] = g.detj;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
+  if (get_group_id(0) == 0) { /* the SB elements' factors: two contiguous stores by all work-items */
+    const int ne = min(SB, n - eb);
+    for (int t = lid; t < ne * NEF; t += get_local_size(0))
+      EF[(long)eb * NEF + t] = rec[t / NEF][t % NEF];
+    for (int t = lid; t < ne * NKF; t += get_local_size(0))
+      KF[(long)eb * NKF + t] = rec[t / NKF][NEF + t % NKF];
+  }
   const int idx = get_global_id(0); /* S[i][j] at idx = j NP + i */
   if (idx >= NP * NP) return;
   const int i = idx % NP, j = idx / NP;
