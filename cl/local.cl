@@ -1,16 +1,18 @@
 /* Local stage (docs/formulation.md sections 7-8): the SPD local matrix S
- * (F13) by local_build_s, SB elements per work-group; per element, [W | F]
- * (F14), (F16), and the factors of K0 = H + C^T A^-1 C (F15) by local_build;
- * then Z = S^-1 [W | F] (S^-1 by local_invert or cl/local_invert_tiled.cl and
- * a CLBlast GEMM, or cl/local_solve_tiled.cl), and K = K0 - [W | F]^T Z (F10)
+ * (F13) by local_build_s, SB elements per work-group, which also writes each
+ * element's factors of K0 = H + C^T A^-1 C (F15) and of [W | F]; [W | F]
+ * (F14), (F16) by local_build; then Z = S^-1 [W | F] (S^-1 by local_invert
+ * or cl/local_invert_tiled.cl and a CLBlast GEMM, or cl/local_solve_tiled.cl,
+ * or cl/local_solve_columns.cl), and K = K0 - [W | F]^T Z (F10)
  * by local_schur_k0 (K0 evaluated from its factors) or by local_k0 and a
  * CLBlast batched GEMM (host/local.c).
  * With convection (NONSYMMETRIC, section 9) S is not symmetric and the trace
  * equation has its own W_t (F24): local_build also writes [W_t | F], S^-1
  * comes from Gauss-Jordan, and the second GEMM is K = K0 - [W_t | F]^T Z.
- * S^-1 has two methods: Cholesky (SPD) and Gauss-Jordan (either).
+ * local_invert's S^-1 has two methods, Cholesky (SPD) and Gauss-Jordan
+ * (either), one work-group per element.
  * Prepended: common.h, problems.h, geometry.h.  Compile-time sizes: DIM,
- * NVERT, NFACES, NORIENT, NP, NF, NT, NQ_LOAD.  One work-group per element.
+ * NVERT, NFACES, NORIENT, NP, NF, NT, NQ_LOAD.
  *
  * Layouts (per element, element-major):
  *   S   [NP][NP]                 column-major, as CLBlast reads it (symmetric
@@ -18,6 +20,7 @@
  *   WF  [NT+1][NP]   column-major NP x (NT+1): column (f,m) of W, then F
  *   WL  [NT+1][NP]   the same for [W_t | F] (NONSYMMETRIC only)
  *   KF  [NKF]                K0's factors (k0_entry)
+ *   EF  [NEF]                local_build's factors (EF_* below)
  *   K   [NT+1][NT+1] column-major; row/column NT of K0 are zero */
 
 #if AFFINE /* mapped elements build their matrices in cl/local_mapped.cl */
@@ -203,7 +206,7 @@ __kernel void local_build(const int e0, const int n, __global const char *elem_o
   }
 }
 
-/* K0[a][b] (F15) of one element from its factors kf (local_build) and face
+/* K0[a][b] (F15) of one element from its factors kf (local_build_s) and face
  * orientations: kf[fa NFACES + fb] (Ef_fa^T Ef_fb)[m][n], plus kf[NFACES^2 + fa]
  * on the diagonal, for a = (fa, m), b = (fb, n); row and column NT are zero.
  * The products in the order local_build formed K0 in before its factors. */

@@ -8,7 +8,7 @@
  * GEMM, or in one kernel from Gauss-Jordan on [S | W F]
  * (cl/local_solve_tiled.cl); K from local_schur (one work-item per row of K) or
  * a second CLBlast batched GEMM.  Scalar problems on affine elements never
- * store K0: local_build writes its factors per element (F15), and
+ * store K0: local_build_s writes its factors per element (F15), and
  * local_schur_k0 evaluates K0 entry by entry as it forms K (local_k0 writes
  * K0 before CLBlast's GEMM).
  * The chunk size comes from the device memory left after the trace system. */

@@ -37,7 +37,7 @@ typedef struct local_stage {
   const char *invert_source; /* "trial", "cache", "default" or "environment" (hdgcl_result) */
   cl_kernel schur;       /* K = K0 - [W|F]^T Z (cl/local.cl), or CLBlast: schur_kind */
   cl_kernel k0;          /* affine scalar: K0 from its factors kf, before CLBlast's K -= [W|F]^T Z */
-  bool k0_factors;       /* affine scalar: local_build writes K0's factors (kf), not K0 */
+  bool k0_factors;       /* affine scalar: local_build_s writes K0's factors (kf), not K0 */
   hdgcl_buffer kf;       /* K0's factors, chunk-sized where k0_factors */
   hdgcl_buffer ef;       /* local_build's factors of each element (cl/local.cl's EF), as kf */
   int schur_kind;
