@@ -28,6 +28,21 @@
 #define S_DONE 8  /* 1 once converged, slots S_DONE and S_DONE + 1 */
 #define S_ITER 10 /* iterations done */
 
+/* The entries of the update kernels' work-items: a grid-stride loop on GPUs
+ * (adjacent work-items, adjacent entries), a contiguous range each with
+ * CG_CONTIGUOUS (CPU devices, which run a group's work-items one after the
+ * other: a stride would bring each cache line in once per work-item). */
+#ifdef CG_CONTIGUOUS
+#define UPDATE_CHUNK(n) (((n) + (int)get_global_size(0) - 1) / (int)get_global_size(0))
+#define UPDATE_FIRST(n) ((int)get_global_id(0) * UPDATE_CHUNK(n))
+#define UPDATE_END(n) min((n), UPDATE_FIRST(n) + UPDATE_CHUNK(n))
+#define UPDATE_STEP 1
+#else
+#define UPDATE_FIRST(n) ((int)get_global_id(0))
+#define UPDATE_END(n) (n)
+#define UPDATE_STEP ((int)get_global_size(0))
+#endif
+
 /* After r = b, z = M r and dot2(r; z, r): initial scalars (slot 0; both done
  * slots). One group. */
 __kernel void cg_init(__global const double *partial, const int ngroups, __global double *scalars,
@@ -68,7 +83,7 @@ __kernel void cg_update_xr(const int n, const int it, __global const double *par
     const int k = (int)scalars[S_ITER];
     if (k < CG_COEFFS) coeffs[2 * k] = alpha;
   }
-  for (int i = get_global_id(0); i < n; i += get_global_size(0)) {
+  for (int i = UPDATE_FIRST(n); i < UPDATE_END(n); i += UPDATE_STEP) {
     x[i] += alpha * p[i];
     r[i] -= alpha * ap[i];
   }
@@ -104,5 +119,5 @@ __kernel void cg_update_p(const int n, const int it, __global const double *part
   }
   if (done) return;
   const double beta = rz / scalars[S_RZ + now];
-  for (int i = get_global_id(0); i < n; i += get_global_size(0)) p[i] = z[i] + beta * p[i];
+  for (int i = UPDATE_FIRST(n); i < UPDATE_END(n); i += UPDATE_STEP) p[i] = z[i] + beta * p[i];
 }

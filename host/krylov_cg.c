@@ -16,7 +16,10 @@
 #define CHECK_EVERY 16 /* iterations between two reads of the scalars */
 /* Most work-groups of cg_update_xr and cg_update_p: each group sums the
  * DOT_GROUPS partials again, so no more groups than a bandwidth-bound update
- * needs (one vector entry per work-item up to here, a grid-stride loop beyond). */
+ * needs (one vector entry per work-item up to here, a grid-stride loop beyond).
+ * CPU devices take one group per compute unit, each work-item a contiguous
+ * range (CG_CONTIGUOUS, cl/krylov_cg.cl): PoCL on 2 cores took twice the
+ * time with a group per 256 entries (perf/results/stop19/pocl-2core.txt). */
 #define UPDATE_GROUPS 1024
 
 typedef struct krylov_cg {
@@ -34,6 +37,8 @@ int krylov_cg_create(hdgcl_solver s, krylov *kr) {
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
   cg->update_groups = ((size_t)kr->n + kr->vec.wg - 1) / kr->vec.wg;
   if (cg->update_groups > UPDATE_GROUPS) cg->update_groups = UPDATE_GROUPS;
+  size_t cpu_groups = s->ctx->info.compute_units ? s->ctx->info.compute_units : 1;
+  if (!s->ctx->info.is_gpu && cg->update_groups > cpu_groups) cg->update_groups = cpu_groups;
   if (cg->update_groups < 1) cg->update_groups = 1;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG r", &cg->r));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "CG z", &cg->z));

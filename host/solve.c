@@ -45,9 +45,10 @@ int krylov_create(hdgcl_solver s, krylov *kr) {
   kr->vec.groups = (cl_int)(need < 1 ? 1 : need > DOT_GROUPS ? DOT_GROUPS : need);
   char spmv[128], options[1536];
   spmv_options(sz->nfb, sz->nslots, s->ctx->info.max_work_group, spmv, sizeof spmv);
-  snprintf(options, sizeof options, "%s %s -DBJ_FACES=%d -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d -DCG_COEFFS=%d%s",
+  snprintf(options, sizeof options, "%s %s -DBJ_FACES=%d -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d -DCG_COEFFS=%d%s%s",
            s->dev->trace_options, spmv, precond_block_jacobi_faces(s->ctx, sz->nfb), kr->vec.wg, DOT_GROUPS, MDOT_MAX, CG_COEFFS,
-           FORMAT_INTERLEAVED(s->format) ? " -DINTERLEAVED" : "");
+           FORMAT_INTERLEAVED(s->format) ? " -DINTERLEAVED" : "",
+           s->ctx->info.is_gpu ? "" : " -DCG_CONTIGUOUS");
   HDGCL_TRY(hdgcl_program_get(s->ctx, solve_files, (int)(sizeof solve_files / sizeof *solve_files),
                               options, &kr->program));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernel_name(spmv_format_storage(s->format)),
