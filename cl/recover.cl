@@ -156,13 +156,16 @@ void cholesky_packed(SCRATCH double *a, const int n) {
     barrier(FENCE);
     /* The trailing lower triangle, entry by entry in packed order: entry t
      * of it is (i, j) = (k + 1 + r, k + 1 + c) with c <= r; each work-item
-     * walks its entries t = lid, lid + wg, ... by steps, no division. */
-    for (int r = 0, c = lid;; c += wg) {
+     * walks its entries t = lid, lid + wg, ... by steps, no division.  (A
+     * loop without a bound, left by a break, made PoCL 5.0's work-item loop
+     * pass abort: "Cannot add context restore for a PHI node".) */
+    const int m = n - 1 - k;
+    int r = 0, c = lid;
+    for (int t = lid; t < m * (m + 1) / 2; t += wg, c += wg) {
       while (c > r) { /* past the end of row r: on to the next rows */
         c -= r + 1;
         r++;
       }
-      if (k + 1 + r >= n) break;
       a[PACKED(k + 1 + r, k + 1 + c)] -= a[PACKED(k + 1 + r, k)] * a[PACKED(k + 1 + c, k)];
     }
     barrier(FENCE);
