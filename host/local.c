@@ -34,6 +34,11 @@ static double local_factor_count(const hdg_sizes *sz) {
   return (double)sz->nfaces * (sz->dim + 2) + sz->dim + sz->dim * sz->dim + 1;
 }
 
+/* K0's factors per element (cl/local.cl's NKF): one per pair of faces, one per face. */
+static double k0_factor_count(const hdg_sizes *sz) {
+  return (double)sz->nfaces * sz->nfaces + sz->nfaces;
+}
+
 /* The methods of Z = S^-1 [W | F]: S^-1 by cl/local.cl's local_invert (its
  * `method` argument: Cholesky or Gauss-Jordan in local memory) or by
  * cl/local_invert_tiled.cl (Gauss-Jordan in registers on a G x G grid of
@@ -77,8 +82,8 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   uint64_t post = (uint64_t)(sz->np1 - 1) * sz->np1 / 2 + (uint64_t)sz->ncomp * sz->np1; /* postprocessing scratch */
   uint64_t per = 8 * (2 * np * np + np + np * nt1 + nt1 * nt1 + post); /* S, scratches, [W|F], K */
   if (s->nonsymmetric) per += 8 * np * nt1;                     /* [W_t|F] */
-  per += 8 * (uint64_t)(sz->nfaces * sz->nfaces + sz->nfaces);  /* K0's factors (affine scalar) */
-  per += 8 * (uint64_t)local_factor_count(sz);                   /* local_build's factors */
+  if (ls->k0_factors) /* scalar problems on affine elements: K0's and local_build's factors */
+    per += 8 * (uint64_t)(k0_factor_count(sz) + local_factor_count(sz));
   if (s->dev->mapped) /* M, X, G, factors; and recovery's per-point factors */
     per += local_mapped_bytes_per_element(s) +
            8 * (uint64_t)s->ref.qload.n * (2 + 2 * sz->dim * sz->dim + sz->dim);
@@ -216,6 +221,16 @@ static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_
                                      (size_t)z0 * np * nt1, np, np * nt1, (size_t)n, NULL);
 }
 
+/* A kernel on `items` work-items in work-groups of at most 128 (fewer where
+ * the device or oclgrind allows fewer), the global size rounded up: the
+ * kernels check their range. */
+static int launch_flat(hdgcl_solver s, cl_kernel kernel, size_t items) {
+  size_t wg = pipeline_kernel_max_wg(s, kernel);
+  if (wg > 128) wg = 128;
+  size_t global = (items + wg - 1) / wg * wg;
+  return hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL);
+}
+
 /* K = K0 - [W | F]^T Z (F10), or K0 - [W_t | F]^T Z with convection (F24),
  * for the chunk's first n elements (mesh elements from e0), Z from element
  * slot z0: by method `kind`. */
@@ -224,16 +239,12 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
   cl_mem left = ls->nonsymmetric ? ls->wl.mem : ls->wf.mem;
   const device_data *d = &s->dev->data;
   cl_int ce0 = (cl_int)e0, cn = (cl_int)n;
-  size_t wg, global;
   if (kind == SCHUR_CLBLAST) {
     if (ls->k0_factors) { /* K0 first, one work-item per entry */
       hdgcl_arg a[] = {HDGCL_ARG(ce0), HDGCL_ARG(cn), HDGCL_ARG(ls->kf.mem),
                        HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->efef.mem), HDGCL_ARG(ls->k.mem)};
       HDGCL_TRY(hdgcl_kernel_set_args(ls->k0, 6, a));
-      wg = pipeline_kernel_max_wg(s, ls->k0);
-      if (wg > 128) wg = 128;
-      global = ((size_t)n * nt1 * nt1 + wg - 1) / wg * wg;
-      HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->k0, 1, &global, &wg, NULL));
+      HDGCL_TRY(launch_flat(s, ls->k0, (size_t)n * nt1 * nt1));
     }
     return hdgcl_dgemm_strided_batched(s->ctx, true, false, nt1, nt1, np, -1.0, left, 0, np,
                                        np * nt1, ls->z.mem, zoff, np, np * nt1, 1.0, ls->k.mem, 0,
@@ -250,10 +261,7 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
                      HDGCL_ARG(ls->k.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(ls->schur, 5, a));
   }
-  wg = pipeline_kernel_max_wg(s, ls->schur); /* devices (and oclgrind) allowing fewer */
-  if (wg > 128) wg = 128;
-  global = ((size_t)n * nt1 + wg - 1) / wg * wg; /* one work-item per row of K */
-  return hdgcl_kernel_launch(s->ctx, ls->schur, 1, &global, &wg, NULL);
+  return launch_flat(s, ls->schur, (size_t)n * nt1); /* one work-item per row of K */
 }
 
 /* The method of K: $HDGCL_LOCAL_SCHUR ("local-schur" | "clblast" | "tuned"),
@@ -492,7 +500,7 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
                                 &ls->wl));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, zcount * np * nt1 * 8, "local Z", &ls->z));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * nt1 * nt1 * 8, "local K", &ls->k));
-  uint64_t nkf = (uint64_t)sz->nfaces * sz->nfaces + sz->nfaces;
+  uint64_t nkf = (uint64_t)k0_factor_count(sz);
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->k0_factors ? c * nkf * 8 : 8, "local K0 factors",
                                 &ls->kf));
   uint64_t nef = (uint64_t)local_factor_count(sz);
@@ -622,7 +630,7 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
   double nef = local_factor_count(sz);
   double flops = (2.0 * (sz->nfaces + sz->dim * sz->dim) + 1) * P * P + 2.0 * (sz->dim + 1) * T * P +
                  NF2 * (2.0 * D + 3) + sz->nfaces * (2.0 * D * D + 5) + 2.0 * s->ref.qload.n * P;
-  double bytes = 8.0 * (P * P + P * (T + 1) + NF2 + sz->nfaces + 2 * nef);
+  double bytes = 8.0 * (P * P + P * (T + 1) + k0_factor_count(sz) + 2 * nef);
   if (ls->nonsymmetric) { /* convection in S; [W_t | F] */
     flops += 2.0 * sz->dim * P * P + 2.0 * T * P;
     bytes += 8.0 * P * (T + 1);
@@ -657,7 +665,7 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
    * reads [W|F] and Z and writes K, and reads K0 from K (in place, CLBlast
    * or without K0's factors) or K0's factors (local_schur_k0; local_k0
    * writes K0 before CLBlast). */
-  double P = np, N1 = nt1, T = s->ref.sz.nt, NKF = s->ref.sz.nfaces * (s->ref.sz.nfaces + 1.0);
+  double P = np, N1 = nt1, T = s->ref.sz.nt, NKF = k0_factor_count(&s->ref.sz);
   bool fused = ls->invert_kind == INVERT_SOLVE, columns = ls->invert_kind == INVERT_COLUMNS;
   double flops = (fused ? 1.0 : ls->nonsymmetric || ls->vector ? 2.0 : 4.0 / 3.0) * P * P * P +
                  2 * P * P * N1 + 2 * P * N1 * N1;
