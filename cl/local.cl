@@ -507,7 +507,8 @@ __kernel void local_invert(__global double *S, __global double *scratch, const i
  * column-major NZ x (NTB+1) (Z from element offset zoff), K column-major
  * (NTB+1)^2: one work-item per row a of K, which keeps column a of L in
  * registers and walks the columns b of Z.  The work-items of an element read
- * the same column of Z at each step (one broadcast).  For the small blocks
+ * the same column of Z at each step (one broadcast), from local memory where
+ * the group's elements fit (SCHUR_Z_LOAD).  For the small blocks
  * of low orders this is a stream of the three arrays, where a general batched
  * GEMM pays for its tiling and padding.  local_schur reads K0 from K (in
  * place); local_schur_k0 evaluates it from its factors.  (Forming whole
@@ -523,6 +524,30 @@ __kernel void local_invert(__global double *S, __global double *scratch, const i
 #define SCHUR_ROW_LOAD(la)
 #define SCHUR_L(i) la[i]
 #endif
+/* The columns of Z that a work-group's rows need: with SCHUR_STAGE, the
+ * elements that its work-items (at most SCHUR_WG, launch_flat's largest group
+ * in host/local.c) touch are copied to local memory zl (SCHUR_EMAX elements,
+ * sized by the host) by the whole group, so each is read from global memory
+ * once, coalesced.  SCHUR_WG and SCHUR_STAGE: -D options from host/local.c. */
+#define SCHUR_EMAX ((SCHUR_WG - 1) / KC + 2)
+#if SCHUR_STAGE
+#define SCHUR_Z_LOAD()                                                                     \
+  const long zfirst = (long)get_group_id(0) * (long)get_local_size(0) / KC;                \
+  {                                                                                        \
+    long zlast = ((long)get_group_id(0) + 1) * (long)get_local_size(0) - 1;                \
+    zlast = zlast / KC < n - 1 ? zlast / KC : n - 1;                                       \
+    const int count = (int)(zlast - zfirst + 1) * NZ * KC;                                 \
+    __global const double *zs = Z + zoff + zfirst * NZ * KC;                               \
+    for (int t = (int)get_local_id(0); t < count; t += (int)get_local_size(0)) zl[t] = zs[t]; \
+  }                                                                                        \
+  barrier(CLK_LOCAL_MEM_FENCE);
+#define SCHUR_ZE (zl + (le - zfirst) * NZ * KC)
+#define SCHUR_SPACE __local
+#else
+#define SCHUR_Z_LOAD()
+#define SCHUR_ZE (Z + zoff + le * NZ * KC)
+#define SCHUR_SPACE __global
+#endif
 /* (L^T Z)[a][b] with column a of L as SCHUR_L and zb column b of Z. */
 #define SCHUR_DOT(zb, s)                                   \
   double s = 0.0;                                          \
@@ -536,10 +561,12 @@ __kernel void local_invert(__global double *S, __global double *scratch, const i
   __global double *Ke = K + (live ? le : 0) * KC * KC;
 
 __kernel void local_schur(const int n, __global const double *L, __global const double *Z,
-                          const long zoff, __global double *K) {
+                          const long zoff, __global double *K, __local double *zl) {
   SCHUR_ROW()
+  SCHUR_Z_LOAD()
   if (live) {
-    __global const double *la = L + le * NZ * KC + a * NZ, *ze = Z + zoff + le * NZ * KC;
+    __global const double *la = L + le * NZ * KC + a * NZ;
+    SCHUR_SPACE const double *ze = SCHUR_ZE;
     SCHUR_ROW_LOAD(la)
     for (int b = 0; b < KC; b++) {
       SCHUR_DOT(ze + b * NZ, s)
@@ -558,10 +585,13 @@ __kernel void local_schur(const int n, __global const double *L, __global const 
 __kernel void local_schur_k0(const int e0, const int n, __global const double *L,
                              __global const double *Z, const long zoff,
                              __global const double *KF, __global const char *elem_orient,
-                             __global const double *efef, __global double *K) {
+                             __global const double *efef, __global double *K,
+                             __local double *zl) {
   SCHUR_ROW()
+  SCHUR_Z_LOAD()
   if (live) {
-    __global const double *la = L + le * NZ * KC + a * NZ, *ze = Z + zoff + le * NZ * KC;
+    __global const double *la = L + le * NZ * KC + a * NZ;
+    SCHUR_SPACE const double *ze = SCHUR_ZE;
     __global const double *kf = KF + le * NKF;
     __global const char *orient = elem_orient + (e0 + le) * NFACES;
     SCHUR_ROW_LOAD(la)
@@ -586,6 +616,10 @@ __kernel void local_schur_k0(const int e0, const int n, __global const double *L
 }
 #endif
 #undef SCHUR_ROW
+#undef SCHUR_Z_LOAD
+#undef SCHUR_EMAX
+#undef SCHUR_ZE
+#undef SCHUR_SPACE
 #undef SCHUR_ROW_LOAD
 #undef SCHUR_L
 #undef SCHUR_DOT

@@ -58,6 +58,10 @@ static const char *const schur_names[NUM_SCHUR] = {"local-schur", "clblast"};
  * (tetrahedra p = 4, K0 from its factors counted on both sides) and lost at
  * 6208 (hexahedra p = 3: 2.07 against 1.06 ms). */
 #define SCHUR_KERNEL_MAX 3000
+/* The most local memory local_schur stages Z in: on the H100 staging cut
+ * local_schur_k0 by 17-25% where it applied (stop 20: cube:16 p = 1 37 -> 31 us,
+ * p = 2 144 -> 108, p = 3 491 -> 405 with 32 KiB, square:320 p = 3 373 -> 278). */
+#define SCHUR_STAGE_MAX 40960
 #define TUNE_ELEMENTS 16384 /* elements of the timed trial (several waves on a large GPU) */
 #define TUNE_TRIALS 3
 #define TUNE_MIN_ELEMENTS 1024 /* smaller meshes take the default method, no trial */
@@ -221,12 +225,13 @@ static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_
                                      (size_t)z0 * np * nt1, np, np * nt1, (size_t)n, NULL);
 }
 
-/* A kernel on `items` work-items in work-groups of at most 128 (fewer where
+/* A kernel on `items` work-items in work-groups of at most FLAT_WG (fewer where
  * the device or oclgrind allows fewer), the global size rounded up: the
  * kernels check their range. */
+#define FLAT_WG 128 /* cl/local.cl's SCHUR_WG */
 static int launch_flat(hdgcl_solver s, cl_kernel kernel, size_t items) {
   size_t wg = pipeline_kernel_max_wg(s, kernel);
-  if (wg > 128) wg = 128;
+  if (wg > FLAT_WG) wg = FLAT_WG;
   size_t global = (items + wg - 1) / wg * wg;
   return hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL);
 }
@@ -251,15 +256,17 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
                                        nt1, nt1 * nt1, (size_t)n, NULL);
   }
   cl_long czoff = (cl_long)zoff;
+  hdgcl_arg zl = HDGCL_ARG_LOCAL(ls->schur_stage ? ls->schur_stage : 8); /* staged Z */
   if (ls->k0_factors) {
     hdgcl_arg a[] = {HDGCL_ARG(ce0),       HDGCL_ARG(cn),       HDGCL_ARG(left),
                      HDGCL_ARG(ls->z.mem), HDGCL_ARG(czoff),    HDGCL_ARG(ls->kf.mem),
-                     HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->efef.mem), HDGCL_ARG(ls->k.mem)};
-    HDGCL_TRY(hdgcl_kernel_set_args(ls->schur, 9, a));
+                     HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->efef.mem), HDGCL_ARG(ls->k.mem),
+                     zl};
+    HDGCL_TRY(hdgcl_kernel_set_args(ls->schur, 10, a));
   } else {
     hdgcl_arg a[] = {HDGCL_ARG(cn), HDGCL_ARG(left), HDGCL_ARG(ls->z.mem), HDGCL_ARG(czoff),
-                     HDGCL_ARG(ls->k.mem)};
-    HDGCL_TRY(hdgcl_kernel_set_args(ls->schur, 5, a));
+                     HDGCL_ARG(ls->k.mem), zl};
+    HDGCL_TRY(hdgcl_kernel_set_args(ls->schur, 6, a));
   }
   return launch_flat(s, ls->schur, (size_t)n * nt1); /* one work-item per row of K */
 }
@@ -475,8 +482,26 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
    * elements per work-group, where K0 has at most 1024 entries. */
   int nk = sz->nt + 1;
   ls->build_epg = nk * nk <= 1024 && ls->wg >= 64 ? (int)(ls->wg / 32) : 1;
-  char defines[96];
-  snprintf(defines, sizeof defines, "-DSB=%d -DBEPG=%d %s%s", BUILD_S_BLOCK, ls->build_epg,
+  /* local_schur stages the Z of its work-group's elements (at most
+   * (FLAT_WG - 1) / (NT+1) + 2 of them) in local memory where that takes at
+   * most SCHUR_STAGE_MAX bytes and leaves 8 KiB of the device's local memory
+   * to the runtime (cl/local.cl, SCHUR_STAGE); on GPUs only: on PoCL (2
+   * cores) the copy and barrier made local_schur_k0 slower, square:80 p = 3
+   * 12.9 against 8.4 ms at best of four runs. */
+  uint64_t zstage = ((uint64_t)(FLAT_WG - 1) / ls->cols + 2) * ls->rows * ls->cols * 8;
+  const char *stage_env = getenv("HDGCL_LOCAL_SCHUR_STAGE"); /* on | off: tests compare both */
+  bool stage = info.is_gpu;
+  if (stage_env && stage_env[0]) {
+    if (strcmp(stage_env, "on") && strcmp(stage_env, "off"))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "HDGCL_LOCAL_SCHUR_STAGE=%s: expected on or off",
+                         stage_env);
+    stage = !strcmp(stage_env, "on");
+  }
+  ls->schur_stage = stage && zstage <= SCHUR_STAGE_MAX && zstage + 8192 <= info.local_mem
+                        ? (size_t)zstage : 0;
+  char defines[192];
+  snprintf(defines, sizeof defines, "-DSB=%d -DBEPG=%d -DSCHUR_WG=%d -DSCHUR_STAGE=%d %s%s",
+           BUILD_S_BLOCK, ls->build_epg, FLAT_WG, ls->schur_stage > 0,
            ls->scratch_global ? "-DSCRATCH_GLOBAL " : "", ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "local.cl", true, defines, &program));
@@ -528,6 +553,7 @@ int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
   s->result.setup_seconds += hdgcl_wtime() - t;
   s->result.local_schur = schur_names[ls->schur_kind];
   s->result.local_schur_source = ls->schur_source;
+  s->result.local_schur_stage = ls->schur_kind == SCHUR_KERNEL ? (int)ls->schur_stage : 0;
   s->result.local_invert = invert_names[ls->invert_kind];
   s->result.local_invert_wg = (int)ls->invert_wg;
   s->result.local_invert_source = ls->invert_source;

@@ -252,6 +252,48 @@ int main(void) {
     }
     expect_same_pair(ks, &kc[ci], "K by clblast against local-schur");
   }
+  /* local_schur with its work-group's Z staged in local memory and read from
+   * global memory (HDGCL_LOCAL_SCHUR_STAGE; PoCL stages only when asked): the
+   * same products in the same order, so the trace matrix and u are bitwise
+   * equal.  local_schur_k0 (tetrahedra, triangles; chunks of 7 elements, so
+   * groups meet chunk ends), local_schur (elasticity, convection). */
+  const pair_case sc[] = {{"cube:2", "helmholtz-sin", "1", 4},
+                          {"square:4,perturb=0.2,seed=6", "helmholtz-sin", "3", 10},
+                          {"square:3", "elasticity", "2", 12},
+                          {"square:4,perturb=0.2,seed=6", "convection-diffusion", "3", 10}};
+  for (int ci = 0; ci < 4; ci++) {
+    solved ss[2];
+    const char *stage[] = {"off", "on"};
+    for (int v = 0; v < 2; v++) {
+      setenv("HDGCL_LOCAL_SCHUR", "local-schur", 1);
+      setenv("HDGCL_LOCAL_SCHUR_STAGE", stage[v], 1);
+      ss[v] = ci == 0 ? solve_with(ctx, sc[ci].mesh, "problem", sc[ci].problem, "order",
+                                   sc[ci].order, "chunk", "7", NULL)
+                      : solve_with(ctx, sc[ci].mesh, "problem", sc[ci].problem, "order",
+                                   sc[ci].order, NULL);
+      unsetenv("HDGCL_LOCAL_SCHUR_STAGE");
+      unsetenv("HDGCL_LOCAL_SCHUR");
+      CHECK_MSG(ss[v].status == 0 && (ss[v].result->local_schur_stage > 0) == (v == 1),
+                "%s on %s, HDGCL_LOCAL_SCHUR_STAGE=%s: %s, %d bytes staged", sc[ci].problem,
+                sc[ci].mesh, stage[v], ss[v].status ? hdgcl_last_error() : "solved",
+                ss[v].status ? -1 : ss[v].result->local_schur_stage);
+    }
+    if (!ss[0].status && !ss[1].status) {
+      int rows, slots, nf;
+      const double *v0, *v1;
+      CHECK_OK(hdgcl_solver_matrix(ss[0].solver, &rows, &slots, &nf, &v0, NULL, NULL));
+      CHECK_OK(hdgcl_solver_matrix(ss[1].solver, NULL, NULL, NULL, &v1, NULL, NULL));
+      CHECK_MSG(!memcmp(v0, v1, (size_t)rows * slots * nf * nf * sizeof(double)),
+                "%s on %s: staged Z changes the trace matrix", sc[ci].problem, sc[ci].mesh);
+    }
+    expect_same_pair(ss, &sc[ci], "K with Z staged in local memory against Z from global memory");
+  }
+  setenv("HDGCL_LOCAL_SCHUR_STAGE", "yes", 1);
+  solved sb = solve_case(ctx, "helmholtz-sin");
+  unsetenv("HDGCL_LOCAL_SCHUR_STAGE");
+  CHECK_MSG(sb.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_LOCAL_SCHUR_STAGE"),
+            "HDGCL_LOCAL_SCHUR_STAGE=yes accepted");
+  solved_destroy(&sb);
   /* Z one column per work-item (local_solve_columns, small SPD S) against
    * Cholesky, the second solve in chunks of 7 elements (Z at each chunk's
    * offset); then K0 from its factors by local_k0 before CLBlast's GEMM in

@@ -113,6 +113,9 @@ typedef struct hdgcl_result {
   const char *local_schur;  /* method of K = K0 - [W|F]^T Z: "local-schur" (cl/local.cl) or
                                "clblast" (batched GEMM) (device) */
   const char *local_schur_source; /* as local_invert_source (HDGCL_LOCAL_SCHUR) */
+  int local_schur_stage;    /* bytes of local memory in which local-schur stages its work-group's
+                               Z (0: it reads Z from global memory); on GPUs where it fits,
+                               HDGCL_LOCAL_SCHUR_STAGE=on|off overrides */
   double l2_p, norm_p;      /* pressure error and norm (vector problems; see above) */
   /* Problem cantilever (no exact solution: the errors and norms above are
    * NaN): the tip deflection, the mean of -u_y (2D) or -u_z (3D) of the trace
