@@ -524,18 +524,17 @@ __kernel void local_invert(__global double *S, __global double *scratch, const i
 #define SCHUR_ROW_LOAD(la)
 #define SCHUR_L(i) la[i]
 #endif
-/* The columns of Z that a work-group's rows need: with SCHUR_STAGE, the
- * elements that its work-items (at most SCHUR_WG, launch_flat's largest group
- * in host/local.c) touch are copied to local memory zl (SCHUR_EMAX elements,
- * sized by the host) by the whole group, so each is read from global memory
- * once, coalesced.  SCHUR_WG and SCHUR_STAGE: -D options from host/local.c. */
-#define SCHUR_EMAX ((SCHUR_WG - 1) / KC + 2)
+/* The columns of Z that a work-group's rows need: with SCHUR_STAGE (a -D
+ * option from host/local.c), the elements that its work-items touch, zfirst
+ * to zlast, are copied to local memory zl by the whole group, so each is read
+ * from global memory once, coalesced.  The host sizes zl for the most
+ * elements a group of launch_flat's largest size touches, (FLAT_WG - 1) / KC + 2. */
 #if SCHUR_STAGE
 #define SCHUR_Z_LOAD()                                                                     \
   const long zfirst = (long)get_group_id(0) * (long)get_local_size(0) / KC;                \
   {                                                                                        \
-    long zlast = ((long)get_group_id(0) + 1) * (long)get_local_size(0) - 1;                \
-    zlast = zlast / KC < n - 1 ? zlast / KC : n - 1;                                       \
+    const long zlast = min((((long)get_group_id(0) + 1) * (long)get_local_size(0) - 1) / KC, \
+                           (long)n - 1);                                                   \
     const int count = (int)(zlast - zfirst + 1) * NZ * KC;                                 \
     __global const double *zs = Z + zoff + zfirst * NZ * KC;                               \
     for (int t = (int)get_local_id(0); t < count; t += (int)get_local_size(0)) zl[t] = zs[t]; \
@@ -617,7 +616,6 @@ __kernel void local_schur_k0(const int e0, const int n, __global const double *L
 #endif
 #undef SCHUR_ROW
 #undef SCHUR_Z_LOAD
-#undef SCHUR_EMAX
 #undef SCHUR_ZE
 #undef SCHUR_SPACE
 #undef SCHUR_ROW_LOAD

@@ -228,7 +228,7 @@ static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_
 /* A kernel on `items` work-items in work-groups of at most FLAT_WG (fewer where
  * the device or oclgrind allows fewer), the global size rounded up: the
  * kernels check their range. */
-#define FLAT_WG 128 /* cl/local.cl's SCHUR_WG */
+#define FLAT_WG 128 /* cl/local.cl's local_schur sizes its staged Z for this */
 static int launch_flat(hdgcl_solver s, cl_kernel kernel, size_t items) {
   size_t wg = pipeline_kernel_max_wg(s, kernel);
   if (wg > FLAT_WG) wg = FLAT_WG;
@@ -500,8 +500,8 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   ls->schur_stage = stage && zstage <= SCHUR_STAGE_MAX && zstage + 8192 <= info.local_mem
                         ? (size_t)zstage : 0;
   char defines[192];
-  snprintf(defines, sizeof defines, "-DSB=%d -DBEPG=%d -DSCHUR_WG=%d -DSCHUR_STAGE=%d %s%s",
-           BUILD_S_BLOCK, ls->build_epg, FLAT_WG, ls->schur_stage > 0,
+  snprintf(defines, sizeof defines, "-DSB=%d -DBEPG=%d -DSCHUR_STAGE=%d %s%s",
+           BUILD_S_BLOCK, ls->build_epg, ls->schur_stage > 0,
            ls->scratch_global ? "-DSCRATCH_GLOBAL " : "", ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "local.cl", true, defines, &program));
