@@ -526,19 +526,17 @@ __kernel void local_invert(__global double *S, __global double *scratch, const i
 #endif
 /* The columns of Z that a work-group's rows need: with SCHUR_STAGE (a -D
  * option from host/local.c), the elements that its work-items touch, zfirst
- * to zlast, are copied to local memory zl by the whole group, so each is read
- * from global memory once, coalesced.  The host sizes zl for the most
- * elements a group of launch_flat's largest size touches, (FLAT_WG - 1) / KC + 2. */
+ * onwards, are copied to local memory zl by the whole group, so each is read
+ * from global memory once, coalesced.  The host (schur_layout) makes each
+ * group epg whole elements, epg KC work-items, and sizes zl for them. */
 #if SCHUR_STAGE
-#define SCHUR_Z_LOAD()                                                                     \
-  const long zfirst = (long)get_group_id(0) * (long)get_local_size(0) / KC;                \
-  {                                                                                        \
-    const long zlast = min((((long)get_group_id(0) + 1) * (long)get_local_size(0) - 1) / KC, \
-                           (long)n - 1);                                                   \
-    const int count = (int)(zlast - zfirst + 1) * NZ * KC;                                 \
-    __global const double *zs = Z + zoff + zfirst * NZ * KC;                               \
+#define SCHUR_Z_LOAD()                                                                  \
+  const long epg = (long)get_local_size(0) / KC, zfirst = (long)get_group_id(0) * epg;  \
+  {                                                                                     \
+    const int count = (int)min(epg, (long)n - zfirst) * NZ * KC;                        \
+    __global const double *zs = Z + zoff + zfirst * NZ * KC;                            \
     for (int t = (int)get_local_id(0); t < count; t += (int)get_local_size(0)) zl[t] = zs[t]; \
-  }                                                                                        \
+  }                                                                                     \
   barrier(CLK_LOCAL_MEM_FENCE);
 #define SCHUR_ZE (zl + (le - zfirst) * NZ * KC)
 #define SCHUR_SPACE __local

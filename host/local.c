@@ -228,7 +228,7 @@ static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_
 /* A kernel on `items` work-items in work-groups of at most FLAT_WG (fewer where
  * the device or oclgrind allows fewer), the global size rounded up: the
  * kernels check their range. */
-#define FLAT_WG 128 /* cl/local.cl's local_schur sizes its staged Z for this */
+#define FLAT_WG 128
 static int launch_flat(hdgcl_solver s, cl_kernel kernel, size_t items) {
   size_t wg = pipeline_kernel_max_wg(s, kernel);
   if (wg > FLAT_WG) wg = FLAT_WG;
@@ -268,7 +268,8 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
                      HDGCL_ARG(ls->k.mem), zl};
     HDGCL_TRY(hdgcl_kernel_set_args(ls->schur, 6, a));
   }
-  return launch_flat(s, ls->schur, (size_t)n * nt1); /* one work-item per row of K */
+  size_t wg = ls->schur_wg, global = ((size_t)n * nt1 + wg - 1) / wg * wg; /* a row of K each */
+  return hdgcl_kernel_launch(s->ctx, ls->schur, 1, &global, &wg, NULL);
 }
 
 /* The method of K: $HDGCL_LOCAL_SCHUR ("local-schur" | "clblast" | "tuned"),
@@ -289,7 +290,7 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
                        "HDGCL_LOCAL_SCHUR=%s: expected local-schur, clblast or tuned", env);
   }
   char label[128], value[64];
-  snprintf(label, sizeof label, "local_schur v2 np=%d nc=%d%s", ls->rows, ls->cols,
+  snprintf(label, sizeof label, "local_schur v3 np=%d nc=%d%s", ls->rows, ls->cols,
            ls->nonsymmetric ? " nonsymmetric" : "");
   if (hdgcl_tuning_load(s->ctx, label, value, sizeof value))
     for (int i = 0; i < NUM_SCHUR; i++)
@@ -464,6 +465,23 @@ static int choose_invert(hdgcl_solver s, local_stage *ls) {
   return HDGCL_SUCCESS;
 }
 
+/* local_schur's work-group size (*wg) and the bytes of local memory its
+ * work-group's Z takes (the return; 0: Z is read from global memory), within
+ * budget bytes: groups of m whole elements, m (NTB+1) rows of K, for the
+ * largest m that fits in wg_max and FLAT_WG work-items and in the budget;
+ * FLAT_WG (or wg_max) rows where nothing is staged.  On the H100 whole
+ * elements beat groups of 128 rows, which may straddle m + 2 elements, where
+ * both fit (cube:16 p = 3 local_schur_k0 403 -> 344 us) and fit where those
+ * do not (p = 4 1735 -> 1130 us, p = 5 6971 -> 3012; square:320 p = 8 7871 ->
+ * 2779; perf/results/stop21). */
+static size_t schur_layout(const local_stage *ls, size_t wg_max, size_t budget, size_t *wg) {
+  size_t kc = (size_t)ls->cols, per = (size_t)ls->rows * kc * 8; /* one element's Z */
+  size_t flat = wg_max < FLAT_WG ? wg_max : FLAT_WG, m = flat / kc;
+  if (m > budget / per) m = budget / per;
+  *wg = m ? m * kc : flat;
+  return m * per;
+}
+
 int local_stage_create(hdgcl_solver s, local_stage *ls) {
   const hdg_sizes *sz = &s->ref.sz;
   hdgcl_device_info info;
@@ -482,13 +500,12 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
    * elements per work-group, where K0 has at most 1024 entries. */
   int nk = sz->nt + 1;
   ls->build_epg = nk * nk <= 1024 && ls->wg >= 64 ? (int)(ls->wg / 32) : 1;
-  /* local_schur stages the Z of its work-group's elements (at most
-   * (FLAT_WG - 1) / (NT+1) + 2 of them) in local memory where that takes at
-   * most SCHUR_STAGE_MAX bytes and leaves 8 KiB of the device's local memory
-   * to the runtime (cl/local.cl, SCHUR_STAGE); on GPUs only: on PoCL (2
-   * cores) the copy and barrier made local_schur_k0 slower, square:80 p = 3
-   * 12.9 against 8.4 ms at best of four runs. */
-  uint64_t zstage = ((uint64_t)(FLAT_WG - 1) / ls->cols + 2) * ls->rows * ls->cols * 8;
+  /* local_schur stages the Z of its work-group's elements in local memory on
+   * GPUs (schur_layout); on PoCL (2 cores) the copy and barrier made
+   * local_schur_k0 slower, square:80 p = 3 12.9 against 8.4 ms at best of four
+   * runs.  The program is built for the device's largest work-group, then
+   * rebuilt unstaged in the rare case that the kernel allows too few
+   * work-items to stage in the memory the device has. */
   const char *stage_env = getenv("HDGCL_LOCAL_SCHUR_STAGE"); /* on | off: tests compare both */
   bool stage = info.is_gpu;
   if (stage_env && stage_env[0]) {
@@ -497,23 +514,35 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
                          stage_env);
     stage = !strcmp(stage_env, "on");
   }
-  ls->schur_stage = stage && zstage <= SCHUR_STAGE_MAX && zstage + 8192 <= info.local_mem
-                        ? (size_t)zstage : 0;
-  char defines[192];
-  snprintf(defines, sizeof defines, "-DSB=%d -DBEPG=%d -DSCHUR_STAGE=%d %s%s",
-           BUILD_S_BLOCK, ls->build_epg, ls->schur_stage > 0,
-           ls->scratch_global ? "-DSCRATCH_GLOBAL " : "", ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
+  size_t budget = !stage || info.local_mem <= 8192 ? 0
+                  : info.local_mem - 8192 < SCHUR_STAGE_MAX ? (size_t)info.local_mem - 8192
+                                                            : SCHUR_STAGE_MAX;
+  size_t wg_max = info.max_work_group < FLAT_WG ? info.max_work_group : FLAT_WG;
+  ls->schur_stage = schur_layout(ls, wg_max, budget, &ls->schur_wg);
+  ls->k0_factors = !s->dev->mapped && !ls->vector;
   cl_program program;
-  HDGCL_TRY(pipeline_program(s, "local.cl", true, defines, &program));
+  for (;;) {
+    char defines[192];
+    snprintf(defines, sizeof defines, "-DSB=%d -DBEPG=%d -DSCHUR_STAGE=%d %s%s", BUILD_S_BLOCK,
+             ls->build_epg, ls->schur_stage > 0, ls->scratch_global ? "-DSCRATCH_GLOBAL " : "",
+             ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
+    HDGCL_TRY(pipeline_program(s, "local.cl", true, defines, &program));
+    HDGCL_TRY(hdgcl_kernel_create(program, ls->k0_factors ? "local_schur_k0" : "local_schur",
+                                  &ls->schur));
+    /* the kernel's own limit on its work-group */
+    wg_max = pipeline_kernel_max_wg(s, ls->schur);
+    bool staged = ls->schur_stage > 0;
+    ls->schur_stage = schur_layout(ls, wg_max, staged ? budget : 0, &ls->schur_wg);
+    if (ls->schur_stage || !staged) break;
+    clReleaseKernel(ls->schur); /* too few work-items for the memory: build it unstaged */
+    ls->schur = NULL;
+  }
   if (!s->dev->mapped)
     HDGCL_TRY(hdgcl_kernel_create(program, ls->vector ? "elasticity_build" : "local_build",
                                   &ls->build));
   if (!s->dev->mapped && !ls->vector)
     HDGCL_TRY(hdgcl_kernel_create(program, "local_build_s", &ls->build_s));
   HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
-  ls->k0_factors = !s->dev->mapped && !ls->vector;
-  HDGCL_TRY(hdgcl_kernel_create(program, ls->k0_factors ? "local_schur_k0" : "local_schur",
-                                &ls->schur));
   if (ls->k0_factors) HDGCL_TRY(hdgcl_kernel_create(program, "local_k0", &ls->k0));
   HDGCL_TRY(choose_chunk(s, ls));
   if (s->dev->mapped) HDGCL_TRY(local_mapped_create(s, ls));
@@ -554,6 +583,7 @@ int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
   s->result.local_schur = schur_names[ls->schur_kind];
   s->result.local_schur_source = ls->schur_source;
   s->result.local_schur_stage = ls->schur_kind == SCHUR_KERNEL ? (int)ls->schur_stage : 0;
+  s->result.local_schur_wg = ls->schur_kind == SCHUR_KERNEL ? (int)ls->schur_wg : 0;
   s->result.local_invert = invert_names[ls->invert_kind];
   s->result.local_invert_wg = (int)ls->invert_wg;
   s->result.local_invert_source = ls->invert_source;

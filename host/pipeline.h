@@ -42,6 +42,7 @@ typedef struct local_stage {
   hdgcl_buffer ef;       /* local_build's factors of each element (cl/local.cl's EF), as kf */
   int schur_kind;
   size_t schur_stage; /* bytes of local memory local_schur stages Z in, 0: none (cl/local.cl SCHUR_STAGE) */
+  size_t schur_wg;    /* local_schur's work-group size (schur_layout) */
   const char *schur_source; /* as invert_source */
   cl_kernel mbuild, mfactor, mcombine; /* mapped elements */
   hdgcl_buffer m, x, g, fac;           /* mapped: M, then Ls = sqrt(kappa) L^-1 (M = L L^T);

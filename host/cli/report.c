@@ -133,7 +133,8 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
     json_string(f, r->local_schur);
     fprintf(f, ", \"local_schur_source\": ");
     json_string(f, r->local_schur_source);
-    fprintf(f, ", \"local_schur_stage\": %d", r->local_schur_stage);
+    fprintf(f, ", \"local_schur_stage\": %d, \"local_schur_wg\": %d", r->local_schur_stage,
+            r->local_schur_wg);
   }
   if (r->postprocess) {
     fprintf(f, ", \"postprocess\": ");
@@ -227,10 +228,15 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
     snprintf(method, sizeof method, "CG");
   fprintf(out, "solve     %s + %s (%s), %d iterations, relative residual %.3e (rtol %g)\n",
           method, r->precond, r->format, r->iterations, r->residual, r->rtol);
-  if (r->local_invert)
+  if (r->local_invert) {
+    char staged[64] = "";
+    if (r->local_schur_stage)
+      snprintf(staged, sizeof staged, ", Z staged in local memory (work-groups of %d)",
+               r->local_schur_wg);
     fprintf(out, "local     S^-1 by %s, work-groups of %d (%s); K by %s (%s)%s\n", r->local_invert,
             r->local_invert_wg, r->local_invert_source, r->local_schur, r->local_schur_source,
-            r->local_schur_stage ? ", Z staged in local memory" : "");
+            staged);
+  }
   if (r->postprocess)
     fprintf(out, "recover   u* by %s, work-groups of %d\n", r->postprocess, r->postprocess_wg);
   if (r->cheb_degree && r->eig_max > 0)

@@ -116,6 +116,8 @@ typedef struct hdgcl_result {
   int local_schur_stage;    /* bytes of local memory in which local-schur stages its work-group's
                                Z (0: it reads Z from global memory); on GPUs where it fits,
                                HDGCL_LOCAL_SCHUR_STAGE=on|off overrides */
+  int local_schur_wg;       /* local-schur's work-group size (rows of K; where Z is staged, whole
+                               elements: a multiple of the element's NTB + 1) */
   double l2_p, norm_p;      /* pressure error and norm (vector problems; see above) */
   /* Problem cantilever (no exact solution: the errors and norms above are
    * NaN): the tip deflection, the mean of -u_y (2D) or -u_z (3D) of the trace
