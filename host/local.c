@@ -64,6 +64,7 @@ static const char *const schur_names[NUM_SCHUR] = {"local-schur", "clblast"};
 #define SCHUR_STAGE_MAX 40960
 #define TUNE_ELEMENTS 16384 /* elements of the timed trial (several waves on a large GPU) */
 #define TUNE_TRIALS 3
+#define TUNE_SPAN 2e-4 /* seconds that one timing of a trial spans at least (trial_reps) */
 #define TUNE_MIN_ELEMENTS 1024 /* smaller meshes take the default method, no trial */
 #define BUILD_S_BLOCK 16 /* elements per work-group of local_build_s (its SB) */
 
@@ -272,6 +273,15 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
   return hdgcl_kernel_launch(s->ctx, ls->schur, 1, &global, &wg, NULL);
 }
 
+/* Launches per timing of a trial's candidate that took `once` seconds alone:
+ * back to back, enough to span TUNE_SPAN (at most 16), so that the host's
+ * wait for the queue, several microseconds and varying, does not decide
+ * between kernels of a few tens of microseconds (small meshes). */
+static int trial_reps(double once) {
+  double reps = once > 0 ? TUNE_SPAN / once + 1 : 16;
+  return reps > 16 ? 16 : (int)reps;
+}
+
 /* The method of K: $HDGCL_LOCAL_SCHUR ("local-schur" | "clblast" | "tuned"),
  * else the tuning record of this device and size, else a timed trial of both
  * on the first elements after Z (meshes of at least TUNE_MIN_ELEMENTS, or
@@ -310,17 +320,20 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
   double best = 1e300;
   for (int kind = 0; kind < NUM_SCHUR; kind++) {
     double t = 1e300;
-    for (int trial = 0; trial < TUNE_TRIALS; trial++) { /* K changes each time: only timed */
+    int reps = 1;
+    /* K changes each time: only timed.  Trials -2 (cold) and -1 set reps. */
+    for (int trial = -2; trial < TUNE_TRIALS; trial++) {
       HDGCL_TRY(hdgcl_context_finish(s->ctx));
       double t0 = hdgcl_wtime();
-      HDGCL_TRY(launch_k(s, ls, kind, 0, n, 0));
+      for (int r = 0; r < reps; r++) HDGCL_TRY(launch_k(s, ls, kind, 0, n, 0));
       HDGCL_TRY(hdgcl_context_finish(s->ctx));
-      double dt = hdgcl_wtime() - t0;
-      if (dt < t) t = dt;
+      double dt = (hdgcl_wtime() - t0) / reps;
+      if (trial < 0) reps = trial_reps(dt);
+      else if (dt < t) t = dt;
     }
     if (s->ctx->verbose)
-      fprintf(stderr, "hdgcl: local_schur trial %s on %lld elements: %.3f ms\n", schur_names[kind],
-              (long long)n, 1e3 * t);
+      fprintf(stderr, "hdgcl: local_schur trial %s on %lld elements: %.3f ms (launches of %d)\n",
+              schur_names[kind], (long long)n, 1e3 * t, reps);
     if (t < best) {
       best = t;
       ls->schur_kind = kind;
@@ -388,18 +401,22 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
     HDGCL_TRY(invert_kernel(s, ls, cand[c].kind, cand[c].wg, &kernel));
     if (!kernel) continue;
     double t = 1e300;
-    for (int trial = 0; trial < TUNE_TRIALS; trial++) {
+    int reps = 1;
+    /* Trials -2 (cold) and -1 set reps.  The in-place inversions (Cholesky, Gauss-Jordan)
+     * invert S back and forth when repeated: the same work each time. */
+    for (int trial = -2; trial < TUNE_TRIALS; trial++) {
       HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
       HDGCL_TRY(hdgcl_context_finish(s->ctx));
       double t0 = hdgcl_wtime();
-      HDGCL_TRY(launch_z(s, ls, cand[c].kind, cand[c].wg, n, 0));
+      for (int r = 0; r < reps; r++) HDGCL_TRY(launch_z(s, ls, cand[c].kind, cand[c].wg, n, 0));
       HDGCL_TRY(hdgcl_context_finish(s->ctx));
-      double dt = hdgcl_wtime() - t0;
-      if (dt < t) t = dt;
+      double dt = (hdgcl_wtime() - t0) / reps;
+      if (trial < 0) reps = trial_reps(dt);
+      else if (dt < t) t = dt;
     }
     if (s->ctx->verbose)
-      fprintf(stderr, "hdgcl: local_invert trial %s:%zu on %lld elements: %.3f ms\n",
-              invert_names[cand[c].kind], cand[c].wg, (long long)n, 1e3 * t);
+      fprintf(stderr, "hdgcl: local_invert trial %s:%zu on %lld elements: %.3f ms (launches of %d)\n",
+              invert_names[cand[c].kind], cand[c].wg, (long long)n, 1e3 * t, reps);
     if (t < best) {
       best = t;
       ls->invert_kind = cand[c].kind;
