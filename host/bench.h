@@ -44,4 +44,8 @@ int bench_spmv_storages(hdgcl_solver s, double min_seconds, bench_kernel *out);
  * the stage's chunk (at most 20000), as one kernel entry. */
 int bench_local_gemm(hdgcl_solver s, double min_seconds, bench_kernel *out);
 
+/* The solved problem's whole local stage timed as the GEMMs are: repeated
+ * back to back, best of 3 (its flops and bytes: one pass's). */
+int bench_local_stage(hdgcl_solver s, double min_seconds, bench_kernel *out);
+
 #endif

@@ -153,9 +153,18 @@ def local_dgemm_row(bench, compare):
         # The rate CLBlast reaches on all of the local stage's GEMM shapes together
         # (the local stage's flops are its GEMMs' plus the Cholesky factorisations').
         rate = sum(k["flops"] for k in gemms) / sum(k["seconds"] for k in gemms) / 1e9
-        cases.append("%s, %s: local %.0f GFLOP/s, CLBlast DGEMMs %.0f GFLOP/s" % (
-            b["run"]["device"]["name"], case_label(b["run"]), local[0]["gflops"], rate))
-        ok.append(local[0]["gflops"] >= rate)
+        # The stage timed as the GEMMs are, back to back (hdgcl bench's local_stage,
+        # since stop 21), else the solve's one pass (older records).
+        again = [k for k in b["kernels"] if k["name"] == "local_stage" and measured(k, "gflops")]
+        if again:
+            cases.append("%s, %s: local %.0f GFLOP/s back to back (%.0f in the solve's pass), "
+                         "CLBlast DGEMMs %.0f GFLOP/s" % (
+                             b["run"]["device"]["name"], case_label(b["run"]), again[0]["gflops"],
+                             local[0]["gflops"], rate))
+        else:
+            cases.append("%s, %s: local %.0f GFLOP/s (the solve's pass), CLBlast DGEMMs %.0f GFLOP/s" % (
+                b["run"]["device"]["name"], case_label(b["run"]), local[0]["gflops"], rate))
+        ok.append((again[0] if again else local[0])["gflops"] >= rate)
     if cases and older:
         cases.append("(the newest record of each case; %d older records of the same cases not counted)" % older)
     if not cases:

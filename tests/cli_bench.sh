@@ -40,7 +40,10 @@ for p, line in zip((1, 2), lines):
     assert [s["name"] for s in d["stages"]] == ["upload", "local", "assemble", "solve", "recover", "download"]
     names = [k["name"] for k in d["kernels"]]
     assert names == ["spmv_bell", "spmv_ell", "spmv_bell_i", "spmv_bell_tc", "spmv_bell_mixed",
-                     "spmv_csr", "spmv_bell_sym", "clblast_local_gemms"], names
+                     "spmv_csr", "spmv_bell_sym", "local_stage", "clblast_local_gemms"], names
+    local = d["kernels"][7]
+    st = [s for s in d["stages"] if s["name"] == "local"][0]
+    assert local["flops"] == st["flops"] and local["bytes"] == st["bytes"], (local, st)
     for k in d["kernels"]:
         assert k["seconds"] > 0 and k["gbs"] > 0 and k["frac_bw"] > 0 and k["flops"] > 0
     for k in d["kernels"][:7]:

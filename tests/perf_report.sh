@@ -42,13 +42,14 @@ echo "$links" | grep -q '^figures/roofline-fixture-nvidia-h100' || fail "no roof
 [ "$(ls "$tmp/a/figures" | wc -l)" -eq "$(echo "$links" | wc -l)" ] || fail "figures written but not linked"
 
 # Targets computed from the fixtures: 900 of 1000 GB/s (90%) met; 100 us / 50 us = 2.00x met;
-# symmetric 100 / 30 = 3.33x met; local 10 GFLOP/s under the DGEMMs' 100 not met; 0.08 M DOFs not met.
+# symmetric 100 / 30 = 3.33x met; local 50 GFLOP/s back to back (10 in the solve) under the DGEMMs'
+# 100 not met; 0.08 M DOFs not met.
 grep -q '^| block-ELL SpMV >= 85% .*| `square:40` p = 2: 90% (spmv_bell, 900 of 1000 GB/s) | \*\*met\*\* |' "$md" \
   || fail "SpMV bandwidth target row"
 grep -q '^| block-ELL SpMV >= 1.6x .*| fixture: 2.00x (spmv_bell 50.0 us, cuSPARSE CSR 100.0 us) | \*\*met\*\* |' "$md" \
   || fail "cuSPARSE speedup target row"
 grep -q '^| (stretch) .*| fixture: 3.33x (spmv_bell_mixed 30.0 us, .*| \*\*met\*\* |' "$md" || fail "stretch row"
-grep -q '^| whole local stage .*local 10 GFLOP/s, CLBlast DGEMMs 100 GFLOP/s | \*\*not met\*\* |' "$md" \
+grep -q '^| whole local stage .*local 50 GFLOP/s back to back (10 in the solve.s pass), CLBlast DGEMMs 100 GFLOP/s | \*\*not met\*\* |' "$md" \
   || fail "local stage target row"
 grep -q '^| >= 100 M trace DOFs .*0.08 M trace DOFs .*| \*\*not met\*\* (so far) |' "$md" || fail "DOFs target row"
 grep -q '^| 2D | PoCL 0.0, 2 Intel cores | `square:40` | 2 | triangle | 80,000 |' "$md" || fail "largest-problem row"

@@ -18,7 +18,7 @@ static const char *const bench_cli_options[] = {"device", "mesh",   "meshes",   
                                                 "dgemm-batch", NULL};
 
 #define MAX_CASES 64
-#define NUM_KERNELS (SPMV_STORAGES + 1)
+#define NUM_KERNELS (SPMV_STORAGES + 2) /* the SpMV storages, local_stage, clblast_local_gemms */
 
 static void help(FILE *out) {
   fprintf(out,
@@ -171,11 +171,16 @@ static void print_case(const char *spec, const hdgcl_result *r, const bench_peak
     if (kernels[i].rel_error >= 0) snprintf(note, sizeof note, "error %.1e", kernels[i].rel_error);
     print_row(kernels[i].name, kernels[i].seconds, kernels[i].flops, kernels[i].bytes, pk, note);
   }
-  const bench_kernel *gemm = &kernels[nkernels - 1];
-  const hdgcl_stage_stats *local = &r->stages[HDGCL_STAGE_LOCAL];
-  if (local->seconds > 0 && gemm->seconds > 0)
-    printf("  local stage at %.0f%% of CLBlast's rate at its GEMM shapes\n",
-           100 * (local->flops / local->seconds) / (gemm->flops / gemm->seconds));
+  /* The stage against CLBlast both timed back to back (issue 7's target),
+   * and the solve's own pass. */
+  const bench_kernel *local = &kernels[nkernels - 2], *gemm = &kernels[nkernels - 1];
+  const hdgcl_stage_stats *pass = &r->stages[HDGCL_STAGE_LOCAL];
+  if (local->seconds > 0 && pass->seconds > 0 && gemm->seconds > 0) {
+    double rate = gemm->flops / gemm->seconds;
+    printf("  local stage at %.0f%% of CLBlast's rate at its GEMM shapes, both back to back "
+           "(%.0f%% in the solve's one pass)\n",
+           100 * (local->flops / local->seconds) / rate, 100 * (pass->flops / pass->seconds) / rate);
+  }
 }
 
 static int run(hdgcl_options opts) {
@@ -262,7 +267,8 @@ static int run(hdgcl_options opts) {
       HDGCL_TRY_GOTO(status, cli_timed_solves(solver, warmup, repeat, &r), done);
       bench_kernel kernels[NUM_KERNELS];
       HDGCL_TRY_GOTO(status, bench_spmv_storages(solver, min_time, kernels), done);
-      HDGCL_TRY_GOTO(status, bench_local_gemm(solver, min_time, &kernels[SPMV_STORAGES]), done);
+      HDGCL_TRY_GOTO(status, bench_local_stage(solver, min_time, &kernels[SPMV_STORAGES]), done);
+      HDGCL_TRY_GOTO(status, bench_local_gemm(solver, min_time, &kernels[SPMV_STORAGES + 1]), done);
       if (!quiet) print_case(words[mi], &r, &pk, kernels, NUM_KERNELS);
       if (json_path)
         HDGCL_TRY_GOTO(status, write_case(json.f, words[mi], mesh, &dev, &host, &pk, ctx->blas_tuning, &r, kernels,
