@@ -789,7 +789,13 @@ def local_stage_section(results, bench, out):
                "7b) done by batched GEMMs: B_k = -T Phi^T from the per-point gradients, "
                "mapped_factor's Cholesky and L^-1 in local memory, X = Ls Y by GEMMs, where it "
                "was a quadrature loop per entry and triangular solves in global memory (`hex:16` "
-               "p = 3 local stage 76.7 ms at stop 17, now the time above).\n")
+               "p = 3 local stage 76.7 ms at stop 17, now the time above).  "
+               "Since stop 20 `local_schur` copies its work-group's Z to local memory first on "
+               "GPUs, and since stop 21 its work-groups are whole elements (m (NTB+1) rows, the "
+               "largest m within 128 work-items and 40 KiB), so the larger elements are staged "
+               "too: `local_schur_k0` on `cube:16` p = 3, 4, 5 493, 1735, 6971 us unstaged -> 344, "
+               "1130, 3012 us; `square:320` p = 7, 8, 9 3123, 7871, 8070 -> 1972, 2779, 4206 us "
+               "(`perf/results/stop21/profile-schur-layouts.txt`).\n")
 
 
 def report(args, figdir, runs, bench, compare, elasticity):
