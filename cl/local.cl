@@ -144,6 +144,15 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
   }
 }
 
+/* Rows of local_build's W tiles (BUILD_TILE, a -D option from host/local.c):
+ * at most 8 KiB of local memory for all of a group's tiles. */
+#ifdef NONSYMMETRIC
+#define BUILD_ROWS_MAX (512 / BEPG / (NF + 1))
+#else
+#define BUILD_ROWS_MAX (1024 / BEPG / (NF + 1))
+#endif
+#define BUILD_ROWS (NP < BUILD_ROWS_MAX ? NP : BUILD_ROWS_MAX)
+
 /* [W | F] of BEPG elements per work-group (a -D option: several for the
  * small blocks of low orders, where one element leaves most work-items of a
  * group idle), local_size / BEPG work-items each; n elements from e0.  The
@@ -171,6 +180,46 @@ __kernel void local_build(const int e0, const int n, __global const char *elem_o
    * (F25) W_t,f = W_f + sigma_f (beta.n_f) Ef. */
   __global double *WFe = WF + (long)le * NP * (NT + 1);
   __global double *WLe = WL + (long)le * NP * (NT + 1);
+#if BUILD_TILE
+  /* Face by face, BUILD_ROWS rows i at a time, the tables' rows (NF entries
+   * each, contiguous) are read coalesced into a local tile, which is written
+   * out by columns (contiguous in W, column-major): the same products as
+   * below, in the same order.  The host takes this where the element's
+   * slices of the tables outgrow the cache (tetrahedra p = 7: 13.2 -> 4.8 ms
+   * on the H100, perf/results/stop21; p = 3-5 were 12-16% slower). */
+  __local double wt_all[BEPG][BUILD_ROWS * (NF + 1)];
+  __local double *wt = wt_all[sub];
+#ifdef NONSYMMETRIC
+  __local double wlt_all[BEPG][BUILD_ROWS * (NF + 1)];
+  __local double *wlt = wlt_all[sub];
+#endif
+  for (int f = 0; f < NFACES; f++) {
+    const int o = orient[f];
+    for (int i0 = 0; i0 < NP; i0 += BUILD_ROWS) {
+      const int rows = min(BUILD_ROWS, NP - i0);
+      for (int t = lid; t < rows * NF; t += wg) {
+        const int i = i0 + t / NF, m = t % NF;
+        const double efv = ef[((f * NORIENT + o) * NP + i) * NF + m];
+        double w = r[EF_A + f] * efv;
+        for (int l = 0; l < DIM; l++)
+          w += r[EF_B + f * DIM + l] * dmef[(((l * NFACES + f) * NORIENT + o) * NP + i) * NF + m];
+        wt[(t / NF) * (NF + 1) + m] = w;
+#ifdef NONSYMMETRIC
+        wlt[(t / NF) * (NF + 1) + m] = w + r[EF_C + f] * efv;
+#endif
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int t = lid; live && t < rows * NF; t += wg) {
+        const int m = t / rows, ii = t % rows;
+        WFe[(f * NF + m) * NP + i0 + ii] = wt[ii * (NF + 1) + m];
+#ifdef NONSYMMETRIC
+        WLe[(f * NF + m) * NP + i0 + ii] = wlt[ii * (NF + 1) + m];
+#endif
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+  }
+#else
   for (int idx = lid; live && idx < NT * NP; idx += wg) {
     const int col = idx / NP, i = idx % NP;
     const int f = col / NF, m = col % NF, o = orient[f];
@@ -183,6 +232,7 @@ __kernel void local_build(const int e0, const int n, __global const char *elem_o
     WLe[idx] = w + r[EF_C + f] * efv;
 #endif
   }
+#endif
 
   /* (F16) F_i = |J| sum_q w_q phi_i(xi_q) f(x_q), x_q = x0 + J (xi_q + 1) */
   for (int q = lid; q < NQ_LOAD; q += wg) {

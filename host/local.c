@@ -531,6 +531,19 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
                          stage_env);
     stage = !strcmp(stage_env, "on");
   }
+  /* local_build reads W's tables through a local tile (cl/local.cl,
+   * BUILD_TILE) where the element's slices of the DIM + 1 tables pass 64 KiB
+   * and strided reads miss the cache: tetrahedra from p = 6 (p = 7 on the
+   * H100 13.2 -> 4.8 ms; p = 3-5, in the cache, 12-16% slower tiled).
+   * HDGCL_LOCAL_BUILD_TILE=on|off overrides (tests compare both). */
+  bool build_tile = (uint64_t)(sz->dim + 1) * sz->np * sz->nf * 8 > 65536;
+  const char *tile_env = getenv("HDGCL_LOCAL_BUILD_TILE");
+  if (tile_env && tile_env[0]) {
+    if (strcmp(tile_env, "on") && strcmp(tile_env, "off"))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "HDGCL_LOCAL_BUILD_TILE=%s: expected on or off",
+                         tile_env);
+    build_tile = !strcmp(tile_env, "on");
+  }
   size_t budget = !stage || info.local_mem <= 8192 ? 0
                   : info.local_mem - 8192 < SCHUR_STAGE_MAX ? (size_t)info.local_mem - 8192
                                                             : SCHUR_STAGE_MAX;
@@ -540,9 +553,9 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   cl_program program;
   for (;;) {
     char defines[192];
-    snprintf(defines, sizeof defines, "-DSB=%d -DBEPG=%d -DSCHUR_STAGE=%d %s%s", BUILD_S_BLOCK,
-             ls->build_epg, ls->schur_stage > 0, ls->scratch_global ? "-DSCRATCH_GLOBAL " : "",
-             ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
+    snprintf(defines, sizeof defines, "-DSB=%d -DBEPG=%d -DSCHUR_STAGE=%d -DBUILD_TILE=%d %s%s",
+             BUILD_S_BLOCK, ls->build_epg, ls->schur_stage > 0, build_tile,
+             ls->scratch_global ? "-DSCRATCH_GLOBAL " : "", ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
     HDGCL_TRY(pipeline_program(s, "local.cl", true, defines, &program));
     HDGCL_TRY(hdgcl_kernel_create(program, ls->k0_factors ? "local_schur_k0" : "local_schur",
                                   &ls->schur));

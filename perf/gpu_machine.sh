@@ -169,7 +169,9 @@ bench)
     b --meshes square:80 --orders 1-9 --json "$out/bench-$dev-tri80.jsonl"
     if [ "$dev" = nvidia ]; then
       b --meshes square:320 --orders 1,3,5,7,9 --json "$out/bench-$dev-tri320.jsonl"
-      b --meshes cube:16 --orders 1-4 --json "$out/bench-$dev-tet16.jsonl"
+      b --meshes cube:16 --orders 1-5 --json "$out/bench-$dev-tet16.jsonl"
+      b --meshes cube:16 --orders 6,7 --json "$out/bench-$dev-tet16p67.jsonl"
+      b --meshes square:160 --orders 3,4,7,9 --json "$out/bench-$dev-tri160.jsonl"
       b --meshes hex:16 --orders 1-3 --json "$out/bench-$dev-hex16.jsonl"
     else
       b --meshes cube:8 --orders 1-3 --repeat 1 --json "$out/bench-$dev-tet8.jsonl"

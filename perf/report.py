@@ -795,7 +795,10 @@ def local_stage_section(results, bench, out):
                "largest m within 128 work-items and 40 KiB), so the larger elements are staged "
                "too: `local_schur_k0` on `cube:16` p = 3, 4, 5 493, 1735, 6971 us unstaged -> 344, "
                "1130, 3012 us; `square:320` p = 7, 8, 9 3123, 7871, 8070 -> 1972, 2779, 4206 us "
-               "(`perf/results/stop21/profile-schur-layouts.txt`).\n")
+               "(`perf/results/stop21/profile-schur-layouts.txt`); and `local_build` reads W's tables "
+               "through a local tile where the element's slices outgrow the cache, tetrahedra from "
+               "p = 6: `local_build` on `cube:16` p = 6, 7 5.2-5.7, 13.2 ms -> 2.86, 4.81 ms, local "
+               "stage p = 7 78.1 -> 69.7 ms (`profile-build-tile.txt` there).\n")
 
 
 def report(args, figdir, runs, bench, compare, elasticity):

@@ -108,12 +108,14 @@ fi
   # postprocess_tiled over several register tiles (15 x 16 on an 8 x 8 grid).
   solve tri-p3-tiles --mesh square:2 --order 3 $quick
   solve tri-p1-neumann --problem poisson-mixed --mesh square:2 --order 1 $quick
-  solve tet-p1 --mesh cube:1 --order 1 $quick
+  # local_build's W through its local tile (HDGCL_LOCAL_BUILD_TILE; by default
+  # from tetrahedra p = 6 on), several elements per group, then nonsymmetric.
+  HDGCL_LOCAL_BUILD_TILE=on solve tet-p1 --mesh cube:1 --order 1 $quick
   solve hex-p1-neumann --problem poisson-mixed --mesh hex:1 --order 1 $quick
   solve tri-p1-cg-chebyshev-mixed --mesh square:2 --order 1 --precond chebyshev --cheb-mixed true --rtol 0.9 --maxit 20
   # Convection (NONSYMMETRIC local kernels: Gauss-Jordan, [W_t | F]), GMRES;
   # affine in local memory, mapped with the global scratch.
-  solve tri-p1-convection --problem convection-diffusion --mesh square:2 --order 1 --rtol 0.5 --maxit 20
+  HDGCL_LOCAL_BUILD_TILE=on solve tri-p1-convection --problem convection-diffusion --mesh square:2 --order 1 --rtol 0.5 --maxit 20
   # Nonsymmetric pmg: the smoothers' Arnoldi interval estimate, GMRES outside
   # (hwloc's OpenCL component, loaded by MPI for BoomerAMG, off as above).
   HWLOC_COMPONENTS=-opencl solve tri-p2-gmres-pmg-convection --problem convection-diffusion --mesh square:2 --order 2 --precond pmg --rtol 0.5 --maxit 20

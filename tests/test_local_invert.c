@@ -17,7 +17,9 @@
  * a bad value is an error naming the variable.  The column solves
  * (cholesky-columns, small SPD S only) and K0 from its factors before
  * CLBlast's GEMM give the same solution in chunks.  Mapped elements give the same
- * solution with mapped_factor's work copy in local and in global memory. */
+ * solution with mapped_factor's work copy in local and in global memory.
+ * local_schur with Z staged in local memory and local_build with W through a
+ * local tile assemble bitwise the trace matrix of their unstaged forms. */
 #include <dirent.h>
 #include <unistd.h>
 
@@ -104,6 +106,38 @@ static void expect_same_pair(solved s[2], const pair_case *c, const char *what) 
   if (!s[0].status) expect_same_u(&s[0], &s[1], (size_t)s[0].result->num_elements * c->per, text);
   solved_destroy(&s[0]);
   solved_destroy(&s[1]);
+}
+
+/* Case c solved with $var set to each of values[0..1] (and $HDGCL_LOCAL_SCHUR
+ * to local-schur; in chunks of `chunk` elements unless NULL) into s[0..1];
+ * a failed solve is reported under `var`. */
+static void solve_pair_env(hdgcl_context ctx, const pair_case *c, const char *var,
+                           const char *const values[2], const char *chunk, solved s[2]) {
+  for (int v = 0; v < 2; v++) {
+    setenv("HDGCL_LOCAL_SCHUR", "local-schur", 1);
+    setenv(var, values[v], 1);
+    s[v] = chunk ? solve_with(ctx, c->mesh, "problem", c->problem, "order", c->order, "chunk",
+                              chunk, NULL)
+                 : solve_with(ctx, c->mesh, "problem", c->problem, "order", c->order, NULL);
+    unsetenv(var);
+    unsetenv("HDGCL_LOCAL_SCHUR");
+    CHECK_MSG(s[v].status == 0, "%s on %s, %s=%s: %s", c->problem, c->mesh, var, values[v],
+              s[v].status ? hdgcl_last_error() : "solved");
+  }
+}
+
+/* The two solves of case c assembled bitwise the same trace matrix and give
+ * the same u (expect_same_pair, which destroys both). */
+static void expect_same_matrix(solved s[2], const pair_case *c, const char *what) {
+  if (!s[0].status && !s[1].status) {
+    int rows, slots, nf;
+    const double *v0, *v1;
+    CHECK_OK(hdgcl_solver_matrix(s[0].solver, &rows, &slots, &nf, &v0, NULL, NULL));
+    CHECK_OK(hdgcl_solver_matrix(s[1].solver, NULL, NULL, NULL, &v1, NULL, NULL));
+    CHECK_MSG(!memcmp(v0, v1, (size_t)rows * slots * nf * nf * sizeof(double)),
+              "%s on %s: %s changes the trace matrix", c->problem, c->mesh, what);
+  }
+  expect_same_pair(s, c, what);
 }
 
 int main(void) {
@@ -265,47 +299,39 @@ int main(void) {
                           {"square:3", "elasticity", "2", 12},
                           {"square:4,perturb=0.2,seed=6", "convection-diffusion", "3", 10},
                           {"cube:1", "helmholtz-sin", "4", 35}};
+  const char *const off_on[] = {"off", "on"};
   for (int ci = 0; ci < 5; ci++) {
-    const char *stage[] = {"off", "on"};
     solved ss[2];
-    for (int v = 0; v < 2; v++) {
-      setenv("HDGCL_LOCAL_SCHUR", "local-schur", 1);
-      setenv("HDGCL_LOCAL_SCHUR_STAGE", stage[v], 1);
-      ss[v] = ci == 0 ? solve_with(ctx, sc[ci].mesh, "problem", sc[ci].problem, "order",
-                                   sc[ci].order, "chunk", "7", NULL)
-                      : solve_with(ctx, sc[ci].mesh, "problem", sc[ci].problem, "order",
-                                   sc[ci].order, NULL);
-      unsetenv("HDGCL_LOCAL_SCHUR_STAGE");
-      unsetenv("HDGCL_LOCAL_SCHUR");
-      CHECK_MSG(ss[v].status == 0 && (ss[v].result->local_schur_stage > 0) == (v > 0),
-                "%s on %s, HDGCL_LOCAL_SCHUR_STAGE=%s: %s, %d bytes staged", sc[ci].problem,
-                sc[ci].mesh, stage[v], ss[v].status ? hdgcl_last_error() : "solved",
-                ss[v].status ? -1 : ss[v].result->local_schur_stage);
-    }
+    solve_pair_env(ctx, &sc[ci], "HDGCL_LOCAL_SCHUR_STAGE", off_on, ci == 0 ? "7" : NULL, ss);
+    for (int v = 0; v < 2; v++)
+      CHECK_MSG(ss[v].status || (ss[v].result->local_schur_stage > 0) == (v == 1),
+                "%s on %s, HDGCL_LOCAL_SCHUR_STAGE=%s: %d bytes staged", sc[ci].problem,
+                sc[ci].mesh, off_on[v], ss[v].result->local_schur_stage);
     if (!ss[1].status && ci == 4)
       CHECK_MSG(ss[1].result->local_schur_wg == 122 && ss[1].result->local_schur_stage == 34160,
                 "tetrahedra p = 4: work-groups of %d, %d bytes staged; expected 122, 34160",
                 ss[1].result->local_schur_wg, ss[1].result->local_schur_stage);
-    const double *v0 = NULL;
-    int rows = 0, slots = 0, nf = 0;
-    if (!ss[0].status)
-      CHECK_OK(hdgcl_solver_matrix(ss[0].solver, &rows, &slots, &nf, &v0, NULL, NULL));
-    for (int v = 1; v < 2; v++) {
-      const double *v1;
-      if (v0 && !ss[v].status) {
-        CHECK_OK(hdgcl_solver_matrix(ss[v].solver, NULL, NULL, NULL, &v1, NULL, NULL));
-        CHECK_MSG(!memcmp(v0, v1, (size_t)rows * slots * nf * nf * sizeof(double)),
-                  "%s on %s: Z staged (%s) changes the trace matrix", sc[ci].problem, sc[ci].mesh,
-                  stage[v]);
-      }
-      char what[160];
-      snprintf(what, sizeof what, "%s on %s: K with Z staged (%s) against Z from global memory",
-               sc[ci].problem, sc[ci].mesh, stage[v]);
-      if (!ss[0].status)
-        expect_same_u(&ss[0], &ss[v], (size_t)ss[0].result->num_elements * sc[ci].per, what);
-    }
-    for (int v = 0; v < 2; v++) solved_destroy(&ss[v]);
+    expect_same_matrix(ss, &sc[ci], "K with Z staged in local memory against Z from global memory");
   }
+  /* local_build's W through a local tile and straight from the tables
+   * (HDGCL_LOCAL_BUILD_TILE; by default only where the tables' slices outgrow
+   * the cache, tetrahedra from p = 6): the same products, bitwise.  One and
+   * several elements per work-group, symmetric and nonsymmetric ([W_t | F]). */
+  const pair_case tc[] = {{"cube:1", "helmholtz-sin", "4", 35},
+                          {"cube:2", "helmholtz-sin", "1", 4},
+                          {"cube:1", "convection-diffusion", "3", 20},
+                          {"square:4,perturb=0.2,seed=6", "convection-diffusion", "3", 10}};
+  for (int ci = 0; ci < 4; ci++) {
+    solved ts[2];
+    solve_pair_env(ctx, &tc[ci], "HDGCL_LOCAL_BUILD_TILE", off_on, NULL, ts);
+    expect_same_matrix(ts, &tc[ci], "W through a local tile against W from the tables");
+  }
+  setenv("HDGCL_LOCAL_BUILD_TILE", "maybe", 1);
+  solved bt = solve_case(ctx, "helmholtz-sin");
+  unsetenv("HDGCL_LOCAL_BUILD_TILE");
+  CHECK_MSG(bt.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_LOCAL_BUILD_TILE"),
+            "HDGCL_LOCAL_BUILD_TILE=maybe accepted");
+  solved_destroy(&bt);
   setenv("HDGCL_LOCAL_SCHUR_STAGE", "yes", 1);
   solved sb = solve_case(ctx, "helmholtz-sin");
   unsetenv("HDGCL_LOCAL_SCHUR_STAGE");
