@@ -4,8 +4,10 @@
  *       B = -T Phi^T of T[q][(k,j)] = sum_l (w adj J)_lk d_l phi_j(x_q) with the
  *       table Phi[q][i] = phi_i(x_q)          (CLBlast, host/local_mapped.c),
  *   M = L L^T,  Ls = sqrt(kappa) L^-1          (mapped_factor),
- *   X = Ls Y  per component block, G = X^T X   (CLBlast),
+ *   X = Ls Y  per component block               (CLBlast),
  *   S = D + G_BB,  W = E - G_BC,  K0 = H + G_CC        (F9), (F10)
+ *      with G = X^T X by blocks, added by CLBlast into the S, [W | F], K
+ *      that mapped_build leaves holding D, E, H (host/local_mapped.c)
  * since A^-1 = kappa M^-1 = kappa L^-T L^-1.  The rest (S^-1, Z, K) is the
  * affine pipeline's (cl/local.cl, host/local.c).  One work-group per element.
  * Convection (F22): the volume term in S, the upwinded tau at each face point
@@ -235,29 +237,6 @@ __kernel void mapped_factor(const int e0, __global const double *kappa_e, __glob
 }
 #undef FACTOR_FENCE
 
-/* S += G_BB, W -= G_BC (and W_t with NONSYMMETRIC), K0 += G_CC  (G = X^T X,
- * column-major XCOLS^2). */
-__kernel void mapped_combine(__global const double *G, __global double *S, __global double *WF,
-                             __global double *WL, __global double *K) {
-  const int le = get_group_id(0);
-  const int lid = get_local_id(0), wg = get_local_size(0);
-  __global const double *Ge = G + (long)le * XCOLS * XCOLS;
-  __global double *Se = S + (long)le * NP * NP, *WFe = WF + (long)le * NP * (NT + 1);
-  __global double *Ke = K + (long)le * (NT + 1) * (NT + 1);
-  for (int idx = lid; idx < NP * NP; idx += wg) Se[idx] += Ge[(idx / NP) * XCOLS + idx % NP];
-  for (int idx = lid; idx < NP * NT; idx += wg) {
-    const int a = idx / NP, i = idx % NP;
-    WFe[idx] -= Ge[(NP + a) * XCOLS + i];
-#ifdef NONSYMMETRIC
-    WL[(long)le * NP * (NT + 1) + idx] -= Ge[(NP + a) * XCOLS + i];
-#endif
-  }
-  for (int idx = lid; idx < NT * NT; idx += wg) {
-    const int b = idx / NT, a = idx % NT;
-    Ke[b * (NT + 1) + a] += Ge[(NP + b) * XCOLS + NP + a];
-  }
-}
-
 #if NCOMP > 1
 /* Linear elasticity on mapped elements (docs/elasticity.md section 11): the
  * scalar kernels above run with kappa = mu (the device's kappa buffer holds
@@ -298,7 +277,7 @@ __kernel void mapped_elasticity_pre(const int e0, __global const double *mu_e,
   }
 }
 
-/* After mapped_combine: S0 on the u blocks of Z, the u rows of [Wext | Fext]
+/* After G's blocks are added: S0 on the u blocks of Z, the u rows of [Wext | Fext]
  * (W0 on component c's columns, the load (f_i, phi_a)_K by the load points'
  * w |J| of FAC), K0 (x) I_d; the terms of (E17) (weight w = mu_e - mu0, on
  * every face) and with traction data (NONSYMMETRIC) those of (E13) (weight

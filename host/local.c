@@ -104,12 +104,11 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   uint64_t biggest = np * np > np * nt1 ? np * np : np * nt1;
   if (nt1 * nt1 > biggest) biggest = nt1 * nt1;
   if (s->dev->mapped) {
-    uint64_t m, x, t, g, fac;
-    local_mapped_sizes(s, &m, &x, &t, &g, &fac);
+    uint64_t m, x, t, fac;
+    local_mapped_sizes(s, &m, &x, &t, &fac);
     if (m > biggest) biggest = m;
     if (x > biggest) biggest = x;
     if (t > biggest) biggest = t;
-    if (g > biggest) biggest = g;
   }
   int64_t by_alloc = (int64_t)(info.max_alloc / (8 * biggest));
   /* The batched GEMMs (CLBlast) index a chunk buffer with 32-bit ints. */

@@ -1,9 +1,10 @@
 /* Local stage for mapped (bilinear/trilinear) elements (kernels:
  * cl/local_mapped.cl): element matrices by quadrature, Y = [B_k | C_k] (B_k by
  * a batched GEMM with the basis table), M = L L^T and Ls = sqrt(kappa) L^-1,
- * X = Ls Y and G = X^T X by batched GEMMs; G gives the three couplings
- * S = D + G_BB, W = E - G_BC, K0 = H + G_CC.  The affine steps of local.c
- * finish the condensation. */
+ * X = Ls Y by batched GEMMs, and the three couplings S = D + X_B^T X_B,
+ * W = E - X_B^T X_C, K0 = H + X_C^T X_C (G = X^T X by blocks, G_CB = G_BC^T
+ * not formed) by batched GEMMs that add into S, [W | F] and K.  The affine
+ * steps of local.c finish the condensation. */
 #include <stdio.h>
 
 #include "blas.h"
@@ -11,14 +12,12 @@
 #include "pipeline.h"
 
 /* Per-element doubles of each mapped buffer (Y has X's). */
-void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *t, uint64_t *g,
-                        uint64_t *fac) {
+void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *t, uint64_t *fac) {
   const hdg_sizes *sz = &s->ref.sz;
   uint64_t np = sz->np, cols = sz->np + sz->nt, d = sz->dim;
   *m = np * np;
   *x = d * np * cols;
   *t = d * np * (uint64_t)s->ref.qload.n;
-  *g = cols * cols;
   /* per face point: w dS, w n dS, and w dS times tau_f and tau_f - beta.n (cl/local_mapped.cl) */
   *fac = (uint64_t)s->ref.qload.n * (2 + d * d) + (uint64_t)sz->nfaces * s->ref.qface.n * (3 + d);
 }
@@ -32,9 +31,9 @@ static uint64_t scalar_copies(hdgcl_solver s) {
 }
 
 uint64_t local_mapped_bytes_per_element(hdgcl_solver s) {
-  uint64_t m, x, t, g, fac;
-  local_mapped_sizes(s, &m, &x, &t, &g, &fac);
-  return 8 * (m + 2 * x + t + g + fac + scalar_copies(s));
+  uint64_t m, x, t, fac;
+  local_mapped_sizes(s, &m, &x, &t, &fac);
+  return 8 * (m + 2 * x + t + fac + scalar_copies(s));
 }
 
 int local_mapped_create(hdgcl_solver s, local_stage *ls) {
@@ -48,14 +47,12 @@ int local_mapped_create(hdgcl_solver s, local_stage *ls) {
   HDGCL_TRY(pipeline_program(s, "local_mapped.cl", true, defines, &program));
   HDGCL_TRY(hdgcl_kernel_create(program, "mapped_build", &ls->mbuild));
   HDGCL_TRY(hdgcl_kernel_create(program, "mapped_factor", &ls->mfactor));
-  HDGCL_TRY(hdgcl_kernel_create(program, "mapped_combine", &ls->mcombine));
-  uint64_t m, x, t, g, fac, c = ls->chunk;
-  local_mapped_sizes(s, &m, &x, &t, &g, &fac);
+  uint64_t m, x, t, fac, c = ls->chunk;
+  local_mapped_sizes(s, &m, &x, &t, &fac);
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * m * 8, "mapped M", &ls->m));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * x * 8, "mapped X", &ls->x));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * x * 8, "mapped Y", &ls->y));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * t * 8, "mapped T", &ls->t));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * g * 8, "mapped G", &ls->g));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * fac * 8, "mapped factors", &ls->fac));
   if (ls->vector) {
     uint64_t np = sz->np, nt1 = sz->nt + 1;
@@ -122,14 +119,21 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
     HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, np, cols, np, 1.0, ls->m.mem, 0, np,
                                           np * np, ls->y.mem, k * np, rows, rows * cols, 0.0,
                                           ls->x.mem, k * np, rows, rows * cols, (size_t)n, NULL));
-  /* G = X^T X, X column-major (dim np) x (np + nt). */
-  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, cols, cols, rows, 1.0, ls->x.mem, 0,
-                                        rows, rows * cols, ls->x.mem, 0, rows, rows * cols, 0.0,
-                                        ls->g.mem, 0, cols, cols * cols, (size_t)n, NULL));
-  hdgcl_arg cargs[] = {HDGCL_ARG(ls->g.mem), HDGCL_ARG(bs->mem), HDGCL_ARG(bwf->mem),
-                       HDGCL_ARG(bwl->mem), HDGCL_ARG(bk->mem)};
-  HDGCL_TRY(hdgcl_kernel_set_args(ls->mcombine, 5, cargs));
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mcombine, 1, &global, &ls->wg, NULL));
+  /* The blocks of G = X^T X added where they belong (X column-major
+   * (dim np) x (np + nt): X_B its first np columns, X_C the nt after):
+   * S += X_B^T X_B, W -= X_B^T X_C (and W_t), K0 += X_C^T X_C (F19), (F20). */
+  size_t nt = sz->nt, xs = rows * cols, xc = rows * np; /* X_C's offset in an element's X */
+  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, np, np, rows, 1.0, ls->x.mem, 0, rows,
+                                        xs, ls->x.mem, 0, rows, xs, 1.0, bs->mem, 0, np, np * np,
+                                        (size_t)n, NULL));
+  for (int w = 0; w < (ls->nonsymmetric ? 2 : 1); w++)
+    HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, np, nt, rows, -1.0, ls->x.mem, 0,
+                                          rows, xs, ls->x.mem, xc, rows, xs, 1.0,
+                                          (w ? bwl : bwf)->mem, 0, np, np * (nt + 1), (size_t)n,
+                                          NULL));
+  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, nt, nt, rows, 1.0, ls->x.mem, xc, rows,
+                                        xs, ls->x.mem, xc, rows, xs, 1.0, bk->mem, 0, nt + 1,
+                                        (nt + 1) * (nt + 1), (size_t)n, NULL));
   if (ls->vector) {
     cl_int ce0v = (cl_int)e0, problem = s->params.id;
     double param = s->params.param;
@@ -149,17 +153,20 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
   }
   /* Flops: quadrature of M, D (NQ NP^2 each, faces NFACES NQF NP^2), T (2 d^2 NP NQ),
    * B = -T Phi^T (2 d NP^2 NQ), C (d NP NT NQF), E, H; Cholesky and L^-1 NP^3/3 each;
-   * X = Ls Y, Ls triangular, d (NP+NT) NP^2; G = X^T X 2 d NP (NP+NT)^2. */
+   * X = Ls Y, Ls triangular, d (NP+NT) NP^2; G's blocks 2 d NP (NP^2 + NP NT + NT^2)
+   * (NP NT again for W_t). */
   double P = sz->np, T = sz->nt, D = sz->dim, Q = s->ref.qload.n, QF = s->ref.qface.n;
   double flops = 3 * Q * P * P + 3 * sz->nfaces * QF * P * P + 2 * D * D * P * Q +
                  2 * D * P * P * Q + 3 * D * P * T * QF + 3 * P * T * QF + 3 * T * sz->nf * QF +
-                 2 * P * P * P / 3 + D * (P + T) * P * P + 2 * D * P * (P + T) * (P + T);
-  uint64_t m, x, t, g, fac;
-  local_mapped_sizes(s, &m, &x, &t, &g, &fac);
+                 2 * P * P * P / 3 + D * (P + T) * P * P +
+                 2 * D * P * (P * P + (ls->nonsymmetric ? 2 : 1) * P * T + T * T);
+  uint64_t m, x, t, fac;
+  local_mapped_sizes(s, &m, &x, &t, &fac);
   /* M written, read and rewritten as Ls, read; T written and read; Y and X
-   * written and read; G; the factors; S, [W | F], K. */
-  double bytes = 8.0 * (4 * m + 2 * t + 4 * x + 2 * g + 2 * fac + 2 * P * P + P * (T + 1) +
-                        (T + 1) * (T + 1));
+   * written and read; the factors; S, [W | F], K written, and read and written
+   * again by G's blocks. */
+  double bytes = 8.0 * (4 * m + 2 * t + 4 * x + 2 * fac + 3 * (P * P + P * (T + 1) +
+                        (T + 1) * (T + 1)));
   if (ls->vector) { /* the expansion: Z, [Wext | Fext] (P), K (Q), the load */
     double Z = ls->rows, C = ls->cols, TB = sz->ntb;
     flops += 2.0 * Q * D * P + 60.0 * Q;
@@ -173,8 +180,8 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
 }
 
 void local_mapped_destroy(hdgcl_solver s, local_stage *ls) {
-  cl_kernel kernels[] = {ls->mbuild, ls->mfactor, ls->mcombine, ls->mepre, ls->mepost};
-  for (int i = 0; i < 5; i++)
+  cl_kernel kernels[] = {ls->mbuild, ls->mfactor, ls->mepre, ls->mepost};
+  for (int i = 0; i < 4; i++)
     if (kernels[i]) clReleaseKernel(kernels[i]);
   hdgcl_buffer_release(s->ctx, &ls->ms);
   hdgcl_buffer_release(s->ctx, &ls->mwf);
@@ -184,6 +191,5 @@ void local_mapped_destroy(hdgcl_solver s, local_stage *ls) {
   hdgcl_buffer_release(s->ctx, &ls->x);
   hdgcl_buffer_release(s->ctx, &ls->y);
   hdgcl_buffer_release(s->ctx, &ls->t);
-  hdgcl_buffer_release(s->ctx, &ls->g);
   hdgcl_buffer_release(s->ctx, &ls->fac);
 }

@@ -44,9 +44,9 @@ typedef struct local_stage {
   size_t schur_stage; /* bytes of local memory local_schur stages Z in, 0: none (cl/local.cl SCHUR_STAGE) */
   size_t schur_wg;    /* local_schur's work-group size (schur_layout) */
   const char *schur_source; /* as invert_source */
-  cl_kernel mbuild, mfactor, mcombine; /* mapped elements */
-  hdgcl_buffer m, x, g, fac;           /* mapped: M, then Ls = sqrt(kappa) L^-1 (M = L L^T);
-                                          X = Ls [B|C]; G = X^T X; per-point factors */
+  cl_kernel mbuild, mfactor;          /* mapped elements */
+  hdgcl_buffer m, x, fac;              /* mapped: M, then Ls = sqrt(kappa) L^-1 (M = L L^T);
+                                          X = Ls [B|C]; per-point factors */
   hdgcl_buffer y, t;                   /* mapped: Y = [B|C], T (B = -T Phi^T) */
   cl_kernel mepre, mepost;             /* mapped elasticity: expansion to Z, [Wext | Fext], K */
   hdgcl_buffer ms, mwf, mwl, mk;       /* mapped elasticity: the scalar S0, [W0 | F], K0 */
@@ -79,7 +79,7 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
 int local_mapped_create(hdgcl_solver s, local_stage *ls);
 uint64_t local_mapped_bytes_per_element(hdgcl_solver s);
 /* Per-element doubles of the mapped buffers M, X (and Y), T, G and the geometric factors. */
-void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *t, uint64_t *g,
+void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *t,
                         uint64_t *fac);
 int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
 void local_mapped_destroy(hdgcl_solver s, local_stage *ls);

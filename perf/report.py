@@ -798,7 +798,9 @@ def local_stage_section(results, bench, out):
                "(`perf/results/stop21/profile-schur-layouts.txt`); and `local_build` reads W's tables "
                "through a local tile where the element's slices outgrow the cache, tetrahedra from "
                "p = 6: `local_build` on `cube:16` p = 6, 7 5.2-5.7, 13.2 ms -> 2.86, 4.81 ms, local "
-               "stage p = 7 78.1 -> 69.7 ms (`profile-build-tile.txt` there).\n")
+               "stage p = 7 78.1 -> 69.7 ms (`profile-build-tile.txt` there); on mapped elements "
+               "G = X^T X is three GEMMs adding its blocks into S, W and K0 in place (no G, no "
+               "`mapped_combine`): `hex:16` p = 2, 3 3.23, 19.22 -> 2.83, 17.13 ms.\n")
 
 
 def report(args, figdir, runs, bench, compare, elasticity):
