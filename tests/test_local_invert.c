@@ -108,6 +108,16 @@ static void expect_same_pair(solved s[2], const pair_case *c, const char *what) 
   solved_destroy(&s[1]);
 }
 
+/* $var=value makes the default case fail with an argument error naming var. */
+static void expect_rejected(hdgcl_context ctx, const char *var, const char *value) {
+  setenv(var, value, 1);
+  solved s = solve_case(ctx, "helmholtz-sin");
+  unsetenv(var);
+  CHECK_MSG(s.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), var), "%s=%s accepted",
+            var, value);
+  solved_destroy(&s);
+}
+
 /* Case c solved with $var set to each of values[0..1] (and $HDGCL_LOCAL_SCHUR
  * to local-schur; in chunks of `chunk` elements unless NULL) into s[0..1];
  * a failed solve is reported under `var`. */
@@ -326,18 +336,8 @@ int main(void) {
     solve_pair_env(ctx, &tc[ci], "HDGCL_LOCAL_BUILD_TILE", off_on, NULL, ts);
     expect_same_matrix(ts, &tc[ci], "W through a local tile against W from the tables");
   }
-  setenv("HDGCL_LOCAL_BUILD_TILE", "maybe", 1);
-  solved bt = solve_case(ctx, "helmholtz-sin");
-  unsetenv("HDGCL_LOCAL_BUILD_TILE");
-  CHECK_MSG(bt.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_LOCAL_BUILD_TILE"),
-            "HDGCL_LOCAL_BUILD_TILE=maybe accepted");
-  solved_destroy(&bt);
-  setenv("HDGCL_LOCAL_SCHUR_STAGE", "yes", 1);
-  solved sb = solve_case(ctx, "helmholtz-sin");
-  unsetenv("HDGCL_LOCAL_SCHUR_STAGE");
-  CHECK_MSG(sb.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_LOCAL_SCHUR_STAGE"),
-            "HDGCL_LOCAL_SCHUR_STAGE=yes accepted");
-  solved_destroy(&sb);
+  expect_rejected(ctx, "HDGCL_LOCAL_BUILD_TILE", "maybe");
+  expect_rejected(ctx, "HDGCL_LOCAL_SCHUR_STAGE", "yes");
   /* Z one column per work-item (local_solve_columns, small SPD S) against
    * Cholesky, the second solve in chunks of 7 elements (Z at each chunk's
    * offset); then K0 from its factors by local_k0 before CLBlast's GEMM in
@@ -398,23 +398,14 @@ int main(void) {
             kt.status ? "-" : kt.result->local_schur_source);
   CHECK(count_records(NULL, 0) == before + 1);
   solved_destroy(&kt);
-  setenv("HDGCL_LOCAL_SCHUR", "gemm", 1);
-  solved kb = solve_case(ctx, "helmholtz-sin");
   unsetenv("HDGCL_LOCAL_SCHUR");
-  CHECK_MSG(kb.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_LOCAL_SCHUR"),
-            "HDGCL_LOCAL_SCHUR=gemm accepted");
-  solved_destroy(&kb);
+  expect_rejected(ctx, "HDGCL_LOCAL_SCHUR", "gemm");
   solved n2 = forced(ctx, "convection-diffusion", "cholesky");
   CHECK(n2.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "nonsymmetric"));
   solved_destroy(&n2);
   const char *bad[] = {"lu", "gauss-jordan:0", "gauss-jordan:100000", "gauss-jordan-tiled:100",
                        "gauss-jordan-solve:128"};
-  for (int i = 0; i < 5; i++) {
-    solved s = forced(ctx, "helmholtz-sin", bad[i]);
-    CHECK_MSG(s.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_LOCAL_INVERT"),
-              "HDGCL_LOCAL_INVERT=%s accepted", bad[i]);
-    solved_destroy(&s);
-  }
+  for (int i = 0; i < 5; i++) expect_rejected(ctx, "HDGCL_LOCAL_INVERT", bad[i]);
   hdgcl_context_destroy(&ctx);
 
   /* Remove the temporary cache (program binaries and records). */
