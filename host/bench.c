@@ -286,12 +286,7 @@ int bench_local_gemm(hdgcl_solver s, double min_seconds, bench_kernel *out) {
 static int local_stage_op(hdgcl_context ctx, void *arg) {
   (void)ctx;
   hdgcl_solver s = arg;
-  local_stage *ls = &s->dev->local;
-  for (int64_t e0 = 0; e0 < s->mesh->num_elements; e0 += ls->chunk) {
-    int64_t n = s->mesh->num_elements - e0 < ls->chunk ? s->mesh->num_elements - e0 : ls->chunk;
-    HDGCL_TRY(local_stage_run(s, ls, e0, n, HDGCL_STAGE_LOCAL));
-  }
-  return HDGCL_SUCCESS;
+  return local_stage_run_all(s, &s->dev->local);
 }
 
 int bench_local_stage(hdgcl_solver s, double min_seconds, bench_kernel *out) {

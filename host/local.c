@@ -225,13 +225,15 @@ static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_
                                      (size_t)z0 * np * nt1, np, np * nt1, (size_t)n, NULL);
 }
 
-/* A kernel on `items` work-items in work-groups of at most FLAT_WG (fewer where
- * the device or oclgrind allows fewer), the global size rounded up: the
- * kernels check their range. */
+/* A kernel on `items` work-items in work-groups of `wg`, or where wg is 0 of
+ * at most FLAT_WG (fewer where the device or oclgrind allows fewer), the
+ * global size rounded up: the kernels check their range. */
 #define FLAT_WG 128
-static int launch_flat(hdgcl_solver s, cl_kernel kernel, size_t items) {
-  size_t wg = pipeline_kernel_max_wg(s, kernel);
-  if (wg > FLAT_WG) wg = FLAT_WG;
+static int launch_flat(hdgcl_solver s, cl_kernel kernel, size_t items, size_t wg) {
+  if (!wg) {
+    wg = pipeline_kernel_max_wg(s, kernel);
+    if (wg > FLAT_WG) wg = FLAT_WG;
+  }
   size_t global = (items + wg - 1) / wg * wg;
   return hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL);
 }
@@ -249,7 +251,7 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
       hdgcl_arg a[] = {HDGCL_ARG(ce0), HDGCL_ARG(cn), HDGCL_ARG(ls->kf.mem),
                        HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->efef.mem), HDGCL_ARG(ls->k.mem)};
       HDGCL_TRY(hdgcl_kernel_set_args(ls->k0, 6, a));
-      HDGCL_TRY(launch_flat(s, ls->k0, (size_t)n * nt1 * nt1));
+      HDGCL_TRY(launch_flat(s, ls->k0, (size_t)n * nt1 * nt1, 0));
     }
     return hdgcl_dgemm_strided_batched(s->ctx, true, false, nt1, nt1, np, -1.0, left, 0, np,
                                        np * nt1, ls->z.mem, zoff, np, np * nt1, 1.0, ls->k.mem, 0,
@@ -268,8 +270,7 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
                      HDGCL_ARG(ls->k.mem), zl};
     HDGCL_TRY(hdgcl_kernel_set_args(ls->schur, 6, a));
   }
-  size_t wg = ls->schur_wg, global = ((size_t)n * nt1 + wg - 1) / wg * wg; /* a row of K each */
-  return hdgcl_kernel_launch(s->ctx, ls->schur, 1, &global, &wg, NULL);
+  return launch_flat(s, ls->schur, (size_t)n * nt1, ls->schur_wg); /* a row of K each */
 }
 
 /* Launches per timing of a trial's candidate that took `once` seconds alone:
@@ -279,6 +280,43 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
 static int trial_reps(double once) {
   double reps = once > 0 ? TUNE_SPAN / once + 1 : 16;
   return reps > 16 ? 16 : (int)reps;
+}
+
+/* A trial's candidate: method `kind` (in work-groups of wg where it has a
+ * size) launched once on the first n elements. */
+typedef int (*trial_launch)(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n);
+
+static int trial_launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n) {
+  return launch_z(s, ls, kind, wg, n, 0);
+}
+
+static int trial_launch_k(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n) {
+  (void)wg;
+  return launch_k(s, ls, kind, 0, n, 0);
+}
+
+/* A candidate's time per launch: the best of TUNE_TRIALS timings, each a
+ * batch of back-to-back launches whose size trials -2 (cold) and -1 set
+ * (trial_reps).  rebuild: S, [W | F] and K0 are rebuilt before each timing
+ * (the in-place inversions, repeated, invert S back and forth: the same work
+ * each time). */
+static int time_candidate(hdgcl_solver s, local_stage *ls, trial_launch launch, int kind,
+                          size_t wg, int64_t n, bool rebuild, double *seconds, int *launches) {
+  double t = 1e300;
+  int reps = 1;
+  for (int trial = -2; trial < TUNE_TRIALS; trial++) {
+    if (rebuild) HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
+    HDGCL_TRY(hdgcl_context_finish(s->ctx));
+    double t0 = hdgcl_wtime();
+    for (int r = 0; r < reps; r++) HDGCL_TRY(launch(s, ls, kind, wg, n));
+    HDGCL_TRY(hdgcl_context_finish(s->ctx));
+    double dt = (hdgcl_wtime() - t0) / reps;
+    if (trial < 0) reps = trial_reps(dt);
+    else if (dt < t) t = dt;
+  }
+  *seconds = t;
+  *launches = reps;
+  return HDGCL_SUCCESS;
 }
 
 /* The method of K: $HDGCL_LOCAL_SCHUR ("local-schur" | "clblast" | "tuned"),
@@ -318,18 +356,9 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
   HDGCL_TRY(launch_z(s, ls, ls->invert_kind, ls->invert_wg, n, 0));
   double best = 1e300;
   for (int kind = 0; kind < NUM_SCHUR; kind++) {
-    double t = 1e300;
-    int reps = 1;
-    /* K changes each time: only timed.  Trials -2 (cold) and -1 set reps. */
-    for (int trial = -2; trial < TUNE_TRIALS; trial++) {
-      HDGCL_TRY(hdgcl_context_finish(s->ctx));
-      double t0 = hdgcl_wtime();
-      for (int r = 0; r < reps; r++) HDGCL_TRY(launch_k(s, ls, kind, 0, n, 0));
-      HDGCL_TRY(hdgcl_context_finish(s->ctx));
-      double dt = (hdgcl_wtime() - t0) / reps;
-      if (trial < 0) reps = trial_reps(dt);
-      else if (dt < t) t = dt;
-    }
+    double t;
+    int reps;
+    HDGCL_TRY(time_candidate(s, ls, trial_launch_k, kind, 0, n, false, &t, &reps));
     if (s->ctx->verbose)
       fprintf(stderr, "hdgcl: local_schur trial %s on %lld elements: %.3f ms (launches of %d)\n",
               schur_names[kind], (long long)n, 1e3 * t, reps);
@@ -399,20 +428,9 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
     cl_kernel kernel;
     HDGCL_TRY(invert_kernel(s, ls, cand[c].kind, cand[c].wg, &kernel));
     if (!kernel) continue;
-    double t = 1e300;
-    int reps = 1;
-    /* Trials -2 (cold) and -1 set reps.  The in-place inversions (Cholesky, Gauss-Jordan)
-     * invert S back and forth when repeated: the same work each time. */
-    for (int trial = -2; trial < TUNE_TRIALS; trial++) {
-      HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
-      HDGCL_TRY(hdgcl_context_finish(s->ctx));
-      double t0 = hdgcl_wtime();
-      for (int r = 0; r < reps; r++) HDGCL_TRY(launch_z(s, ls, cand[c].kind, cand[c].wg, n, 0));
-      HDGCL_TRY(hdgcl_context_finish(s->ctx));
-      double dt = (hdgcl_wtime() - t0) / reps;
-      if (trial < 0) reps = trial_reps(dt);
-      else if (dt < t) t = dt;
-    }
+    double t;
+    int reps;
+    HDGCL_TRY(time_candidate(s, ls, trial_launch_z, cand[c].kind, cand[c].wg, n, true, &t, &reps));
     if (s->ctx->verbose)
       fprintf(stderr, "hdgcl: local_invert trial %s:%zu on %lld elements: %.3f ms (launches of %d)\n",
               invert_names[cand[c].kind], cand[c].wg, (long long)n, 1e3 * t, reps);
@@ -498,6 +516,18 @@ static size_t schur_layout(const local_stage *ls, size_t wg_max, size_t budget, 
   return m * per;
 }
 
+/* *value = the environment variable `name` if set ("on" or "off"), else
+ * `fallback`; any other value is an argument error naming the variable. */
+static int env_on_off(const char *name, bool fallback, bool *value) {
+  const char *env = getenv(name);
+  *value = fallback;
+  if (!env || !env[0]) return HDGCL_SUCCESS;
+  if (strcmp(env, "on") && strcmp(env, "off"))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s=%s: expected on or off", name, env);
+  *value = !strcmp(env, "on");
+  return HDGCL_SUCCESS;
+}
+
 int local_stage_create(hdgcl_solver s, local_stage *ls) {
   const hdg_sizes *sz = &s->ref.sz;
   hdgcl_device_info info;
@@ -522,27 +552,15 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
    * runs.  The program is built for the device's largest work-group, then
    * rebuilt unstaged in the rare case that the kernel allows too few
    * work-items to stage in the memory the device has. */
-  const char *stage_env = getenv("HDGCL_LOCAL_SCHUR_STAGE"); /* on | off: tests compare both */
-  bool stage = info.is_gpu;
-  if (stage_env && stage_env[0]) {
-    if (strcmp(stage_env, "on") && strcmp(stage_env, "off"))
-      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "HDGCL_LOCAL_SCHUR_STAGE=%s: expected on or off",
-                         stage_env);
-    stage = !strcmp(stage_env, "on");
-  }
+  bool stage;
+  HDGCL_TRY(env_on_off("HDGCL_LOCAL_SCHUR_STAGE", info.is_gpu, &stage)); /* tests compare both */
   /* local_build reads W's tables through a local tile (cl/local.cl,
    * BUILD_TILE) where the element's slices of the DIM + 1 tables pass 64 KiB
    * and strided reads miss the cache: tetrahedra from p = 6 (p = 7 on the
    * H100 13.2 -> 4.8 ms; p = 3-5, in the cache, 12-16% slower tiled).
    * HDGCL_LOCAL_BUILD_TILE=on|off overrides (tests compare both). */
   bool build_tile = (uint64_t)(sz->dim + 1) * sz->np * sz->nf * 8 > 65536;
-  const char *tile_env = getenv("HDGCL_LOCAL_BUILD_TILE");
-  if (tile_env && tile_env[0]) {
-    if (strcmp(tile_env, "on") && strcmp(tile_env, "off"))
-      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "HDGCL_LOCAL_BUILD_TILE=%s: expected on or off",
-                         tile_env);
-    build_tile = !strcmp(tile_env, "on");
-  }
+  HDGCL_TRY(env_on_off("HDGCL_LOCAL_BUILD_TILE", build_tile, &build_tile));
   size_t budget = !stage || info.local_mem <= 8192 ? 0
                   : info.local_mem - 8192 < SCHUR_STAGE_MAX ? (size_t)info.local_mem - 8192
                                                             : SCHUR_STAGE_MAX;
@@ -787,4 +805,14 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   hdgcl_buffer_release(s->ctx, &ls->scratch);
   local_mapped_destroy(s, ls);
   *ls = (local_stage){0};
+}
+
+/* The whole stage over the mesh, chunk by chunk, nothing between the chunks
+ * (hdgcl bench times it; the solve interleaves each chunk's assembly). */
+int local_stage_run_all(hdgcl_solver s, local_stage *ls) {
+  int64_t ne = s->mesh->num_elements;
+  for (int64_t e0 = 0; e0 < ne; e0 += ls->chunk)
+    HDGCL_TRY(local_stage_run(s, ls, e0, ne - e0 < ls->chunk ? ne - e0 : ls->chunk,
+                              HDGCL_STAGE_LOCAL));
+  return HDGCL_SUCCESS;
 }

@@ -181,7 +181,7 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
 
 void local_mapped_destroy(hdgcl_solver s, local_stage *ls) {
   cl_kernel kernels[] = {ls->mbuild, ls->mfactor, ls->mepre, ls->mepost};
-  for (int i = 0; i < 4; i++)
+  for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
     if (kernels[i]) clReleaseKernel(kernels[i]);
   hdgcl_buffer_release(s->ctx, &ls->ms);
   hdgcl_buffer_release(s->ctx, &ls->mwf);

@@ -74,6 +74,8 @@ int local_stage_prepare(hdgcl_solver s, local_stage *ls);
  * K = K0 - [W_t|F]^T Z (into ls->k, chunk-relative; W_t = W when symmetric).  Its flops and bytes are
  * charged to stage `charge` (local, or recover when recomputed there). */
 int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
+/* local_stage_run over all elements, chunk after chunk, charged to the local stage. */
+int local_stage_run_all(hdgcl_solver s, local_stage *ls);
 /* Mapped elements (local_mapped.c): kernels, chunk buffers, the per-element
  * bytes of those buffers, and the build of S, [W|F], K0 for a chunk. */
 int local_mapped_create(hdgcl_solver s, local_stage *ls);
