@@ -3,10 +3,12 @@
  *   Y = [B_k | C_k] stacked over k (rows k*NP..), its B part as the product
  *       B = -T Phi^T of T[q][(k,j)] = sum_l (w adj J)_lk d_l phi_j(x_q) with the
  *       table Phi[q][i] = phi_i(x_q)          (CLBlast, host/local_mapped.c),
- *   M = L L^T,  Ls = sqrt(kappa) L^-1          (mapped_factor),
- *   X = Ls Y  per component block               (CLBlast),
+ *   scalar problems: A^-1 = (M / kappa)^-1 in place (local_invert_tiled.cl),
+ *      X = A^-1 Y per component block          (CLBlast), G = Y^T X;
+ *   elasticity: M = L L^T,  Ls = sqrt(kappa) L^-1 (mapped_factor),
+ *      X = Ls Y  per component block            (CLBlast), G = X^T X;
  *   S = D + G_BB,  W = E - G_BC,  K0 = H + G_CC        (F9), (F10)
- *      with G = X^T X by blocks, added by CLBlast into the S, [W | F], K
+ *      with G's blocks added by CLBlast into the S, [W | F], K
  *      that mapped_build leaves holding D, E, H (host/local_mapped.c)
  * since A^-1 = kappa M^-1 = kappa L^-T L^-1.  The rest (S^-1, Z, K) is the
  * affine pipeline's (cl/local.cl, host/local.c).  One work-group per element.
@@ -17,7 +19,8 @@
  * does not fit in local memory.
  *
  * Layouts per element (chunk-relative):
- *   M  [NP][NP] (row i at i NP): M, then Ls (zero above the diagonal);
+ *   M  [NP][NP] (row i at i NP): M (M / kappa with m_over_kappa), then A^-1
+ *      or Ls (zero above the diagonal);
  *   S [NP][NP] column-major; WF, WL, K as in cl/local.cl
  *   Y, X  column-major (DIM*NP) x (NP+NT): column c < NP is B_k's column c,
  *      column NP + (f,m) is C_k's; row k*NP + j is test function j, component k
@@ -37,7 +40,8 @@
 #define MB 4 /* columns of M and S per work-item in mapped_build */
 
 
-__kernel void mapped_build(const int e0, __global const double *coords,
+__kernel void mapped_build(const int e0, const int m_over_kappa, __global const double *kappa_e,
+                           __global const double *coords,
                            __global const int *elem_verts, __global const char *elem_orient,
                            __global const double *c_e, const double tau, const int problem_id,
                            const int problem_degree, const double problem_param,
@@ -122,8 +126,9 @@ __kernel void mapped_build(const int e0, __global const double *coords,
             bg += beta[k] * vf[q * VOL_FAC + 2 + l * DIM + k] * dphi[(q * NP + i) * DIM + l];
         for (int b = 0; b < MB; b++) d[b] -= bg * phi[q * NP + jb[b]];
       }
+    const double ms = m_over_kappa ? 1.0 / kappa_e[e] : 1.0; /* A = M / kappa for its inverse */
     for (int b = 0; b < MB && j0 + b < NP; b++) {
-      Me[(j0 + b) * NP + i] = m[b];
+      Me[(j0 + b) * NP + i] = ms * m[b];
       Se[(j0 + b) * NP + i] = c * m[b] + d[b];
     }
   }

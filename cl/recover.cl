@@ -266,7 +266,8 @@ __kernel void postprocess(const int e0, __global const double *coords,
 /* q_k = -kappa M^-1 (B_k u + C_k lambda) = -Ls^T X_k [u; lambda] (F8) with
  * M = L L^T, Ls = sqrt(kappa) L^-1 and X = Ls [B | C] from cl/local_mapped.cl
  * (chunk-relative). */
-__kernel void mapped_recover_q(const int e0, const int nint, __global const double *Ls,
+__kernel void mapped_recover_q(const int e0, const int nint, const int inverse,
+                               __global const double *Ls,
                                __global const double *X, __global const double *x,
                                __global const double *bvals, __global const int *elem_faces,
                                __global const int *face_unknown, __global const double *kappa_e,
@@ -290,8 +291,10 @@ __kernel void mapped_recover_q(const int e0, const int nint, __global const doub
     v[r] = s;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  /* q = -Ls^T v per component (Ls lower triangular). */
-  for (int r = lid; r < XROWS; r += wg) {
+  /* q = -Ls^T v per component (Ls lower triangular), or with inverse
+   * (X = A^-1 Y, host/local_mapped.c) q = -v. */
+  for (int r = lid; r < XROWS && inverse; r += wg) q[e * XROWS + r] = -v[r];
+  for (int r = lid; r < XROWS && !inverse; r += wg) {
     const int k = r / NP, i = r % NP;
     double s = 0.0;
     for (int j = i; j < NP; j++) s += Le[j * NP + i] * v[k * NP + j];
@@ -303,7 +306,9 @@ __kernel void mapped_recover_q(const int e0, const int nint, __global const doub
 /* Elasticity on mapped elements: H_ij = M^-1 (B_j u_i + C_j lambda_i)
  * = Ls^T X_j [u_i; lambda_i] / mu (E7), Ls = sqrt(mu) L^-1, X = Ls [B | C] from
  * cl/local_mapped.cl (kappa_e holds mu), component by component. */
-__kernel void mapped_elasticity_h(const int e0, const int nint, __global const double *Ls,
+__kernel void mapped_elasticity_h(const int e0, const int nint,
+                                  const int inverse, /* 0: elasticity keeps Ls (mapped_recover_q's arguments) */
+                                  __global const double *Ls,
                                   __global const double *X, __global const double *x,
                                   __global const double *bvals, __global const int *elem_faces,
                                   __global const int *face_unknown,

@@ -168,6 +168,24 @@ static int tiled_kernel(hdgcl_solver s, local_stage *ls, int kind, int i, cl_ker
   return HDGCL_SUCCESS;
 }
 
+int local_invert_tiled_kernel(hdgcl_solver s, local_stage *ls, cl_kernel *out, size_t *wg) {
+  *out = NULL;
+  int pick = -1;
+  for (int i = 0; i < NUM_TILED; i++) {
+    if (!gauss_jordan_tile_fits(ls->rows, ls->rows, gauss_jordan_grids[i])) continue;
+    if (pick < 0 || 2 * gauss_jordan_grids[i] <= ls->rows) pick = i;
+  }
+  if (pick < 0) return HDGCL_SUCCESS;
+  cl_kernel kernel;
+  HDGCL_TRY(tiled_kernel(s, ls, INVERT_TILED, pick, &kernel));
+  size_t w = (size_t)gauss_jordan_grids[pick] * gauss_jordan_grids[pick];
+  if (kernel && w <= pipeline_kernel_max_wg(s, kernel)) {
+    *out = kernel;
+    *wg = w;
+  }
+  return HDGCL_SUCCESS;
+}
+
 /* The kernel of method `kind` at work-group size wg into *out, NULL where
  * that pair does not exist here (Cholesky for a nonsymmetric or indefinite
  * S, a tiled grid whose tile does not fit, a size above the kernel's limit). */
@@ -516,9 +534,7 @@ static size_t schur_layout(const local_stage *ls, size_t wg_max, size_t budget, 
   return m * per;
 }
 
-/* *value = the environment variable `name` if set ("on" or "off"), else
- * `fallback`; any other value is an argument error naming the variable. */
-static int env_on_off(const char *name, bool fallback, bool *value) {
+int env_on_off(const char *name, bool fallback, bool *value) {
   const char *env = getenv(name);
   *value = fallback;
   if (!env || !env[0]) return HDGCL_SUCCESS;

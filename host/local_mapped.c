@@ -1,11 +1,14 @@
 /* Local stage for mapped (bilinear/trilinear) elements (kernels:
  * cl/local_mapped.cl): element matrices by quadrature, Y = [B_k | C_k] (B_k by
- * a batched GEMM with the basis table), M = L L^T and Ls = sqrt(kappa) L^-1,
- * X = Ls Y by batched GEMMs, and the three couplings S = D + X_B^T X_B,
- * W = E - X_B^T X_C, K0 = H + X_C^T X_C (G = X^T X by blocks, G_CB = G_BC^T
- * not formed) by batched GEMMs that add into S, [W | F] and K.  The affine
- * steps of local.c finish the condensation. */
+ * a batched GEMM with the basis table), A^-1 = kappa M^-1 (scalar problems,
+ * register-tiled Gauss-Jordan) or M = L L^T and Ls = sqrt(kappa) L^-1,
+ * X = A^-1 Y or Ls Y by batched GEMMs, and the three couplings
+ * S = D + G_BB, W = E - G_BC, K0 = H + G_CC with G = Y^T A^-1 Y (= Y^T X, or
+ * X^T X) by blocks (G_CB = G_BC^T not formed), batched GEMMs that add into
+ * S, [W | F] and K.  The affine steps of local.c finish the condensation. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "blas.h"
 #include "error.h"
@@ -46,7 +49,26 @@ int local_mapped_create(hdgcl_solver s, local_stage *ls) {
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "local_mapped.cl", true, defines, &program));
   HDGCL_TRY(hdgcl_kernel_create(program, "mapped_build", &ls->mbuild));
-  HDGCL_TRY(hdgcl_kernel_create(program, "mapped_factor", &ls->mfactor));
+  /* The scalar problems invert A = M / kappa by the register-tiled
+   * Gauss-Jordan (X = A^-1 Y, and recovery's q = -X [u; lambda]): hex:16
+   * p = 3 mapped_factor took 1.7 ms of the stage's 17 (perf/results/stop22).
+   * Elasticity, whose expansion works with X = Ls Y, and sizes whose tile does
+   * not fit factor M (mapped_factor).  HDGCL_MAPPED_INVERSE=on|off chooses
+   * (tests compare both). */
+  const char *env = getenv("HDGCL_MAPPED_INVERSE");
+  bool forced = env && !strcmp(env, "on"), inverse;
+  HDGCL_TRY(env_on_off("HDGCL_MAPPED_INVERSE", !ls->vector, &inverse));
+  if (inverse && ls->vector)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "HDGCL_MAPPED_INVERSE=on: elasticity factors M (mapped_factor), not inverts it");
+  if (inverse) {
+    int status = local_invert_tiled_kernel(s, ls, &ls->minverse, &ls->minverse_wg);
+    if (status != HDGCL_SUCCESS && forced) return status;
+    if (!ls->minverse && forced)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "HDGCL_MAPPED_INVERSE=on: no grid's register tile fits M (%d rows)", sz->np);
+  }
+  if (!ls->minverse) HDGCL_TRY(hdgcl_kernel_create(program, "mapped_factor", &ls->mfactor));
   uint64_t m, x, t, fac, c = ls->chunk;
   local_mapped_sizes(s, &m, &x, &t, &fac);
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * m * 8, "mapped M", &ls->m));
@@ -76,8 +98,10 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
   const hdgcl_buffer *bwl = ls->vector ? &ls->mwl : &ls->wl, *bk = ls->vector ? &ls->mk : &ls->k;
   double mu = s->params.mu, lambda = s->params.lambda, mu0 = solver_mu0(s); /* (E17) */
   cl_int ce0 = (cl_int)e0, pid = s->params.id, pdeg = s->params.degree;
+  cl_int m_over_kappa = ls->minverse != NULL;
   double tau = s->tau, k2 = s->params.param;
-  hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
+  hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(m_over_kappa),
+                      HDGCL_ARG(d->kappa.mem),  HDGCL_ARG(d->coords.mem),
                       HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_orient.mem),
                       HDGCL_ARG(d->c.mem),      HDGCL_ARG(tau),
                       HDGCL_ARG(pid),           HDGCL_ARG(pdeg),
@@ -107,31 +131,41 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
     HDGCL_TRY(hdgcl_kernel_set_args(ls->mepre, sizeof pargs / sizeof *pargs, pargs));
     HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mepre, 1, &global, &ls->wg, NULL));
   }
-  /* mapped_factor: one element per work-group, the largest work-group the
-   * kernel allows (at most 256: its rank-1 updates have (NP - k)^2 / 2 entries). */
-  hdgcl_arg fargs[] = {HDGCL_ARG(ce0), HDGCL_ARG(d->kappa.mem), HDGCL_ARG(ls->m.mem)};
-  HDGCL_TRY(hdgcl_kernel_set_args(ls->mfactor, 3, fargs));
-  size_t fwg = pipeline_kernel_max_wg(s, ls->mfactor), fglobal = (size_t)n * fwg;
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mfactor, 1, &fglobal, &fwg, NULL));
-  /* X_k = Ls Y_k for each component block k (rows k np..): M holds Ls row by
-   * row, i.e. Ls^T column-major. */
+  if (ls->minverse) { /* M <- A^-1 = kappa M^-1 (M / kappa from mapped_build) */
+    hdgcl_arg iargs[] = {HDGCL_ARG(ls->m.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(ls->minverse, 1, iargs));
+    size_t iglobal = (size_t)n * ls->minverse_wg;
+    HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->minverse, 1, &iglobal, &ls->minverse_wg, NULL));
+  } else {
+    /* mapped_factor: one element per work-group, the largest work-group the
+     * kernel allows (at most 256: its rank-1 updates have (NP - k)^2 / 2 entries). */
+    hdgcl_arg fargs[] = {HDGCL_ARG(ce0), HDGCL_ARG(d->kappa.mem), HDGCL_ARG(ls->m.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(ls->mfactor, 3, fargs));
+    size_t fwg = pipeline_kernel_max_wg(s, ls->mfactor), fglobal = (size_t)n * fwg;
+    HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mfactor, 1, &fglobal, &fwg, NULL));
+  }
+  /* X_k = A^-1 Y_k, or Ls Y_k, for each component block k (rows k np..): M
+   * holds A^-1, or Ls row by row (Ls^T column-major). */
+  bool inv = ls->minverse != NULL;
   for (int k = 0; k < sz->dim; k++)
-    HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, np, cols, np, 1.0, ls->m.mem, 0, np,
+    HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, !inv, false, np, cols, np, 1.0, ls->m.mem, 0, np,
                                           np * np, ls->y.mem, k * np, rows, rows * cols, 0.0,
                                           ls->x.mem, k * np, rows, rows * cols, (size_t)n, NULL));
-  /* The blocks of G = X^T X added where they belong (X column-major
-   * (dim np) x (np + nt): X_B its first np columns, X_C the nt after):
-   * S += X_B^T X_B, W -= X_B^T X_C (and W_t), K0 += X_C^T X_C (F19), (F20). */
-  size_t nt = sz->nt, xs = rows * cols, xc = rows * np; /* X_C's offset in an element's X */
-  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, np, np, rows, 1.0, ls->x.mem, 0, rows,
+  /* The blocks of G = Y^T A^-1 Y = X^T X (Ls) = Y^T X (A^-1), added where they
+   * belong (column-major (dim np) x (np + nt): the B part its first np
+   * columns, the C part the nt after): S += G_BB, W -= G_BC (and W_t),
+   * K0 += G_CC (F19), (F20).  L is the left factor: X for Ls, Y for A^-1. */
+  cl_mem left = inv ? ls->y.mem : ls->x.mem;
+  size_t nt = sz->nt, xs = rows * cols, xc = rows * np; /* the C part's offset in an element's X */
+  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, np, np, rows, 1.0, left, 0, rows,
                                         xs, ls->x.mem, 0, rows, xs, 1.0, bs->mem, 0, np, np * np,
                                         (size_t)n, NULL));
   for (int w = 0; w < (ls->nonsymmetric ? 2 : 1); w++)
-    HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, np, nt, rows, -1.0, ls->x.mem, 0,
+    HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, np, nt, rows, -1.0, left, 0,
                                           rows, xs, ls->x.mem, xc, rows, xs, 1.0,
                                           (w ? bwl : bwf)->mem, 0, np, np * (nt + 1), (size_t)n,
                                           NULL));
-  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, nt, nt, rows, 1.0, ls->x.mem, xc, rows,
+  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, nt, nt, rows, 1.0, left, xc, rows,
                                         xs, ls->x.mem, xc, rows, xs, 1.0, bk->mem, 0, nt + 1,
                                         (nt + 1) * (nt + 1), (size_t)n, NULL));
   if (ls->vector) {
@@ -153,7 +187,8 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
   }
   /* Flops: quadrature of M, D (NQ NP^2 each, faces NFACES NQF NP^2), T (2 d^2 NP NQ),
    * B = -T Phi^T (2 d NP^2 NQ), C (d NP NT NQF), E, H; Cholesky and L^-1 NP^3/3 each;
-   * X = Ls Y, Ls triangular, d (NP+NT) NP^2; G's blocks 2 d NP (NP^2 + NP NT + NT^2)
+   * X = Ls Y, Ls triangular, d (NP+NT) NP^2 (the same count with A^-1: the
+   * cheaper route's, so the faster kernel shows as a higher rate); G's blocks 2 d NP (NP^2 + NP NT + NT^2)
    * (NP NT again for W_t). */
   double P = sz->np, T = sz->nt, D = sz->dim, Q = s->ref.qload.n, QF = s->ref.qface.n;
   double flops = 3 * Q * P * P + 3 * sz->nfaces * QF * P * P + 2 * D * D * P * Q +

@@ -45,8 +45,10 @@ typedef struct local_stage {
   size_t schur_wg;    /* local_schur's work-group size (schur_layout) */
   const char *schur_source; /* as invert_source */
   cl_kernel mbuild, mfactor;          /* mapped elements */
-  hdgcl_buffer m, x, fac;              /* mapped: M, then Ls = sqrt(kappa) L^-1 (M = L L^T);
-                                          X = Ls [B|C]; per-point factors */
+  cl_kernel minverse;                  /* mapped scalar: A^-1 = (M / kappa)^-1 in place (NULL: mfactor) */
+  size_t minverse_wg;
+  hdgcl_buffer m, x, fac;              /* mapped: M, then A^-1 (minverse) or Ls = sqrt(kappa) L^-1
+                                          (M = L L^T); X = A^-1 [B|C] or Ls [B|C]; per-point factors */
   hdgcl_buffer y, t;                   /* mapped: Y = [B|C], T (B = -T Phi^T) */
   cl_kernel mepre, mepost;             /* mapped elasticity: expansion to Z, [Wext | Fext], K */
   hdgcl_buffer ms, mwf, mwl, mk;       /* mapped elasticity: the scalar S0, [W0 | F], K0 */
@@ -66,6 +68,15 @@ typedef struct local_stage {
 } local_stage;
 
 int local_stage_create(hdgcl_solver s, local_stage *ls);
+/* *value = the environment variable `name` if set ("on" or "off"), else
+ * `fallback`; any other value is an argument error naming the variable. */
+int env_on_off(const char *name, bool fallback, bool *value);
+/* The register-tiled Gauss-Jordan inverse of NZ x NZ matrices
+ * (cl/local_invert_tiled.cl, in place, one matrix per work-group) and its
+ * work-group size: the largest grid G with G <= NZ / 2 whose tile fits
+ * (at least two rows per work-item), else the smallest that fits; *out NULL
+ * where none fits or compiles.  local_mapped.c inverts M / kappa with it. */
+int local_invert_tiled_kernel(hdgcl_solver s, local_stage *ls, cl_kernel *out, size_t *wg);
 /* Once the mesh data is on the device (before the first local stage): the
  * S^-1 kernel from $HDGCL_LOCAL_INVERT, the tuning record, or a timed trial
  * on the first elements (its time counts as setup). */

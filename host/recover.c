@@ -162,12 +162,13 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
   }
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->local, 1, &global, &rc->wg, NULL));
   if (s->dev->mapped) {
+    cl_int inverse = ls->minverse != NULL; /* X = A^-1 Y (else Ls Y): cl/local_mapped.cl */
     hdgcl_arg qargs[] = {HDGCL_ARG(ce0),           HDGCL_ARG(nint),
-                         HDGCL_ARG(ls->m.mem),     HDGCL_ARG(ls->x.mem),
-                         HDGCL_ARG(kr->x.mem),     HDGCL_ARG(as->bvals.mem),
-                         HDGCL_ARG(d->elem_faces.mem), HDGCL_ARG(d->face_unknown.mem),
-                         HDGCL_ARG(d->kappa.mem),  HDGCL_ARG(rc->u.mem),
-                         HDGCL_ARG(rc->q.mem)};
+                         HDGCL_ARG(inverse),       HDGCL_ARG(ls->m.mem),
+                         HDGCL_ARG(ls->x.mem),     HDGCL_ARG(kr->x.mem),
+                         HDGCL_ARG(as->bvals.mem), HDGCL_ARG(d->elem_faces.mem),
+                         HDGCL_ARG(d->face_unknown.mem), HDGCL_ARG(d->kappa.mem),
+                         HDGCL_ARG(rc->u.mem),     HDGCL_ARG(rc->q.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(rc->mapped_q, sizeof qargs / sizeof *qargs, qargs));
     HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->mapped_q, 1, &global, &rc->wg, NULL));
     hdgcl_arg pargs[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),

@@ -114,12 +114,13 @@ fi
   solve hex-p1-neumann --problem poisson-mixed --mesh hex:1 --order 1 $quick
   solve tri-p1-cg-chebyshev-mixed --mesh square:2 --order 1 --precond chebyshev --cheb-mixed true --rtol 0.9 --maxit 20
   # Convection (NONSYMMETRIC local kernels: Gauss-Jordan, [W_t | F]), GMRES;
-  # affine in local memory, mapped with the global scratch.
+  # affine in local memory, mapped with the global scratch and M factored
+  # (mapped_factor, q from Ls; quad-p1-mapped inverts M / kappa, the default).
   HDGCL_LOCAL_BUILD_TILE=on solve tri-p1-convection --problem convection-diffusion --mesh square:2 --order 1 --rtol 0.5 --maxit 20
   # Nonsymmetric pmg: the smoothers' Arnoldi interval estimate, GMRES outside
   # (hwloc's OpenCL component, loaded by MPI for BoomerAMG, off as above).
   HWLOC_COMPONENTS=-opencl solve tri-p2-gmres-pmg-convection --problem convection-diffusion --mesh square:2 --order 2 --precond pmg --rtol 0.5 --maxit 20
-  solve quad-p1-convection-global --problem convection-diffusion --mesh quad:2 --order 1 --scratch global --precond asm --rtol 0.5 --maxit 20
+  HDGCL_MAPPED_INVERSE=off solve quad-p1-convection-global --problem convection-diffusion --mesh quad:2 --order 1 --scratch global --precond asm --rtol 0.5 --maxit 20
   # Elasticity (elasticity_build, elasticity_recover, elasticity_errors; Z^-1 by
   # Gauss-Jordan): traction data (NONSYMMETRIC, GMRES) on triangles, and
   # tetrahedra with the global scratch (NCOMP right-hand sides in postprocess);

@@ -336,6 +336,43 @@ int main(void) {
     solve_pair_env(ctx, &tc[ci], "HDGCL_LOCAL_BUILD_TILE", off_on, NULL, ts);
     expect_same_matrix(ts, &tc[ci], "W through a local tile against W from the tables");
   }
+  /* Mapped elements: A^-1 = (M / kappa)^-1 by the tiled Gauss-Jordan, X = A^-1 Y,
+   * q = -X [u; lambda], against M = L L^T, X = Ls Y, q = -Ls^T X [u; lambda]
+   * (HDGCL_MAPPED_INVERSE): other roundings, so u and q agree to 1e-12 and
+   * the trace matrices to 1e-12 relative.  Quadrilaterals with kappa 1 and 10
+   * (A = M / kappa), hexahedra p = 3 (M is 64 x 64), convection on distorted
+   * quadrilaterals (nonsymmetric: W_t too). */
+  const pair_case mi[] = {{"quad:4", "kappa-jump", "4", 25},
+                          {"hex:2", "helmholtz-sin", "3", 64},
+                          {"quad:3,distort=0.1", "convection-diffusion", "3", 16}};
+  for (int ci = 0; ci < 3; ci++) {
+    solved ms[2];
+    solve_pair_env(ctx, &mi[ci], "HDGCL_MAPPED_INVERSE", off_on, NULL, ms);
+    if (!ms[0].status && !ms[1].status) {
+      int rows, slots, nf;
+      const double *v0, *v1, *q0, *q1;
+      CHECK_OK(hdgcl_solver_matrix(ms[0].solver, &rows, &slots, &nf, &v0, NULL, NULL));
+      CHECK_OK(hdgcl_solver_matrix(ms[1].solver, NULL, NULL, NULL, &v1, NULL, NULL));
+      double dk = relative_difference(v1, v0, (size_t)rows * slots * nf * nf);
+      CHECK_OK(hdgcl_solver_solution(ms[0].solver, NULL, &q0, NULL, NULL));
+      CHECK_OK(hdgcl_solver_solution(ms[1].solver, NULL, &q1, NULL, NULL));
+      size_t nq = (size_t)ms[0].result->num_elements * mi[ci].per * (mi[ci].mesh[0] == 'h' ? 3 : 2);
+      double dq = relative_difference(q1, q0, nq);
+      printf("%s on %s: A^-1 against Ls: K differs by %.1e, q by %.1e\n", mi[ci].problem,
+             mi[ci].mesh, dk, dq);
+      CHECK_MSG(dk < 1e-12 && dq < 1e-12, "%s on %s: A^-1 against Ls: K by %.3e, q by %.3e",
+                mi[ci].problem, mi[ci].mesh, dk, dq);
+    }
+    expect_same_pair(ms, &mi[ci], "A^-1 against Ls");
+  }
+  { /* read on mapped meshes only: a bad value is an argument error naming it */
+    setenv("HDGCL_MAPPED_INVERSE", "sometimes", 1);
+    solved bad = solve_with(ctx, "quad:2", "order", "2", NULL);
+    unsetenv("HDGCL_MAPPED_INVERSE");
+    CHECK_MSG(bad.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_MAPPED_INVERSE"),
+              "HDGCL_MAPPED_INVERSE=sometimes accepted");
+    solved_destroy(&bad);
+  }
   expect_rejected(ctx, "HDGCL_LOCAL_BUILD_TILE", "maybe");
   expect_rejected(ctx, "HDGCL_LOCAL_SCHUR_STAGE", "yes");
   /* Z one column per work-item (local_solve_columns, small SPD S) against
