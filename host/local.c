@@ -45,10 +45,20 @@ static double k0_factor_count(const hdg_sizes *sz) {
  * work-items, one program per G), then a batched GEMM; or Z directly by
  * cl/local_solve_tiled.cl (Gauss-Jordan on [S | W F], the same grids), or,
  * for a small SPD S, by cl/local_solve_columns.cl (one work-item per column,
- * Cholesky in registers). */
-enum { INVERT_CHOLESKY, INVERT_GAUSS_JORDAN, INVERT_TILED, INVERT_SOLVE, INVERT_COLUMNS, NUM_INVERT };
+ * Cholesky in registers), or, for SPD S on CPU devices, by
+ * cl/local_cholesky_solve.cl (one work-item per element, no barriers). */
+enum {
+  INVERT_CHOLESKY,
+  INVERT_GAUSS_JORDAN,
+  INVERT_TILED,
+  INVERT_SOLVE,
+  INVERT_COLUMNS,
+  INVERT_CHOLESKY_SOLVE,
+  NUM_INVERT
+};
 static const char *const invert_names[NUM_INVERT] = {
-    "cholesky", "gauss-jordan", "gauss-jordan-tiled", "gauss-jordan-solve", "cholesky-columns"};
+    "cholesky",         "gauss-jordan",    "gauss-jordan-tiled", "gauss-jordan-solve",
+    "cholesky-columns", "cholesky-solve"};
 #define COLUMNS_MAX 11 /* the largest S (NZ) of local_solve_columns: its factor stays in registers */
 /* The methods of K = K0 - [W | F]^T Z: cl/local.cl's local_schur (one work-item per row of K) or CLBlast. */
 enum { SCHUR_KERNEL, SCHUR_CLBLAST, NUM_SCHUR };
@@ -206,8 +216,31 @@ static int invert_kernel(hdgcl_solver s, local_stage *ls, int kind, size_t wg, c
     }
     kernel = ls->columns;
   }
+  if (kind == INVERT_CHOLESKY_SOLVE && spd) {
+    if (!ls->cholesky_solve) { /* compiled on first use */
+      char defines[64];
+      cl_program program;
+      snprintf(defines, sizeof defines, "-DNRHS=%d", ls->cols);
+      HDGCL_TRY(pipeline_program(s, "local_cholesky_solve.cl", false, defines, &program));
+      HDGCL_TRY(hdgcl_kernel_create(program, "local_cholesky_solve", &ls->cholesky_solve));
+    }
+    kernel = ls->cholesky_solve;
+  }
   *out = kernel && wg >= 1 && wg <= pipeline_kernel_max_wg(s, kernel) ? kernel : NULL;
   return HDGCL_SUCCESS;
+}
+
+/* A kernel on `items` work-items in work-groups of `wg`, or where wg is 0 of
+ * at most FLAT_WG (fewer where the device or oclgrind allows fewer), the
+ * global size rounded up: the kernels check their range. */
+#define FLAT_WG 128
+static int launch_flat(hdgcl_solver s, cl_kernel kernel, size_t items, size_t wg) {
+  if (!wg) {
+    wg = pipeline_kernel_max_wg(s, kernel);
+    if (wg > FLAT_WG) wg = FLAT_WG;
+  }
+  size_t global = (items + wg - 1) / wg * wg;
+  return hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL);
 }
 
 /* Z = S^-1 [W | F] for the elements of the chunk buffers' first n slots,
@@ -218,14 +251,14 @@ static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_
   if (!kernel) return hdgcl_error(HDGCL_ERROR_INTERNAL, "local_invert: no kernel %s:%zu",
                                   invert_names[kind], wg);
   size_t np = ls->rows, nt1 = ls->cols, global = (size_t)n * wg;
-  if (kind == INVERT_COLUMNS) { /* one work-item per column of [W | F] */
+  if (kind == INVERT_COLUMNS || kind == INVERT_CHOLESKY_SOLVE) {
+    /* one work-item per column of [W | F], resp. per element */
     cl_int cn = (cl_int)n;
     cl_long zoff = (cl_long)(z0 * (int64_t)(np * nt1));
     hdgcl_arg a[] = {HDGCL_ARG(cn), HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->wf.mem),
                      HDGCL_ARG(ls->z.mem), HDGCL_ARG(zoff)};
     HDGCL_TRY(hdgcl_kernel_set_args(kernel, 5, a));
-    global = ((size_t)n * nt1 + wg - 1) / wg * wg;
-    return hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL);
+    return launch_flat(s, kernel, (size_t)n * (kind == INVERT_COLUMNS ? nt1 : 1), wg);
   }
   if (kind == INVERT_SOLVE) {
     cl_long zoff = (cl_long)(z0 * (int64_t)(np * nt1));
@@ -241,19 +274,6 @@ static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_
   return hdgcl_dgemm_strided_batched(s->ctx, false, false, np, nt1, np, 1.0, ls->s.mem, 0, np,
                                      np * np, ls->wf.mem, 0, np, np * nt1, 0.0, ls->z.mem,
                                      (size_t)z0 * np * nt1, np, np * nt1, (size_t)n, NULL);
-}
-
-/* A kernel on `items` work-items in work-groups of `wg`, or where wg is 0 of
- * at most FLAT_WG (fewer where the device or oclgrind allows fewer), the
- * global size rounded up: the kernels check their range. */
-#define FLAT_WG 128
-static int launch_flat(hdgcl_solver s, cl_kernel kernel, size_t items, size_t wg) {
-  if (!wg) {
-    wg = pipeline_kernel_max_wg(s, kernel);
-    if (wg > FLAT_WG) wg = FLAT_WG;
-  }
-  size_t global = (items + wg - 1) / wg * wg;
-  return hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL);
 }
 
 /* K = K0 - [W | F]^T Z (F10), or K0 - [W_t | F]^T Z with convection (F24),
@@ -430,8 +450,10 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
   hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
   typedef struct { int kind; size_t wg; } candidate;
-  candidate cand[6 + 2 * NUM_TILED];
+  candidate cand[8 + 2 * NUM_TILED];
   int nc = 0;
+  if (ls->cpu) /* one element per work-item: work-groups of 1 and 16 elements */
+    for (size_t w = 1; w <= 16; w *= 16) cand[nc++] = (candidate){INVERT_CHOLESKY_SOLVE, w};
   cand[nc++] = (candidate){INVERT_CHOLESKY, ls->wg};
   cand[nc++] = (candidate){INVERT_COLUMNS, 64};
   cand[nc++] = (candidate){INVERT_COLUMNS, 128};
@@ -487,8 +509,8 @@ static int choose_invert(hdgcl_solver s, local_stage *ls) {
     if (ls->invert_kind < 0)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_INVERT=%s: expected tuned, cholesky, gauss-jordan, "
-                         "gauss-jordan-tiled, gauss-jordan-solve or cholesky-columns (SPD S of "
-                         "at most %d rows), optionally :WG (a work-group size the kernel "
+                         "gauss-jordan-tiled, gauss-jordan-solve, cholesky-columns (SPD S of "
+                         "at most %d rows) or cholesky-solve, optionally :WG (a work-group size the kernel "
                          "allows; G*G for a grid G of the tiled ones whose tile fits)",
                          env, COLUMNS_MAX);
     return HDGCL_SUCCESS;
@@ -558,6 +580,7 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   ls->scratch_global = solver_scratch_global(s, ((size_t)ls->rows * ls->rows + ls->rows) * 8);
   ls->wg = element_group_size(ls->rows);
   ls->nonsymmetric = s->nonsymmetric;
+  ls->cpu = info.is_cpu;
   /* local_build: a warp-sized team of work-items per element, several
    * elements per work-group, where K0 has at most 1024 entries. */
   int nk = sz->nt + 1;
@@ -786,7 +809,11 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
    * writes K0 before CLBlast). */
   double P = np, N1 = nt1, T = s->ref.sz.nt, NKF = k0_factor_count(&s->ref.sz);
   bool fused = ls->invert_kind == INVERT_SOLVE, columns = ls->invert_kind == INVERT_COLUMNS;
-  double flops = (fused ? 1.0 : ls->nonsymmetric || ls->vector ? 2.0 : 4.0 / 3.0) * P * P * P +
+  bool solve = ls->invert_kind == INVERT_CHOLESKY_SOLVE;
+  double flops = (solve  ? 1.0 / 3.0
+                  : fused ? 1.0
+                  : ls->nonsymmetric || ls->vector ? 2.0
+                                                   : 4.0 / 3.0) * P * P * P +
                  2 * P * P * N1 + 2 * P * N1 * N1;
   double kbytes = 2 * P * N1 + 2 * N1 * N1;
   if (ls->k0_factors) {
@@ -794,7 +821,7 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
     kbytes = ls->schur_kind == SCHUR_CLBLAST ? 2 * P * N1 + 3 * N1 * N1 + NKF
                                              : 2 * P * N1 + N1 * N1 + NKF;
   }
-  double bytes = 8.0 * ((fused || columns ? 0 : 2 * P * P) + P * P + 2 * P * N1 + kbytes);
+  double bytes = 8.0 * ((fused || columns ? 0 : 2 * P * P) + (solve ? 0 : P * P) + 2 * P * N1 + kbytes);
   s->result.stages[charge].flops += flops * n;
   s->result.stages[charge].bytes += bytes * n;
   return HDGCL_SUCCESS;
@@ -811,6 +838,7 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
     if (ls->solve[i]) clReleaseKernel(ls->solve[i]);
   }
   if (ls->columns) clReleaseKernel(ls->columns);
+  if (ls->cholesky_solve) clReleaseKernel(ls->cholesky_solve);
   hdgcl_buffer_release(s->ctx, &ls->s);
   hdgcl_buffer_release(s->ctx, &ls->wf);
   hdgcl_buffer_release(s->ctx, &ls->wl);

@@ -32,6 +32,7 @@ typedef struct local_stage {
   cl_kernel tiled[NUM_TILED]; /* S^-1 by Gauss-Jordan in registers, one per grid (NULL: not compiled yet) */
   cl_kernel solve[NUM_TILED]; /* Z = S^-1 [W|F] by Gauss-Jordan on [S | W F] in registers, the same grids */
   cl_kernel columns;     /* Z = S^-1 [W|F] one column per work-item (small SPD S; NULL until used) */
+  cl_kernel cholesky_solve; /* Z = S^-1 [W|F] one element per work-item (SPD S, CPUs; NULL until used) */
   int invert_kind;       /* the method of Z (-1 until local_stage_prepare), and its work-group size */
   size_t invert_wg;
   const char *invert_source; /* "trial", "cache", "default" or "environment" (hdgcl_result) */
@@ -59,6 +60,7 @@ typedef struct local_stage {
   bool nonsymmetric;   /* convection: S^-1 by Gauss-Jordan, K = K0 - [W_t|F]^T Z (F24);
                           elasticity with traction data: [Wext + P | Fext] (E13) */
   bool vector;         /* elasticity: S is the (u, p) matrix Z of (E8), Gauss-Jordan only */
+  bool cpu;            /* a CPU device: the trial also times cholesky-solve */
   int rows, cols;      /* S is rows x rows (NZ), [W|F] rows x cols (NTB + 1) */
   hdgcl_buffer s, wf, z, k; /* chunk-sized (z: all elements when keep) */
   hdgcl_buffer wl;          /* [W_t | F], chunk-sized when nonsymmetric */

@@ -223,9 +223,11 @@ int main(void) {
                             "gauss-jordan-solve:64",
                             "gauss-jordan-solve:121",
                             "gauss-jordan-solve:256",
-                            "gauss-jordan-solve"};
-  const int wgs[] = {0, 0, 128, 64, 121, 256, 256, 64, 121, 256, 256};
-  for (int v = 0; v < 11; v++) {
+                            "gauss-jordan-solve",
+                            "cholesky-solve:1",
+                            "cholesky-solve:16"};
+  const int wgs[] = {0, 0, 128, 64, 121, 256, 256, 64, 121, 256, 256, 1, 16};
+  for (int v = 0; v < 13; v++) {
     solved s = forced(ctx, "helmholtz-sin", variants[v]);
     expect_source(&s, "environment");
     char what[64];
@@ -234,7 +236,12 @@ int main(void) {
     CHECK(s.status || !wgs[v] || s.result->local_invert_wg == wgs[v]);
     solved_destroy(&s);
   }
-  /* Chunks of 5 elements: the solve kernel writes Z at each chunk's offset. */
+  /* Chunks of 5 elements: the solve kernels write Z at each chunk's offset. */
+  setenv("HDGCL_LOCAL_INVERT", "cholesky-solve:16", 1); /* 5 of a group's 16 work-items work */
+  solved cs5 = solve_with(ctx, "square:4,perturb=0.2,seed=6", "problem", "helmholtz-sin", "order",
+                          "5", "chunk", "5", NULL);
+  expect_same_u(&a, &cs5, 0, "cholesky-solve:16 in chunks of 5");
+  solved_destroy(&cs5);
   setenv("HDGCL_LOCAL_INVERT", "gauss-jordan-solve:64", 1);
   solved ch = solve_with(ctx, "square:4,perturb=0.2,seed=6", "problem", "helmholtz-sin", "order", "5",
                          "chunk", "5", NULL);
@@ -440,6 +447,9 @@ int main(void) {
   solved n2 = forced(ctx, "convection-diffusion", "cholesky");
   CHECK(n2.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "nonsymmetric"));
   solved_destroy(&n2);
+  solved n5 = forced(ctx, "convection-diffusion", "cholesky-solve");
+  CHECK(n5.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "nonsymmetric"));
+  solved_destroy(&n5);
   const char *bad[] = {"lu", "gauss-jordan:0", "gauss-jordan:100000", "gauss-jordan-tiled:100",
                        "gauss-jordan-solve:128"};
   for (int i = 0; i < 5; i++) expect_rejected(ctx, "HDGCL_LOCAL_INVERT", bad[i]);
