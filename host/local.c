@@ -60,9 +60,11 @@ static const char *const invert_names[NUM_INVERT] = {
     "cholesky",         "gauss-jordan",    "gauss-jordan-tiled", "gauss-jordan-solve",
     "cholesky-columns", "cholesky-solve"};
 #define COLUMNS_MAX 11 /* the largest S (NZ) of local_solve_columns: its factor stays in registers */
-/* The methods of K = K0 - [W | F]^T Z: cl/local.cl's local_schur (one work-item per row of K) or CLBlast. */
-enum { SCHUR_KERNEL, SCHUR_CLBLAST, NUM_SCHUR };
-static const char *const schur_names[NUM_SCHUR] = {"local-schur", "clblast"};
+/* The methods of K = K0 - [W | F]^T Z: cl/local.cl's local_schur (one
+ * work-item per row of K), CLBlast, or on CPU devices
+ * cl/local_schur_element.cl (one work-item per element). */
+enum { SCHUR_KERNEL, SCHUR_CLBLAST, SCHUR_ELEMENT, NUM_SCHUR };
+static const char *const schur_names[NUM_SCHUR] = {"local-schur", "clblast", "element"};
 /* NZ (NTB+1) up to which local_schur is the default: on the H100 (stop 19)
  * it beat CLBlast at 820 (tetrahedra p = 3), 1485 (hexahedra p = 2) and 2135
  * (tetrahedra p = 4, K0 from its factors counted on both sides) and lost at
@@ -284,12 +286,26 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
   cl_mem left = ls->nonsymmetric ? ls->wl.mem : ls->wf.mem;
   const device_data *d = &s->dev->data;
   cl_int ce0 = (cl_int)e0, cn = (cl_int)n;
-  if (kind == SCHUR_CLBLAST) {
+  if (kind == SCHUR_CLBLAST || kind == SCHUR_ELEMENT) {
     if (ls->k0_factors) { /* K0 first, one work-item per entry */
       hdgcl_arg a[] = {HDGCL_ARG(ce0), HDGCL_ARG(cn), HDGCL_ARG(ls->kf.mem),
                        HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->efef.mem), HDGCL_ARG(ls->k.mem)};
       HDGCL_TRY(hdgcl_kernel_set_args(ls->k0, 6, a));
       HDGCL_TRY(launch_flat(s, ls->k0, (size_t)n * nt1 * nt1, 0));
+    }
+    if (kind == SCHUR_ELEMENT) {
+      if (!ls->schur_element) { /* compiled on first use */
+        char defines[64];
+        cl_program program;
+        snprintf(defines, sizeof defines, "-DNRHS=%d", ls->cols);
+        HDGCL_TRY(pipeline_program(s, "local_schur_element.cl", false, defines, &program));
+        HDGCL_TRY(hdgcl_kernel_create(program, "local_schur_element", &ls->schur_element));
+      }
+      cl_long czoff = (cl_long)zoff;
+      hdgcl_arg a[] = {HDGCL_ARG(cn), HDGCL_ARG(left), HDGCL_ARG(ls->z.mem), HDGCL_ARG(czoff),
+                       HDGCL_ARG(ls->k.mem)};
+      HDGCL_TRY(hdgcl_kernel_set_args(ls->schur_element, 5, a));
+      return launch_flat(s, ls->schur_element, (size_t)n, 1);
     }
     return hdgcl_dgemm_strided_batched(s->ctx, true, false, nt1, nt1, np, -1.0, left, 0, np,
                                        np * nt1, ls->z.mem, zoff, np, np * nt1, 1.0, ls->k.mem, 0,
@@ -372,10 +388,10 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
         return HDGCL_SUCCESS;
       }
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                       "HDGCL_LOCAL_SCHUR=%s: expected local-schur, clblast or tuned", env);
+                       "HDGCL_LOCAL_SCHUR=%s: expected local-schur, clblast, element or tuned", env);
   }
   char label[128], value[64];
-  snprintf(label, sizeof label, "local_schur v3 np=%d nc=%d%s", ls->rows, ls->cols,
+  snprintf(label, sizeof label, "local_schur v4 np=%d nc=%d%s", ls->rows, ls->cols,
            ls->nonsymmetric ? " nonsymmetric" : "");
   if (hdgcl_tuning_load(s->ctx, label, value, sizeof value))
     for (int i = 0; i < NUM_SCHUR; i++)
@@ -394,6 +410,7 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
   HDGCL_TRY(launch_z(s, ls, ls->invert_kind, ls->invert_wg, n, 0));
   double best = 1e300;
   for (int kind = 0; kind < NUM_SCHUR; kind++) {
+    if (kind == SCHUR_ELEMENT && !ls->cpu) continue;
     double t;
     int reps;
     HDGCL_TRY(time_candidate(s, ls, trial_launch_k, kind, 0, n, false, &t, &reps));
@@ -516,7 +533,7 @@ static int choose_invert(hdgcl_solver s, local_stage *ls) {
     return HDGCL_SUCCESS;
   }
   char label[128], value[64];
-  snprintf(label, sizeof label, "local_invert v4 np=%d nc=%d %s%s%s", ls->rows, ls->cols,
+  snprintf(label, sizeof label, "local_invert v5 np=%d nc=%d %s%s%s", ls->rows, ls->cols,
            ls->scratch_global ? "global" : "local", ls->nonsymmetric ? " nonsymmetric" : "",
            ls->vector ? " vector" : "");
   if (hdgcl_tuning_load(s->ctx, label, value, sizeof value)) {
@@ -818,7 +835,7 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
   double kbytes = 2 * P * N1 + 2 * N1 * N1;
   if (ls->k0_factors) {
     flops += T * T + T;
-    kbytes = ls->schur_kind == SCHUR_CLBLAST ? 2 * P * N1 + 3 * N1 * N1 + NKF
+    kbytes = ls->schur_kind != SCHUR_KERNEL ? 2 * P * N1 + 3 * N1 * N1 + NKF
                                              : 2 * P * N1 + N1 * N1 + NKF;
   }
   double bytes = 8.0 * ((fused || columns ? 0 : 2 * P * P) + (solve ? 0 : P * P) + 2 * P * N1 + kbytes);
@@ -839,6 +856,7 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   }
   if (ls->columns) clReleaseKernel(ls->columns);
   if (ls->cholesky_solve) clReleaseKernel(ls->cholesky_solve);
+  if (ls->schur_element) clReleaseKernel(ls->schur_element);
   hdgcl_buffer_release(s->ctx, &ls->s);
   hdgcl_buffer_release(s->ctx, &ls->wf);
   hdgcl_buffer_release(s->ctx, &ls->wl);

@@ -38,6 +38,7 @@ typedef struct local_stage {
   const char *invert_source; /* "trial", "cache", "default" or "environment" (hdgcl_result) */
   cl_kernel schur;       /* K = K0 - [W|F]^T Z (cl/local.cl), or CLBlast: schur_kind */
   cl_kernel k0;          /* affine scalar: K0 from its factors kf, before CLBlast's K -= [W|F]^T Z */
+  cl_kernel schur_element; /* K -= [W|F]^T Z one element per work-item (CPUs; NULL until used) */
   bool k0_factors;       /* affine scalar: local_build_s writes K0's factors (kf), not K0 */
   hdgcl_buffer kf;       /* K0's factors, chunk-sized where k0_factors */
   hdgcl_buffer ef;       /* local_build's factors of each element (cl/local.cl's EF), as kf */
@@ -60,7 +61,7 @@ typedef struct local_stage {
   bool nonsymmetric;   /* convection: S^-1 by Gauss-Jordan, K = K0 - [W_t|F]^T Z (F24);
                           elasticity with traction data: [Wext + P | Fext] (E13) */
   bool vector;         /* elasticity: S is the (u, p) matrix Z of (E8), Gauss-Jordan only */
-  bool cpu;            /* a CPU device: the trial also times cholesky-solve */
+  bool cpu;            /* a CPU device: the trials also time cholesky-solve and element */
   int rows, cols;      /* S is rows x rows (NZ), [W|F] rows x cols (NTB + 1) */
   hdgcl_buffer s, wf, z, k; /* chunk-sized (z: all elements when keep) */
   hdgcl_buffer wl;          /* [W_t | F], chunk-sized when nonsymmetric */

@@ -103,9 +103,9 @@ fi
   HDGCL_LOCAL_SCHUR=clblast solve tri-p1-ell-blockjacobi-chunks --mesh square:2 --order 1 --format ell --precond block-jacobi --chunk 3 $quick
   # Z one column per work-item (local_solve_columns), chunk by chunk.
   HDGCL_LOCAL_INVERT=cholesky-columns:64 solve tet-p1-columns-chunks --mesh cube:1 --order 1 --chunk 4 $quick
-  # Z one element per work-item (local_cholesky_solve, the CPU form), chunks
-  # of 3 in work-groups of 4 (one work-item idle).
-  HDGCL_LOCAL_INVERT=cholesky-solve:4 solve tri-p2-cholesky-solve-chunks --mesh square:2 --order 2 --chunk 3 $quick
+  # Z and K one element per work-item (local_cholesky_solve in work-groups of
+  # 4, one work-item idle, and local_schur_element: the CPU forms), chunks of 3.
+  HDGCL_LOCAL_INVERT=cholesky-solve:4 HDGCL_LOCAL_SCHUR=element solve tri-p2-cpu-forms-chunks --mesh square:2 --order 2 --chunk 3 $quick
   export HDGCL_LOCAL_INVERT=gauss-jordan
   # p = 3: local_build_s's work-group capped at the device's 64, and u* by
   # postprocess_tiled over several register tiles (15 x 16 on an 8 x 8 grid).
