@@ -198,6 +198,20 @@ int local_invert_tiled_kernel(hdgcl_solver s, local_stage *ls, cl_kernel *out, s
   return HDGCL_SUCCESS;
 }
 
+/* *slot = the kernel `name` of cl/NAME.cl built with NRHS = the columns of
+ * [W | F], compiled on first use (as the tiled kernels). */
+static int nrhs_kernel(hdgcl_solver s, local_stage *ls, const char *name, cl_kernel *slot) {
+  if (!*slot) {
+    char defines[32], file[64];
+    cl_program program;
+    snprintf(defines, sizeof defines, "-DNRHS=%d", ls->cols);
+    snprintf(file, sizeof file, "%s.cl", name);
+    HDGCL_TRY(pipeline_program(s, file, false, defines, &program));
+    HDGCL_TRY(hdgcl_kernel_create(program, name, slot));
+  }
+  return HDGCL_SUCCESS;
+}
+
 /* The kernel of method `kind` at work-group size wg into *out, NULL where
  * that pair does not exist here (Cholesky for a nonsymmetric or indefinite
  * S, a tiled grid whose tile does not fit, a size above the kernel's limit). */
@@ -209,23 +223,11 @@ static int invert_kernel(hdgcl_solver s, local_stage *ls, int kind, size_t wg, c
   for (int i = 0; i < NUM_TILED && (kind == INVERT_TILED || kind == INVERT_SOLVE); i++)
     if ((size_t)gauss_jordan_grids[i] * gauss_jordan_grids[i] == wg) HDGCL_TRY(tiled_kernel(s, ls, kind, i, &kernel));
   if (kind == INVERT_COLUMNS && spd && ls->rows <= COLUMNS_MAX) {
-    if (!ls->columns) { /* compiled on first use, as the tiled kernels */
-      char defines[64];
-      cl_program program;
-      snprintf(defines, sizeof defines, "-DNRHS=%d", ls->cols);
-      HDGCL_TRY(pipeline_program(s, "local_solve_columns.cl", false, defines, &program));
-      HDGCL_TRY(hdgcl_kernel_create(program, "local_solve_columns", &ls->columns));
-    }
+    HDGCL_TRY(nrhs_kernel(s, ls, "local_solve_columns", &ls->columns));
     kernel = ls->columns;
   }
   if (kind == INVERT_CHOLESKY_SOLVE && spd) {
-    if (!ls->cholesky_solve) { /* compiled on first use */
-      char defines[64];
-      cl_program program;
-      snprintf(defines, sizeof defines, "-DNRHS=%d", ls->cols);
-      HDGCL_TRY(pipeline_program(s, "local_cholesky_solve.cl", false, defines, &program));
-      HDGCL_TRY(hdgcl_kernel_create(program, "local_cholesky_solve", &ls->cholesky_solve));
-    }
+    HDGCL_TRY(nrhs_kernel(s, ls, "local_cholesky_solve", &ls->cholesky_solve));
     kernel = ls->cholesky_solve;
   }
   *out = kernel && wg >= 1 && wg <= pipeline_kernel_max_wg(s, kernel) ? kernel : NULL;
@@ -294,13 +296,7 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
       HDGCL_TRY(launch_flat(s, ls->k0, (size_t)n * nt1 * nt1, 0));
     }
     if (kind == SCHUR_ELEMENT) {
-      if (!ls->schur_element) { /* compiled on first use */
-        char defines[64];
-        cl_program program;
-        snprintf(defines, sizeof defines, "-DNRHS=%d", ls->cols);
-        HDGCL_TRY(pipeline_program(s, "local_schur_element.cl", false, defines, &program));
-        HDGCL_TRY(hdgcl_kernel_create(program, "local_schur_element", &ls->schur_element));
-      }
+      HDGCL_TRY(nrhs_kernel(s, ls, "local_schur_element", &ls->schur_element));
       cl_long czoff = (cl_long)zoff;
       hdgcl_arg a[] = {HDGCL_ARG(cn), HDGCL_ARG(left), HDGCL_ARG(ls->z.mem), HDGCL_ARG(czoff),
                        HDGCL_ARG(ls->k.mem)};

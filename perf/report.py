@@ -800,7 +800,24 @@ def local_stage_section(results, bench, out):
                "p = 6: `local_build` on `cube:16` p = 6, 7 5.2-5.7, 13.2 ms -> 2.86, 4.81 ms, local "
                "stage p = 7 78.1 -> 69.7 ms (`profile-build-tile.txt` there); on mapped elements "
                "G = X^T X is three GEMMs adding its blocks into S, W and K0 in place (no G, no "
-               "`mapped_combine`): `hex:16` p = 2, 3 3.23, 19.22 -> 2.83, 17.13 ms.\n")
+               "`mapped_combine`): `hex:16` p = 2, 3 3.23, 19.22 -> 2.83, 17.13 ms.  Since stop 22 "
+               "the scalar problems on mapped elements invert A = M / kappa by "
+               "`local_invert_tiled` in place of `mapped_factor` (X = A^-1 Y, G = Y^T X, q = "
+               "-X [u; lambda]): `hex:16` p = 2, 3 2.83, 17.13 -> 2.63, 15.42 ms, 99% and 109% of "
+               "CLBlast's rate (`HDGCL_MAPPED_INVERSE=off` in the same run: 93%, 100%; "
+               "`perf/results/stop22/`).  On CPU devices the trials also time two forms with one "
+               "element per work-item and no barriers: `cholesky-solve` "
+               "(`cl/local_cholesky_solve.cl`: Cholesky in place, then both solves on all columns "
+               "of [W | F] at once, transposed in private memory), counted at its own NZ^3/3 + "
+               "2 NZ^2 (NT+1) flops, fewer than the Cholesky route's count the other SPD methods "
+               "get, and `element` for K (`cl/local_schur_element.cl`, after `local_k0`).  PoCL "
+               "picked `cholesky-solve` for `square:80` p = 4-7 and `cube:8` p = 2, 3, and "
+               "`element` for `square:80` p = 6; on 2 cores (PoCL 3.1) `square:40` p = 9 Z takes "
+               "58 ms against 339 + 83 ms for `local_invert` and CLBlast's GEMM, and on the GPU "
+               "machine's 16 cores (PoCL 5.0) the local stage of `square:80` p = 4, 5, 6, 7 went "
+               "from 92, 70, 52, 49% of CLBlast's rate (stop 20, one pass) to 116, 95, 81, 79% "
+               "back to back (`profile-pocl-tri80-p*.txt` there: `local_build` and "
+               "`local_build_s`, GPU-shaped kernels, are now 33-39% of it).\n")
 
 
 def report(args, figdir, runs, bench, compare, elasticity):
