@@ -369,9 +369,10 @@ static int time_candidate(hdgcl_solver s, local_stage *ls, trial_launch launch, 
   return HDGCL_SUCCESS;
 }
 
-/* The method of K: $HDGCL_LOCAL_SCHUR ("local-schur" | "clblast" | "tuned"),
- * else the tuning record of this device and size, else a timed trial of both
- * on the first elements after Z (meshes of at least TUNE_MIN_ELEMENTS, or
+/* The method of K: $HDGCL_LOCAL_SCHUR ("local-schur" | "clblast" | "element"
+ * | "tuned"), else the tuning record of this device and size, else a timed
+ * trial of each (element on CPU devices only) on the first elements after Z
+ * (meshes of at least TUNE_MIN_ELEMENTS, or
  * "tuned"), else local_schur for small products and CLBlast for the others. */
 static int choose_schur(hdgcl_solver s, local_stage *ls) {
   const char *env = getenv("HDGCL_LOCAL_SCHUR");
@@ -813,13 +814,15 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
    * 2 NP^2 (NT+1) for Z; Gauss-Jordan on [S | W F] eliminates NP^3 + 2 NP^2
    * (NT+1) (the finished columns not counted); the column solves count as
    * the Cholesky route (each of their work-items factors S again: they do
-   * more).  K's product 2 NP (NT+1)^2,
+   * more); cholesky-solve counts what it does, NP^3 / 3 for the factor and
+   * 2 NP^2 (NT+1) for the two solves.  K's product 2 NP (NT+1)^2,
    * and K0 from its factors one product per entry and one sum per diagonal
    * entry.  Bytes: invert reads and writes S, GEMM 1 reads S, [W|F] and
-   * writes Z (the solve kernel reads S, [W|F] and writes Z); K's product
-   * reads [W|F] and Z and writes K, and reads K0 from K (in place, CLBlast
-   * or without K0's factors) or K0's factors (local_schur_k0; local_k0
-   * writes K0 before CLBlast). */
+   * writes Z (the solve kernel reads S, [W|F] and writes Z; cholesky-solve
+   * reads and writes S, reads [W|F] and writes Z); K's product
+   * reads [W|F] and Z and writes K, and reads K0 from K (in place, CLBlast,
+   * element, or without K0's factors) or K0's factors (local_schur_k0;
+   * local_k0 writes K0 before CLBlast or element). */
   double P = np, N1 = nt1, T = s->ref.sz.nt, NKF = k0_factor_count(&s->ref.sz);
   bool fused = ls->invert_kind == INVERT_SOLVE, columns = ls->invert_kind == INVERT_COLUMNS;
   bool solve = ls->invert_kind == INVERT_CHOLESKY_SOLVE;
