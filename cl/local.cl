@@ -11,7 +11,8 @@
  * comes from Gauss-Jordan, and the second GEMM is K = K0 - [W_t | F]^T Z.
  * local_invert's S^-1 has two methods, Cholesky (SPD) and Gauss-Jordan
  * (either), one work-group per element.
- * Prepended: common.h, problems.h, geometry.h.  Compile-time sizes: DIM,
+ * Prepended: common.h, problems.h, geometry.h, local_factors.h (the
+ * per-element factors, k0_entry).  Compile-time sizes: DIM,
  * NVERT, NFACES, NORIENT, NP, NF, NT, NQ_LOAD.
  *
  * Layouts (per element, element-major):
@@ -20,33 +21,10 @@
  *   WF  [NT+1][NP]   column-major NP x (NT+1): column (f,m) of W, then F
  *   WL  [NT+1][NP]   the same for [W_t | F] (NONSYMMETRIC only)
  *   KF  [NKF]                K0's factors (k0_entry)
- *   EF  [NEF]                local_build's factors (EF_* below)
+ *   EF  [NEF]                local_build's factors (EF_*, cl/local_factors.h)
  *   K   [NT+1][NT+1] column-major; row/column NT of K0 are zero */
 
 #if AFFINE /* mapped elements build their matrices in cl/local_mapped.cl */
-/* (F22) beta . n_f of face f into *bn, and the upwinded tau_f = tau + max(beta . n_f, 0). */
-double face_tau(const geometry *g, const double *beta, const double tau, const int f, double *bn) {
-  double b = 0.0;
-  for (int k = 0; k < DIM; k++) b += beta[k] * g->normal[f][k];
-  *bn = b;
-  return tau + fmax(b, 0.0);
-}
-
-/* Per element, the NKF factors of K0 (k0_entry): (kappa/|J|) sigma_fa
- * sigma_fb (n_fa . n_fb) for each pair of faces, then (tau_f - beta.n_f) sigma_f. */
-#define NKF (NFACES * NFACES + NFACES)
-/* Per element, the NEF factors local_build needs (written by local_build_s,
- * which computes the element's geometry anyway): for [W | F] (F14), (F25)
- * sigma_f (tau_f - beta.n_f), sigma_f kappa (J^-1 n_f)_l and sigma_f beta.n_f
- * per face; for the load (F16) the affine map x0, J and |J|. */
-#define EF_A 0                        /* [NFACES] */
-#define EF_B NFACES                   /* [NFACES][DIM] */
-#define EF_C (NFACES * (DIM + 1))     /* [NFACES] */
-#define EF_X0 (NFACES * (DIM + 2))    /* [DIM] */
-#define EF_JAC (EF_X0 + DIM)          /* [DIM][DIM] row-major */
-#define EF_DETJ (EF_JAC + DIM * DIM)
-#define NEF (EF_DETJ + 1)
-
 /* (F13) S = sum_f tau_f sigma_f Pf_f + c|J| I + kappa|J| sum_lm G_lm Dm_l Dm_m^T,
  * (F25) minus |J| sum_l (J^-1 beta)_l Dm_l^T (convection): a linear
  * combination of reference tables with NWS weights per element.  A
@@ -60,7 +38,6 @@ double face_tau(const geometry *g, const double *beta, const double tau, const i
  * factors EF, so that no other kernel computes the element's geometry; the
  * whole group stores them. */
 /* SB: elements per work-group, -DSB from host/local.c (BUILD_S_BLOCK). */
-#define NWS (NFACES + 1 + DIM * DIM + DIM)
 __kernel void local_build_s(const int e0, const int n, __global const double *coords,
                             __global const int *elem_verts, __global const double *kappa_e,
                             __global const double *c_e, const double tau, const int problem_id,
@@ -81,43 +58,12 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
     const long e = e0 + eb + k;
     geometry g;
     element_geometry(e, coords, elem_verts, &g);
-    const double kappa = kappa_e[e], c = c_e[e];
-    double sigma[NFACES], bn[NFACES], taun[NFACES];
-    for (int f = 0; f < NFACES; f++) {
-      sigma[f] = g.face_measure[f] / FACE_REF_MEASURE;
-      const double tf = face_tau(&g, beta, tau, f, &bn[f]);
-      taun[f] = tf - bn[f]; /* (F22): E and H of the u-equation carry tau_f - beta.n_f */
-      w[k][f] = tf * sigma[f];
-    }
-    w[k][NFACES] = c * g.detj;
-    double G[DIM * DIM]; /* J^-1 J^-T */
-    element_metric(&g, G);
-    for (int lm = 0; lm < DIM * DIM; lm++) w[k][NFACES + 1 + lm] = kappa * g.detj * G[lm];
-    for (int l = 0; l < DIM; l++) {
-      double bref = 0.0;
-      for (int d = 0; d < DIM; d++) bref += g.jinv[l * DIM + d] * beta[d];
-      w[k][NFACES + 1 + DIM * DIM + l] = g.detj * bref;
-    }
+    double ws[NWS], ef[NEF], kf[NKF];
+    element_factors(&g, beta, tau, kappa_e[e], c_e[e], ws, ef, kf);
+    for (int t = 0; t < NWS; t++) w[k][t] = ws[t];
     if (get_group_id(0) != 0) continue; /* the first block of entries writes the factors */
-    __local double *ef = rec[k], *kf = rec[k] + NEF;
-    for (int f = 0; f < NFACES; f++) {
-      ef[EF_A + f] = sigma[f] * taun[f];
-      for (int l = 0; l < DIM; l++) {
-        double v = 0.0; /* (J^-1 n_f)_l */
-        for (int d = 0; d < DIM; d++) v += g.jinv[l * DIM + d] * g.normal[f][d];
-        ef[EF_B + f * DIM + l] = sigma[f] * kappa * v;
-      }
-      ef[EF_C + f] = sigma[f] * bn[f];
-      for (int h = 0; h < NFACES; h++) { /* (F15) */
-        double ndot = 0.0;
-        for (int d = 0; d < DIM; d++) ndot += g.normal[f][d] * g.normal[h][d];
-        kf[f * NFACES + h] = (kappa / g.detj) * sigma[f] * sigma[h] * ndot;
-      }
-      kf[NFACES * NFACES + f] = taun[f] * sigma[f];
-    }
-    for (int d = 0; d < DIM; d++) ef[EF_X0 + d] = g.x0[d];
-    for (int lm = 0; lm < DIM * DIM; lm++) ef[EF_JAC + lm] = g.jac[lm];
-    ef[EF_DETJ] = g.detj;
+    for (int t = 0; t < NEF; t++) rec[k][t] = ef[t];
+    for (int t = 0; t < NKF; t++) rec[k][NEF + t] = kf[t];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (get_group_id(0) == 0) { /* the SB elements' factors: two contiguous stores by all work-items */
@@ -135,11 +81,11 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
   for (int lm = 0; lm < DIM * DIM; lm++) td[lm] = dmdmt[(lm * NP + i) * NP + j];
   for (int l = 0; l < DIM; l++) tc[l] = convection ? dm[(l * NP + j) * NP + i] : 0.0;
   for (int k = 0; k < SB && eb + k < n; k++) {
-    double s = (i == j) ? w[k][NFACES] : 0.0;
+    double s = (i == j) ? w[k][WS_C] : 0.0;
     for (int f = 0; f < NFACES; f++) s += w[k][f] * tp[f];
-    for (int lm = 0; lm < DIM * DIM; lm++) s += w[k][NFACES + 1 + lm] * td[lm];
+    for (int lm = 0; lm < DIM * DIM; lm++) s += w[k][WS_G + lm] * td[lm];
     if (convection)
-      for (int l = 0; l < DIM; l++) s -= w[k][NFACES + 1 + DIM * DIM + l] * tc[l];
+      for (int l = 0; l < DIM; l++) s -= w[k][WS_BETA + l] * tc[l];
     S[(long)(eb + k) * NP * NP + idx] = s;
   }
 }
@@ -254,21 +200,6 @@ __kernel void local_build(const int e0, const int n, __global const char *elem_o
     WLe[NT * NP + i] = detj * s;
 #endif
   }
-}
-
-/* K0[a][b] (F15) of one element from its factors kf (local_build_s) and face
- * orientations: kf[fa NFACES + fb] (Ef_fa^T Ef_fb)[m][n], plus kf[NFACES^2 + fa]
- * on the diagonal, for a = (fa, m), b = (fb, n); row and column NT are zero.
- * The products in the order local_build formed K0 in before its factors. */
-double k0_entry(__global const double *kf, __global const char *orient, __global const double *efef,
-                const int a, const int b) {
-  if (a >= NT || b >= NT) return 0.0;
-  const int fa = a / NF, m = a % NF, fb = b / NF, n = b % NF;
-  const double s = efef[(((fa * NORIENT + orient[fa]) * NFACES + fb) * NORIENT + orient[fb]) *
-                            NF * NF + m * NF + n]; /* (Ef_fa^T Ef_fb)[m][n] */
-  double k = kf[fa * NFACES + fb] * s;
-  if (a == b) k += kf[NFACES * NFACES + fa];
-  return k;
 }
 
 /* K0 of n elements from e0 into K (column-major (NT+1)^2 per element), one

@@ -10,7 +10,10 @@
  * a second CLBlast batched GEMM.  Scalar problems on affine elements never
  * store K0: local_build_s writes its factors per element (F15), and
  * local_schur_k0 evaluates K0 entry by entry as it forms K (local_k0 writes
- * K0 before CLBlast's GEMM).
+ * K0 before CLBlast's GEMM).  On CPU devices the whole stage may instead
+ * run one element per work-item (cl/local_element.cl: S, [W | F], Z and K
+ * with nothing in between written out), where a trial finds it faster
+ * (choose_element).
  * The chunk size comes from the device memory left after the trace system. */
 #include <limits.h>
 #include <stdio.h>
@@ -170,7 +173,8 @@ static int tiled_kernel(hdgcl_solver s, local_stage *ls, int kind, int i, cl_ker
                gauss_jordan_grids[i], ls->cols);
     else
       snprintf(defines, sizeof defines, "-DGRID=%d", gauss_jordan_grids[i]);
-    HDGCL_TRY(pipeline_program_with(s, solve ? "gauss_jordan_tiled.h" : NULL,
+    static const char *const gauss_jordan[] = {"gauss_jordan_tiled.h", NULL};
+    HDGCL_TRY(pipeline_program_with(s, solve ? gauss_jordan : NULL,
                                     solve ? "local_solve_tiled.cl" : "local_invert_tiled.cl",
                                     false, defines, &program));
     HDGCL_TRY(hdgcl_kernel_create(program, solve ? "local_solve_tiled" : "local_invert_tiled",
@@ -198,15 +202,18 @@ int local_invert_tiled_kernel(hdgcl_solver s, local_stage *ls, cl_kernel *out, s
   return HDGCL_SUCCESS;
 }
 
-/* *slot = the kernel `name` of cl/NAME.cl built with NRHS = the columns of
- * [W | F], compiled on first use (as the tiled kernels). */
-static int nrhs_kernel(hdgcl_solver s, local_stage *ls, const char *name, cl_kernel *slot) {
+/* *slot = the kernel `name` of cl/NAME.cl (after cl/HEADER, NULL for none)
+ * built with NRHS = the columns of [W | F], compiled on first use (as the
+ * tiled kernels). */
+static int nrhs_kernel(hdgcl_solver s, local_stage *ls, const char *name, const char *header,
+                       cl_kernel *slot) {
   if (!*slot) {
     char defines[32], file[64];
+    const char *headers[] = {header, NULL};
     cl_program program;
     snprintf(defines, sizeof defines, "-DNRHS=%d", ls->cols);
     snprintf(file, sizeof file, "%s.cl", name);
-    HDGCL_TRY(pipeline_program(s, file, false, defines, &program));
+    HDGCL_TRY(pipeline_program_with(s, headers, file, false, defines, &program));
     HDGCL_TRY(hdgcl_kernel_create(program, name, slot));
   }
   return HDGCL_SUCCESS;
@@ -223,11 +230,11 @@ static int invert_kernel(hdgcl_solver s, local_stage *ls, int kind, size_t wg, c
   for (int i = 0; i < NUM_TILED && (kind == INVERT_TILED || kind == INVERT_SOLVE); i++)
     if ((size_t)gauss_jordan_grids[i] * gauss_jordan_grids[i] == wg) HDGCL_TRY(tiled_kernel(s, ls, kind, i, &kernel));
   if (kind == INVERT_COLUMNS && spd && ls->rows <= COLUMNS_MAX) {
-    HDGCL_TRY(nrhs_kernel(s, ls, "local_solve_columns", &ls->columns));
+    HDGCL_TRY(nrhs_kernel(s, ls, "local_solve_columns", NULL, &ls->columns));
     kernel = ls->columns;
   }
   if (kind == INVERT_CHOLESKY_SOLVE && spd) {
-    HDGCL_TRY(nrhs_kernel(s, ls, "local_cholesky_solve", &ls->cholesky_solve));
+    HDGCL_TRY(nrhs_kernel(s, ls, "local_cholesky_solve", "cholesky_rows.h", &ls->cholesky_solve));
     kernel = ls->cholesky_solve;
   }
   *out = kernel && wg >= 1 && wg <= pipeline_kernel_max_wg(s, kernel) ? kernel : NULL;
@@ -296,7 +303,7 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
       HDGCL_TRY(launch_flat(s, ls->k0, (size_t)n * nt1 * nt1, 0));
     }
     if (kind == SCHUR_ELEMENT) {
-      HDGCL_TRY(nrhs_kernel(s, ls, "local_schur_element", &ls->schur_element));
+      HDGCL_TRY(nrhs_kernel(s, ls, "local_schur_element", NULL, &ls->schur_element));
       cl_long czoff = (cl_long)zoff;
       hdgcl_arg a[] = {HDGCL_ARG(cn), HDGCL_ARG(left), HDGCL_ARG(ls->z.mem), HDGCL_ARG(czoff),
                        HDGCL_ARG(ls->k.mem)};
@@ -321,6 +328,53 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
     HDGCL_TRY(hdgcl_kernel_set_args(ls->schur, 6, a));
   }
   return launch_flat(s, ls->schur, (size_t)n * nt1, ls->schur_wg); /* a row of K each */
+}
+
+/* The most private doubles of local_element (S and [W | F] padded,
+ * NP (NP + NRP)): 256 KiB per work-item. */
+#define ELEMENT_PRIVATE_MAX 32768
+static bool element_fits(const local_stage *ls) {
+  size_t np = ls->rows, nrp = ((size_t)ls->cols + 3) / 4 * 4;
+  return np * (np + nrp) <= ELEMENT_PRIVATE_MAX;
+}
+
+/* ls->element (cl/local_element.cl), compiled on first use. */
+static int element_kernel(hdgcl_solver s, local_stage *ls) {
+  if (!ls->element) {
+    static const char *const headers[] = {"local_factors.h", "cholesky_rows.h", NULL};
+    char defines[64];
+    snprintf(defines, sizeof defines, "-DNRHS=%d -DCHOL_A_SPACE=__private", ls->cols);
+    cl_program program;
+    HDGCL_TRY(pipeline_program_with(s, headers, "local_element.cl", true, defines, &program));
+    HDGCL_TRY(hdgcl_kernel_create(program, "local_element", &ls->element));
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* The whole stage for elements [e0, e0 + n) (the chunk's first n slots),
+ * one element per work-item in work-groups of wg: Z from element slot z0
+ * on, and K. */
+static int launch_element(hdgcl_solver s, local_stage *ls, size_t wg, int64_t e0, int64_t n,
+                          int64_t z0) {
+  HDGCL_TRY(element_kernel(s, ls));
+  size_t np = ls->rows, nt1 = ls->cols;
+  const device_data *d = &s->dev->data;
+  cl_int ce0 = (cl_int)e0, cn = (cl_int)n, pid = s->params.id, pdeg = s->params.degree;
+  cl_long zoff = (cl_long)(z0 * (int64_t)(np * nt1));
+  double tau = s->tau, k2 = s->params.param;
+  hdgcl_arg a[] = {HDGCL_ARG(ce0),           HDGCL_ARG(cn),
+                   HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
+                   HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->kappa.mem),
+                   HDGCL_ARG(d->c.mem),      HDGCL_ARG(tau),
+                   HDGCL_ARG(pid),           HDGCL_ARG(pdeg),
+                   HDGCL_ARG(k2),            HDGCL_ARG(d->dmdmt.mem),
+                   HDGCL_ARG(d->pf.mem),     HDGCL_ARG(d->ef.mem),
+                   HDGCL_ARG(d->dmef.mem),   HDGCL_ARG(d->efef.mem),
+                   HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
+                   HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->z.mem),
+                   HDGCL_ARG(zoff),          HDGCL_ARG(ls->k.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ls->element, sizeof a / sizeof *a, a));
+  return launch_flat(s, ls->element, (size_t)n, wg);
 }
 
 /* Launches per timing of a trial's candidate that took `once` seconds alone:
@@ -422,6 +476,91 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
   s->result.stages[HDGCL_STAGE_LOCAL] = saved;
   ls->schur_source = "trial";
   hdgcl_tuning_store(s->ctx, label, schur_names[ls->schur_kind]);
+  return HDGCL_SUCCESS;
+}
+
+/* A trial's candidate for the whole stage: the split kernels with the
+ * chosen methods (kind 0) or local_element in work-groups of wg (kind 1). */
+static int trial_launch_stage(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n) {
+  if (kind) return launch_element(s, ls, wg, 0, n, 0);
+  HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
+  HDGCL_TRY(launch_z(s, ls, ls->invert_kind, ls->invert_wg, n, 0));
+  return launch_k(s, ls, ls->schur_kind, 0, n, 0);
+}
+
+/* "on[:WG]" or "off" (HDGCL_LOCAL_ELEMENT or a tuning record) into
+ * ls->element_wg (on: WG, else 1; off: 0); false if text is neither. */
+static bool parse_element(local_stage *ls, const char *text) {
+  unsigned long wg = 1;
+  char rest;
+  if (!strcmp(text, "off")) {
+    ls->element_wg = 0;
+    return true;
+  }
+  if (strcmp(text, "on") && (sscanf(text, "on:%lu%c", &wg, &rest) != 1 || wg < 1 || wg > 1024))
+    return false;
+  ls->element_wg = wg;
+  return true;
+}
+
+/* Whether the whole stage runs one element per work-item (local_element)
+ * and in which work-groups: $HDGCL_LOCAL_ELEMENT ("on[:WG]" | "off" |
+ * "tuned"), else on CPU devices the tuning record of this size, else a timed
+ * trial of the split kernels (with the methods chosen for Z and K) against
+ * local_element in work-groups of 1 and 16 on the first elements (meshes of
+ * at least TUNE_MIN_ELEMENTS, or "tuned"), else off.  Symmetric scalar
+ * problems on affine elements only (the kernel builds S and [W | F] from
+ * the affine tables and factors S by Cholesky). */
+static int choose_element(hdgcl_solver s, local_stage *ls) {
+  const char *env = getenv("HDGCL_LOCAL_ELEMENT");
+  bool tuned = env && !strcmp(env, "tuned");
+  bool applies = ls->k0_factors && !ls->nonsymmetric && element_fits(ls);
+  ls->element_wg = 0;
+  ls->element_source = "default";
+  if (env && env[0] && !tuned) {
+    if (!parse_element(ls, env))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "HDGCL_LOCAL_ELEMENT=%s: expected on, on:WG (1..1024), off or tuned", env);
+    if (ls->element_wg && !applies)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "HDGCL_LOCAL_ELEMENT=%s: problem %s at order %d: local_element takes "
+                         "symmetric scalar problems on triangles and tetrahedra whose S and "
+                         "[W | F] fit in %d doubles",
+                         env, s->problem->info.name, s->ref.sz.order, ELEMENT_PRIVATE_MAX);
+    ls->element_source = "environment";
+    return HDGCL_SUCCESS;
+  }
+  if (!applies || (!ls->cpu && !tuned)) return HDGCL_SUCCESS;
+  char label[128], value[64];
+  snprintf(label, sizeof label, "local_element v1 np=%d nc=%d", ls->rows, ls->cols);
+  if (hdgcl_tuning_load(s->ctx, label, value, sizeof value) && parse_element(ls, value)) {
+    ls->element_source = "cache";
+    return HDGCL_SUCCESS;
+  }
+  if (!tuned && s->mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
+  int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
+  hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
+  double best = 1e300;
+  HDGCL_TRY(element_kernel(s, ls));
+  for (size_t c = 0; c < 3; c++) {
+    size_t wg = c == 2 ? 16 : c; /* 0: the split kernels */
+    if (wg > pipeline_kernel_max_wg(s, ls->element)) continue;
+    double t;
+    int reps;
+    HDGCL_TRY(time_candidate(s, ls, trial_launch_stage, wg > 0, wg, n, false, &t, &reps));
+    if (s->ctx->verbose)
+      fprintf(stderr, "hdgcl: local_element trial %s:%zu on %lld elements: %.3f ms (launches of %d)\n",
+              wg ? "on" : "off", wg, (long long)n, 1e3 * t, reps);
+    if (t < best) {
+      best = t;
+      ls->element_wg = wg;
+    }
+  }
+  s->result.stages[HDGCL_STAGE_LOCAL] = saved;
+  ls->element_source = "trial";
+  if (ls->element_wg) snprintf(value, sizeof value, "on:%zu", ls->element_wg);
+  else snprintf(value, sizeof value, "off");
+  hdgcl_tuning_store(s->ctx, label, value);
   return HDGCL_SUCCESS;
 }
 
@@ -626,7 +765,8 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
     snprintf(defines, sizeof defines, "-DSB=%d -DBEPG=%d -DSCHUR_STAGE=%d -DBUILD_TILE=%d %s%s",
              BUILD_S_BLOCK, ls->build_epg, ls->schur_stage > 0, build_tile,
              ls->scratch_global ? "-DSCRATCH_GLOBAL " : "", ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
-    HDGCL_TRY(pipeline_program(s, "local.cl", true, defines, &program));
+    static const char *const factors[] = {"local_factors.h", NULL};
+    HDGCL_TRY(pipeline_program_with(s, factors, "local.cl", true, defines, &program));
     HDGCL_TRY(hdgcl_kernel_create(program, ls->k0_factors ? "local_schur_k0" : "local_schur",
                                   &ls->schur));
     /* the kernel's own limit on its work-group */
@@ -679,6 +819,7 @@ int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
   double t = hdgcl_wtime();
   HDGCL_TRY(choose_invert(s, ls));
   HDGCL_TRY(choose_schur(s, ls));
+  HDGCL_TRY(choose_element(s, ls));
   s->result.setup_seconds += hdgcl_wtime() - t;
   s->result.local_schur = schur_names[ls->schur_kind];
   s->result.local_schur_source = ls->schur_source;
@@ -687,6 +828,14 @@ int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
   s->result.local_invert = invert_names[ls->invert_kind];
   s->result.local_invert_wg = (int)ls->invert_wg;
   s->result.local_invert_source = ls->invert_source;
+  s->result.local_element_wg = (int)ls->element_wg;
+  s->result.local_element_source = ls->element_source;
+  if (ls->element_wg) { /* one method for the whole stage */
+    s->result.local_invert = s->result.local_schur = "local-element";
+    s->result.local_invert_wg = (int)ls->element_wg;
+    s->result.local_invert_source = s->result.local_schur_source = ls->element_source;
+    s->result.local_schur_stage = s->result.local_schur_wg = 0;
+  }
   return HDGCL_SUCCESS;
 }
 
@@ -802,7 +951,28 @@ static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
   return ls->vector ? elasticity_build(s, ls, e0, n, charge) : affine_build(s, ls, e0, n, charge);
 }
 
+/* local_element's flops and bytes per element: S's lower triangle, [W | F]
+ * and the load, the factors (as affine_build), the Cholesky factor
+ * NP^3 / 3, the two solves 2 NP^2 (NT+1), K = K0 - Y^T Y 2 NP (NT+1)^2 and
+ * K0's NT^2 + NT; bytes: Z and K written (S and [W | F] stay private). */
+static void element_counts(hdgcl_solver s, const local_stage *ls, double *flops, double *bytes) {
+  const hdg_sizes *sz = &s->ref.sz;
+  double P = ls->rows, N1 = ls->cols, T = sz->nt, D = sz->dim, NF2 = (double)sz->nfaces * sz->nfaces;
+  *flops = (sz->nfaces + D * D) * P * (P + 1) + 2.0 * (D + 1) * T * P + 2.0 * s->ref.qload.n * P +
+           NF2 * (2.0 * D + 3) + sz->nfaces * (2.0 * D * D + 5) + P * P * P / 3 + 2 * P * P * N1 +
+           2 * P * N1 * N1 + T * T + T;
+  *bytes = 8.0 * (P * N1 + N1 * N1);
+}
+
 int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
+  if (ls->element_wg) {
+    HDGCL_TRY(launch_element(s, ls, ls->element_wg, e0, n, e0 - local_stage_z_first(ls, e0)));
+    double flops, bytes;
+    element_counts(s, ls, &flops, &bytes);
+    s->result.stages[charge].flops += flops * n;
+    s->result.stages[charge].bytes += bytes * n;
+    return HDGCL_SUCCESS;
+  }
   HDGCL_TRY(build_chunk(s, ls, e0, n, charge));
   int64_t z0 = e0 - local_stage_z_first(ls, e0);
   HDGCL_TRY(launch_z(s, ls, ls->invert_kind, ls->invert_wg, n, z0)); /* Z = S^-1 [W | F] */
@@ -856,6 +1026,7 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   if (ls->columns) clReleaseKernel(ls->columns);
   if (ls->cholesky_solve) clReleaseKernel(ls->cholesky_solve);
   if (ls->schur_element) clReleaseKernel(ls->schur_element);
+  if (ls->element) clReleaseKernel(ls->element);
   hdgcl_buffer_release(s->ctx, &ls->s);
   hdgcl_buffer_release(s->ctx, &ls->wf);
   hdgcl_buffer_release(s->ctx, &ls->wl);

@@ -10,16 +10,16 @@
 #include "error.h"
 #include "reference.h"
 
-int pipeline_program_with(hdgcl_solver s, const char *header, const char *file, bool with_geometry,
-                          const char *extra, cl_program *program) {
-  const char *files[5];
+int pipeline_program_with(hdgcl_solver s, const char *const *headers, const char *file,
+                          bool with_geometry, const char *extra, cl_program *program) {
+  const char *files[8];
   int n = 0;
   files[n++] = "common.h";
   if (with_geometry) {
     files[n++] = "problems.h";
     files[n++] = "geometry.h";
   }
-  if (header) files[n++] = header;
+  for (int i = 0; headers && headers[i] && n < 7; i++) files[n++] = headers[i];
   files[n++] = file;
   char options[1536];
   snprintf(options, sizeof options, "%s %s", s->dev->options, extra ? extra : "");

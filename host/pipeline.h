@@ -39,6 +39,9 @@ typedef struct local_stage {
   cl_kernel schur;       /* K = K0 - [W|F]^T Z (cl/local.cl), or CLBlast: schur_kind */
   cl_kernel k0;          /* affine scalar: K0 from its factors kf, before CLBlast's K -= [W|F]^T Z */
   cl_kernel schur_element; /* K -= [W|F]^T Z one element per work-item (CPUs; NULL until used) */
+  cl_kernel element;     /* the whole stage one element per work-item (cl/local_element.cl; NULL until used) */
+  size_t element_wg;     /* its work-group size where it runs the stage, 0: the split kernels */
+  const char *element_source; /* as invert_source */
   bool k0_factors;       /* affine scalar: local_build_s writes K0's factors (kf), not K0 */
   hdgcl_buffer kf;       /* K0's factors, chunk-sized where k0_factors */
   hdgcl_buffer ef;       /* local_build's factors of each element (cl/local.cl's EF), as kf */
@@ -162,9 +165,10 @@ static inline bool gauss_jordan_tile_fits(int nz, int nc, int g) {
   int rows = (nz + g - 1) / g, cols = (nc + g - 1) / g;
   return rows <= 8 && rows * cols <= 64;
 }
-/* The same with a shared kernel header (cl/NAME.h, NULL for none) before the file. */
-int pipeline_program_with(hdgcl_solver s, const char *header, const char *file, bool with_geometry,
-                          const char *extra, cl_program *program);
+/* The same with shared kernel headers (cl/NAME.h, a NULL-terminated list of
+ * at most four, or NULL for none) before the file. */
+int pipeline_program_with(hdgcl_solver s, const char *const *headers, const char *file,
+                          bool with_geometry, const char *extra, cl_program *program);
 
 /* Device memory the pipeline needs besides the local-stage chunks (bytes). */
 uint64_t pipeline_fixed_bytes(hdgcl_solver s);

@@ -70,8 +70,8 @@ static int create_post_tiled(hdgcl_solver s, recovery *rc, int g) {
   char extra[128];
   snprintf(extra, sizeof extra, "-DGRID=%d -DGJ_ROWS=NP1 -DGJ_COLS=(NP1+NCOMP)", g);
   cl_program program;
-  HDGCL_TRY(pipeline_program_with(s, "gauss_jordan_tiled.h", "postprocess_tiled.cl", true, extra,
-                                  &program));
+  static const char *const headers[] = {"gauss_jordan_tiled.h", NULL};
+  HDGCL_TRY(pipeline_program_with(s, headers, "postprocess_tiled.cl", true, extra, &program));
   cl_kernel kernel;
   HDGCL_TRY(hdgcl_kernel_create(program, "postprocess_tiled", &kernel));
   if (pipeline_kernel_max_wg(s, kernel) < (size_t)g * g) {

@@ -106,6 +106,9 @@ fi
   # Z and K one element per work-item (local_cholesky_solve in work-groups of
   # 4, one work-item idle, and local_schur_element: the CPU forms), chunks of 3.
   HDGCL_LOCAL_INVERT=cholesky-solve:4 HDGCL_LOCAL_SCHUR=element solve tri-p2-cpu-forms-chunks --mesh square:2 --order 2 --chunk 3 $quick
+  # The whole stage one element per work-item (local_element) in work-groups
+  # of 4 (one work-item idle), chunks of 3, with Neumann faces.
+  HDGCL_LOCAL_ELEMENT=on:4 solve tri-p2-local-element-chunks --problem poisson-mixed --mesh square:2 --order 2 --chunk 3 $quick
   export HDGCL_LOCAL_INVERT=gauss-jordan
   # p = 3: local_build_s's work-group capped at the device's 64, and u* by
   # postprocess_tiled over several register tiles (15 x 16 on an 8 x 8 grid).

@@ -135,6 +135,8 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
     json_string(f, r->local_schur_source);
     fprintf(f, ", \"local_schur_stage\": %d, \"local_schur_wg\": %d", r->local_schur_stage,
             r->local_schur_wg);
+    fprintf(f, ", \"local_element_wg\": %d, \"local_element_source\": ", r->local_element_wg);
+    json_string(f, r->local_element_source);
   }
   if (r->postprocess) {
     fprintf(f, ", \"postprocess\": ");
@@ -233,9 +235,13 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
     if (r->local_schur_stage)
       snprintf(staged, sizeof staged, ", Z staged in local memory (work-groups of %d)",
                r->local_schur_wg);
-    fprintf(out, "local     S^-1 by %s, work-groups of %d (%s); K by %s (%s)%s\n", r->local_invert,
-            r->local_invert_wg, r->local_invert_source, r->local_schur, r->local_schur_source,
-            staged);
+    if (r->local_element_wg)
+      fprintf(out, "local     S, [W | F], Z and K by local_element, one element per work-item, "
+                   "work-groups of %d (%s)\n", r->local_element_wg, r->local_element_source);
+    else
+      fprintf(out, "local     S^-1 by %s, work-groups of %d (%s); K by %s (%s)%s\n",
+              r->local_invert, r->local_invert_wg, r->local_invert_source, r->local_schur,
+              r->local_schur_source, staged);
   }
   if (r->postprocess)
     fprintf(out, "recover   u* by %s, work-groups of %d\n", r->postprocess, r->postprocess_wg);

@@ -105,19 +105,25 @@ typedef struct hdgcl_result {
   int64_t chunk_elements;   /* local-stage batch size used */
   int num_chunks;
   const char *local_invert; /* method of Z = S^-1 [W|F]: "cholesky" | "gauss-jordan" |
-                               "gauss-jordan-tiled" | "gauss-jordan-solve" (device) */
+                               "gauss-jordan-tiled" | "gauss-jordan-solve" | "cholesky-columns" |
+                               "cholesky-solve" | "local-element" (device) */
   int local_invert_wg;      /* its work-group size */
   const char *local_invert_source; /* "trial" (timed in this run), "cache" (the tuning
                                       record), "default" (a mesh too small for a trial),
                                       "environment" (HDGCL_LOCAL_INVERT) */
-  const char *local_schur;  /* method of K = K0 - [W|F]^T Z: "local-schur" (cl/local.cl) or
-                               "clblast" (batched GEMM) (device) */
+  const char *local_schur;  /* method of K = K0 - [W|F]^T Z: "local-schur" (cl/local.cl),
+                               "clblast" (batched GEMM), "element" or "local-element" (device) */
   const char *local_schur_source; /* as local_invert_source (HDGCL_LOCAL_SCHUR) */
   int local_schur_stage;    /* bytes of local memory in which local-schur stages its work-group's
                                Z (0: it reads Z from global memory); on GPUs where it fits,
                                HDGCL_LOCAL_SCHUR_STAGE=on|off overrides */
   int local_schur_wg;       /* local-schur's work-group size (rows of K; where Z is staged, whole
                                elements: a multiple of the element's NTB + 1) */
+  int local_element_wg;     /* work-group size of local_element, the whole local stage one element
+                               per work-item (then local_invert and local_schur read
+                               "local-element"); 0: the split kernels (HDGCL_LOCAL_ELEMENT) */
+  const char *local_element_source; /* as local_invert_source; "default" where it does not
+                                       apply (GPUs, convection, elasticity, mapped elements) */
   double l2_p, norm_p;      /* pressure error and norm (vector problems; see above) */
   /* Problem cantilever (no exact solution: the errors and norms above are
    * NaN): the tip deflection, the mean of -u_y (2D) or -u_z (3D) of the trace

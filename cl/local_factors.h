@@ -1,0 +1,95 @@
+/* Per-element factors of the local stage on affine scalar elements
+ * (docs/formulation.md sections 7-9), shared by cl/local.cl (local_build_s
+ * computes them, local_build, local_k0 and local_schur_k0 read them) and
+ * cl/local_element.cl (one work-item computes and uses them).
+ * Prepended after common.h, problems.h, geometry.h. */
+#ifndef HDGCL_CL_LOCAL_FACTORS_H
+#define HDGCL_CL_LOCAL_FACTORS_H
+#if AFFINE
+
+/* (F22) beta . n_f of face f into *bn, and the upwinded tau_f = tau + max(beta . n_f, 0). */
+double face_tau(const geometry *g, const double *beta, const double tau, const int f, double *bn) {
+  double b = 0.0;
+  for (int k = 0; k < DIM; k++) b += beta[k] * g->normal[f][k];
+  *bn = b;
+  return tau + fmax(b, 0.0);
+}
+
+/* Per element, the NWS weights of S's reference tables (F13), (F25):
+ * tau_f sigma_f per face, c|J|, kappa|J| G_lm (G = J^-1 J^-T) and
+ * |J| (J^-1 beta)_l. */
+#define WS_C NFACES
+#define WS_G (NFACES + 1)
+#define WS_BETA (NFACES + 1 + DIM * DIM)
+#define NWS (NFACES + 1 + DIM * DIM + DIM)
+/* Per element, the NKF factors of K0 (k0_entry): (kappa/|J|) sigma_fa
+ * sigma_fb (n_fa . n_fb) for each pair of faces, then (tau_f - beta.n_f) sigma_f. */
+#define NKF (NFACES * NFACES + NFACES)
+/* Per element, the NEF factors of [W | F] (local_build): for [W | F] (F14),
+ * (F25) sigma_f (tau_f - beta.n_f), sigma_f kappa (J^-1 n_f)_l and
+ * sigma_f beta.n_f per face; for the load (F16) the affine map x0, J and |J|. */
+#define EF_A 0                        /* [NFACES] */
+#define EF_B NFACES                   /* [NFACES][DIM] */
+#define EF_C (NFACES * (DIM + 1))     /* [NFACES] */
+#define EF_X0 (NFACES * (DIM + 2))    /* [DIM] */
+#define EF_JAC (EF_X0 + DIM)          /* [DIM][DIM] row-major */
+#define EF_DETJ (EF_JAC + DIM * DIM)
+#define NEF (EF_DETJ + 1)
+
+/* The three sets of factors of the element with geometry g, conductivity
+ * kappa and reaction c, for the problem's beta and stabilisation tau. */
+void element_factors(const geometry *g, const double *beta, const double tau, const double kappa,
+                     const double c, double *ws, double *ef, double *kf) {
+  double sigma[NFACES], bn[NFACES], taun[NFACES];
+  for (int f = 0; f < NFACES; f++) {
+    sigma[f] = g->face_measure[f] / FACE_REF_MEASURE;
+    const double tf = face_tau(g, beta, tau, f, &bn[f]);
+    taun[f] = tf - bn[f]; /* (F22): E and H of the u-equation carry tau_f - beta.n_f */
+    ws[f] = tf * sigma[f];
+  }
+  ws[WS_C] = c * g->detj;
+  double G[DIM * DIM]; /* J^-1 J^-T */
+  element_metric(g, G);
+  for (int lm = 0; lm < DIM * DIM; lm++) ws[WS_G + lm] = kappa * g->detj * G[lm];
+  for (int l = 0; l < DIM; l++) {
+    double bref = 0.0;
+    for (int d = 0; d < DIM; d++) bref += g->jinv[l * DIM + d] * beta[d];
+    ws[WS_BETA + l] = g->detj * bref;
+  }
+  for (int f = 0; f < NFACES; f++) {
+    ef[EF_A + f] = sigma[f] * taun[f];
+    for (int l = 0; l < DIM; l++) {
+      double v = 0.0; /* (J^-1 n_f)_l */
+      for (int d = 0; d < DIM; d++) v += g->jinv[l * DIM + d] * g->normal[f][d];
+      ef[EF_B + f * DIM + l] = sigma[f] * kappa * v;
+    }
+    ef[EF_C + f] = sigma[f] * bn[f];
+    for (int h = 0; h < NFACES; h++) { /* (F15) */
+      double ndot = 0.0;
+      for (int d = 0; d < DIM; d++) ndot += g->normal[f][d] * g->normal[h][d];
+      kf[f * NFACES + h] = (kappa / g->detj) * sigma[f] * sigma[h] * ndot;
+    }
+    kf[NFACES * NFACES + f] = taun[f] * sigma[f];
+  }
+  for (int d = 0; d < DIM; d++) ef[EF_X0 + d] = g->x0[d];
+  for (int lm = 0; lm < DIM * DIM; lm++) ef[EF_JAC + lm] = g->jac[lm];
+  ef[EF_DETJ] = g->detj;
+}
+
+/* K0[a][b] (F15) of one element from its factors kf (element_factors) and face
+ * orientations: kf[fa NFACES + fb] (Ef_fa^T Ef_fb)[m][n], plus kf[NFACES^2 + fa]
+ * on the diagonal, for a = (fa, m), b = (fb, n); row and column NT are zero.
+ * The products in the order local_build formed K0 in before its factors. */
+double k0_entry(__global const double *kf, __global const char *orient,
+                __global const double *efef, const int a, const int b) {
+  if (a >= NT || b >= NT) return 0.0;
+  const int fa = a / NF, m = a % NF, fb = b / NF, n = b % NF;
+  const double s = efef[(((fa * NORIENT + orient[fa]) * NFACES + fb) * NORIENT + orient[fb]) *
+                            NF * NF + m * NF + n]; /* (Ef_fa^T Ef_fb)[m][n] */
+  double k = kf[fa * NFACES + fb] * s;
+  if (a == b) k += kf[NFACES * NFACES + fa];
+  return k;
+}
+
+#endif /* AFFINE */
+#endif

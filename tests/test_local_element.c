@@ -1,0 +1,146 @@
+/* cl/local_element.cl, the whole local stage one element per work-item (the
+ * form for CPUs; host/local.c): with HDGCL_LOCAL_ELEMENT=on it gives the
+ * trace matrix and u of the split kernels (local_build_s, local_build,
+ * Cholesky, K) to 1e-12 relative, on triangles (p = 0, 1, 5, work-groups of
+ * 1 and of 16 in chunks of 7, so that groups straddle chunk ends), on
+ * tetrahedra with Neumann faces (p = 3) and at p = 7 (its largest private
+ * arrays, 257 KiB), and with kappa jumping across elements.
+ * HDGCL_LOCAL_ELEMENT=tuned times it against the split kernels and writes a
+ * record that a second context reads ("cache"); on GPUs it is not tried
+ * unless asked.  Bad values, and problems it does not take (convection,
+ * elasticity, mapped elements), are argument errors naming the variable. */
+#include <dirent.h>
+#include <unistd.h>
+
+#include "hdg_test.h"
+
+static char cache_dir[256];
+
+static hdgcl_context open_context(void) {
+  hdgcl_options opts;
+  CHECK_OK(hdgcl_options_create(&opts));
+  CHECK_OK(hdgcl_options_set(opts, "cache-dir", cache_dir));
+  hdgcl_context ctx = NULL;
+  CHECK_OK(hdgcl_context_create(NULL, opts, &ctx));
+  CHECK_OK(hdgcl_options_destroy(&opts));
+  return ctx;
+}
+
+typedef struct {
+  const char *mesh, *problem, *order, *chunk, *on; /* chunk NULL: one batch; on: the value */
+} element_case;
+
+/* Case c with HDGCL_LOCAL_ELEMENT=value. */
+static solved solve_env(hdgcl_context ctx, const element_case *c, const char *value) {
+  setenv("HDGCL_LOCAL_ELEMENT", value, 1);
+  solved s = c->chunk ? solve_with(ctx, c->mesh, "problem", c->problem, "order", c->order,
+                                   "chunk", c->chunk, NULL)
+                      : solve_with(ctx, c->mesh, "problem", c->problem, "order", c->order, NULL);
+  unsetenv("HDGCL_LOCAL_ELEMENT");
+  return s;
+}
+
+/* local_element (c->on) against the split kernels: the same trace matrix
+ * and u to 1e-12 relative. */
+static void expect_same(hdgcl_context ctx, const element_case *c) {
+  solved s[2] = {solve_env(ctx, c, "off"), solve_env(ctx, c, c->on)};
+  CHECK_MSG(!s[0].status && !s[1].status, "%s on %s p = %s: a solve failed", c->problem, c->mesh,
+            c->order);
+  if (!s[0].status && !s[1].status) {
+    const hdgcl_result *r = s[1].result;
+    CHECK_MSG(s[0].result->local_element_wg == 0 && r->local_element_wg > 0 &&
+                  !strcmp(r->local_invert, "local-element") &&
+                  !strcmp(r->local_element_source, "environment"),
+              "%s on %s: local_element %d (%s), local_invert %s", c->problem, c->mesh,
+              r->local_element_wg, r->local_element_source, r->local_invert);
+    int rows, slots, nf;
+    const double *v0, *v1, *u0, *u1;
+    CHECK_OK(hdgcl_solver_matrix(s[0].solver, &rows, &slots, &nf, &v0, NULL, NULL));
+    CHECK_OK(hdgcl_solver_matrix(s[1].solver, NULL, NULL, NULL, &v1, NULL, NULL));
+    CHECK_OK(hdgcl_solver_solution(s[0].solver, &u0, NULL, NULL, NULL));
+    CHECK_OK(hdgcl_solver_solution(s[1].solver, &u1, NULL, NULL, NULL));
+    double dk = relative_difference(v1, v0, (size_t)rows * slots * nf * nf);
+    double du = relative_difference(u1, u0, (size_t)r->element_dofs / (s[0].mesh->dim + 1));
+    printf("%s on %s p = %s, HDGCL_LOCAL_ELEMENT=%s%s%s: trace matrix %.1e, u %.1e\n", c->problem,
+           c->mesh, c->order, c->on, c->chunk ? ", chunks of " : "", c->chunk ? c->chunk : "", dk,
+           du);
+    CHECK_MSG(dk < 1e-12 && du < 1e-12, "%s on %s p = %s: trace matrix differs by %.3e, u by %.3e",
+              c->problem, c->mesh, c->order, dk, du);
+  }
+  solved_destroy(&s[0]);
+  solved_destroy(&s[1]);
+}
+
+/* HDGCL_LOCAL_ELEMENT=value on case c fails with an argument error naming the variable. */
+static void expect_rejected(hdgcl_context ctx, const element_case *c, const char *value) {
+  solved s = solve_env(ctx, c, value);
+  CHECK_MSG(s.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_LOCAL_ELEMENT"),
+            "HDGCL_LOCAL_ELEMENT=%s on %s %s accepted", value, c->problem, c->mesh);
+  solved_destroy(&s);
+}
+
+int main(void) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(cache_dir, sizeof cache_dir, "%s/hdgcl-element-test-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+  if (!mkdtemp(cache_dir)) {
+    perror("mkdtemp");
+    return 1;
+  }
+  hdgcl_context ctx = open_context();
+  const element_case same[] = {
+      {"square:4,perturb=0.2,seed=6", "helmholtz-sin", "5", "7", "on"},
+      {"square:4,perturb=0.2,seed=6", "helmholtz-sin", "5", "7", "on:16"},
+      {"square:3", "helmholtz-sin", "0", NULL, "on"},
+      {"square:3,perturb=0.2,seed=2", "polynomial", "1", NULL, "on:4"},
+      {"cube:2", "poisson-mixed", "3", "5", "on"},
+      {"cube:1", "helmholtz-sin", "7", NULL, "on"},
+      {"square:4", "kappa-jump", "4", NULL, "on"},
+  };
+  for (size_t i = 0; i < sizeof same / sizeof *same; i++) expect_same(ctx, &same[i]);
+
+  const element_case tri = {"square:3", "helmholtz-sin", "2", NULL, NULL};
+  const char *bad[] = {"yes", "on:0", "on:x", "on:16x"};
+  for (int i = 0; i < 4; i++) expect_rejected(ctx, &tri, bad[i]);
+  const element_case other[] = {{"square:3", "convection-diffusion", "2", NULL, NULL},
+                                {"square:2", "elasticity", "2", NULL, NULL},
+                                {"quad:2", "helmholtz-sin", "2", NULL, NULL}};
+  for (int i = 0; i < 3; i++) expect_rejected(ctx, &other[i], "on");
+
+  /* The trial and its record. */
+  hdgcl_device_info info;
+  CHECK_OK(hdgcl_context_info(ctx, &info));
+  solved t = solve_env(ctx, &tri, "tuned");
+  CHECK_MSG(!t.status && !strcmp(t.result->local_element_source, "trial"),
+            "HDGCL_LOCAL_ELEMENT=tuned: local_element from %s",
+            t.status ? "a failed solve" : t.result->local_element_source);
+  int chosen = t.status ? -1 : t.result->local_element_wg;
+  solved_destroy(&t);
+  hdgcl_context ctx2 = open_context();
+  solved c = solve_with(ctx2, tri.mesh, "problem", tri.problem, "order", tri.order, NULL);
+  /* a mesh below the trial's size: the record only (on CPUs; GPUs take the split kernels) */
+  const char *expect = info.is_cpu ? "cache" : "default";
+  CHECK_MSG(!c.status && !strcmp(c.result->local_element_source, expect) &&
+                c.result->local_element_wg == (info.is_cpu ? chosen : 0),
+            "second context: local_element %d from %s, expected %d from %s",
+            c.status ? -1 : c.result->local_element_wg,
+            c.status ? "a failed solve" : c.result->local_element_source, chosen, expect);
+  printf("trial chose work-groups of %d (0: the split kernels); second context: %s\n", chosen,
+         c.status ? "failed" : c.result->local_element_source);
+  solved_destroy(&c);
+  hdgcl_context_destroy(&ctx2);
+  hdgcl_context_destroy(&ctx);
+  /* Remove the temporary cache (program binaries and records). */
+  DIR *dir = opendir(cache_dir);
+  if (dir) {
+    struct dirent *e;
+    char path[600];
+    while ((e = readdir(dir)))
+      if (e->d_name[0] != '.') {
+        snprintf(path, sizeof path, "%s/%s", cache_dir, e->d_name);
+        remove(path);
+      }
+    closedir(dir);
+  }
+  rmdir(cache_dir);
+  CHECK_DONE();
+}
