@@ -44,11 +44,13 @@ void cholesky_factor(CHOL_A_SPACE double *a) {
 
 /* w[i NRP ..] -= l w[k NRP ..] (rows i and k of the right-hand sides). */
 void row_axpy(CHOL_W_SPACE double *wi, const double l, CHOL_W_SPACE const double *wk) {
+#pragma unroll
   for (int c = 0; c < NRP / 4; c++) vstore4(vload4(c, wi) - l * vload4(c, wk), c, wi);
 }
 
 /* w[k NRP ..] *= v */
 void row_scale(CHOL_W_SPACE double *wk, const double v) {
+#pragma unroll
   for (int c = 0; c < NRP / 4; c++) vstore4(v * vload4(c, wk), c, wk);
 }
 

@@ -20,6 +20,28 @@
  * column-major: Z [NRHS][NP] (starting zoff doubles into its buffer),
  * K [NRHS][NRHS]; the tables as in cl/local.cl. */
 
+/* Column c of K = K0 - Y^T Y into ke (column-major), col column c of Y^T Y.
+ * K0's column c = (fb, n) is, per face fa, kf[fa][fb] times column n of the
+ * block Ef_fa^T Ef_fb (cl/local_factors.h's k0_entry without its index
+ * arithmetic), plus kf's diagonal term; row and column NT of K0 are zero. */
+void store_k_column(const double *col, const int c, const double *kf, __global const char *orient,
+                    __global const double *efef, __global double *ke) {
+  if (c < NT) {
+    const int fb = c / NF, nn = c % NF;
+    for (int fa = 0; fa < NFACES; fa++) {
+      const double v = kf[fa * NFACES + fb];
+      __global const double *blk =
+          efef + (((fa * NORIENT + orient[fa]) * NFACES + fb) * NORIENT + orient[fb]) * NF * NF + nn;
+      for (int m = 0; m < NF; m++) {
+        double k0 = v * blk[m * NF];
+        if (fa * NF + m == c) k0 += kf[NFACES * NFACES + fa];
+        ke[c * NRHS + fa * NF + m] = k0 - col[fa * NF + m];
+      }
+    }
+  }
+  for (int b = c < NT ? NT : 0; b < NRHS; b++) ke[c * NRHS + b] = -col[b];
+}
+
 __kernel void local_element(const int e0, const int n, __global const double *coords,
                             __global const int *elem_verts, __global const char *elem_orient,
                             __global const double *kappa_e, __global const double *c_e,
@@ -49,7 +71,8 @@ __kernel void local_element(const int e0, const int n, __global const double *co
 
   /* (F13) S's lower triangle, column j from its diagonal down: Pf_f and
    * G_lm Dm_l Dm_m^T summed over (l, m) are symmetric, so the tables' row j
-   * (contiguous) gives S's column j. */
+   * (contiguous) gives S's column j.  (The whole column four rows at a time
+   * from all tables at once was slower on PoCL 3.1, square:40 p = 9.) */
   for (int j = 0; j < NP; j++) {
     double *aj = a + j * NP;
     for (int i = j; i < NP; i++) aj[i] = 0.0;
@@ -97,30 +120,31 @@ __kernel void local_element(const int e0, const int n, __global const double *co
 
   cholesky_factor(a);
   cholesky_forward(a, w); /* w = Y = L^-1 [W | F] */
-  /* K = K0 - Y^T Y column by column: column c of Y^T Y sums, over the rows
-   * r of Y (rows of w), Y_rc times row r, an axpy of NRHS values; K0's
-   * column c = (fb, n) is, per face fa, kf[fa][fb] times column n of the
-   * block Ef_fa^T Ef_fb (k0_entry without its index arithmetic), plus
-   * kf's diagonal term. */
+  /* K = K0 - Y^T Y two columns at a time: columns c and c + 1 of Y^T Y sum,
+   * over the rows r of Y (rows of w), Y_rc and Y_r(c+1) times row r, held
+   * in double4 accumulators (row r read once for both). */
   __global double *ke = K + le * NRHS * NRHS;
-  for (int c = 0; c < NRHS; c++) {
-    double col[NRP];
-    for (int b = 0; b < NRP; b++) col[b] = 0.0;
-    for (int rr = 0; rr < NP; rr++) row_axpy(col, -w[rr * NRP + c], w + rr * NRP);
-    if (c < NT) {
-      const int fb = c / NF, nn = c % NF;
-      for (int fa = 0; fa < NFACES; fa++) {
-        const double v = kf[fa * NFACES + fb];
-        __global const double *blk =
-            efef + (((fa * NORIENT + orient[fa]) * NFACES + fb) * NORIENT + orient[fb]) * NF * NF + nn;
-        for (int m = 0; m < NF; m++) {
-          double k0 = v * blk[m * NF];
-          if (fa * NF + m == c) k0 += kf[NFACES * NFACES + fa];
-          ke[c * NRHS + fa * NF + m] = k0 - col[fa * NF + m];
-        }
+  for (int c = 0; c < NRHS; c += 2) {
+    const int c1 = c + 1 < NRHS ? c + 1 : c;
+    double4 acc0[NRP / 4], acc1[NRP / 4];
+#pragma unroll
+    for (int q = 0; q < NRP / 4; q++) acc0[q] = acc1[q] = (double4)(0.0);
+    for (int rr = 0; rr < NP; rr++) {
+      const double *wr = w + rr * NRP;
+      const double y0 = wr[c], y1 = wr[c1];
+#pragma unroll
+      for (int q = 0; q < NRP / 4; q++) {
+        const double4 v = vload4(q, wr);
+        acc0[q] += y0 * v;
+        acc1[q] += y1 * v;
       }
     }
-    for (int b = c < NT ? NT : 0; b < NRHS; b++) ke[c * NRHS + b] = -col[b];
+    double col[NRP];
+    for (int q = 0; q < NRP / 4; q++) vstore4(acc0[q], q, col);
+    store_k_column(col, c, kf, orient, efef, ke);
+    if (c1 == c) break;
+    for (int q = 0; q < NRP / 4; q++) vstore4(acc1[q], q, col);
+    store_k_column(col, c1, kf, orient, efef, ke);
   }
   cholesky_backward(a, w); /* w = Z = L^-T Y */
   __global double *z = Z + zoff + le * NP * NRHS;
