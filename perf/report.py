@@ -817,7 +817,15 @@ def local_stage_section(results, bench, out):
                "machine's 16 cores (PoCL 5.0) the local stage of `square:80` p = 4, 5, 6, 7 went "
                "from 92, 70, 52, 49% of CLBlast's rate (stop 20, one pass) to 116, 95, 81, 79% "
                "back to back (`profile-pocl-tri80-p*.txt` there: `local_build` and "
-               "`local_build_s`, GPU-shaped kernels, are now 33-39% of it).\n")
+               "`local_build_s`, GPU-shaped kernels, are now 33-39% of it).  Since stop 23 a third "
+               "trial on CPU devices times the whole stage as one kernel, `local_element` "
+               "(`cl/local_element.cl`, one element per work-item: S, [W | F], the Cholesky "
+               "factor, K = K0 - Y^T Y with Y = L^-1 [W | F], and Z = L^-T Y, only Z and K "
+               "written), which PoCL picked for every `square:80` and `cube:8` case: on the 16 "
+               "cores `square:80` p = 4-9 17.4, 31.0, 51.9, 76.2, 110.9, 175.6 ms -> 7.3, 11.4, "
+               "15.8, 30.2, 43.2, 64.7 ms in the solve's pass and `cube:8` p = 2, 3 6.16, 21.7 -> "
+               "3.10, 7.31 ms (`perf/results/stop23/`; on the H100 it is 2-6x slower than the "
+               "split kernels, `bench-nvidia-tri80-element-*.log` there).\n")
 
 
 def report(args, figdir, runs, bench, compare, elasticity):
