@@ -709,9 +709,10 @@ static size_t schur_layout(const local_stage *ls, size_t wg_max, size_t budget, 
   return m * per;
 }
 
-int env_on_off(const char *name, bool fallback, bool *value) {
+int env_on_off(const char *name, bool fallback, bool *value, bool *set) {
   const char *env = getenv(name);
   *value = fallback;
+  if (set) *set = env && env[0];
   if (!env || !env[0]) return HDGCL_SUCCESS;
   if (strcmp(env, "on") && strcmp(env, "off"))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s=%s: expected on or off", name, env);
@@ -745,14 +746,14 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
    * rebuilt unstaged in the rare case that the kernel allows too few
    * work-items to stage in the memory the device has. */
   bool stage;
-  HDGCL_TRY(env_on_off("HDGCL_LOCAL_SCHUR_STAGE", info.is_gpu, &stage)); /* tests compare both */
+  HDGCL_TRY(env_on_off("HDGCL_LOCAL_SCHUR_STAGE", info.is_gpu, &stage, NULL)); /* tests compare both */
   /* local_build reads W's tables through a local tile (cl/local.cl,
    * BUILD_TILE) where the element's slices of the DIM + 1 tables pass 64 KiB
    * and strided reads miss the cache: tetrahedra from p = 6 (p = 7 on the
    * H100 13.2 -> 4.8 ms; p = 3-5, in the cache, 12-16% slower tiled).
    * HDGCL_LOCAL_BUILD_TILE=on|off overrides (tests compare both). */
   bool build_tile = (uint64_t)(sz->dim + 1) * sz->np * sz->nf * 8 > 65536;
-  HDGCL_TRY(env_on_off("HDGCL_LOCAL_BUILD_TILE", build_tile, &build_tile));
+  HDGCL_TRY(env_on_off("HDGCL_LOCAL_BUILD_TILE", build_tile, &build_tile, NULL));
   size_t budget = !stage || info.local_mem <= 8192 ? 0
                   : info.local_mem - 8192 < SCHUR_STAGE_MAX ? (size_t)info.local_mem - 8192
                                                             : SCHUR_STAGE_MAX;

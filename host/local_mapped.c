@@ -55,9 +55,9 @@ int local_mapped_create(hdgcl_solver s, local_stage *ls) {
    * Elasticity, whose expansion works with X = Ls Y, and sizes whose tile does
    * not fit factor M (mapped_factor).  HDGCL_MAPPED_INVERSE=on|off chooses
    * (tests compare both). */
-  const char *env = getenv("HDGCL_MAPPED_INVERSE");
-  bool forced = env && !strcmp(env, "on"), inverse;
-  HDGCL_TRY(env_on_off("HDGCL_MAPPED_INVERSE", !ls->vector, &inverse));
+  bool inverse, set;
+  HDGCL_TRY(env_on_off("HDGCL_MAPPED_INVERSE", !ls->vector, &inverse, &set));
+  bool forced = set && inverse;
   if (inverse && ls->vector)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "HDGCL_MAPPED_INVERSE=on: elasticity factors M (mapped_factor), not inverts it");

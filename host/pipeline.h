@@ -75,8 +75,9 @@ typedef struct local_stage {
 
 int local_stage_create(hdgcl_solver s, local_stage *ls);
 /* *value = the environment variable `name` if set ("on" or "off"), else
- * `fallback`; any other value is an argument error naming the variable. */
-int env_on_off(const char *name, bool fallback, bool *value);
+ * `fallback`, and *set (unless NULL) whether it was set; any other value is
+ * an argument error naming the variable. */
+int env_on_off(const char *name, bool fallback, bool *value, bool *set);
 /* The register-tiled Gauss-Jordan inverse of NZ x NZ matrices
  * (cl/local_invert_tiled.cl, in place, one matrix per work-group) and its
  * work-group size: the largest grid G with G <= NZ / 2 whose tile fits

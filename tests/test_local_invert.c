@@ -368,7 +368,9 @@ int main(void) {
       double dk = relative_difference(v1, v0, (size_t)rows * slots * nf * nf);
       CHECK_OK(hdgcl_solver_solution(ms[0].solver, NULL, &q0, NULL, NULL));
       CHECK_OK(hdgcl_solver_solution(ms[1].solver, NULL, &q1, NULL, NULL));
-      size_t nq = (size_t)ms[0].result->num_elements * mi[ci].per * (mi[ci].mesh[0] == 'h' ? 3 : 2);
+      /* element_dofs counts u and q, (1 + dim) Np per element */
+      int dim = ms[0].mesh->dim;
+      size_t nq = (size_t)ms[0].result->element_dofs / (dim + 1) * dim;
       double dq = relative_difference(q1, q0, nq);
       printf("%s on %s: A^-1 against Ls: K differs by %.1e, q by %.1e\n", mi[ci].problem,
              mi[ci].mesh, dk, dq);
