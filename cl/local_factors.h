@@ -37,7 +37,8 @@ double face_tau(const geometry *g, const double *beta, const double tau, const i
 #define NEF (EF_DETJ + 1)
 
 /* The three sets of factors of the element with geometry g, conductivity
- * kappa and reaction c, for the problem's beta and stabilisation tau. */
+ * kappa and reaction c, for the problem's beta and stabilisation tau; ws
+ * only where ef is NULL (local_build_s's work-groups but the first). */
 void element_factors(const geometry *g, const double *beta, const double tau, const double kappa,
                      const double c, double *ws, double *ef, double *kf) {
   double sigma[NFACES], bn[NFACES], taun[NFACES];
@@ -56,6 +57,7 @@ void element_factors(const geometry *g, const double *beta, const double tau, co
     for (int d = 0; d < DIM; d++) bref += g->jinv[l * DIM + d] * beta[d];
     ws[WS_BETA + l] = g->detj * bref;
   }
+  if (!ef) return;
   for (int f = 0; f < NFACES; f++) {
     ef[EF_A + f] = sigma[f] * taun[f];
     for (int l = 0; l < DIM; l++) {

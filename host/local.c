@@ -42,6 +42,17 @@ static double k0_factor_count(const hdg_sizes *sz) {
   return (double)sz->nfaces * sz->nfaces + sz->nfaces;
 }
 
+/* Flops per affine scalar element besides S (local_build_s and local_build,
+ * or local_element): K0's factors, 2 DIM + 3 per pair of faces and 1 per
+ * face (F15), the factors of [W | F], about 2 DIM^2 + 4 per face, W
+ * 2 (DIM + 1) NT NP (F14) and the load 2 NQ NP (F16). */
+static double factor_load_flops(hdgcl_solver s) {
+  const hdg_sizes *sz = &s->ref.sz;
+  double P = sz->np, T = sz->nt, NF2 = (double)sz->nfaces * sz->nfaces, D = sz->dim;
+  return 2.0 * (D + 1) * T * P + NF2 * (2.0 * D + 3) + sz->nfaces * (2.0 * D * D + 5) +
+         2.0 * s->ref.qload.n * P;
+}
+
 /* The methods of Z = S^-1 [W | F]: S^-1 by cl/local.cl's local_invert (its
  * `method` argument: Cholesky or Gauss-Jordan in local memory) or by
  * cl/local_invert_tiled.cl (Gauss-Jordan in registers on a G x G grid of
@@ -542,8 +553,9 @@ static int choose_element(hdgcl_solver s, local_stage *ls) {
   hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
   double best = 1e300;
   HDGCL_TRY(element_kernel(s, ls));
-  for (size_t c = 0; c < 3; c++) {
-    size_t wg = c == 2 ? 16 : c; /* 0: the split kernels */
+  static const size_t sizes[] = {0, 1, 16}; /* 0: the split kernels */
+  for (size_t c = 0; c < sizeof sizes / sizeof *sizes; c++) {
+    size_t wg = sizes[c];
     if (wg > pipeline_kernel_max_wg(s, ls->element)) continue;
     double t;
     int reps;
@@ -928,14 +940,11 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
   size_t global = (size_t)((n + ls->build_epg - 1) / ls->build_epg) * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build, 1, &global, &ls->wg, NULL));
-  /* With S's weights, per element: K0's factors, 2 DIM + 3 flops per pair of
-   * faces and 1 per face (F15) (K0 itself is counted where it is evaluated,
-   * local_stage_run), and local_build's factors, about 2 DIM^2 + 4 per face;
-   * written once and read once. */
-  double P = sz->np, T = sz->nt, NF2 = (double)sz->nfaces * sz->nfaces, D = sz->dim;
+  /* S's weights, then factor_load_flops (K0 itself is counted where it is
+   * evaluated, local_stage_run); the factors written once and read once. */
+  double P = sz->np, T = sz->nt;
   double nef = local_factor_count(sz);
-  double flops = (2.0 * (sz->nfaces + sz->dim * sz->dim) + 1) * P * P + 2.0 * (sz->dim + 1) * T * P +
-                 NF2 * (2.0 * D + 3) + sz->nfaces * (2.0 * D * D + 5) + 2.0 * s->ref.qload.n * P;
+  double flops = (2.0 * (sz->nfaces + sz->dim * sz->dim) + 1) * P * P + factor_load_flops(s);
   double bytes = 8.0 * (P * P + P * (T + 1) + k0_factor_count(sz) + 2 * nef);
   if (ls->nonsymmetric) { /* convection in S; [W_t | F] */
     flops += 2.0 * sz->dim * P * P + 2.0 * T * P;
@@ -952,16 +961,15 @@ static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
   return ls->vector ? elasticity_build(s, ls, e0, n, charge) : affine_build(s, ls, e0, n, charge);
 }
 
-/* local_element's flops and bytes per element: S's lower triangle, [W | F]
- * and the load, the factors (as affine_build), the Cholesky factor
- * NP^3 / 3, the two solves 2 NP^2 (NT+1), K = K0 - Y^T Y 2 NP (NT+1)^2 and
- * K0's NT^2 + NT; bytes: Z and K written (S and [W | F] stay private). */
+/* local_element's flops and bytes per element: S's lower triangle,
+ * factor_load_flops, the Cholesky factor NP^3 / 3, the two solves
+ * 2 NP^2 (NT+1), K = K0 - Y^T Y 2 NP (NT+1)^2 and K0's NT^2 + NT; bytes: Z
+ * and K written (S and [W | F] stay private). */
 static void element_counts(hdgcl_solver s, const local_stage *ls, double *flops, double *bytes) {
   const hdg_sizes *sz = &s->ref.sz;
-  double P = ls->rows, N1 = ls->cols, T = sz->nt, D = sz->dim, NF2 = (double)sz->nfaces * sz->nfaces;
-  *flops = (sz->nfaces + D * D) * P * (P + 1) + 2.0 * (D + 1) * T * P + 2.0 * s->ref.qload.n * P +
-           NF2 * (2.0 * D + 3) + sz->nfaces * (2.0 * D * D + 5) + P * P * P / 3 + 2 * P * P * N1 +
-           2 * P * N1 * N1 + T * T + T;
+  double P = ls->rows, N1 = ls->cols, T = sz->nt, D = sz->dim;
+  *flops = (sz->nfaces + D * D) * P * (P + 1) + factor_load_flops(s) + P * P * P / 3 +
+           2 * P * P * N1 + 2 * P * N1 * N1 + T * T + T;
   *bytes = 8.0 * (P * N1 + N1 * N1);
 }
 

@@ -19,7 +19,10 @@ int pipeline_program_with(hdgcl_solver s, const char *const *headers, const char
     files[n++] = "problems.h";
     files[n++] = "geometry.h";
   }
-  for (int i = 0; headers && headers[i] && n < 7; i++) files[n++] = headers[i];
+  for (int i = 0; headers && headers[i]; i++) {
+    if (n == 7) return hdgcl_error(HDGCL_ERROR_INTERNAL, "%s: more than four kernel headers", file);
+    files[n++] = headers[i];
+  }
   files[n++] = file;
   char options[1536];
   snprintf(options, sizeof options, "%s %s", s->dev->options, extra ? extra : "");

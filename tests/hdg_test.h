@@ -2,6 +2,7 @@
 #ifndef HDGCL_TESTS_HDG_TEST_H
 #define HDGCL_TESTS_HDG_TEST_H
 
+#include <dirent.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,6 +11,8 @@
 
 #include "check.h"
 #include "hdgcl/hdgcl.h"
+
+#include <unistd.h>
 
 /* A solved problem: mesh + solver (destroy with solved_destroy). */
 typedef struct solved {
@@ -117,6 +120,45 @@ static inline hdgcl_context test_device(void) {
     exit(1);
   }
   return ctx;
+}
+
+/* A fresh temporary cache directory (program binaries, tuning records)
+ * $TMPDIR/NAME-XXXXXX (or under /tmp) into dir; exits if it cannot be made. */
+static inline void test_cache_dir_create(char *dir, size_t size, const char *name) {
+  const char *tmp = getenv("TMPDIR");
+  snprintf(dir, size, "%s/%s-XXXXXX", tmp && tmp[0] ? tmp : "/tmp", name);
+  if (!mkdtemp(dir)) {
+    perror("mkdtemp");
+    exit(1);
+  }
+}
+
+/* A context on the default device with its cache in dir (no_cache: bypassed). */
+static inline hdgcl_context test_context_cached(const char *dir, bool no_cache) {
+  hdgcl_options opts;
+  CHECK_OK(hdgcl_options_create(&opts));
+  CHECK_OK(hdgcl_options_set(opts, "cache-dir", dir));
+  if (no_cache) CHECK_OK(hdgcl_options_set(opts, "no-cache", NULL));
+  hdgcl_context ctx = NULL;
+  CHECK_OK(hdgcl_context_create(NULL, opts, &ctx));
+  CHECK_OK(hdgcl_options_destroy(&opts));
+  return ctx;
+}
+
+/* Removes test_cache_dir_create's directory and the files in it. */
+static inline void test_cache_dir_remove(const char *dir) {
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    char path[600];
+    while ((e = readdir(d)))
+      if (e->d_name[0] != '.') {
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        remove(path);
+      }
+    closedir(d);
+  }
+  rmdir(dir);
 }
 
 #endif

@@ -9,22 +9,11 @@
  * record that a second context reads ("cache"); on GPUs it is not tried
  * unless asked.  Bad values, and problems it does not take (convection,
  * elasticity, mapped elements), are argument errors naming the variable. */
-#include <dirent.h>
-#include <unistd.h>
-
 #include "hdg_test.h"
 
 static char cache_dir[256];
 
-static hdgcl_context open_context(void) {
-  hdgcl_options opts;
-  CHECK_OK(hdgcl_options_create(&opts));
-  CHECK_OK(hdgcl_options_set(opts, "cache-dir", cache_dir));
-  hdgcl_context ctx = NULL;
-  CHECK_OK(hdgcl_context_create(NULL, opts, &ctx));
-  CHECK_OK(hdgcl_options_destroy(&opts));
-  return ctx;
-}
+static hdgcl_context open_context(void) { return test_context_cached(cache_dir, false); }
 
 typedef struct {
   const char *mesh, *problem, *order, *chunk, *on; /* chunk NULL: one batch; on: the value */
@@ -80,12 +69,7 @@ static void expect_rejected(hdgcl_context ctx, const element_case *c, const char
 }
 
 int main(void) {
-  const char *tmp = getenv("TMPDIR");
-  snprintf(cache_dir, sizeof cache_dir, "%s/hdgcl-element-test-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-  if (!mkdtemp(cache_dir)) {
-    perror("mkdtemp");
-    return 1;
-  }
+  test_cache_dir_create(cache_dir, sizeof cache_dir, "hdgcl-element-test");
   hdgcl_context ctx = open_context();
   const element_case same[] = {
       {"square:4,perturb=0.2,seed=6", "helmholtz-sin", "5", "7", "on"},
@@ -129,18 +113,6 @@ int main(void) {
   solved_destroy(&c);
   hdgcl_context_destroy(&ctx2);
   hdgcl_context_destroy(&ctx);
-  /* Remove the temporary cache (program binaries and records). */
-  DIR *dir = opendir(cache_dir);
-  if (dir) {
-    struct dirent *e;
-    char path[600];
-    while ((e = readdir(dir)))
-      if (e->d_name[0] != '.') {
-        snprintf(path, sizeof path, "%s/%s", cache_dir, e->d_name);
-        remove(path);
-      }
-    closedir(dir);
-  }
-  rmdir(cache_dir);
+  test_cache_dir_remove(cache_dir);
   CHECK_DONE();
 }

@@ -27,16 +27,7 @@
 
 static char cache_dir[256];
 
-static hdgcl_context open_context(bool no_cache) {
-  hdgcl_options opts;
-  CHECK_OK(hdgcl_options_create(&opts));
-  CHECK_OK(hdgcl_options_set(opts, "cache-dir", cache_dir));
-  if (no_cache) CHECK_OK(hdgcl_options_set(opts, "no-cache", NULL));
-  hdgcl_context ctx = NULL;
-  CHECK_OK(hdgcl_context_create(NULL, opts, &ctx));
-  CHECK_OK(hdgcl_options_destroy(&opts));
-  return ctx;
-}
+static hdgcl_context open_context(bool no_cache) { return test_context_cached(cache_dir, no_cache); }
 
 /* Number of *.tune files in the cache directory; the path of the last one. */
 static int count_records(char *last, size_t n) {
@@ -151,12 +142,7 @@ static void expect_same_matrix(solved s[2], const pair_case *c, const char *what
 }
 
 int main(void) {
-  const char *tmp = getenv("TMPDIR");
-  snprintf(cache_dir, sizeof cache_dir, "%s/hdgcl-tune-test-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-  if (!mkdtemp(cache_dir)) {
-    perror("mkdtemp");
-    return 1;
-  }
+  test_cache_dir_create(cache_dir, sizeof cache_dir, "hdgcl-tune-test");
   unsetenv("HDGCL_LOCAL_INVERT");
   unsetenv("HDGCL_LOCAL_SCHUR");
 
@@ -462,18 +448,6 @@ int main(void) {
   for (int i = 0; i < 5; i++) expect_rejected(ctx, "HDGCL_LOCAL_INVERT", bad[i]);
   hdgcl_context_destroy(&ctx);
 
-  /* Remove the temporary cache (program binaries and records). */
-  DIR *dir = opendir(cache_dir);
-  if (dir) {
-    struct dirent *e;
-    char path[600];
-    while ((e = readdir(dir)))
-      if (e->d_name[0] != '.') {
-        snprintf(path, sizeof path, "%s/%s", cache_dir, e->d_name);
-        remove(path);
-      }
-    closedir(dir);
-  }
-  rmdir(cache_dir);
+  test_cache_dir_remove(cache_dir);
   CHECK_DONE();
 }
