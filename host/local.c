@@ -4,13 +4,15 @@
  *   Z = S^-1 [W | F]              (NP x NP) x (NP x (NT+1))
  *   K = K0 - [W | F]^T Z          ((NT+1) x NP) x (NP x (NT+1))
  * (with convection, [W_t | F] in the second product, (F24)).  Z comes either
- * from S^-1 (local_invert or cl/local_invert_tiled.cl) and a CLBlast batched
- * GEMM, or in one kernel from Gauss-Jordan on [S | W F]
+ * from S^-1 (local_invert or cl/local_invert_tiled.cl) and a batched GEMM,
+ * or in one kernel from Gauss-Jordan on [S | W F]
  * (cl/local_solve_tiled.cl); K from local_schur (one work-item per row of K) or
- * a second CLBlast batched GEMM.  Scalar problems on affine elements never
+ * a second batched GEMM.  Each GEMM shape runs by CLBlast or by
+ * cl/batched_gemm.cl, whichever a trial found faster (host/batched_gemm.c,
+ * choose_gemms).  Scalar problems on affine elements never
  * store K0: local_build_s writes its factors per element (F15), and
  * local_schur_k0 evaluates K0 entry by entry as it forms K (local_k0 writes
- * K0 before CLBlast's GEMM).  On CPU devices the whole stage may instead
+ * K0 before the GEMM).  On CPU devices the whole stage may instead
  * run one element per work-item (cl/local_element.cl: S, [W | F], Z and K
  * with nothing in between written out), where a trial finds it faster
  * (choose_element).
@@ -75,10 +77,10 @@ static const char *const invert_names[NUM_INVERT] = {
     "cholesky-columns", "cholesky-solve"};
 #define COLUMNS_MAX 11 /* the largest S (NZ) of local_solve_columns: its factor stays in registers */
 /* The methods of K = K0 - [W | F]^T Z: cl/local.cl's local_schur (one
- * work-item per row of K), CLBlast, or on CPU devices
+ * work-item per row of K), a batched GEMM (gemm_k), or on CPU devices
  * cl/local_schur_element.cl (one work-item per element). */
-enum { SCHUR_KERNEL, SCHUR_CLBLAST, SCHUR_ELEMENT, NUM_SCHUR };
-static const char *const schur_names[NUM_SCHUR] = {"local-schur", "clblast", "element"};
+enum { SCHUR_KERNEL, SCHUR_GEMM, SCHUR_ELEMENT, NUM_SCHUR };
+static const char *const schur_names[NUM_SCHUR] = {"local-schur", "gemm", "element"};
 /* NZ (NTB+1) up to which local_schur is the default: on the H100 (stop 19)
  * it beat CLBlast at 820 (tetrahedra p = 3), 1485 (hexahedra p = 2) and 2135
  * (tetrahedra p = 4, K0 from its factors counted on both sides) and lost at
@@ -293,9 +295,9 @@ static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_
   hdgcl_arg a[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem), HDGCL_ARG(method)};
   HDGCL_TRY(hdgcl_kernel_set_args(kernel, kind == INVERT_TILED ? 1 : 3, a));
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL));
-  return hdgcl_dgemm_strided_batched(s->ctx, false, false, np, nt1, np, 1.0, ls->s.mem, 0, np,
-                                     np * np, ls->wf.mem, 0, np, np * nt1, 0.0, ls->z.mem,
-                                     (size_t)z0 * np * nt1, np, np * nt1, (size_t)n, NULL);
+  gemm_operands o = {.a = ls->s.mem, .a_stride = np * np, .b = ls->wf.mem, .b_stride = np * nt1,
+                     .c = ls->z.mem, .c_offset = (size_t)z0 * np * nt1, .c_stride = np * nt1};
+  return batched_gemm_run(s->ctx, &ls->gemm_z, 1.0, &o, 0.0, (size_t)n);
 }
 
 /* K = K0 - [W | F]^T Z (F10), or K0 - [W_t | F]^T Z with convection (F24),
@@ -306,7 +308,7 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
   cl_mem left = ls->nonsymmetric ? ls->wl.mem : ls->wf.mem;
   const device_data *d = &s->dev->data;
   cl_int ce0 = (cl_int)e0, cn = (cl_int)n;
-  if (kind == SCHUR_CLBLAST || kind == SCHUR_ELEMENT) {
+  if (kind == SCHUR_GEMM || kind == SCHUR_ELEMENT) {
     if (ls->k0_factors) { /* K0 first, one work-item per entry */
       hdgcl_arg a[] = {HDGCL_ARG(ce0), HDGCL_ARG(cn), HDGCL_ARG(ls->kf.mem),
                        HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->efef.mem), HDGCL_ARG(ls->k.mem)};
@@ -321,9 +323,9 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
       HDGCL_TRY(hdgcl_kernel_set_args(ls->schur_element, 5, a));
       return launch_flat(s, ls->schur_element, (size_t)n, 1);
     }
-    return hdgcl_dgemm_strided_batched(s->ctx, true, false, nt1, nt1, np, -1.0, left, 0, np,
-                                       np * nt1, ls->z.mem, zoff, np, np * nt1, 1.0, ls->k.mem, 0,
-                                       nt1, nt1 * nt1, (size_t)n, NULL);
+    gemm_operands o = {.a = left, .a_stride = np * nt1, .b = ls->z.mem, .b_offset = zoff,
+                       .b_stride = np * nt1, .c = ls->k.mem, .c_stride = nt1 * nt1};
+    return batched_gemm_run(s->ctx, &ls->gemm_k, -1.0, &o, 1.0, (size_t)n);
   }
   cl_long czoff = (cl_long)zoff;
   hdgcl_arg zl = HDGCL_ARG_LOCAL(ls->schur_stage ? ls->schur_stage : 8); /* staged Z */
@@ -434,11 +436,11 @@ static int time_candidate(hdgcl_solver s, local_stage *ls, trial_launch launch, 
   return HDGCL_SUCCESS;
 }
 
-/* The method of K: $HDGCL_LOCAL_SCHUR ("local-schur" | "clblast" | "element"
+/* The method of K: $HDGCL_LOCAL_SCHUR ("local-schur" | "gemm" | "element"
  * | "tuned"), else the tuning record of this device and size, else a timed
  * trial of each (element on CPU devices only) on the first elements after Z
  * (meshes of at least TUNE_MIN_ELEMENTS, or
- * "tuned"), else local_schur for small products and CLBlast for the others. */
+ * "tuned"), else local_schur for small products and the GEMM for the others. */
 static int choose_schur(hdgcl_solver s, local_stage *ls) {
   const char *env = getenv("HDGCL_LOCAL_SCHUR");
   bool tuned = env && !strcmp(env, "tuned");
@@ -450,10 +452,10 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
         return HDGCL_SUCCESS;
       }
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                       "HDGCL_LOCAL_SCHUR=%s: expected local-schur, clblast, element or tuned", env);
+                       "HDGCL_LOCAL_SCHUR=%s: expected local-schur, gemm, element or tuned", env);
   }
   char label[128], value[64];
-  snprintf(label, sizeof label, "local_schur v4 np=%d nc=%d%s", ls->rows, ls->cols,
+  snprintf(label, sizeof label, "local_schur v5 np=%d nc=%d%s", ls->rows, ls->cols,
            ls->nonsymmetric ? " nonsymmetric" : "");
   if (hdgcl_tuning_load(s->ctx, label, value, sizeof value))
     for (int i = 0; i < NUM_SCHUR; i++)
@@ -462,8 +464,8 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
         ls->schur_source = "cache";
         return HDGCL_SUCCESS;
       }
-  /* Default: local_schur for the small products (SCHUR_KERNEL_MAX), else CLBlast. */
-  ls->schur_kind = ls->rows * ls->cols <= SCHUR_KERNEL_MAX ? SCHUR_KERNEL : SCHUR_CLBLAST;
+  /* Default: local_schur for the small products (SCHUR_KERNEL_MAX), else the GEMM. */
+  ls->schur_kind = ls->rows * ls->cols <= SCHUR_KERNEL_MAX ? SCHUR_KERNEL : SCHUR_GEMM;
   ls->schur_source = "default";
   if (!tuned && s->mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
@@ -823,13 +825,38 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, false, false, 1, 1, 1, 1.0, ls->s.mem, 0, 1, 1,
                                         ls->wf.mem, 0, 1, 1, 0.0, ls->z.mem, 0, 1, 1, 1, NULL));
   HDGCL_TRY(hdgcl_context_finish(s->ctx));
+  batched_gemm_init(&ls->gemm_z, false, false, np, nt1, np, np, np, np);
+  batched_gemm_init(&ls->gemm_k, true, false, nt1, nt1, np, np, np, nt1);
   ls->invert_kind = -1;
+  return HDGCL_SUCCESS;
+}
+
+/* The implementations of the two GEMM shapes (batched_gemm_choose), before
+ * the trials of Z's and K's methods so that those time the GEMMs that will
+ * run: each times CLBlast and the tiled kernel on the first elements, on
+ * GPUs and meshes of at least TUNE_MIN_ELEMENTS (on CPU devices the stage's
+ * own kernels beat both; HDGCL_BATCHED_GEMM=tuned asks anywhere). */
+static int choose_gemms(hdgcl_solver s, local_stage *ls) {
+  int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
+  bool trial = !ls->cpu && s->mesh->num_elements >= TUNE_MIN_ELEMENTS;
+  size_t np = ls->rows, nt1 = ls->cols;
+  hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
+  HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL)); /* S, [W | F] of real elements */
+  if (s->dev->mapped) HDGCL_TRY(local_mapped_choose_gemms(s, ls, trial, n));
+  gemm_operands oz = {.a = ls->s.mem, .a_stride = np * np, .b = ls->wf.mem, .b_stride = np * nt1,
+                      .c = ls->z.mem, .c_stride = np * nt1};
+  HDGCL_TRY(batched_gemm_choose(s->ctx, &ls->gemm_z, trial, 0.0, &oz, (size_t)n));
+  gemm_operands ok = {.a = ls->wf.mem, .a_stride = np * nt1, .b = ls->z.mem, .b_stride = np * nt1,
+                      .c = ls->k.mem, .c_stride = nt1 * nt1};
+  HDGCL_TRY(batched_gemm_choose(s->ctx, &ls->gemm_k, trial, 1.0, &ok, (size_t)n));
+  s->result.stages[HDGCL_STAGE_LOCAL] = saved;
   return HDGCL_SUCCESS;
 }
 
 int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
   if (ls->invert_kind >= 0) return HDGCL_SUCCESS;
   double t = hdgcl_wtime();
+  HDGCL_TRY(choose_gemms(s, ls));
   HDGCL_TRY(choose_invert(s, ls));
   HDGCL_TRY(choose_schur(s, ls));
   HDGCL_TRY(choose_element(s, ls));
@@ -843,6 +870,10 @@ int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
   s->result.local_invert_source = ls->invert_source;
   s->result.local_element_wg = (int)ls->element_wg;
   s->result.local_element_source = ls->element_source;
+  s->result.local_gemm_z = ls->gemm_z.name;
+  s->result.local_gemm_z_source = ls->gemm_z.source;
+  s->result.local_gemm_k = ls->gemm_k.name;
+  s->result.local_gemm_k_source = ls->gemm_k.source;
   if (ls->element_wg) { /* one method for the whole stage */
     s->result.local_invert = s->result.local_schur = "local-element";
     s->result.local_invert_wg = (int)ls->element_wg;
@@ -999,9 +1030,9 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
    * entry.  Bytes: invert reads and writes S, GEMM 1 reads S, [W|F] and
    * writes Z (the solve kernel reads S, [W|F] and writes Z; cholesky-solve
    * reads and writes S, reads [W|F] and writes Z); K's product
-   * reads [W|F] and Z and writes K, and reads K0 from K (in place, CLBlast,
+   * reads [W|F] and Z and writes K, and reads K0 from K (in place, GEMM,
    * element, or without K0's factors) or K0's factors (local_schur_k0;
-   * local_k0 writes K0 before CLBlast or element). */
+   * local_k0 writes K0 before the GEMM or element). */
   double P = np, N1 = nt1, T = s->ref.sz.nt, NKF = k0_factor_count(&s->ref.sz);
   bool fused = ls->invert_kind == INVERT_SOLVE, columns = ls->invert_kind == INVERT_COLUMNS;
   bool solve = ls->invert_kind == INVERT_CHOLESKY_SOLVE;
@@ -1036,6 +1067,8 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   if (ls->cholesky_solve) clReleaseKernel(ls->cholesky_solve);
   if (ls->schur_element) clReleaseKernel(ls->schur_element);
   if (ls->element) clReleaseKernel(ls->element);
+  batched_gemm_destroy(&ls->gemm_z);
+  batched_gemm_destroy(&ls->gemm_k);
   hdgcl_buffer_release(s->ctx, &ls->s);
   hdgcl_buffer_release(s->ctx, &ls->wf);
   hdgcl_buffer_release(s->ctx, &ls->wl);

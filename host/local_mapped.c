@@ -86,6 +86,83 @@ int local_mapped_create(hdgcl_solver s, local_stage *ls) {
                                   "mapped [W0t|F]", &ls->mwl));
     HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * nt1 * nt1 * 8, "mapped K0", &ls->mk));
   }
+  /* The shapes of mapped_operands' products (CLBlast until local_mapped_choose_gemms). */
+  size_t rows = (size_t)sz->dim * sz->np, cols = (size_t)sz->np + sz->nt, gp = sz->np, gt = sz->nt;
+  size_t nq = (size_t)s->ref.qload.n;
+  batched_gemm_init(&ls->mgemm[MAPPED_GEMM_Y], false, true, rows, gp, nq, rows, gp, rows);
+  batched_gemm_init(&ls->mgemm[MAPPED_GEMM_X], !ls->minverse, false, gp, cols, gp, gp, rows, rows);
+  batched_gemm_init(&ls->mgemm[MAPPED_GEMM_S], true, false, gp, gp, rows, rows, rows, gp);
+  batched_gemm_init(&ls->mgemm[MAPPED_GEMM_W], true, false, gp, gt, rows, rows, rows, gp);
+  batched_gemm_init(&ls->mgemm[MAPPED_GEMM_K], true, false, gt, gt, rows, rows, rows, gt + 1);
+  return HDGCL_SUCCESS;
+}
+
+/* The operands, alpha and beta of the mapped stage's batched GEMM `which`
+ * (part: the component block k of X, or W (0) and W_t (1)), column-major:
+ *   Y:  Y's B part = -T Phi^T, T (dim np) x nq per element, Phi^T from the
+ *       table phi_load[q][i] (np x nq, shared: stride 0);
+ *   X:  X_k = A^-1 Y_k, or Ls Y_k (M holds A^-1, or Ls row by row: Ls^T
+ *       column-major), rows k np.. of Y and X;
+ *   S, W, K: the blocks of G = Y^T A^-1 Y = Y^T X (A^-1) = X^T X (Ls), where
+ *       they belong ((dim np) x (np + nt): the B part the first np columns,
+ *       the C part the nt after): S += G_BB, W -= G_BC (and W_t), K0 += G_CC
+ *       (F19), (F20), with the left factor Y (A^-1) or X (Ls).
+ * The vector problems build the scalar S0, [W0 | F], K0 into their own
+ * buffers and expand them. */
+static void mapped_operands(hdgcl_solver s, local_stage *ls, int which, int part,
+                            gemm_operands *o, double *alpha, double *beta) {
+  const hdg_sizes *sz = &s->ref.sz;
+  size_t rows = (size_t)sz->dim * sz->np, cols = (size_t)sz->np + sz->nt, np = sz->np;
+  size_t nt = sz->nt, nq = (size_t)s->ref.qload.n;
+  size_t xs = rows * cols, xc = rows * np; /* an element's X, and its C part's offset */
+  cl_mem left = ls->minverse ? ls->y.mem : ls->x.mem;
+  const hdgcl_buffer *bs = ls->vector ? &ls->ms : &ls->s, *bwf = ls->vector ? &ls->mwf : &ls->wf;
+  const hdgcl_buffer *bwl = ls->vector ? &ls->mwl : &ls->wl, *bk = ls->vector ? &ls->mk : &ls->k;
+  *alpha = 1.0;
+  *beta = 1.0;
+  switch (which) {
+  case MAPPED_GEMM_Y:
+    *o = (gemm_operands){.a = ls->t.mem, .a_stride = rows * nq, .b = s->dev->data.phi_load.mem,
+                         .c = ls->y.mem, .c_stride = xs};
+    *alpha = -1.0;
+    *beta = 0.0;
+    return;
+  case MAPPED_GEMM_X:
+    *o = (gemm_operands){.a = ls->m.mem, .a_stride = np * np, .b = ls->y.mem,
+                         .b_offset = part * np, .b_stride = xs, .c = ls->x.mem,
+                         .c_offset = part * np, .c_stride = xs};
+    *beta = 0.0;
+    return;
+  case MAPPED_GEMM_S:
+    *o = (gemm_operands){.a = left, .a_stride = xs, .b = ls->x.mem, .b_stride = xs,
+                         .c = bs->mem, .c_stride = np * np};
+    return;
+  case MAPPED_GEMM_W:
+    *o = (gemm_operands){.a = left, .a_stride = xs, .b = ls->x.mem, .b_offset = xc,
+                         .b_stride = xs, .c = (part ? bwl : bwf)->mem, .c_stride = np * (nt + 1)};
+    *alpha = -1.0;
+    return;
+  default: /* MAPPED_GEMM_K */
+    *o = (gemm_operands){.a = left, .a_offset = xc, .a_stride = xs, .b = ls->x.mem,
+                         .b_offset = xc, .b_stride = xs, .c = bk->mem,
+                         .c_stride = (nt + 1) * (nt + 1)};
+  }
+}
+
+static int mapped_gemm(hdgcl_solver s, local_stage *ls, int which, int part, int64_t n) {
+  gemm_operands o;
+  double alpha, beta;
+  mapped_operands(s, ls, which, part, &o, &alpha, &beta);
+  return batched_gemm_run(s->ctx, &ls->mgemm[which], alpha, &o, beta, (size_t)n);
+}
+
+int local_mapped_choose_gemms(hdgcl_solver s, local_stage *ls, bool trial, int64_t n) {
+  for (int which = 0; which < NUM_MAPPED_GEMM; which++) {
+    gemm_operands o;
+    double alpha, beta;
+    mapped_operands(s, ls, which, 0, &o, &alpha, &beta);
+    HDGCL_TRY(batched_gemm_choose(s->ctx, &ls->mgemm[which], trial, beta, &o, (size_t)n));
+  }
   return HDGCL_SUCCESS;
 }
 
@@ -117,13 +194,8 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
   HDGCL_TRY(hdgcl_kernel_set_args(ls->mbuild, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mbuild, 1, &global, &ls->wg, NULL));
-  /* Y's B part = -T Phi^T: T column-major (dim np) x nq, Phi^T from the table
-   * phi_load[q][i] (column-major np x nq, shared: stride 0). */
-  size_t rows = (size_t)sz->dim * sz->np, cols = (size_t)sz->np + sz->nt, np = sz->np;
-  size_t nq = (size_t)s->ref.qload.n;
-  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, false, true, rows, np, nq, -1.0, ls->t.mem, 0, rows,
-                                        rows * nq, d->phi_load.mem, 0, np, 0, 0.0, ls->y.mem, 0,
-                                        rows, rows * cols, (size_t)n, NULL));
+  /* Y's B part = -T Phi^T (mapped_operands). */
+  HDGCL_TRY(mapped_gemm(s, ls, MAPPED_GEMM_Y, 0, n));
   if (ls->vector) {
     hdgcl_arg pargs[] = {HDGCL_ARG(ce0),      HDGCL_ARG(d->kappa.mem), HDGCL_ARG(d->lambda.mem),
                          HDGCL_ARG(ls->m.mem), HDGCL_ARG(ls->y.mem),    HDGCL_ARG(ls->s.mem),
@@ -144,30 +216,12 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
     size_t fwg = pipeline_kernel_max_wg(s, ls->mfactor), fglobal = (size_t)n * fwg;
     HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mfactor, 1, &fglobal, &fwg, NULL));
   }
-  /* X_k = A^-1 Y_k, or Ls Y_k, for each component block k (rows k np..): M
-   * holds A^-1, or Ls row by row (Ls^T column-major). */
-  bool inv = ls->minverse != NULL;
-  for (int k = 0; k < sz->dim; k++)
-    HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, !inv, false, np, cols, np, 1.0, ls->m.mem, 0, np,
-                                          np * np, ls->y.mem, k * np, rows, rows * cols, 0.0,
-                                          ls->x.mem, k * np, rows, rows * cols, (size_t)n, NULL));
-  /* The blocks of G = Y^T A^-1 Y = X^T X (Ls) = Y^T X (A^-1), added where they
-   * belong (column-major (dim np) x (np + nt): the B part its first np
-   * columns, the C part the nt after): S += G_BB, W -= G_BC (and W_t),
-   * K0 += G_CC (F19), (F20).  L is the left factor: X for Ls, Y for A^-1. */
-  cl_mem left = inv ? ls->y.mem : ls->x.mem;
-  size_t nt = sz->nt, xs = rows * cols, xc = rows * np; /* the C part's offset in an element's X */
-  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, np, np, rows, 1.0, left, 0, rows,
-                                        xs, ls->x.mem, 0, rows, xs, 1.0, bs->mem, 0, np, np * np,
-                                        (size_t)n, NULL));
-  for (int w = 0; w < (ls->nonsymmetric ? 2 : 1); w++)
-    HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, np, nt, rows, -1.0, left, 0,
-                                          rows, xs, ls->x.mem, xc, rows, xs, 1.0,
-                                          (w ? bwl : bwf)->mem, 0, np, np * (nt + 1), (size_t)n,
-                                          NULL));
-  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, true, false, nt, nt, rows, 1.0, left, xc, rows,
-                                        xs, ls->x.mem, xc, rows, xs, 1.0, bk->mem, 0, nt + 1,
-                                        (nt + 1) * (nt + 1), (size_t)n, NULL));
+  /* X_k = A^-1 Y_k, or Ls Y_k, for each component block k, then the blocks
+   * of G added to S, [W | F] (and [W_t | F]) and K0 (F19), (F20): mapped_operands. */
+  for (int k = 0; k < sz->dim; k++) HDGCL_TRY(mapped_gemm(s, ls, MAPPED_GEMM_X, k, n));
+  HDGCL_TRY(mapped_gemm(s, ls, MAPPED_GEMM_S, 0, n));
+  for (int w = 0; w < (ls->nonsymmetric ? 2 : 1); w++) HDGCL_TRY(mapped_gemm(s, ls, MAPPED_GEMM_W, w, n));
+  HDGCL_TRY(mapped_gemm(s, ls, MAPPED_GEMM_K, 0, n));
   if (ls->vector) {
     cl_int ce0v = (cl_int)e0, problem = s->params.id;
     double param = s->params.param;
@@ -218,6 +272,7 @@ void local_mapped_destroy(hdgcl_solver s, local_stage *ls) {
   cl_kernel kernels[] = {ls->mbuild, ls->mfactor, ls->mepre, ls->mepost};
   for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
     if (kernels[i]) clReleaseKernel(kernels[i]);
+  for (int i = 0; i < NUM_MAPPED_GEMM; i++) batched_gemm_destroy(&ls->mgemm[i]);
   hdgcl_buffer_release(s->ctx, &ls->ms);
   hdgcl_buffer_release(s->ctx, &ls->mwf);
   hdgcl_buffer_release(s->ctx, &ls->mwl);

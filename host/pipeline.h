@@ -7,6 +7,7 @@
 #ifndef HDGCL_HOST_PIPELINE_H
 #define HDGCL_HOST_PIPELINE_H
 
+#include "batched_gemm.h"
 #include "krylov.h"
 #include "solver_impl.h"
 
@@ -21,6 +22,9 @@ typedef struct device_data {
   hdgcl_buffer face_orient, dphi_load, phi1_load, dphi1_load;
   hdgcl_buffer err_points, err_weights, phi_err, phi1_err;
 } device_data;
+
+/* The batched products of the mapped stage (local_mapped.c's mapped_operands). */
+enum { MAPPED_GEMM_Y, MAPPED_GEMM_X, MAPPED_GEMM_S, MAPPED_GEMM_W, MAPPED_GEMM_K, NUM_MAPPED_GEMM };
 
 /* Local stage (local.c, and local_mapped.c for bilinear/trilinear elements):
  * builds and condenses element chunks. */
@@ -46,6 +50,8 @@ typedef struct local_stage {
   hdgcl_buffer kf;       /* K0's factors, chunk-sized where k0_factors */
   hdgcl_buffer ef;       /* local_build's factors of each element (cl/local.cl's EF), as kf */
   int schur_kind;
+  batched_gemm gemm_z;   /* Z = S^-1 [W | F] after an explicit S^-1 (NN, NZ x NTB+1 x NZ) */
+  batched_gemm gemm_k;   /* K -= [W | F]^T Z where schur_kind is the GEMM (TN, NTB+1 x NTB+1 x NZ) */
   size_t schur_stage; /* bytes of local memory local_schur stages Z in, 0: none (cl/local.cl SCHUR_STAGE) */
   size_t schur_wg;    /* local_schur's work-group size (schur_layout) */
   const char *schur_source; /* as invert_source */
@@ -55,6 +61,7 @@ typedef struct local_stage {
   hdgcl_buffer m, x, fac;              /* mapped: M, then A^-1 (minverse) or Ls = sqrt(kappa) L^-1
                                           (M = L L^T); X = A^-1 [B|C] or Ls [B|C]; per-point factors */
   hdgcl_buffer y, t;                   /* mapped: Y = [B|C], T (B = -T Phi^T) */
+  batched_gemm mgemm[NUM_MAPPED_GEMM];               /* mapped: local_mapped.c's products, MAPPED_GEMM_* */
   cl_kernel mepre, mepost;             /* mapped elasticity: expansion to Z, [Wext | Fext], K */
   hdgcl_buffer ms, mwf, mwl, mk;       /* mapped elasticity: the scalar S0, [W0 | F], K0 */
   int64_t chunk;      /* elements per batch */
@@ -102,6 +109,9 @@ uint64_t local_mapped_bytes_per_element(hdgcl_solver s);
 void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *t,
                         uint64_t *fac);
 int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
+/* batched_gemm_choose for each of the mapped stage's products, timed (where
+ * `trial`) on the chunk's first n elements. */
+int local_mapped_choose_gemms(hdgcl_solver s, local_stage *ls, bool trial, int64_t n);
 void local_mapped_destroy(hdgcl_solver s, local_stage *ls);
 
 /* Element offset of ls->z's first element for a chunk starting at e0. */

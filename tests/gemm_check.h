@@ -1,6 +1,7 @@
-/* One batched DGEMM (hdgcl_dgemm_strided_batched, host/blas.c) checked
- * against a host triple loop: the check of test_clblast.c (every case) and
- * test_clblast_tuning.c (products under a tuning). */
+/* One batched DGEMM (hdgcl_dgemm_strided_batched, host/blas.c, or a
+ * configuration of host/batched_gemm.c) checked against a host triple loop:
+ * the check of test_clblast.c (every case), test_clblast_tuning.c (products
+ * under a tuning) and test_batched_gemm.c (the tiled kernel). */
 #ifndef HDGCL_TESTS_GEMM_CHECK_H
 #define HDGCL_TESTS_GEMM_CHECK_H
 
@@ -8,6 +9,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "batched_gemm.h"
 #include "blas.h"
 #include "check.h"
 
@@ -30,12 +32,13 @@ static inline double gemm_check_elem(const double *x, size_t ld, size_t i, size_
   return x[i + j * ld];
 }
 
-/* Runs case c on ctx with pseudo-random A, B and C and returns the status of
+/* Runs case c on ctx with pseudo-random A, B and C, by CLBlast directly
+ * (impl NULL) or by batched_gemm_use's `impl`, and returns the status of
  * the product (not itself checked: callers expect success or a refusal).
  * When it ran, checks C against the host loop (error relative to the largest
  * entry of the product <= 1e-13) and that no entry of C's buffer outside the
  * m x n blocks changed. */
-static inline int gemm_check(hdgcl_context ctx, const gemm_case *c) {
+static inline int gemm_check_by(hdgcl_context ctx, const gemm_case *c, const char *impl) {
   size_t rows_a = c->ta ? c->k : c->m, cols_a = c->ta ? c->m : c->k;
   size_t rows_b = c->tb ? c->n : c->k, cols_b = c->tb ? c->k : c->n;
   size_t lda = rows_a + c->pad, ldb = rows_b + c->pad, ldc = c->m + c->pad;
@@ -70,9 +73,19 @@ static inline int gemm_check(hdgcl_context ctx, const gemm_case *c) {
   CHECK_OK(hdgcl_buffer_write(ctx, &da, 0, na * 8, a));
   CHECK_OK(hdgcl_buffer_write(ctx, &db, 0, nb * 8, b));
   CHECK_OK(hdgcl_buffer_write(ctx, &dc, 0, nc * 8, cc));
-  int status = hdgcl_dgemm_strided_batched(ctx, c->ta, c->tb, c->m, c->n, c->k, c->alpha, da.mem,
-                                           c->offset, lda, sa, db.mem, c->offset, ldb, sb, c->beta,
-                                           dc.mem, c->offset, ldc, sc, c->batch, NULL);
+  int status;
+  if (!impl) {
+    status = hdgcl_dgemm_strided_batched(ctx, c->ta, c->tb, c->m, c->n, c->k, c->alpha, da.mem,
+                                         c->offset, lda, sa, db.mem, c->offset, ldb, sb, c->beta,
+                                         dc.mem, c->offset, ldc, sc, c->batch, NULL);
+  } else {
+    batched_gemm g;
+    batched_gemm_init(&g, c->ta, c->tb, c->m, c->n, c->k, lda, ldb, ldc);
+    gemm_operands o = {da.mem, db.mem, dc.mem, c->offset, sa, c->offset, sb, c->offset, sc};
+    status = batched_gemm_use(ctx, &g, impl, "");
+    if (status == HDGCL_SUCCESS) status = batched_gemm_run(ctx, &g, c->alpha, &o, c->beta, c->batch);
+    batched_gemm_destroy(&g);
+  }
   if (status == HDGCL_SUCCESS) {
     CHECK_OK(hdgcl_buffer_read(ctx, &dc, 0, nc * 8, got));
     /* Relative error over the product; every entry outside the blocks untouched. */
@@ -85,9 +98,9 @@ static inline int gemm_check(hdgcl_context ctx, const gemm_case *c) {
     }
     err /= scale > 0 ? scale : 1.0;
     CHECK_MSG(err <= 1e-13 && touched == 0,
-              "%s%s m=%zu n=%zu k=%zu batch=%zu pad=%zu offset=%zu gap=%zu: relative error "
-              "%.3g, %zu entries outside C changed",
-              c->ta ? "T" : "N", c->tb ? "T" : "N", c->m, c->n, c->k, c->batch, c->pad,
+              "%s: %s%s m=%zu n=%zu k=%zu batch=%zu pad=%zu offset=%zu gap=%zu: relative "
+              "error %.3g, %zu entries outside C changed",
+              impl ? impl : "CLBlast", c->ta ? "T" : "N", c->tb ? "T" : "N", c->m, c->n, c->k, c->batch, c->pad,
               c->offset, c->gap, err, touched);
   }
   hdgcl_buffer_release(ctx, &da);
@@ -95,6 +108,10 @@ static inline int gemm_check(hdgcl_context ctx, const gemm_case *c) {
   hdgcl_buffer_release(ctx, &dc);
   free(a), free(b), free(cc), free(ref), free(got);
   return status;
+}
+
+static inline int gemm_check(hdgcl_context ctx, const gemm_case *c) {
+  return gemm_check_by(ctx, c, NULL);
 }
 
 #endif

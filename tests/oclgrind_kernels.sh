@@ -100,7 +100,7 @@ fi
   # Z by the tiled Gauss-Jordan solve of [S | W F] (local_solve_tiled), chunk
   # by chunk; K0 by local_k0 before CLBlast's GEMM (local_schur_k0 elsewhere).
   export HDGCL_LOCAL_INVERT=gauss-jordan-solve:64
-  HDGCL_LOCAL_SCHUR=clblast solve tri-p1-ell-blockjacobi-chunks --mesh square:2 --order 1 --format ell --precond block-jacobi --chunk 3 $quick
+  HDGCL_LOCAL_SCHUR=gemm solve tri-p1-ell-blockjacobi-chunks --mesh square:2 --order 1 --format ell --precond block-jacobi --chunk 3 $quick
   # Z one column per work-item (local_solve_columns), chunk by chunk.
   HDGCL_LOCAL_INVERT=cholesky-columns:64 solve tet-p1-columns-chunks --mesh cube:1 --order 1 --chunk 4 $quick
   # Z and K one element per work-item (local_cholesky_solve in work-groups of

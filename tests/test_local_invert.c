@@ -12,11 +12,11 @@
  * agree there;
  * bad HDGCL_LOCAL_INVERT values are errors naming the variable.  K = K0 -
  * [W | F]^T Z by local_schur (the default below the trial's size) and by
- * CLBlast give the same solution (symmetric, convection, elasticity,
+ * the batched GEMM give the same solution (symmetric, convection, elasticity,
  * quadrilaterals); HDGCL_LOCAL_SCHUR=tuned times both and writes a record;
  * a bad value is an error naming the variable.  The column solves
  * (cholesky-columns, small SPD S only) and K0 from its factors before
- * CLBlast's GEMM give the same solution in chunks.  Mapped elements give the same
+ * the GEMM give the same solution in chunks.  Mapped elements give the same
  * solution with mapped_factor's work copy in local and in global memory.
  * local_schur with Z staged in local memory and local_build with W through a
  * local tile assemble bitwise the trace matrix of their unstaged forms. */
@@ -270,14 +270,14 @@ int main(void) {
                   "quad:3: gauss-jordan-solve against gauss-jordan");
   solved_destroy(&qs[0]);
   solved_destroy(&qs[1]);
-  /* K by local_schur and by CLBlast. */
+  /* K by local_schur and by the batched GEMM. */
   const pair_case kc[] = {{"square:4,perturb=0.2,seed=6", "helmholtz-sin", "5", 21},
                           {"square:4,perturb=0.2,seed=6", "convection-diffusion", "5", 21},
                           {"square:3", "elasticity", "3", 20},
                           {"quad:3,distort=0.1", "helmholtz-sin", "4", 25}};
   for (int ci = 0; ci < 8; ci++) {
     solved ks[2];
-    const char *method[] = {"local-schur", ci < 4 ? "clblast" : "element"};
+    const char *method[] = {"local-schur", ci < 4 ? "gemm" : "element"};
     for (int v = 0; v < 2; v++) {
       setenv("HDGCL_LOCAL_SCHUR", method[v], 1);
       const pair_case *kp = &kc[ci % 4];
@@ -291,7 +291,7 @@ int main(void) {
                 "%s %s with K by %s: %s", kp->problem, kp->mesh, method[v],
                 ks[v].status ? hdgcl_last_error() : ks[v].result->local_schur);
     }
-    expect_same_pair(ks, &kc[ci % 4], ci < 4 ? "K by clblast against local-schur"
+    expect_same_pair(ks, &kc[ci % 4], ci < 4 ? "K by the GEMM against local-schur"
                                              : "K by element in chunks of 7 against local-schur");
   }
   /* local_schur with its work-group's Z staged in local memory and read from
@@ -377,7 +377,7 @@ int main(void) {
   expect_rejected(ctx, "HDGCL_LOCAL_SCHUR_STAGE", "yes");
   /* Z one column per work-item (local_solve_columns, small SPD S) against
    * Cholesky, the second solve in chunks of 7 elements (Z at each chunk's
-   * offset); then K0 from its factors by local_k0 before CLBlast's GEMM in
+   * offset); then K0 from its factors by local_k0 before the GEMM in
    * chunks of 7 against local_schur_k0 in one chunk (each chunk's faces'
    * orientations).  Tetrahedra p = 2 (S is 10 x 10), triangles p = 3,
    * quadrilaterals p = 2 (mapped: no K0 factors, K0 from the build). */
@@ -388,7 +388,7 @@ int main(void) {
     for (int step = 0; step < 2; step++) {
       const char *var = step == 0 ? "HDGCL_LOCAL_INVERT" : "HDGCL_LOCAL_SCHUR";
       const char *value[2] = {step == 0 ? "cholesky" : "local-schur",
-                              step == 0 ? "cholesky-columns" : "clblast"};
+                              step == 0 ? "cholesky-columns" : "gemm"};
       solved cs[2];
       for (int v = 0; v < 2; v++) {
         setenv(var, value[v], 1);
@@ -406,7 +406,7 @@ int main(void) {
       }
       expect_same_pair(cs, &cc[ci],
                        step == 0 ? "cholesky-columns in chunks of 7 against cholesky"
-                                 : "K by local_k0 and clblast in chunks of 7 against local-schur");
+                                 : "K by local_k0 and the GEMM in chunks of 7 against local-schur");
     }
   solved big = forced(ctx, "helmholtz-sin", "cholesky-columns"); /* S is 21 x 21 */
   CHECK_MSG(big.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "HDGCL_LOCAL_INVERT"),
@@ -436,7 +436,7 @@ int main(void) {
   CHECK(count_records(NULL, 0) == before + 1);
   solved_destroy(&kt);
   unsetenv("HDGCL_LOCAL_SCHUR");
-  expect_rejected(ctx, "HDGCL_LOCAL_SCHUR", "gemm");
+  expect_rejected(ctx, "HDGCL_LOCAL_SCHUR", "clblast");
   solved n2 = forced(ctx, "convection-diffusion", "cholesky");
   CHECK(n2.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "nonsymmetric"));
   solved_destroy(&n2);

@@ -137,6 +137,14 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
             r->local_schur_wg);
     fprintf(f, ", \"local_element_wg\": %d, \"local_element_source\": ", r->local_element_wg);
     json_string(f, r->local_element_source);
+    fprintf(f, ", \"local_gemm_z\": ");
+    json_string(f, r->local_gemm_z);
+    fprintf(f, ", \"local_gemm_z_source\": ");
+    json_string(f, r->local_gemm_z_source);
+    fprintf(f, ", \"local_gemm_k\": ");
+    json_string(f, r->local_gemm_k);
+    fprintf(f, ", \"local_gemm_k_source\": ");
+    json_string(f, r->local_gemm_k_source);
   }
   if (r->postprocess) {
     fprintf(f, ", \"postprocess\": ");
@@ -242,6 +250,9 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
       fprintf(out, "local     S^-1 by %s, work-groups of %d (%s); K by %s (%s)%s\n",
               r->local_invert, r->local_invert_wg, r->local_invert_source, r->local_schur,
               r->local_schur_source, staged);
+    if (!r->local_element_wg && r->local_gemm_z)
+      fprintf(out, "          batched GEMMs: Z by %s (%s), K by %s (%s)\n", r->local_gemm_z,
+              r->local_gemm_z_source, r->local_gemm_k, r->local_gemm_k_source);
   }
   if (r->postprocess)
     fprintf(out, "recover   u* by %s, work-groups of %d\n", r->postprocess, r->postprocess_wg);

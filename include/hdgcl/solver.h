@@ -112,7 +112,8 @@ typedef struct hdgcl_result {
                                       record), "default" (a mesh too small for a trial),
                                       "environment" (HDGCL_LOCAL_INVERT) */
   const char *local_schur;  /* method of K = K0 - [W|F]^T Z: "local-schur" (cl/local.cl),
-                               "clblast" (batched GEMM), "element" or "local-element" (device) */
+                               "gemm" (a batched GEMM: local_gemm_k), "element" or
+                               "local-element" (device) */
   const char *local_schur_source; /* as local_invert_source (HDGCL_LOCAL_SCHUR) */
   int local_schur_stage;    /* bytes of local memory in which local-schur stages its work-group's
                                Z (0: it reads Z from global memory); on GPUs where it fits,
@@ -124,6 +125,12 @@ typedef struct hdgcl_result {
                                "local-element"); 0: the split kernels (HDGCL_LOCAL_ELEMENT) */
   const char *local_element_source; /* as local_invert_source; "default" where it does not
                                        apply (GPUs, convection, elasticity, mapped elements) */
+  const char *local_gemm_z; /* the batched GEMM of Z = S^-1 [W|F] after an explicit S^-1 (the
+                               methods cholesky, gauss-jordan, gauss-jordan-tiled): "clblast" or
+                               cl/batched_gemm.cl as "tiled:TMxTN:RMxRN:KB" (device) */
+  const char *local_gemm_z_source; /* as local_invert_source (HDGCL_BATCHED_GEMM) */
+  const char *local_gemm_k; /* the batched GEMM of K where local_schur is "gemm", as local_gemm_z */
+  const char *local_gemm_k_source;
   double l2_p, norm_p;      /* pressure error and norm (vector problems; see above) */
   /* Problem cantilever (no exact solution: the errors and norms above are
    * NaN): the tip deflection, the mean of -u_y (2D) or -u_z (3D) of the trace
