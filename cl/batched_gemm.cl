@@ -23,10 +23,11 @@
 #define AS_LD (TM + 1) /* padded: the copy's stores spread over the banks */
 #define BS_LD (TN + 1)
 
-__kernel __attribute__((reqd_work_group_size(TX * TY, 1, 1))) void batched_gemm(
-    const double alpha, __global const double *A, const long a_off, const long a_stride,
-    __global const double *B, const long b_off, const long b_stride, const double beta,
-    __global double *C, const long c_off, const long c_stride) {
+__kernel __attribute__((reqd_work_group_size(TX * TY, 1, 1)))
+void batched_gemm(const double alpha, __global const double *A, const long a_off,
+                  const long a_stride, __global const double *B, const long b_off,
+                  const long b_stride, const double beta, __global double *C, const long c_off,
+                  const long c_stride) {
   __local double as[KB * AS_LD];
   __local double bs[KB * BS_LD];
   const long g = get_group_id(0);

@@ -81,6 +81,13 @@ fi
   # every other affine case takes postprocess_tiled.
   HDGCL_POSTPROCESS=cholesky solve tri-p2-belli-jacobi --mesh square:2 --order 2 --format bell-i --precond jacobi $quick
   solve quad-p1-mapped --mesh quad:2 --order 1 $quick
+  # The batched products by cl/batched_gemm.cl (tiles of 8 x 8 across the
+  # matrices' edges, slices of 3 across k's): Z and K in chunks of 3, then
+  # the mapped stage's five (Phi shared: stride 0).
+  export HDGCL_BATCHED_GEMM=tiled:8x8:2x2:3
+  HDGCL_LOCAL_SCHUR=gemm solve tri-p2-batched-gemm-chunks --mesh square:2 --order 2 --chunk 3 $quick
+  HDGCL_LOCAL_SCHUR=gemm solve quad-p2-batched-gemm --mesh quad:2,distort=0.1 --order 2 $quick
+  unset HDGCL_BATCHED_GEMM
   HDGCL_POSTPROCESS=cholesky solve tet-p1-scratch-global --mesh cube:1 --order 1 --scratch global $quick
   # GMRES(2) with restarts and additive Schwarz (krylov_gmres.c, precond_asm.c).
   solve tri-p1-gmres-asm --mesh square:2 --order 1 --solver gmres --precond asm --restart 2 --rtol 1e-3 --maxit 20
