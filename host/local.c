@@ -856,10 +856,21 @@ static int choose_gemms(hdgcl_solver s, local_stage *ls) {
 int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
   if (ls->invert_kind >= 0) return HDGCL_SUCCESS;
   double t = hdgcl_wtime();
-  HDGCL_TRY(choose_gemms(s, ls));
-  HDGCL_TRY(choose_invert(s, ls));
-  HDGCL_TRY(choose_schur(s, ls));
-  HDGCL_TRY(choose_element(s, ls));
+  const char *element = getenv("HDGCL_LOCAL_ELEMENT");
+  if (element && !strncmp(element, "on", 2)) {
+    /* local_element forced: the split kernels never run, so none of their
+     * trials either (their methods stay the defaults, unused). */
+    HDGCL_TRY(choose_element(s, ls));
+    ls->invert_kind = INVERT_CHOLESKY;
+    ls->invert_wg = ls->wg;
+    ls->schur_kind = SCHUR_KERNEL;
+    ls->invert_source = ls->schur_source = "default";
+  } else {
+    HDGCL_TRY(choose_gemms(s, ls));
+    HDGCL_TRY(choose_invert(s, ls));
+    HDGCL_TRY(choose_schur(s, ls));
+    HDGCL_TRY(choose_element(s, ls));
+  }
   s->result.setup_seconds += hdgcl_wtime() - t;
   s->result.local_schur = schur_names[ls->schur_kind];
   s->result.local_schur_source = ls->schur_source;
