@@ -2,6 +2,7 @@
  * and device (batched_gemm.h). */
 #include "batched_gemm.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,15 +92,23 @@ int batched_gemm_run(hdgcl_context ctx, const batched_gemm *g, double alpha,
                                        o->b_stride, beta, o->c, o->c_offset, g->ldc, o->c_stride,
                                        batch, NULL);
   const gemm_tiles *t = &g->tiles;
-  cl_long ao = (cl_long)o->a_offset, as = (cl_long)o->a_stride, bo = (cl_long)o->b_offset,
-          bs = (cl_long)o->b_stride, co = (cl_long)o->c_offset, cs = (cl_long)o->c_stride;
-  hdgcl_arg a[] = {HDGCL_ARG(alpha), HDGCL_ARG(o->a), HDGCL_ARG(ao), HDGCL_ARG(as),
-                   HDGCL_ARG(o->b),  HDGCL_ARG(bo),   HDGCL_ARG(bs), HDGCL_ARG(beta),
-                   HDGCL_ARG(o->c),  HDGCL_ARG(co),   HDGCL_ARG(cs)};
-  HDGCL_TRY(hdgcl_kernel_set_args(g->kernel, 11, a));
   size_t tiles = ((g->m + (size_t)t->tm - 1) / (size_t)t->tm) * ((g->n + (size_t)t->tn - 1) / (size_t)t->tn);
-  size_t wg = tiles_wg(t), global = tiles * batch * wg;
-  return hdgcl_kernel_launch(ctx, g->kernel, 1, &global, &wg, NULL);
+  size_t wg = tiles_wg(t);
+  /* Launches of at most 2^31 - 1 work-items (hdgcl_kernel_launch's limit):
+   * the batch in pieces where a huge chunk of small matrices would pass it. */
+  size_t most = (size_t)INT_MAX / (tiles * wg);
+  for (size_t e0 = 0; e0 < batch; e0 += most) {
+    size_t count = batch - e0 < most ? batch - e0 : most, global = tiles * count * wg;
+    cl_long ao = (cl_long)(o->a_offset + e0 * o->a_stride), as = (cl_long)o->a_stride,
+            bo = (cl_long)(o->b_offset + e0 * o->b_stride), bs = (cl_long)o->b_stride,
+            co = (cl_long)(o->c_offset + e0 * o->c_stride), cs = (cl_long)o->c_stride;
+    hdgcl_arg a[] = {HDGCL_ARG(alpha), HDGCL_ARG(o->a), HDGCL_ARG(ao), HDGCL_ARG(as),
+                     HDGCL_ARG(o->b),  HDGCL_ARG(bo),   HDGCL_ARG(bs), HDGCL_ARG(beta),
+                     HDGCL_ARG(o->c),  HDGCL_ARG(co),   HDGCL_ARG(cs)};
+    HDGCL_TRY(hdgcl_kernel_set_args(g->kernel, 11, a));
+    HDGCL_TRY(hdgcl_kernel_launch(ctx, g->kernel, 1, &global, &wg, NULL));
+  }
+  return HDGCL_SUCCESS;
 }
 
 /* g's time per run on ops: the best of TRIAL_TIMINGS timings, each of
