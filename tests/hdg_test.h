@@ -45,6 +45,19 @@ static inline solved solve_with(hdgcl_context ctx, const char *mesh_spec, ...) {
   return s;
 }
 
+/* Solves mesh_spec with problem and order (in chunks of `chunk` elements
+ * unless NULL) with the environment variable var set to value for the solve. */
+static inline solved solve_with_env(hdgcl_context ctx, const char *var, const char *value,
+                                    const char *mesh_spec, const char *problem, const char *order,
+                                    const char *chunk) {
+  setenv(var, value, 1);
+  solved s = chunk ? solve_with(ctx, mesh_spec, "problem", problem, "order", order, "chunk", chunk,
+                                NULL)
+                   : solve_with(ctx, mesh_spec, "problem", problem, "order", order, NULL);
+  unsetenv(var);
+  return s;
+}
+
 static inline void solved_destroy(solved *s) {
   hdgcl_solver_destroy(&s->solver);
   hdgcl_mesh_destroy(&s->mesh);

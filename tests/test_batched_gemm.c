@@ -141,11 +141,7 @@ typedef struct {
 } solve_case;
 
 static solved solve_gemm(hdgcl_context ctx, const solve_case *c, const char *gemm) {
-  setenv("HDGCL_BATCHED_GEMM", gemm, 1);
-  solved s = c->chunk ? solve_with(ctx, c->mesh, "problem", c->problem, "order", c->order,
-                                   "chunk", c->chunk, NULL)
-                      : solve_with(ctx, c->mesh, "problem", c->problem, "order", c->order, NULL);
-  unsetenv("HDGCL_BATCHED_GEMM");
+  solved s = solve_with_env(ctx, "HDGCL_BATCHED_GEMM", gemm, c->mesh, c->problem, c->order, c->chunk);
   CHECK_MSG(!s.status, "%s on %s p = %s, HDGCL_BATCHED_GEMM=%s: %s", c->problem, c->mesh,
             c->order, gemm, s.status ? hdgcl_last_error() : "");
   return s;

@@ -21,12 +21,7 @@ typedef struct {
 
 /* Case c with HDGCL_LOCAL_ELEMENT=value. */
 static solved solve_env(hdgcl_context ctx, const element_case *c, const char *value) {
-  setenv("HDGCL_LOCAL_ELEMENT", value, 1);
-  solved s = c->chunk ? solve_with(ctx, c->mesh, "problem", c->problem, "order", c->order,
-                                   "chunk", c->chunk, NULL)
-                      : solve_with(ctx, c->mesh, "problem", c->problem, "order", c->order, NULL);
-  unsetenv("HDGCL_LOCAL_ELEMENT");
-  return s;
+  return solve_with_env(ctx, "HDGCL_LOCAL_ELEMENT", value, c->mesh, c->problem, c->order, c->chunk);
 }
 
 /* local_element (c->on) against the split kernels: the same trace matrix
