@@ -834,8 +834,9 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
 /* The implementations of the two GEMM shapes (batched_gemm_choose), before
  * the trials of Z's and K's methods so that those time the GEMMs that will
  * run: each times CLBlast and the tiled kernel on the first elements, on
- * GPUs and meshes of at least TUNE_MIN_ELEMENTS (on CPU devices the stage's
- * own kernels beat both; HDGCL_BATCHED_GEMM=tuned asks anywhere). */
+ * GPUs and meshes of at least TUNE_MIN_ELEMENTS (on PoCL, 2 cores, CLBlast
+ * beat every tiling at each of hexahedra p = 2's seven shapes, by 2-10x;
+ * HDGCL_BATCHED_GEMM=tuned asks anywhere). */
 static int choose_gemms(hdgcl_solver s, local_stage *ls) {
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
   bool trial = !ls->cpu && s->mesh->num_elements >= TUNE_MIN_ELEMENTS;
