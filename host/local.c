@@ -841,8 +841,10 @@ static int choose_gemms(hdgcl_solver s, local_stage *ls) {
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
   bool trial = !ls->cpu && s->mesh->num_elements >= TUNE_MIN_ELEMENTS;
   size_t np = ls->rows, nt1 = ls->cols;
+  const char *env = getenv("HDGCL_BATCHED_GEMM");
   hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
-  HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL)); /* S, [W | F] of real elements */
+  if (trial || (env && !strcmp(env, "tuned"))) /* a trial may run: S, [W | F] of real elements */
+    HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
   if (s->dev->mapped) HDGCL_TRY(local_mapped_choose_gemms(s, ls, trial, n));
   gemm_operands oz = {.a = ls->s.mem, .a_stride = np * np, .b = ls->wf.mem, .b_stride = np * nt1,
                       .c = ls->z.mem, .c_stride = np * nt1};
