@@ -166,6 +166,13 @@ static bool parse_tiles(const char *text, gemm_tiles *t) {
          t->tm > 0;
 }
 
+/* The tuning record's label of g's shape. */
+static void record_label(const batched_gemm *g, char *label, size_t n) {
+  snprintf(label, n, "batched_gemm v1 %c%c m=%zu n=%zu k=%zu lda=%zu ldb=%zu ldc=%zu",
+           g->trans_a ? 'T' : 'N', g->trans_b ? 'T' : 'N', g->m, g->n, g->k, g->lda, g->ldb,
+           g->ldc);
+}
+
 int batched_gemm_use(hdgcl_context ctx, batched_gemm *g, const char *name, const char *what) {
   gemm_tiles t;
   bool ok;
@@ -181,21 +188,19 @@ int batched_gemm_use(hdgcl_context ctx, batched_gemm *g, const char *name, const
   return HDGCL_SUCCESS;
 }
 
-int batched_gemm_choose(hdgcl_context ctx, batched_gemm *g, bool trial, double beta,
-                        const gemm_operands *ops, size_t batch) {
+int batched_gemm_choose(hdgcl_context ctx, batched_gemm *g, bool trial) {
   const char *env = getenv("HDGCL_BATCHED_GEMM");
   bool tuned = env && !strcmp(env, "tuned");
   gemm_tiles t;
   bool ok;
+  g->untried = false;
   if (env && env[0] && !tuned) {
     HDGCL_TRY(batched_gemm_use(ctx, g, env, "HDGCL_BATCHED_GEMM="));
     g->source = "environment";
     return HDGCL_SUCCESS;
   }
   char label[160], value[48];
-  snprintf(label, sizeof label, "batched_gemm v1 %c%c m=%zu n=%zu k=%zu lda=%zu ldb=%zu ldc=%zu",
-           g->trans_a ? 'T' : 'N', g->trans_b ? 'T' : 'N', g->m, g->n, g->k, g->lda, g->ldb,
-           g->ldc);
+  record_label(g, label, sizeof label);
   if (hdgcl_tuning_load(ctx, label, value, sizeof value) && parse_tiles(value, &t)) {
     HDGCL_TRY(take_tiles(ctx, g, &t, &ok));
     if (ok) {
@@ -205,8 +210,18 @@ int batched_gemm_choose(hdgcl_context ctx, batched_gemm *g, bool trial, double b
   }
   HDGCL_TRY(take_tiles(ctx, g, &(gemm_tiles){0}, &ok)); /* CLBlast */
   g->source = "default";
-  if (!(trial || tuned) || !batch) return HDGCL_SUCCESS;
+  g->untried = trial || tuned;
+  return HDGCL_SUCCESS;
+}
+
+int batched_gemm_trial(hdgcl_context ctx, batched_gemm *g, double beta, const gemm_operands *ops,
+                       size_t batch) {
+  if (!g->untried || !batch) return HDGCL_SUCCESS;
+  char label[160];
+  record_label(g, label, sizeof label);
   double best;
+  bool ok;
+  HDGCL_TRY(take_tiles(ctx, g, &(gemm_tiles){0}, &ok)); /* CLBlast */
   HDGCL_TRY(time_run(ctx, g, beta, ops, batch, &best));
   if (ctx->verbose)
     fprintf(stderr, "hdgcl: batched_gemm trial (%s) clblast on %zu: %.3f ms\n", label, batch,
@@ -226,6 +241,7 @@ int batched_gemm_choose(hdgcl_context ctx, batched_gemm *g, bool trial, double b
   }
   HDGCL_TRY(take_tiles(ctx, g, &chosen, &ok));
   g->source = "trial";
+  g->untried = false;
   hdgcl_tuning_store(ctx, label, g->name);
   return HDGCL_SUCCESS;
 }

@@ -26,6 +26,7 @@ typedef struct batched_gemm {
   gemm_tiles tiles;   /* tm == 0: CLBlast */
   cl_kernel kernel;   /* the tiled kernel (NULL with CLBlast) */
   const char *source; /* "default", "environment", "cache" or "trial" */
+  bool untried;       /* batched_gemm_choose left the choice to batched_gemm_trial */
   char name[48];      /* "clblast" or "tiled:TMxTN:RMxRN:KB" */
 } batched_gemm;
 
@@ -42,12 +43,15 @@ void batched_gemm_init(batched_gemm *g, bool trans_a, bool trans_b, size_t m, si
 /* Chooses the implementation: $HDGCL_BATCHED_GEMM ("clblast", "tiled" for
  * the first configuration, "tiled:TMxTN:RMxRN:KB", or "tuned": the record
  * or the trial whatever `trial` says), else this device's record for the
- * shape, else, where `trial` allows it, a timed trial of CLBlast and each
- * tile configuration that fits the device on `ops` (batch matrices; C is
- * overwritten, with beta = 1 accumulated into, so its values are lost),
- * stored as the record; else CLBlast. */
-int batched_gemm_choose(hdgcl_context ctx, batched_gemm *g, bool trial, double beta,
-                        const gemm_operands *ops, size_t batch);
+ * shape, else CLBlast, with g->untried set where `trial` (or "tuned") asks
+ * batched_gemm_trial to decide. */
+int batched_gemm_choose(hdgcl_context ctx, batched_gemm *g, bool trial);
+/* Where g->untried: a timed trial of CLBlast and each tile configuration
+ * that fits the device on `ops` (batch matrices; C is overwritten, with
+ * beta = 1 accumulated into, so its values are lost), the fastest kept and
+ * stored as the record; nothing otherwise. */
+int batched_gemm_trial(hdgcl_context ctx, batched_gemm *g, double beta, const gemm_operands *ops,
+                       size_t batch);
 /* g runs by `name`: "clblast", "tiled" or "tiled:TMxTN:RMxRN:KB"; an
  * argument error, starting with `what` (e.g. "HDGCL_BATCHED_GEMM="), for any
  * other name or a tiling this device cannot run. */

@@ -831,27 +831,35 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   return HDGCL_SUCCESS;
 }
 
-/* The implementations of the two GEMM shapes (batched_gemm_choose), before
- * the trials of Z's and K's methods so that those time the GEMMs that will
- * run: each times CLBlast and the tiled kernel on the first elements, on
+/* The implementations of the GEMM shapes (Z's, K's and the mapped stage's:
+ * batched_gemm_choose), before the trials of Z's and K's methods so that
+ * those time the GEMMs that will run.  Where the variable or a record leaves
+ * one untried, the first elements are built once and batched_gemm_trial
+ * times CLBlast and the tiled kernel on them, on
  * GPUs and meshes of at least TUNE_MIN_ELEMENTS (on PoCL, 2 cores, CLBlast
  * beat every tiling at each of hexahedra p = 2's seven shapes, by 2-10x;
  * HDGCL_BATCHED_GEMM=tuned asks anywhere). */
 static int choose_gemms(hdgcl_solver s, local_stage *ls) {
+  bool trial = !ls->cpu && s->mesh->num_elements >= TUNE_MIN_ELEMENTS, untried = false;
+  batched_gemm *all[2 + NUM_MAPPED_GEMM] = {&ls->gemm_z, &ls->gemm_k};
+  int count = 2;
+  for (int i = 0; s->dev->mapped && i < NUM_MAPPED_GEMM; i++) all[count++] = &ls->mgemm[i];
+  for (int i = 0; i < count; i++) {
+    HDGCL_TRY(batched_gemm_choose(s->ctx, all[i], trial));
+    untried = untried || all[i]->untried;
+  }
+  if (!untried) return HDGCL_SUCCESS; /* the variable or the records chose them all */
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
-  bool trial = !ls->cpu && s->mesh->num_elements >= TUNE_MIN_ELEMENTS;
   size_t np = ls->rows, nt1 = ls->cols;
-  const char *env = getenv("HDGCL_BATCHED_GEMM");
   hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
-  if (trial || (env && !strcmp(env, "tuned"))) /* a trial may run: S, [W | F] of real elements */
-    HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
-  if (s->dev->mapped) HDGCL_TRY(local_mapped_choose_gemms(s, ls, trial, n));
+  HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL)); /* S, [W | F] of real elements */
+  if (s->dev->mapped) HDGCL_TRY(local_mapped_trial_gemms(s, ls, n));
   gemm_operands oz = {.a = ls->s.mem, .a_stride = np * np, .b = ls->wf.mem, .b_stride = np * nt1,
                       .c = ls->z.mem, .c_stride = np * nt1};
-  HDGCL_TRY(batched_gemm_choose(s->ctx, &ls->gemm_z, trial, 0.0, &oz, (size_t)n));
+  HDGCL_TRY(batched_gemm_trial(s->ctx, &ls->gemm_z, 0.0, &oz, (size_t)n));
   gemm_operands ok = {.a = ls->wf.mem, .a_stride = np * nt1, .b = ls->z.mem, .b_stride = np * nt1,
                       .c = ls->k.mem, .c_stride = nt1 * nt1};
-  HDGCL_TRY(batched_gemm_choose(s->ctx, &ls->gemm_k, trial, 1.0, &ok, (size_t)n));
+  HDGCL_TRY(batched_gemm_trial(s->ctx, &ls->gemm_k, 1.0, &ok, (size_t)n));
   s->result.stages[HDGCL_STAGE_LOCAL] = saved;
   return HDGCL_SUCCESS;
 }

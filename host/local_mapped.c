@@ -156,12 +156,12 @@ static int mapped_gemm(hdgcl_solver s, local_stage *ls, int which, int part, int
   return batched_gemm_run(s->ctx, &ls->mgemm[which], alpha, &o, beta, (size_t)n);
 }
 
-int local_mapped_choose_gemms(hdgcl_solver s, local_stage *ls, bool trial, int64_t n) {
+int local_mapped_trial_gemms(hdgcl_solver s, local_stage *ls, int64_t n) {
   for (int which = 0; which < NUM_MAPPED_GEMM; which++) {
     gemm_operands o;
     double alpha, beta;
     mapped_operands(s, ls, which, 0, &o, &alpha, &beta);
-    HDGCL_TRY(batched_gemm_choose(s->ctx, &ls->mgemm[which], trial, beta, &o, (size_t)n));
+    HDGCL_TRY(batched_gemm_trial(s->ctx, &ls->mgemm[which], beta, &o, (size_t)n));
   }
   return HDGCL_SUCCESS;
 }

@@ -109,9 +109,9 @@ uint64_t local_mapped_bytes_per_element(hdgcl_solver s);
 void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *t,
                         uint64_t *fac);
 int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
-/* batched_gemm_choose for each of the mapped stage's products, timed (where
- * `trial`) on the chunk's first n elements. */
-int local_mapped_choose_gemms(hdgcl_solver s, local_stage *ls, bool trial, int64_t n);
+/* batched_gemm_trial for each of the mapped stage's products (those that
+ * batched_gemm_choose left untried) on the chunk's first n elements. */
+int local_mapped_trial_gemms(hdgcl_solver s, local_stage *ls, int64_t n);
 void local_mapped_destroy(hdgcl_solver s, local_stage *ls);
 
 /* Element offset of ls->z's first element for a chunk starting at e0. */
