@@ -16,6 +16,13 @@
  * grid only when the tile fits in registers). */
 #define GJ_TR ((GJ_ROWS + GRID - 1) / GRID)
 #define GJ_TC ((GJ_COLS + GRID - 1) / GRID)
+/* Pivots: all GJ_ROWS rows unless the program sets fewer.  With GJ_PIVOTS =
+ * n < GJ_ROWS on [[A, B], [C, D]] (A n x n) the elimination stops after
+ * A's columns, leaving A^-1 B above and the Schur complement D - C A^-1 B
+ * below (cl/local_element_tiled.cl). */
+#ifndef GJ_PIVOTS
+#define GJ_PIVOTS GJ_ROWS
+#endif
 
 /* rowk: 2 GJ_TC GRID doubles, colk: 2 GJ_TR GRID doubles of local memory. */
 void gauss_jordan_tiled(double t[GJ_TR][GJ_TC], const int tr, const int tc,
@@ -24,8 +31,8 @@ void gauss_jordan_tiled(double t[GJ_TR][GJ_TC], const int tr, const int tc,
   /* Step k = kb GRID + kk: kb is unrolled, so t[.][kb] is a register and the
    * finished tiles b < kb are skipped at compile time. */
 #pragma unroll
-  for (int kb = 0; kb < GJ_TR; kb++)
-    for (int kk = 0; kk < GRID && kb * GRID + kk < GJ_ROWS; kk++) {
+  for (int kb = 0; kb < (GJ_PIVOTS + GRID - 1) / GRID; kb++)
+    for (int kk = 0; kk < GRID && kb * GRID + kk < GJ_PIVOTS; kk++) {
       const int k = kb * GRID + kk, rbuf = (k & 1) * GJ_TC * GRID, cbuf = (k & 1) * GJ_TR * GRID;
       if (tc == kk)
 #pragma unroll

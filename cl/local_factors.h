@@ -1,7 +1,8 @@
 /* Per-element factors of the local stage on affine scalar elements
  * (docs/formulation.md sections 7-9), shared by cl/local.cl (local_build_s
  * computes them, local_build, local_k0 and local_schur_k0 read them) and
- * cl/local_element.cl (one work-item computes and uses them).
+ * cl/local_element.cl and cl/local_element_tiled.cl (which compute and use
+ * them).
  * Prepended after common.h, problems.h, geometry.h. */
 #ifndef HDGCL_CL_LOCAL_FACTORS_H
 #define HDGCL_CL_LOCAL_FACTORS_H
@@ -81,17 +82,23 @@ void element_factors(const geometry *g, const double *beta, const double tau, co
 /* K0[a][b] (F15) of one element from its factors kf (element_factors) and face
  * orientations: kf[fa NFACES + fb] (Ef_fa^T Ef_fb)[m][n], plus kf[NFACES^2 + fa]
  * on the diagonal, for a = (fa, m), b = (fb, n); row and column NT are zero.
- * The products in the order local_build formed K0 in before its factors. */
-double k0_entry(__global const double *kf, __global const char *orient,
-                __global const double *efef, const int a, const int b) {
-  if (a >= NT || b >= NT) return 0.0;
-  const int fa = a / NF, m = a % NF, fb = b / NF, n = b % NF;
-  const double s = efef[(((fa * NORIENT + orient[fa]) * NFACES + fb) * NORIENT + orient[fb]) *
-                            NF * NF + m * NF + n]; /* (Ef_fa^T Ef_fb)[m][n] */
-  double k = kf[fa * NFACES + fb] * s;
-  if (a == b) k += kf[NFACES * NFACES + fa];
-  return k;
-}
+ * The products in the order local_build formed K0 in before its factors.
+ * k0_entry reads kf from global memory, k0_entry_local from local memory
+ * (cl/local_element_tiled.cl). */
+#define K0_ENTRY(name, SPACE)                                                                     \
+  double name(SPACE const double *kf, __global const char *orient, __global const double *efef,   \
+              const int a, const int b) {                                                         \
+    if (a >= NT || b >= NT) return 0.0;                                                           \
+    const int fa = a / NF, m = a % NF, fb = b / NF, n = b % NF;                                   \
+    const double s = efef[(((fa * NORIENT + orient[fa]) * NFACES + fb) * NORIENT + orient[fb]) *  \
+                              NF * NF + m * NF + n]; /* (Ef_fa^T Ef_fb)[m][n] */                  \
+    double k = kf[fa * NFACES + fb] * s;                                                          \
+    if (a == b) k += kf[NFACES * NFACES + fa];                                                    \
+    return k;                                                                                     \
+  }
+K0_ENTRY(k0_entry, __global)
+K0_ENTRY(k0_entry_local, __local)
+#undef K0_ENTRY
 
 #endif /* AFFINE */
 #endif

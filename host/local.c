@@ -12,10 +12,11 @@
  * choose_gemms).  Scalar problems on affine elements never
  * store K0: local_build_s writes its factors per element (F15), and
  * local_schur_k0 evaluates K0 entry by entry as it forms K (local_k0 writes
- * K0 before the GEMM).  On CPU devices the whole stage may instead
- * run one element per work-item (cl/local_element.cl: S, [W | F], Z and K
- * with nothing in between written out), where a trial finds it faster
- * (choose_element).
+ * K0 before the GEMM).  The whole stage may instead be one kernel, with
+ * nothing between S and K written out, where a trial finds it faster
+ * (choose_element): on CPU devices one element per work-item
+ * (cl/local_element.cl), on others one element per G x G work-items
+ * (cl/local_element_tiled.cl: Gauss-Jordan on [S, W F; (W F)^T, K0]).
  * The chunk size comes from the device memory left after the trace system. */
 #include <limits.h>
 #include <stdio.h>
@@ -364,17 +365,75 @@ static int element_kernel(hdgcl_solver s, local_stage *ls) {
   return HDGCL_SUCCESS;
 }
 
-/* The whole stage for elements [e0, e0 + n) (the chunk's first n slots),
- * one element per work-item in work-groups of wg: Z from element slot z0
- * on, and K. */
-static int launch_element(hdgcl_solver s, local_stage *ls, size_t wg, int64_t e0, int64_t n,
-                          int64_t z0) {
-  HDGCL_TRY(element_kernel(s, ls));
+/* The augmented matrix of local_element_tiled: NZ + NT + 1 rows and columns. */
+static int augmented_size(const local_stage *ls) { return ls->rows + ls->cols; }
+
+/* The shapes of local_element_tiled: GRID x GRID work-items per element,
+ * EPG elements per work-group, in the order "tiled" takes the first that
+ * fits (a grid of 4 leaves a group of 16 work-items, too few alone). */
+static const struct {
+  int grid, epg;
+} element_shapes[NUM_ELEMENT_SHAPES] = {{8, 1}, {4, 4}, {8, 2}, {11, 1}, {16, 1}};
+
+/* *out = local_element_tiled of shape i, compiled on first use; NULL where
+ * its tile does not fit in registers, its EPG augmented matrices (and 4 KiB
+ * each for the rest) not in the device's local memory, or the device takes
+ * fewer work-items per group. */
+static int element_tiled_kernel(hdgcl_solver s, local_stage *ls, int i, cl_kernel *out) {
+  int g = element_shapes[i].grid, epg = element_shapes[i].epg, na = augmented_size(ls);
+  *out = NULL;
+  if (!gauss_jordan_tile_fits(na, na, g) ||
+      (8 * (uint64_t)na * na + 4096) * epg > s->ctx->info.local_mem)
+    return HDGCL_SUCCESS;
+  if (!ls->element_tiled[i]) {
+    static const char *const headers[] = {"local_factors.h", "gauss_jordan_tiled.h", NULL};
+    char defines[160];
+    snprintf(defines, sizeof defines,
+             "-DGRID=%d -DEPG=%d -DNRHS=%d -DGJ_ROWS=(NZ+NRHS) -DGJ_COLS=(NZ+NRHS) -DGJ_PIVOTS=NZ",
+             g, epg, ls->cols);
+    cl_program program;
+    HDGCL_TRY(pipeline_program_with(s, headers, "local_element_tiled.cl", true, defines, &program));
+    HDGCL_TRY(hdgcl_kernel_create(program, "local_element_tiled", &ls->element_tiled[i]));
+  }
+  if ((size_t)g * g * epg <= pipeline_kernel_max_wg(s, ls->element_tiled[i]))
+    *out = ls->element_tiled[i];
+  return HDGCL_SUCCESS;
+}
+
+/* The whole stage for elements [e0, e0 + n) (the chunk's first n slots):
+ * shape -1: local_element, one element per work-item in work-groups of wg;
+ * else local_element_tiled of that shape.  Z from element slot z0 on, and K. */
+static int launch_element(hdgcl_solver s, local_stage *ls, int shape, size_t wg, int64_t e0,
+                          int64_t n, int64_t z0) {
+  cl_kernel kernel = NULL;
+  if (shape >= 0) HDGCL_TRY(element_tiled_kernel(s, ls, shape, &kernel));
+  else {
+    HDGCL_TRY(element_kernel(s, ls));
+    kernel = ls->element;
+  }
+  if (!kernel) return hdgcl_error(HDGCL_ERROR_INTERNAL, "local_element: no kernel of shape %d", shape);
   size_t np = ls->rows, nt1 = ls->cols;
   const device_data *d = &s->dev->data;
   cl_int ce0 = (cl_int)e0, cn = (cl_int)n, pid = s->params.id, pdeg = s->params.degree;
   cl_long zoff = (cl_long)(z0 * (int64_t)(np * nt1));
   double tau = s->tau, k2 = s->params.param;
+  if (shape >= 0) { /* local_element_tiled: groups of G^2 x EPG, no dm table */
+    hdgcl_arg a[] = {HDGCL_ARG(ce0),           HDGCL_ARG(cn),
+                     HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
+                     HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->kappa.mem),
+                     HDGCL_ARG(d->c.mem),      HDGCL_ARG(tau),
+                     HDGCL_ARG(pid),           HDGCL_ARG(pdeg),
+                     HDGCL_ARG(k2),            HDGCL_ARG(d->dmdmt.mem),
+                     HDGCL_ARG(d->pf.mem),     HDGCL_ARG(d->ef.mem),
+                     HDGCL_ARG(d->dmef.mem),   HDGCL_ARG(d->efef.mem),
+                     HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
+                     HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->z.mem),
+                     HDGCL_ARG(zoff),          HDGCL_ARG(ls->k.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(kernel, sizeof a / sizeof *a, a));
+    size_t epg = (size_t)element_shapes[shape].epg, g = (size_t)element_shapes[shape].grid;
+    size_t local[2] = {g * g, epg}, global[2] = {g * g, ((size_t)n + epg - 1) / epg * epg};
+    return hdgcl_kernel_launch(s->ctx, kernel, 2, global, local, NULL);
+  }
   hdgcl_arg a[] = {HDGCL_ARG(ce0),           HDGCL_ARG(cn),
                    HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
                    HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->kappa.mem),
@@ -386,8 +445,8 @@ static int launch_element(hdgcl_solver s, local_stage *ls, size_t wg, int64_t e0
                    HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
                    HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->z.mem),
                    HDGCL_ARG(zoff),          HDGCL_ARG(ls->k.mem)};
-  HDGCL_TRY(hdgcl_kernel_set_args(ls->element, sizeof a / sizeof *a, a));
-  return launch_flat(s, ls->element, (size_t)n, wg);
+  HDGCL_TRY(hdgcl_kernel_set_args(kernel, sizeof a / sizeof *a, a));
+  return launch_flat(s, kernel, (size_t)n, wg);
 }
 
 /* Launches per timing of a trial's candidate that took `once` seconds alone:
@@ -493,87 +552,180 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
 }
 
 /* A trial's candidate for the whole stage: the split kernels with the
- * chosen methods (kind 0) or local_element in work-groups of wg (kind 1). */
+ * chosen methods (kind 0), local_element in work-groups of wg (kind 1) or
+ * local_element_tiled of shape wg (kind 2). */
 static int trial_launch_stage(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n) {
-  if (kind) return launch_element(s, ls, wg, 0, n, 0);
+  if (kind) return launch_element(s, ls, kind == 2 ? (int)wg : -1, wg, 0, n, 0);
   HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
   HDGCL_TRY(launch_z(s, ls, ls->invert_kind, ls->invert_wg, n, 0));
   return launch_k(s, ls, ls->schur_kind, 0, n, 0);
 }
 
-/* "on[:WG]" or "off" (HDGCL_LOCAL_ELEMENT or a tuning record) into
- * ls->element_wg (on: WG, else 1; off: 0); false if text is neither. */
-static bool parse_element(local_stage *ls, const char *text) {
-  unsigned long wg = 1;
-  char rest;
-  if (!strcmp(text, "off")) {
-    ls->element_wg = 0;
-    return true;
-  }
-  if (strcmp(text, "on") && (sscanf(text, "on:%lu%c", &wg, &rest) != 1 || wg < 1 || wg > 1024))
-    return false;
-  ls->element_wg = wg;
-  return true;
+/* The one-kernel choice as text: "off", "on:WG" or "tiled:G:E". */
+static void element_text(const local_stage *ls, char *text, size_t size) {
+  if (!ls->element_wg) snprintf(text, size, "off");
+  else if (ls->element_shape < 0) snprintf(text, size, "on:%zu", ls->element_wg);
+  else
+    snprintf(text, size, "tiled:%d:%d", element_shapes[ls->element_shape].grid,
+             element_shapes[ls->element_shape].epg);
 }
 
-/* Whether the whole stage runs one element per work-item (local_element)
- * and in which work-groups: $HDGCL_LOCAL_ELEMENT ("on[:WG]" | "off" |
- * "tuned"), else on CPU devices the tuning record of this size, else a timed
- * trial of the split kernels (with the methods chosen for Z and K) against
- * local_element in work-groups of 1 and 16 on the first elements (meshes of
- * at least TUNE_MIN_ELEMENTS, or "tuned"), else off.  Symmetric scalar
- * problems on affine elements only (the kernel builds S and [W | F] from
- * the affine tables and factors S by Cholesky). */
+/* Sets the choice to shape i of local_element_tiled (-1: off) if its kernel
+ * exists here (*ok). */
+static int set_element_shape(hdgcl_solver s, local_stage *ls, int i, bool *ok) {
+  cl_kernel kernel = NULL;
+  if (i >= 0) HDGCL_TRY(element_tiled_kernel(s, ls, i, &kernel));
+  *ok = kernel != NULL;
+  if (kernel) {
+    ls->element_shape = i;
+    ls->element_wg = (size_t)element_shapes[i].epg * element_shapes[i].grid * element_shapes[i].grid;
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* "off", "on[:WG]" or "tiled[:G[:E]]" (HDGCL_LOCAL_ELEMENT or a tuning
+ * record) into the choice: off; local_element in work-groups of WG (1
+ * without it); local_element_tiled, the first shape of element_shapes that
+ * fits with grid G (any without it) and E elements per group (any without
+ * it).  *valid: whether the text has one of these forms, *ok: whether the
+ * choice exists here (a tiled shape that fits; not looked for, and true,
+ * unless resolve).  Does not check whether the problem is one they take. */
+static int parse_element(hdgcl_solver s, local_stage *ls, const char *text, bool resolve,
+                         bool *valid, bool *ok) {
+  unsigned long v = 1, g = 0, e = 0;
+  char rest;
+  *valid = *ok = true;
+  ls->element_wg = 0;
+  ls->element_shape = -1;
+  if (!strcmp(text, "off")) return HDGCL_SUCCESS;
+  if (!strncmp(text, "tiled", 5)) {
+    int at = 0, at2 = 0; /* "tiled", "tiled:G" or "tiled:G:E", nothing after */
+    if (text[5] && (sscanf(text, "tiled:%lu%n", &g, &at) != 1 || !g ||
+                    (text[at] && (sscanf(text + at, ":%lu%n", &e, &at2) != 1 || !e ||
+                                  text[at + at2])))) {
+      *valid = *ok = false;
+      return HDGCL_SUCCESS;
+    }
+    *ok = !resolve;
+    for (int i = 0; i < NUM_ELEMENT_SHAPES && !*ok; i++)
+      if ((!g || (int)g == element_shapes[i].grid) && (!e || (int)e == element_shapes[i].epg))
+        HDGCL_TRY(set_element_shape(s, ls, i, ok));
+    return HDGCL_SUCCESS;
+  }
+  if (strcmp(text, "on") && (sscanf(text, "on:%lu%c", &v, &rest) != 1 || v < 1 || v > 1024)) {
+    *valid = *ok = false;
+    return HDGCL_SUCCESS;
+  }
+  ls->element_wg = v;
+  return HDGCL_SUCCESS;
+}
+
+/* Whether one kernel runs the whole stage, and which: $HDGCL_LOCAL_ELEMENT
+ * ("on[:WG]": local_element, one element per work-item; "tiled[:G[:E]]":
+ * local_element_tiled, one element per G x G work-items, E per group;
+ * "off": the split kernels; "tuned"), else the tuning record of this size,
+ * else a timed trial of the split kernels (with the methods chosen for Z
+ * and K) against, on CPU devices, local_element in work-groups of 1 and 16
+ * and, on other devices, local_element_tiled in each shape that fits, on the
+ * first elements (meshes of at least TUNE_MIN_ELEMENTS, or "tuned"), else
+ * off.  Symmetric scalar problems on affine elements only (the kernels
+ * build S and [W | F] from the affine tables; S is SPD). */
 static int choose_element(hdgcl_solver s, local_stage *ls) {
   const char *env = getenv("HDGCL_LOCAL_ELEMENT");
   bool tuned = env && !strcmp(env, "tuned");
-  bool applies = ls->k0_factors && !ls->nonsymmetric && element_fits(ls);
+  bool applies = ls->k0_factors && !ls->nonsymmetric, valid, ok;
   ls->element_wg = 0;
+  ls->element_shape = -1;
   ls->element_source = "default";
   if (env && env[0] && !tuned) {
-    if (!parse_element(ls, env))
+    HDGCL_TRY(parse_element(s, ls, env, applies, &valid, &ok));
+    if (!valid)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                         "HDGCL_LOCAL_ELEMENT=%s: expected on, on:WG (1..1024), off or tuned", env);
-    if (ls->element_wg && !applies)
+                         "HDGCL_LOCAL_ELEMENT=%s: expected on, on:WG (1..1024), tiled, tiled:G, "
+                         "tiled:G:E, off or tuned", env);
+    bool one_kernel = strcmp(env, "off");
+    if (one_kernel && !applies)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                         "HDGCL_LOCAL_ELEMENT=%s: problem %s at order %d: local_element takes "
-                         "symmetric scalar problems on triangles and tetrahedra whose S and "
-                         "[W | F] fit in %d doubles",
-                         env, s->problem->info.name, s->ref.sz.order, ELEMENT_PRIVATE_MAX);
+                         "HDGCL_LOCAL_ELEMENT=%s: problem %s on %s elements: the one-kernel local "
+                         "stage takes symmetric scalar problems on triangles and tetrahedra",
+                         env, s->problem->info.name, hdgcl_element_type_name(s->mesh->type));
+    if (ls->element_wg && ls->element_shape < 0 && !element_fits(ls))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "HDGCL_LOCAL_ELEMENT=%s: at order %d local_element's S and [W | F] "
+                         "exceed %d doubles of private memory", env, s->ref.sz.order,
+                         ELEMENT_PRIVATE_MAX);
+    if (!ok)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "HDGCL_LOCAL_ELEMENT=%s: no shape of local_element_tiled (grid:elements "
+                         "8:1, 4:4, 8:2, 11:1, 16:1) holds the %d x %d augmented matrix of order "
+                         "%d in registers and local memory", env, augmented_size(ls),
+                         augmented_size(ls), s->ref.sz.order);
     ls->element_source = "environment";
     return HDGCL_SUCCESS;
   }
-  if (!applies || (!ls->cpu && !tuned)) return HDGCL_SUCCESS;
+  if (!applies) return HDGCL_SUCCESS;
   char label[128], value[64];
-  snprintf(label, sizeof label, "local_element v1 np=%d nc=%d", ls->rows, ls->cols);
-  if (hdgcl_tuning_load(s->ctx, label, value, sizeof value) && parse_element(ls, value)) {
-    ls->element_source = "cache";
-    return HDGCL_SUCCESS;
+  snprintf(label, sizeof label, "local_element v2 np=%d nc=%d", ls->rows, ls->cols);
+  if (hdgcl_tuning_load(s->ctx, label, value, sizeof value)) {
+    HDGCL_TRY(parse_element(s, ls, value, true, &valid, &ok));
+    if (valid && ok) {
+      ls->element_source = "cache";
+      return HDGCL_SUCCESS;
+    }
+    ls->element_wg = 0;
+    ls->element_shape = -1;
   }
   if (!tuned && s->mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
+  /* candidates: {kind, size or shape} as trial_launch_stage takes them */
+  size_t cand[1 + NUM_ELEMENT_SHAPES][2] = {{0, 0}};
+  int nc = 1;
+  if (ls->cpu) {
+    if (element_fits(ls)) {
+      HDGCL_TRY(element_kernel(s, ls));
+      for (size_t w = 1; w <= 16; w += 15)
+        if (w <= pipeline_kernel_max_wg(s, ls->element)) {
+          cand[nc][0] = 1;
+          cand[nc++][1] = w;
+        }
+    }
+  } else
+    for (int i = 0; i < NUM_ELEMENT_SHAPES; i++) {
+      cl_kernel kernel;
+      HDGCL_TRY(element_tiled_kernel(s, ls, i, &kernel));
+      if (kernel) {
+        cand[nc][0] = 2;
+        cand[nc++][1] = (size_t)i;
+      }
+    }
+  if (nc == 1) return HDGCL_SUCCESS;
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
   hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
   double best = 1e300;
-  HDGCL_TRY(element_kernel(s, ls));
-  static const size_t sizes[] = {0, 1, 16}; /* 0: the split kernels */
-  for (size_t c = 0; c < sizeof sizes / sizeof *sizes; c++) {
-    size_t wg = sizes[c];
-    if (wg > pipeline_kernel_max_wg(s, ls->element)) continue;
+  int pick = 0;
+  for (int c = 0; c < nc; c++) {
     double t;
     int reps;
-    HDGCL_TRY(time_candidate(s, ls, trial_launch_stage, wg > 0, wg, n, false, &t, &reps));
-    if (s->ctx->verbose)
-      fprintf(stderr, "hdgcl: local_element trial %s:%zu on %lld elements: %.3f ms (launches of %d)\n",
-              wg ? "on" : "off", wg, (long long)n, 1e3 * t, reps);
+    HDGCL_TRY(time_candidate(s, ls, trial_launch_stage, (int)cand[c][0], cand[c][1], n, false,
+                             &t, &reps));
+    if (s->ctx->verbose) {
+      char name[32];
+      if (cand[c][0] == 2)
+        snprintf(name, sizeof name, "tiled:%d:%d", element_shapes[cand[c][1]].grid,
+                 element_shapes[cand[c][1]].epg);
+      else snprintf(name, sizeof name, cand[c][0] ? "on:%zu" : "off", cand[c][1]);
+      fprintf(stderr, "hdgcl: local_element trial %s on %lld elements: %.3f ms (launches of %d)\n",
+              name, (long long)n, 1e3 * t, reps);
+    }
     if (t < best) {
       best = t;
-      ls->element_wg = wg;
+      pick = c;
     }
   }
+  if (cand[pick][0] == 2) HDGCL_TRY(set_element_shape(s, ls, (int)cand[pick][1], &ok));
+  else ls->element_wg = cand[pick][1];
   s->result.stages[HDGCL_STAGE_LOCAL] = saved;
   ls->element_source = "trial";
-  if (ls->element_wg) snprintf(value, sizeof value, "on:%zu", ls->element_wg);
-  else snprintf(value, sizeof value, "off");
+  element_text(ls, value, sizeof value);
   hdgcl_tuning_store(s->ctx, label, value);
   return HDGCL_SUCCESS;
 }
@@ -867,11 +1019,14 @@ static int choose_gemms(hdgcl_solver s, local_stage *ls) {
 int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
   if (ls->invert_kind >= 0) return HDGCL_SUCCESS;
   double t = hdgcl_wtime();
+  /* HDGCL_LOCAL_ELEMENT set (not "tuned") decides first; a trial of the one
+   * kernel needs the split kernels' methods, so it comes after theirs. */
   const char *element = getenv("HDGCL_LOCAL_ELEMENT");
-  if (element && !strncmp(element, "on", 2)) {
-    /* local_element forced: the split kernels never run, so none of their
+  bool forced = element && element[0] && strcmp(element, "tuned");
+  if (forced) HDGCL_TRY(choose_element(s, ls));
+  if (ls->element_wg) {
+    /* one kernel forced: the split kernels never run, so none of their
      * trials either (their methods stay the defaults, unused). */
-    HDGCL_TRY(choose_element(s, ls));
     ls->invert_kind = INVERT_CHOLESKY;
     ls->invert_wg = ls->wg;
     ls->schur_kind = SCHUR_KERNEL;
@@ -880,7 +1035,7 @@ int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
     HDGCL_TRY(choose_gemms(s, ls));
     HDGCL_TRY(choose_invert(s, ls));
     HDGCL_TRY(choose_schur(s, ls));
-    HDGCL_TRY(choose_element(s, ls));
+    if (!forced) HDGCL_TRY(choose_element(s, ls));
   }
   s->result.setup_seconds += hdgcl_wtime() - t;
   s->result.local_schur = schur_names[ls->schur_kind];
@@ -897,7 +1052,8 @@ int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
   s->result.local_gemm_k = ls->gemm_k.name;
   s->result.local_gemm_k_source = ls->gemm_k.source;
   if (ls->element_wg) { /* one method for the whole stage */
-    s->result.local_invert = s->result.local_schur = "local-element";
+    s->result.local_invert = s->result.local_schur =
+        ls->element_shape >= 0 ? "local-element-tiled" : "local-element";
     s->result.local_invert_wg = (int)ls->element_wg;
     s->result.local_invert_source = s->result.local_schur_source = ls->element_source;
     s->result.local_schur_stage = s->result.local_schur_wg = 0;
@@ -1014,21 +1170,29 @@ static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
   return ls->vector ? elasticity_build(s, ls, e0, n, charge) : affine_build(s, ls, e0, n, charge);
 }
 
-/* local_element's flops and bytes per element: S's lower triangle,
- * factor_load_flops, the Cholesky factor NP^3 / 3, the two solves
- * 2 NP^2 (NT+1), K = K0 - Y^T Y 2 NP (NT+1)^2 and K0's NT^2 + NT; bytes: Z
- * and K written (S and [W | F] stay private). */
+/* The one kernel's flops and bytes per element.  local_element: S's lower
+ * triangle, factor_load_flops, the Cholesky factor NP^3 / 3, the two solves
+ * 2 NP^2 (NT+1), K = K0 - Y^T Y 2 NP (NT+1)^2 and K0's NT^2 + NT.
+ * local_element_tiled: the count of the split kernels with Gauss-Jordan on
+ * [S | W F] (S's weighted tables, factor_load_flops, NP^3 + 2 NP^2 (NT+1),
+ * K's product and K0), though its elimination of the rows of [W | F]^T does
+ * about (NT+1) NP^2 more, so that its rate against theirs is their time
+ * against its.  Bytes: Z and K written (S and [W | F] are never stored). */
 static void element_counts(hdgcl_solver s, const local_stage *ls, double *flops, double *bytes) {
   const hdg_sizes *sz = &s->ref.sz;
   double P = ls->rows, N1 = ls->cols, T = sz->nt, D = sz->dim;
-  *flops = (sz->nfaces + D * D) * P * (P + 1) + factor_load_flops(s) + P * P * P / 3 +
-           2 * P * P * N1 + 2 * P * N1 * N1 + T * T + T;
+  double products = 2 * P * P * N1 + 2 * P * N1 * N1 + T * T + T + factor_load_flops(s);
+  if (ls->element_shape >= 0)
+    *flops = (2.0 * (sz->nfaces + D * D) + 1) * P * P + P * P * P + products;
+  else
+    *flops = (sz->nfaces + D * D) * P * (P + 1) + P * P * P / 3 + products;
   *bytes = 8.0 * (P * N1 + N1 * N1);
 }
 
 int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
   if (ls->element_wg) {
-    HDGCL_TRY(launch_element(s, ls, ls->element_wg, e0, n, e0 - local_stage_z_first(ls, e0)));
+    HDGCL_TRY(launch_element(s, ls, ls->element_shape, ls->element_wg, e0, n,
+                             e0 - local_stage_z_first(ls, e0)));
     double flops, bytes;
     element_counts(s, ls, &flops, &bytes);
     s->result.stages[charge].flops += flops * n;
@@ -1089,6 +1253,8 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   if (ls->cholesky_solve) clReleaseKernel(ls->cholesky_solve);
   if (ls->schur_element) clReleaseKernel(ls->schur_element);
   if (ls->element) clReleaseKernel(ls->element);
+  for (int i = 0; i < NUM_ELEMENT_SHAPES; i++)
+    if (ls->element_tiled[i]) clReleaseKernel(ls->element_tiled[i]);
   batched_gemm_destroy(&ls->gemm_z);
   batched_gemm_destroy(&ls->gemm_k);
   hdgcl_buffer_release(s->ctx, &ls->s);

@@ -44,7 +44,13 @@ typedef struct local_stage {
   cl_kernel k0;          /* affine scalar: K0 from its factors kf, before CLBlast's K -= [W|F]^T Z */
   cl_kernel schur_element; /* K -= [W|F]^T Z one element per work-item (CPUs; NULL until used) */
   cl_kernel element;     /* the whole stage one element per work-item (cl/local_element.cl; NULL until used) */
-  size_t element_wg;     /* its work-group size where it runs the stage, 0: the split kernels */
+#define NUM_ELEMENT_SHAPES 5
+  cl_kernel element_tiled[NUM_ELEMENT_SHAPES]; /* the whole stage one element per G x G work-items,
+                                         Gauss-Jordan on the augmented matrix
+                                         (cl/local_element_tiled.cl), one per shape of local.c's
+                                         element_shapes (NULL until used) */
+  size_t element_wg;     /* the work-group size of the one kernel that runs the stage, 0: the split kernels */
+  int element_shape;     /* where element_wg: -1 local_element, else local_element_tiled's shape */
   const char *element_source; /* as invert_source */
   bool k0_factors;       /* affine scalar: local_build_s writes K0's factors (kf), not K0 */
   hdgcl_buffer kf;       /* K0's factors, chunk-sized where k0_factors */

@@ -1,14 +1,21 @@
-/* cl/local_element.cl, the whole local stage one element per work-item (the
- * form for CPUs; host/local.c): with HDGCL_LOCAL_ELEMENT=on it gives the
- * trace matrix and u of the split kernels (local_build_s, local_build,
- * Cholesky, K) to 1e-12 relative, on triangles (p = 0, 1, 5, work-groups of
- * 1 and of 16 in chunks of 7, so that groups straddle chunk ends), on
- * tetrahedra with Neumann faces (p = 3) and at p = 7 (its largest private
- * arrays, 257 KiB), and with kappa jumping across elements.
- * HDGCL_LOCAL_ELEMENT=tuned times it against the split kernels and writes a
- * record that a second context reads ("cache"); on GPUs it is not tried
- * unless asked.  Bad values, and problems it does not take (convection,
- * elasticity, mapped elements), are argument errors naming the variable. */
+/* The whole local stage in one kernel (host/local.c): cl/local_element.cl,
+ * one element per work-item (the form for CPUs), and
+ * cl/local_element_tiled.cl, one element per work-group, Gauss-Jordan on
+ * the augmented matrix [S, W F; (W F)^T, K0] (the form for GPUs).  With
+ * HDGCL_LOCAL_ELEMENT=on[:WG] or tiled[:G] each gives the trace matrix and u
+ * of the split kernels (local_build_s, local_build, Z, K) to 1e-12
+ * relative: on triangles (p = 0, 1, 5, 4 with kappa jumping across
+ * elements, work-groups of 1 and of 16 in chunks of 7, so that groups
+ * straddle chunk ends), on tetrahedra with Neumann faces (p = 3, in chunks:
+ * the tiled kernel's largest tetrahedra, 61 x 61 in local memory), at p = 2
+ * and at p = 7 (local_element's largest private arrays, 257 KiB), in every
+ * shape of the tiled kernel (grids of 8, 11 and 16 work-items square, one
+ * element per group; grids of 4, four elements, and of 8, two, per group in
+ * chunks of 7, so that a chunk's last group has elements missing).  HDGCL_LOCAL_ELEMENT=tuned times them against the split
+ * kernels (local_element on CPUs, local_element_tiled elsewhere) and writes
+ * a record that a second context reads ("cache").  Bad values, grids whose
+ * tile does not fit, and problems neither takes (convection, elasticity,
+ * mapped elements) are argument errors naming the variable. */
 #include "hdg_test.h"
 
 static char cache_dir[256];
@@ -32,8 +39,9 @@ static void expect_same(hdgcl_context ctx, const element_case *c) {
             c->order);
   if (!s[0].status && !s[1].status) {
     const hdgcl_result *r = s[1].result;
+    const char *method = strncmp(c->on, "tiled", 5) ? "local-element" : "local-element-tiled";
     CHECK_MSG(s[0].result->local_element_wg == 0 && r->local_element_wg > 0 &&
-                  !strcmp(r->local_invert, "local-element") &&
+                  !strcmp(r->local_invert, method) &&
                   !strcmp(r->local_element_source, "environment"),
               "%s on %s: local_element %d (%s), local_invert %s", c->problem, c->mesh,
               r->local_element_wg, r->local_element_source, r->local_invert);
@@ -74,20 +82,35 @@ int main(void) {
       {"cube:2", "poisson-mixed", "3", "5", "on"},
       {"cube:1", "helmholtz-sin", "7", NULL, "on"},
       {"square:4", "kappa-jump", "4", NULL, "on"},
+      {"square:4,perturb=0.2,seed=6", "helmholtz-sin", "5", "7", "tiled"},
+      {"square:3", "helmholtz-sin", "0", NULL, "tiled:8"},
+      {"square:4,perturb=0.2,seed=6", "helmholtz-sin", "3", "7", "tiled:4"},
+      {"square:4,perturb=0.2,seed=6", "helmholtz-sin", "2", "7", "tiled:8:2"},
+      {"square:3,perturb=0.2,seed=2", "polynomial", "1", NULL, "tiled:11"},
+      {"cube:2", "poisson-mixed", "3", "5", "tiled:8"},
+      {"cube:1", "helmholtz-sin", "2", NULL, "tiled:16"},
+      {"square:4", "kappa-jump", "4", NULL, "tiled:16"},
   };
   for (size_t i = 0; i < sizeof same / sizeof *same; i++) expect_same(ctx, &same[i]);
 
   const element_case tri = {"square:3", "helmholtz-sin", "2", NULL, NULL};
-  const char *bad[] = {"yes", "on:0", "on:x", "on:16x"};
-  for (int i = 0; i < 4; i++) expect_rejected(ctx, &tri, bad[i]);
+  const char *bad[] = {"yes",     "on:0",    "on:x",   "on:16x",  "tiled:x",  "tiled:9",
+                       "tiled:",  "tiled:8:", "tiled:8x", "tiled:0", "tiled:8:3", "tiled:4:1"};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) expect_rejected(ctx, &tri, bad[i]);
+  /* tetrahedra p = 4: 96 x 96 fits in registers on grid 16 only; p = 6 on none */
+  const element_case tet4 = {"cube:1", "helmholtz-sin", "4", NULL, NULL};
+  const element_case tet6 = {"cube:1", "helmholtz-sin", "6", NULL, NULL};
+  expect_rejected(ctx, &tet4, "tiled:8");
+  expect_rejected(ctx, &tet6, "tiled");
   const element_case other[] = {{"square:3", "convection-diffusion", "2", NULL, NULL},
                                 {"square:2", "elasticity", "2", NULL, NULL},
                                 {"quad:2", "helmholtz-sin", "2", NULL, NULL}};
-  for (int i = 0; i < 3; i++) expect_rejected(ctx, &other[i], "on");
+  for (int i = 0; i < 3; i++) {
+    expect_rejected(ctx, &other[i], "on");
+    expect_rejected(ctx, &other[i], "tiled");
+  }
 
   /* The trial and its record. */
-  hdgcl_device_info info;
-  CHECK_OK(hdgcl_context_info(ctx, &info));
   solved t = solve_env(ctx, &tri, "tuned");
   CHECK_MSG(!t.status && !strcmp(t.result->local_element_source, "trial"),
             "HDGCL_LOCAL_ELEMENT=tuned: local_element from %s",
@@ -96,13 +119,12 @@ int main(void) {
   solved_destroy(&t);
   hdgcl_context ctx2 = open_context();
   solved c = solve_with(ctx2, tri.mesh, "problem", tri.problem, "order", tri.order, NULL);
-  /* a mesh below the trial's size: the record only (on CPUs; GPUs take the split kernels) */
-  const char *expect = info.is_cpu ? "cache" : "default";
-  CHECK_MSG(!c.status && !strcmp(c.result->local_element_source, expect) &&
-                c.result->local_element_wg == (info.is_cpu ? chosen : 0),
-            "second context: local_element %d from %s, expected %d from %s",
+  /* a mesh below the trial's size: the record only */
+  CHECK_MSG(!c.status && !strcmp(c.result->local_element_source, "cache") &&
+                c.result->local_element_wg == chosen,
+            "second context: local_element %d from %s, expected %d from the record",
             c.status ? -1 : c.result->local_element_wg,
-            c.status ? "a failed solve" : c.result->local_element_source, chosen, expect);
+            c.status ? "a failed solve" : c.result->local_element_source, chosen);
   printf("trial chose work-groups of %d (0: the split kernels); second context: %s\n", chosen,
          c.status ? "failed" : c.result->local_element_source);
   solved_destroy(&c);

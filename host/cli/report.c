@@ -243,7 +243,10 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
     if (r->local_schur_stage)
       snprintf(staged, sizeof staged, ", Z staged in local memory (work-groups of %d)",
                r->local_schur_wg);
-    if (r->local_element_wg)
+    if (r->local_element_wg && !strcmp(r->local_invert, "local-element-tiled"))
+      fprintf(out, "local     S, [W | F], Z and K by local_element_tiled, one element per "
+                   "work-group of %d (%s)\n", r->local_element_wg, r->local_element_source);
+    else if (r->local_element_wg)
       fprintf(out, "local     S, [W | F], Z and K by local_element, one element per work-item, "
                    "work-groups of %d (%s)\n", r->local_element_wg, r->local_element_source);
     else

@@ -106,25 +106,28 @@ typedef struct hdgcl_result {
   int num_chunks;
   const char *local_invert; /* method of Z = S^-1 [W|F]: "cholesky" | "gauss-jordan" |
                                "gauss-jordan-tiled" | "gauss-jordan-solve" | "cholesky-columns" |
-                               "cholesky-solve" | "local-element" (device) */
+                               "cholesky-solve" | "local-element" | "local-element-tiled"
+                               (device) */
   int local_invert_wg;      /* its work-group size */
   const char *local_invert_source; /* "trial" (timed in this run), "cache" (the tuning
                                       record), "default" (a mesh too small for a trial),
                                       "environment" (HDGCL_LOCAL_INVERT) */
   const char *local_schur;  /* method of K = K0 - [W|F]^T Z: "local-schur" (cl/local.cl),
                                "gemm" (a batched GEMM: local_gemm_k), "element" or
-                               "local-element" (device) */
+                               "local-element" or "local-element-tiled" (device) */
   const char *local_schur_source; /* as local_invert_source (HDGCL_LOCAL_SCHUR) */
   int local_schur_stage;    /* bytes of local memory in which local-schur stages its work-group's
                                Z (0: it reads Z from global memory); on GPUs where it fits,
                                HDGCL_LOCAL_SCHUR_STAGE=on|off overrides */
   int local_schur_wg;       /* local-schur's work-group size (rows of K; where Z is staged, whole
                                elements: a multiple of the element's NTB + 1) */
-  int local_element_wg;     /* work-group size of local_element, the whole local stage one element
-                               per work-item (then local_invert and local_schur read
-                               "local-element"); 0: the split kernels (HDGCL_LOCAL_ELEMENT) */
+  int local_element_wg;     /* work-group size of the one kernel that runs the whole local stage:
+                               local_element, one element per work-item (then local_invert and
+                               local_schur read "local-element"), or local_element_tiled, one
+                               element per work-group of G x G ("local-element-tiled");
+                               0: the split kernels (HDGCL_LOCAL_ELEMENT) */
   const char *local_element_source; /* as local_invert_source; "default" where it does not
-                                       apply (GPUs, convection, elasticity, mapped elements) */
+                                       apply (convection, elasticity, mapped elements) */
   const char *local_gemm_z; /* the batched GEMM of Z = S^-1 [W|F] after an explicit S^-1 (the
                                methods cholesky, gauss-jordan, gauss-jordan-tiled): "clblast" or
                                cl/batched_gemm.cl as "tiled:TMxTN:RMxRN:KB" (device) */
