@@ -825,7 +825,17 @@ def local_stage_section(results, bench, out):
                "cores `square:80` p = 4-9 17.4, 31.0, 51.9, 76.2, 110.9, 175.6 ms -> 7.3, 11.4, "
                "15.8, 30.2, 43.2, 64.7 ms in the solve's pass and `cube:8` p = 2, 3 6.16, 21.7 -> "
                "3.10, 7.31 ms (`perf/results/stop23/`; on the H100 it is 2-6x slower than the "
-               "split kernels, `bench-nvidia-tri80-element-*.log` there).\n")
+               "split kernels, `bench-nvidia-tri80-element-*.log` there).  Since stop 25 the same "
+               "trial on GPUs times `local_element_tiled` (`cl/local_element_tiled.cl`): per "
+               "element the augmented matrix [S, W F; (W F)^T, K0] built in local memory, then "
+               "Gauss-Jordan in registers over S's columns only, which leaves Z above and the "
+               "Schur complement K = K0 - [W | F]^T Z below, one element per G x G work-items "
+               "and E per group (shapes 8:1, 4:4, 8:2, 11:1, 16:1), its flops counted as the "
+               "split kernels' with `gauss-jordan-solve`.  On the H100 it won on triangles "
+               "p = 1-5 and 7 (`local_invert` `local-element-tiled` above): `square:80` p = 3 "
+               "77.4 -> 65.4 us back to back (98 -> 114% of CLBlast's rate), p = 1 260 -> 402%, "
+               "`square:320` p = 3 132 -> 156%; on tetrahedra the split kernels kept winning "
+               "(`perf/results/stop25/`).\n")
 
 
 def report(args, figdir, runs, bench, compare, elasticity):
