@@ -19,8 +19,6 @@ static const gemm_tiles tile_candidates[] = {
     {48, 48, 3, 3, 16}, {32, 32, 2, 2, 16},
 };
 #define NUM_TILE_CANDIDATES (int)(sizeof tile_candidates / sizeof tile_candidates[0])
-#define TRIAL_TIMINGS 3
-#define TRIAL_SPAN 2e-4 /* seconds that one timing spans at least */
 
 static size_t tiles_wg(const gemm_tiles *t) { return (size_t)(t->tm / t->rm) * (size_t)(t->tn / t->rn); }
 
@@ -111,27 +109,25 @@ int batched_gemm_run(hdgcl_context ctx, const batched_gemm *g, double alpha,
   return HDGCL_SUCCESS;
 }
 
-/* g's time per run on ops: the best of TRIAL_TIMINGS timings, each of
- * back-to-back runs spanning at least TRIAL_SPAN, after two warm-up timings. */
+/* One run of a trial, as hdgcl_time_best passes it. */
+typedef struct {
+  hdgcl_context ctx;
+  const batched_gemm *g;
+  double beta;
+  const gemm_operands *ops;
+  size_t batch;
+} gemm_run;
+
+static int run_gemm(void *data) {
+  gemm_run *r = data;
+  return batched_gemm_run(r->ctx, r->g, 1.0, r->ops, r->beta, r->batch);
+}
+
+/* g's time per run on ops, by the trials' timing policy (hdgcl_time_best). */
 static int time_run(hdgcl_context ctx, const batched_gemm *g, double beta, const gemm_operands *ops,
                     size_t batch, double *seconds) {
-  double best = 1e300;
-  int reps = 1;
-  for (int trial = -2; trial < TRIAL_TIMINGS; trial++) {
-    HDGCL_TRY(hdgcl_context_finish(ctx));
-    double t0 = hdgcl_wtime();
-    for (int r = 0; r < reps; r++) HDGCL_TRY(batched_gemm_run(ctx, g, 1.0, ops, beta, batch));
-    HDGCL_TRY(hdgcl_context_finish(ctx));
-    double dt = (hdgcl_wtime() - t0) / reps;
-    if (trial < 0) {
-      double want = dt > 0 ? TRIAL_SPAN / dt + 1 : 16;
-      reps = want > 16 ? 16 : (int)want;
-    } else if (dt < best) {
-      best = dt;
-    }
-  }
-  *seconds = best;
-  return HDGCL_SUCCESS;
+  gemm_run r = {ctx, g, beta, ops, batch};
+  return hdgcl_time_best(ctx, run_gemm, NULL, &r, seconds, NULL);
 }
 
 /* g takes configuration t (tm == 0: CLBlast); false in *ok where it cannot

@@ -313,3 +313,26 @@ double hdgcl_wtime(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
+
+int hdgcl_time_best(hdgcl_context ctx, hdgcl_timed_fn run, hdgcl_timed_fn before, void *data,
+                    double *seconds, int *calls) {
+  double best = 1e300;
+  int reps = 1;
+  for (int timing = -2; timing < HDGCL_TIMINGS; timing++) { /* -2, -1: warm-up, sizing */
+    if (before) HDGCL_TRY(before(data));
+    HDGCL_TRY(hdgcl_context_finish(ctx));
+    double t0 = hdgcl_wtime();
+    for (int r = 0; r < reps; r++) HDGCL_TRY(run(data));
+    HDGCL_TRY(hdgcl_context_finish(ctx));
+    double dt = (hdgcl_wtime() - t0) / reps;
+    if (timing < 0) {
+      double want = dt > 0 ? HDGCL_TIMING_SPAN / dt + 1 : 16;
+      reps = want > 16 ? 16 : (int)want;
+    } else if (dt < best) {
+      best = dt;
+    }
+  }
+  *seconds = best;
+  if (calls) *calls = reps;
+  return HDGCL_SUCCESS;
+}

@@ -121,4 +121,20 @@ double hdgcl_event_seconds(cl_event event);
 /* Wall-clock seconds (monotonic). */
 double hdgcl_wtime(void);
 
+/* Work to time (or to redo before each timing) on data. */
+typedef int (*hdgcl_timed_fn)(void *data);
+
+/* The timing policy of the trials that choose kernels (host/local.c's
+ * methods, host/batched_gemm.c's tilings): run's time per call, the best of
+ * HDGCL_TIMINGS timings, each of back-to-back calls enough to span
+ * HDGCL_TIMING_SPAN seconds (at most 16, so that the host's wait for the
+ * queue, several microseconds and varying, does not decide between kernels of
+ * a few tens of microseconds), as two warm-up timings find.  before (NULL:
+ * none) runs untimed before each timing; *calls (NULL: not wanted) gets the
+ * calls per timing. */
+#define HDGCL_TIMINGS 3
+#define HDGCL_TIMING_SPAN 2e-4
+int hdgcl_time_best(hdgcl_context ctx, hdgcl_timed_fn run, hdgcl_timed_fn before, void *data,
+                    double *seconds, int *calls);
+
 #endif

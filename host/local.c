@@ -92,8 +92,6 @@ static const char *const schur_names[NUM_SCHUR] = {"local-schur", "gemm", "eleme
  * p = 2 144 -> 108, p = 3 491 -> 405 with 32 KiB, square:320 p = 3 373 -> 278). */
 #define SCHUR_STAGE_MAX 40960
 #define TUNE_ELEMENTS 16384 /* elements of the timed trial (several waves on a large GPU) */
-#define TUNE_TRIALS 3
-#define TUNE_SPAN 2e-4 /* seconds that one timing of a trial spans at least (trial_reps) */
 #define TUNE_MIN_ELEMENTS 1024 /* smaller meshes take the default method, no trial */
 #define BUILD_S_BLOCK 16 /* elements per work-group of local_build_s (its SB) */
 
@@ -449,15 +447,6 @@ static int launch_element(hdgcl_solver s, local_stage *ls, int shape, size_t wg,
   return launch_flat(s, kernel, (size_t)n, wg);
 }
 
-/* Launches per timing of a trial's candidate that took `once` seconds alone:
- * back to back, enough to span TUNE_SPAN (at most 16), so that the host's
- * wait for the queue, several microseconds and varying, does not decide
- * between kernels of a few tens of microseconds (small meshes). */
-static int trial_reps(double once) {
-  double reps = once > 0 ? TUNE_SPAN / once + 1 : 16;
-  return reps > 16 ? 16 : (int)reps;
-}
-
 /* A trial's candidate: method `kind` (in work-groups of wg where it has a
  * size) launched once on the first n elements. */
 typedef int (*trial_launch)(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n);
@@ -471,28 +460,35 @@ static int trial_launch_k(hdgcl_solver s, local_stage *ls, int kind, size_t wg, 
   return launch_k(s, ls, kind, 0, n, 0);
 }
 
-/* A candidate's time per launch: the best of TUNE_TRIALS timings, each a
- * batch of back-to-back launches whose size trials -2 (cold) and -1 set
- * (trial_reps).  rebuild: S, [W | F] and K0 are rebuilt before each timing
- * (the in-place inversions, repeated, invert S back and forth: the same work
- * each time). */
+/* A trial's candidate and its chunk, as hdgcl_time_best passes them. */
+typedef struct {
+  hdgcl_solver s;
+  local_stage *ls;
+  trial_launch launch;
+  int kind;
+  size_t wg;
+  int64_t n;
+} candidate_run;
+
+static int run_candidate(void *data) {
+  candidate_run *c = data;
+  return c->launch(c->s, c->ls, c->kind, c->wg, c->n);
+}
+
+static int rebuild_chunk(void *data) {
+  candidate_run *c = data;
+  return build_chunk(c->s, c->ls, 0, c->n, HDGCL_STAGE_LOCAL);
+}
+
+/* A candidate's time per launch by the trials' timing policy
+ * (hdgcl_time_best), *launches per timing.  rebuild: S, [W | F] and K0 are
+ * rebuilt before each timing (the in-place inversions, repeated, invert S
+ * back and forth: the same work each time). */
 static int time_candidate(hdgcl_solver s, local_stage *ls, trial_launch launch, int kind,
                           size_t wg, int64_t n, bool rebuild, double *seconds, int *launches) {
-  double t = 1e300;
-  int reps = 1;
-  for (int trial = -2; trial < TUNE_TRIALS; trial++) {
-    if (rebuild) HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
-    HDGCL_TRY(hdgcl_context_finish(s->ctx));
-    double t0 = hdgcl_wtime();
-    for (int r = 0; r < reps; r++) HDGCL_TRY(launch(s, ls, kind, wg, n));
-    HDGCL_TRY(hdgcl_context_finish(s->ctx));
-    double dt = (hdgcl_wtime() - t0) / reps;
-    if (trial < 0) reps = trial_reps(dt);
-    else if (dt < t) t = dt;
-  }
-  *seconds = t;
-  *launches = reps;
-  return HDGCL_SUCCESS;
+  candidate_run c = {s, ls, launch, kind, wg, n};
+  return hdgcl_time_best(s->ctx, run_candidate, rebuild ? rebuild_chunk : NULL, &c, seconds,
+                         launches);
 }
 
 /* The method of K: $HDGCL_LOCAL_SCHUR ("local-schur" | "gemm" | "element"
@@ -1047,6 +1043,8 @@ int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
   s->result.local_invert_source = ls->invert_source;
   s->result.local_element_wg = (int)ls->element_wg;
   s->result.local_element_source = ls->element_source;
+  s->result.local_element_grid =
+      ls->element_wg && ls->element_shape >= 0 ? element_shapes[ls->element_shape].grid : 0;
   s->result.local_gemm_z = ls->gemm_z.name;
   s->result.local_gemm_z_source = ls->gemm_z.source;
   s->result.local_gemm_k = ls->gemm_k.name;

@@ -40,6 +40,12 @@ static void expect_same(hdgcl_context ctx, const element_case *c) {
   if (!s[0].status && !s[1].status) {
     const hdgcl_result *r = s[1].result;
     const char *method = strncmp(c->on, "tiled", 5) ? "local-element" : "local-element-tiled";
+    int grid = 0; /* the grid asked for ("tiled:G..."), -1: any ("tiled") */
+    if (!strcmp(c->on, "tiled")) grid = -1;
+    else if (!strncmp(c->on, "tiled:", 6)) grid = atoi(c->on + 6);
+    CHECK_MSG(grid < 0 ? r->local_element_grid > 0 : r->local_element_grid == grid,
+              "%s on %s: local_element_grid %d for HDGCL_LOCAL_ELEMENT=%s", c->problem, c->mesh,
+              r->local_element_grid, c->on);
     CHECK_MSG(s[0].result->local_element_wg == 0 && r->local_element_wg > 0 &&
                   !strcmp(r->local_invert, method) &&
                   !strcmp(r->local_element_source, "environment"),

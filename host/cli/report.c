@@ -135,7 +135,8 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
     json_string(f, r->local_schur_source);
     fprintf(f, ", \"local_schur_stage\": %d, \"local_schur_wg\": %d", r->local_schur_stage,
             r->local_schur_wg);
-    fprintf(f, ", \"local_element_wg\": %d, \"local_element_source\": ", r->local_element_wg);
+    fprintf(f, ", \"local_element_wg\": %d, \"local_element_grid\": %d, \"local_element_source\": ",
+            r->local_element_wg, r->local_element_grid);
     json_string(f, r->local_element_source);
     fprintf(f, ", \"local_gemm_z\": ");
     json_string(f, r->local_gemm_z);
@@ -243,9 +244,12 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
     if (r->local_schur_stage)
       snprintf(staged, sizeof staged, ", Z staged in local memory (work-groups of %d)",
                r->local_schur_wg);
-    if (r->local_element_wg && !strcmp(r->local_invert, "local-element-tiled"))
-      fprintf(out, "local     S, [W | F], Z and K by local_element_tiled, one element per "
-                   "work-group of %d (%s)\n", r->local_element_wg, r->local_element_source);
+    if (r->local_element_wg && r->local_element_grid)
+      fprintf(out, "local     S, [W | F], Z and K by local_element_tiled, one element per %d x %d "
+                   "work-items, %d per work-group (%s)\n", r->local_element_grid,
+              r->local_element_grid,
+              r->local_element_wg / (r->local_element_grid * r->local_element_grid),
+              r->local_element_source);
     else if (r->local_element_wg)
       fprintf(out, "local     S, [W | F], Z and K by local_element, one element per work-item, "
                    "work-groups of %d (%s)\n", r->local_element_wg, r->local_element_source);

@@ -126,6 +126,8 @@ typedef struct hdgcl_result {
                                local_schur read "local-element"), or local_element_tiled, one
                                element per work-group of G x G ("local-element-tiled");
                                0: the split kernels (HDGCL_LOCAL_ELEMENT) */
+  int local_element_grid;   /* local_element_tiled: G (G x G work-items per element; the group
+                               holds local_element_wg / G^2 elements); otherwise 0 */
   const char *local_element_source; /* as local_invert_source; "default" where it does not
                                        apply (convection, elasticity, mapped elements) */
   const char *local_gemm_z; /* the batched GEMM of Z = S^-1 [W|F] after an explicit S^-1 (the
