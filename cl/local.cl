@@ -181,16 +181,8 @@ __kernel void local_build(const int e0, const int n, __global const char *elem_o
   }
 #endif
 
-  /* (F16) F_i = |J| sum_q w_q phi_i(xi_q) f(x_q), x_q = x0 + J (xi_q + 1) */
-  for (int q = lid; q < NQ_LOAD; q += wg) {
-    double x[3] = {0.0, 0.0, 0.0};
-    for (int k = 0; k < DIM; k++) {
-      x[k] = r[EF_X0 + k];
-      for (int l = 0; l < DIM; l++)
-        x[k] += r[EF_JAC + k * DIM + l] * (load_points[q * DIM + l] + 1.0);
-    }
-    fq[q] = load_weights[q] * problem_f(pp, x[0], x[1], x[2]);
-  }
+  /* (F16) F_i = |J| sum_q w_q phi_i(xi_q) f(x_q) */
+  for (int q = lid; q < NQ_LOAD; q += wg) fq[q] = load_value(pp, r, load_points, load_weights, q);
   barrier(CLK_LOCAL_MEM_FENCE);
   const double detj = r[EF_DETJ];
   for (int i = lid; live && i < NP; i += wg) {

@@ -108,12 +108,7 @@ __kernel void local_element(const int e0, const int n, __global const double *co
   for (int i = 0; i < NP; i++)
     for (int c = NT; c < NRP; c++) w[i * NRP + c] = 0.0; /* F, and the padding */
   for (int q = 0; q < NQ_LOAD; q++) {
-    double x[3] = {0.0, 0.0, 0.0};
-    for (int k = 0; k < DIM; k++) {
-      x[k] = r[EF_X0 + k];
-      for (int l = 0; l < DIM; l++) x[k] += r[EF_JAC + k * DIM + l] * (load_points[q * DIM + l] + 1.0);
-    }
-    const double fq = load_weights[q] * problem_f(pp, x[0], x[1], x[2]);
+    const double fq = load_value_private(pp, r, load_points, load_weights, q);
     for (int i = 0; i < NP; i++) w[i * NRP + NT] += fq * phi_load[q * NP + i];
   }
   for (int i = 0; i < NP; i++) w[i * NRP + NT] *= r[EF_DETJ];

@@ -111,15 +111,8 @@ void local_element_tiled(const int e0, const int n, __global const double *coord
     for (int t = 0; t < NKF; t++) factors[NWS + NEF + t] = k[t];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int q = lid; q < NQ_LOAD; q += GRID * GRID) { /* x_q = x0 + J (xi_q + 1) */
-    double x[3] = {0.0, 0.0, 0.0};
-    for (int k = 0; k < DIM; k++) {
-      x[k] = r[EF_X0 + k];
-      for (int l = 0; l < DIM; l++)
-        x[k] += r[EF_JAC + k * DIM + l] * (load_points[q * DIM + l] + 1.0);
-    }
-    fq[q] = load_weights[q] * problem_f(pp, x[0], x[1], x[2]);
-  }
+  for (int q = lid; q < NQ_LOAD; q += GRID * GRID) /* (F16)'s w_q f(x_q) */
+    fq[q] = load_value_local(pp, r, load_points, load_weights, q);
   barrier(CLK_LOCAL_MEM_FENCE);
   build_augmented(lid, ml, ws, r, kf, fq, elem_orient + e * NFACES, dmdmt, pf, ef, dmef, efef,
                   phi_load);

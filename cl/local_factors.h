@@ -100,5 +100,26 @@ K0_ENTRY(k0_entry, __global)
 K0_ENTRY(k0_entry_local, __local)
 #undef K0_ENTRY
 
+/* (F16)'s load at quadrature point q, w_q f(x_q) with x_q = x0 + J (xi_q + 1),
+ * from the element's factors r (element_factors' ef: EF_X0, EF_JAC) in
+ * global (load_value), local (load_value_local) or private memory
+ * (load_value_private). */
+#define LOAD_VALUE(name, SPACE)                                                                   \
+  double name(const problem_params pp, SPACE const double *r,                                     \
+              __global const double *load_points, __global const double *load_weights,            \
+              const int q) {                                                                      \
+    double x[3] = {0.0, 0.0, 0.0};                                                                \
+    for (int k = 0; k < DIM; k++) {                                                               \
+      x[k] = r[EF_X0 + k];                                                                        \
+      for (int l = 0; l < DIM; l++)                                                               \
+        x[k] += r[EF_JAC + k * DIM + l] * (load_points[q * DIM + l] + 1.0);                       \
+    }                                                                                             \
+    return load_weights[q] * problem_f(pp, x[0], x[1], x[2]);                                     \
+  }
+LOAD_VALUE(load_value, __global)
+LOAD_VALUE(load_value_local, __local)
+LOAD_VALUE(load_value_private, __private)
+#undef LOAD_VALUE
+
 #endif /* AFFINE */
 #endif

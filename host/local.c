@@ -415,23 +415,6 @@ static int launch_element(hdgcl_solver s, local_stage *ls, int shape, size_t wg,
   cl_int ce0 = (cl_int)e0, cn = (cl_int)n, pid = s->params.id, pdeg = s->params.degree;
   cl_long zoff = (cl_long)(z0 * (int64_t)(np * nt1));
   double tau = s->tau, k2 = s->params.param;
-  if (shape >= 0) { /* local_element_tiled: groups of G^2 x EPG, no dm table */
-    hdgcl_arg a[] = {HDGCL_ARG(ce0),           HDGCL_ARG(cn),
-                     HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
-                     HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->kappa.mem),
-                     HDGCL_ARG(d->c.mem),      HDGCL_ARG(tau),
-                     HDGCL_ARG(pid),           HDGCL_ARG(pdeg),
-                     HDGCL_ARG(k2),            HDGCL_ARG(d->dmdmt.mem),
-                     HDGCL_ARG(d->pf.mem),     HDGCL_ARG(d->ef.mem),
-                     HDGCL_ARG(d->dmef.mem),   HDGCL_ARG(d->efef.mem),
-                     HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
-                     HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->z.mem),
-                     HDGCL_ARG(zoff),          HDGCL_ARG(ls->k.mem)};
-    HDGCL_TRY(hdgcl_kernel_set_args(kernel, sizeof a / sizeof *a, a));
-    size_t epg = (size_t)element_shapes[shape].epg, g = (size_t)element_shapes[shape].grid;
-    size_t local[2] = {g * g, epg}, global[2] = {g * g, ((size_t)n + epg - 1) / epg * epg};
-    return hdgcl_kernel_launch(s->ctx, kernel, 2, global, local, NULL);
-  }
   hdgcl_arg a[] = {HDGCL_ARG(ce0),           HDGCL_ARG(cn),
                    HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
                    HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->kappa.mem),
@@ -443,8 +426,11 @@ static int launch_element(hdgcl_solver s, local_stage *ls, int shape, size_t wg,
                    HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
                    HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->z.mem),
                    HDGCL_ARG(zoff),          HDGCL_ARG(ls->k.mem)};
-  HDGCL_TRY(hdgcl_kernel_set_args(kernel, sizeof a / sizeof *a, a));
-  return launch_flat(s, kernel, (size_t)n, wg);
+  HDGCL_TRY(hdgcl_kernel_set_args(kernel, sizeof a / sizeof *a, a)); /* the same for both */
+  if (shape < 0) return launch_flat(s, kernel, (size_t)n, wg);
+  size_t epg = (size_t)element_shapes[shape].epg, g = (size_t)element_shapes[shape].grid;
+  size_t local[2] = {g * g, epg}, global[2] = {g * g, ((size_t)n + epg - 1) / epg * epg};
+  return hdgcl_kernel_launch(s->ctx, kernel, 2, global, local, NULL); /* groups of G^2 x EPG */
 }
 
 /* A trial's candidate: method `kind` (in work-groups of wg where it has a
@@ -708,7 +694,8 @@ static int choose_element(hdgcl_solver s, local_stage *ls) {
       if (cand[c][0] == 2)
         snprintf(name, sizeof name, "tiled:%d:%d", element_shapes[cand[c][1]].grid,
                  element_shapes[cand[c][1]].epg);
-      else snprintf(name, sizeof name, cand[c][0] ? "on:%zu" : "off", cand[c][1]);
+      else if (cand[c][0] == 1) snprintf(name, sizeof name, "on:%zu", cand[c][1]);
+      else snprintf(name, sizeof name, "off");
       fprintf(stderr, "hdgcl: local_element trial %s on %lld elements: %.3f ms (launches of %d)\n",
               name, (long long)n, 1e3 * t, reps);
     }
