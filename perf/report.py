@@ -714,11 +714,14 @@ def local_stage_section(results, bench, out):
     if not os.path.isdir(inv):
         return
     def by_case(lines):
+        """The records by (mesh, order), the newest (file_time) where several."""
         r = {}
         for b in lines:
             if b.get("kind") == "bench":
                 run = b["run"]
-                r[(run["mesh"], run["order"])] = b
+                key = (run["mesh"], run["order"])
+                if key not in r or b.get("file_time", 0) >= r[key].get("file_time", 0):
+                    r[key] = b
         return r
     rows = []
     for shape in ("tri320", "tet16", "hex16"):
@@ -726,7 +729,11 @@ def local_stage_section(results, bench, out):
         f13 = os.path.join(inv, "bench-invert-%s.jsonl" % shape)
         if not (os.path.exists(f12) and os.path.exists(f13)) or "bench-nvidia-" + shape not in bench:
             continue
-        old, tiled, now = by_case(read_lines(f12)), by_case(read_lines(f13)), by_case(bench["bench-nvidia-" + shape])
+        # "now": every file of the shape (bench-nvidia-tri320, -tri320p135, ...)
+        files = [f for f in bench if f == "bench-nvidia-" + shape or
+                 (f.startswith("bench-nvidia-" + shape + "p"))]
+        old, tiled = by_case(read_lines(f12)), by_case(read_lines(f13))
+        now = by_case([b for f in sorted(files) for b in bench[f]])
         for key in sorted(now, key=lambda k: k[1]):
             if key not in old or key not in tiled:
                 continue
