@@ -147,9 +147,7 @@ __kernel void local_build(const int e0, const int n, __global const char *elem_o
       for (int t = lid; t < rows * NF; t += wg) {
         const int i = i0 + t / NF, m = t % NF;
         const double efv = ef[((f * NORIENT + o) * NP + i) * NF + m];
-        double w = r[EF_A + f] * efv;
-        for (int l = 0; l < DIM; l++)
-          w += r[EF_B + f * DIM + l] * dmef[(((l * NFACES + f) * NORIENT + o) * NP + i) * NF + m];
+        const double w = w_entry(r, efv, dmef, f, o, i, m);
         wt[(t / NF) * (NF + 1) + m] = w;
 #ifdef NONSYMMETRIC
         wlt[(t / NF) * (NF + 1) + m] = w + r[EF_C + f] * efv;
@@ -171,9 +169,7 @@ __kernel void local_build(const int e0, const int n, __global const char *elem_o
     const int col = idx / NP, i = idx % NP;
     const int f = col / NF, m = col % NF, o = orient[f];
     const double efv = ef[((f * NORIENT + o) * NP + i) * NF + m];
-    double w = r[EF_A + f] * efv;
-    for (int l = 0; l < DIM; l++)
-      w += r[EF_B + f * DIM + l] * dmef[(((l * NFACES + f) * NORIENT + o) * NP + i) * NF + m];
+    const double w = w_entry(r, efv, dmef, f, o, i, m);
     WFe[idx] = w;
 #ifdef NONSYMMETRIC
     WLe[idx] = w + r[EF_C + f] * efv;

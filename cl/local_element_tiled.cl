@@ -48,13 +48,11 @@ void build_augmented(const int lid, __local double *ml, __local const double *ws
     for (int lm = 0; lm < DIM * DIM; lm++) s += ws[WS_G + lm] * dmdmt[(lm * NP + i) * NP + j];
     ml[i * NA + j] = s;
   }
-  /* (F14) W_f = sigma_f [tau_f Ef + kappa sum_l (J^-1 n_f)_l Dm_l Ef]: entry
-   * (i, (f, m)) right of S and, transposed, below it */
+  /* (F14) W's entry (i, (f, m)) right of S and, transposed, below it */
   for (int idx = lid; idx < NFACES * NP * NF; idx += GRID * GRID) {
     const int f = idx / (NP * NF), i = idx / NF % NP, m = idx % NF, o = orient[f];
-    double w = r[EF_A + f] * ef[((f * NORIENT + o) * NP + i) * NF + m];
-    for (int l = 0; l < DIM; l++)
-      w += r[EF_B + f * DIM + l] * dmef[(((l * NFACES + f) * NORIENT + o) * NP + i) * NF + m];
+    const double w =
+        w_entry_local(r, ef[((f * NORIENT + o) * NP + i) * NF + m], dmef, f, o, i, m);
     ml[i * NA + NZ + f * NF + m] = w;
     ml[(NZ + f * NF + m) * NA + i] = w;
   }

@@ -100,6 +100,23 @@ K0_ENTRY(k0_entry, __global)
 K0_ENTRY(k0_entry_local, __local)
 #undef K0_ENTRY
 
+/* (F14) entry (i, m) of W_f = sigma_f [(tau_f - beta.n_f) Ef + kappa sum_l
+ * (J^-1 n_f)_l Dm_l Ef] on face f in orientation o, from the element's
+ * factors r (element_factors' ef: EF_A, EF_B) and efv, Ef's entry
+ * ef[((f NORIENT + o) NP + i) NF + m] (the caller's, which (F25) reuses):
+ * w_entry with r in global memory, w_entry_local in local memory. */
+#define W_ENTRY(name, SPACE)                                                                      \
+  double name(SPACE const double *r, const double efv, __global const double *dmef, const int f,  \
+              const int o, const int i, const int m) {                                            \
+    double w = r[EF_A + f] * efv;                                                                 \
+    for (int l = 0; l < DIM; l++)                                                                 \
+      w += r[EF_B + f * DIM + l] * dmef[(((l * NFACES + f) * NORIENT + o) * NP + i) * NF + m];    \
+    return w;                                                                                     \
+  }
+W_ENTRY(w_entry, __global)
+W_ENTRY(w_entry_local, __local)
+#undef W_ENTRY
+
 /* (F16)'s load at quadrature point q, w_q f(x_q) with x_q = x0 + J (xi_q + 1),
  * from the element's factors r (element_factors' ef: EF_X0, EF_JAC) in
  * global (load_value), local (load_value_local) or private memory

@@ -244,7 +244,7 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
     if (r->local_schur_stage)
       snprintf(staged, sizeof staged, ", Z staged in local memory (work-groups of %d)",
                r->local_schur_wg);
-    if (r->local_element_wg && r->local_element_grid)
+    if (r->local_element_grid)
       fprintf(out, "local     S, [W | F], Z and K by local_element_tiled, one element per %d x %d "
                    "work-items, %d per work-group (%s)\n", r->local_element_grid,
               r->local_element_grid,
