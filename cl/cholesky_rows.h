@@ -2,7 +2,7 @@
  * the form for CPUs (cl/local_cholesky_solve.cl, cl/local_element.cl):
  * every inner loop runs along contiguous memory, so the compiler vectorises
  * it.  The right-hand sides are held transposed, row i its NRHS values, so
- * that every step of a solve is an axpy of NRHS values (on 2 cores, PoCL
+ * that every step of a solve works on whole rows of NRHS values (on 2 cores, PoCL
  * 3.1, square:40 p = 5, 7, 9: 13.6, 36.2, 77.6 ms column by column, 8.6,
  * 19.9, 57.9 ms so), in double4s (NRP).
  * The address spaces of the matrix (CHOL_A_SPACE) and of the right-hand
@@ -66,27 +66,14 @@ void cholesky_factor(CHOL_A_SPACE double *a) {
  * operation on NRP / 4 double4s (PoCL 3.1 left the scalar loops unvectorised). */
 #define NRP ((NRHS + 3) / 4 * 4)
 
-/* The solves are left-looking, two rows at a time: rows k and k' of the
- * solution sit in double4 registers while every finished row i is read once
- * and subtracted from both (one load per two vector FMAs; the right-looking
- * form loaded and stored row i for each k: on 2 cores, PoCL 3.1, square:40
- * p = 9 both solves went from about 16 to 9 ms of local_element's 70).
- * row_pair_update: acc0 -= l0 row, acc1 -= l1 row. */
-#define ROW_PAIR_UPDATE(acc0, acc1, l0, l1, row)                                                  \
-  _Pragma("unroll") for (int c = 0; c < NRP / 4; c++) {                                           \
-    const double4 v = vload4(c, row);                                                             \
-    acc0[c] -= (l0) * v;                                                                          \
-    acc1[c] -= (l1) * v;                                                                          \
-  }
-
-/* A row stored from its accumulator, scaled by inv. */
+/* A row stored from its double4 accumulators, scaled by inv. */
 void row_store(double4 *acc, const double inv, CHOL_W_SPACE double *w0) {
 #pragma unroll
   for (int c = 0; c < NRP / 4; c++) vstore4(inv * acc[c], c, w0);
 }
 
-/* Rows k0 (acc0, finished first, scale inv0) and k1 (acc1: loses l10 times
- * row k0's solution, then scale inv1) stored from their accumulators. */
+/* Rows k (acc0, finished first, scale inv0) and k' (acc1: loses l10 times
+ * row k's solution, then scale inv1) stored from their accumulators. */
 void row_pair_store(double4 *acc0, double4 *acc1, const double inv0, const double l10,
                     const double inv1, CHOL_W_SPACE double *w0, CHOL_W_SPACE double *w1) {
 #pragma unroll
@@ -97,13 +84,21 @@ void row_pair_store(double4 *acc0, double4 *acc1, const double inv0, const doubl
   }
 }
 
-/* L Y = B in place on w: Y_k = (B_k - sum_{i<k} L_ki Y_i) / L_kk, rows k
- * and k + 1 together (L_ki is column k of the mirrored upper triangle, so
- * contiguous).  Flops NZ^2 NRHS. */
-void cholesky_forward(CHOL_A_SPACE const double *a, CHOL_W_SPACE double *w) {
-  for (int k = 0; k < NZ; k += 2) {
-    const int k1 = k + 1 < NZ ? k + 1 : k; /* an odd NZ's last row pairs with itself */
-    CHOL_A_SPACE const double *u0 = a + k * NZ, *u1 = a + k1 * NZ;
+/* Both solves, in place on w, left-looking and two rows at a time:
+ *   forward  (L Y = B):   Y_k = (B_k - sum_{i<k} L_ki Y_i) / L_kk, k = 0, 1, ...
+ *   backward (L^T Z = Y): Z_k = (Y_k - sum_{i>k} L_ik Z_i) / L_kk, k = NZ-1, ...
+ * Column k of a holds both coefficient sets contiguously: L_ki (i < k) in
+ * the mirrored upper triangle, L_ik (i > k) below the diagonal.  Rows k and
+ * k' = k +- 1 stay in double4 registers while every finished row i is read
+ * once and subtracted from both: one load per two vector FMAs, where the
+ * right-looking form loaded and stored row i for each k (on 2 cores, PoCL
+ * 3.1, square:40 p = 9 the two solves went from about 16 to 9 ms of
+ * local_element's 70).  Flops NZ^2 NRHS each. */
+void cholesky_solve_rows(CHOL_A_SPACE const double *a, CHOL_W_SPACE double *w, const bool forward) {
+  for (int t = 0; t < NZ; t += 2) {
+    const int k = forward ? t : NZ - 1 - t;
+    const int k1 = t + 1 == NZ ? k : forward ? k + 1 : k - 1; /* an odd NZ's last row: alone */
+    CHOL_A_SPACE const double *c0 = a + k * NZ, *c1 = a + k1 * NZ;
     CHOL_W_SPACE double *w0 = w + k * NRP, *w1 = w + k1 * NRP;
     double4 acc0[NRP / 4], acc1[NRP / 4];
 #pragma unroll
@@ -111,34 +106,32 @@ void cholesky_forward(CHOL_A_SPACE const double *a, CHOL_W_SPACE double *w) {
       acc0[c] = vload4(c, w0);
       acc1[c] = vload4(c, w1);
     }
-    for (int i = 0; i < k; i++) ROW_PAIR_UPDATE(acc0, acc1, u0[i], u1[i], w + i * NRP)
+    const int i0 = forward ? 0 : k + 1, i1 = forward ? k : NZ; /* the finished rows */
+    for (int i = i0; i < i1; i++) {
+      const double l0 = c0[i], l1 = c1[i];
+      CHOL_W_SPACE const double *wi = w + i * NRP;
+#pragma unroll
+      for (int c = 0; c < NRP / 4; c++) {
+        const double4 v = vload4(c, wi);
+        acc0[c] -= l0 * v;
+        acc1[c] -= l1 * v;
+      }
+    }
     if (k1 == k)
-      row_store(acc0, 1.0 / u0[k], w0);
-    else
-      row_pair_store(acc0, acc1, 1.0 / u0[k], u1[k], 1.0 / u1[k1], w0, w1);
+      row_store(acc0, 1.0 / c0[k], w0);
+    else /* c1[k]: L_(k+1)k forward, L_k(k-1) backward */
+      row_pair_store(acc0, acc1, 1.0 / c0[k], c1[k], 1.0 / c1[k1], w0, w1);
   }
 }
 
-/* L^T Z = Y in place on w: Z_k = (Y_k - sum_{i>k} L_ik Z_i) / L_kk, rows k
- * and k - 1 together (L_ik is column k of L below its diagonal, so
- * contiguous).  Flops NZ^2 NRHS. */
+/* L Y = B in place on w. */
+void cholesky_forward(CHOL_A_SPACE const double *a, CHOL_W_SPACE double *w) {
+  cholesky_solve_rows(a, w, true);
+}
+
+/* L^T Z = Y in place on w. */
 void cholesky_backward(CHOL_A_SPACE const double *a, CHOL_W_SPACE double *w) {
-  for (int k = NZ - 1; k >= 0; k -= 2) {
-    const int k1 = k > 0 ? k - 1 : k; /* an odd NZ's row 0 pairs with itself */
-    CHOL_A_SPACE const double *l0 = a + k * NZ, *l1 = a + k1 * NZ;
-    CHOL_W_SPACE double *w0 = w + k * NRP, *w1 = w + k1 * NRP;
-    double4 acc0[NRP / 4], acc1[NRP / 4];
-#pragma unroll
-    for (int c = 0; c < NRP / 4; c++) {
-      acc0[c] = vload4(c, w0);
-      acc1[c] = vload4(c, w1);
-    }
-    for (int i = k + 1; i < NZ; i++) ROW_PAIR_UPDATE(acc0, acc1, l0[i], l1[i], w + i * NRP)
-    if (k1 == k)
-      row_store(acc0, 1.0 / l0[k], w0);
-    else
-      row_pair_store(acc0, acc1, 1.0 / l0[k], l1[k], 1.0 / l1[k1], w0, w1);
-  }
+  cholesky_solve_rows(a, w, false);
 }
 
 #endif

@@ -116,6 +116,8 @@ fi
   # The whole stage one element per work-item (local_element) in work-groups
   # of 4 (one work-item idle), chunks of 3, with Neumann faces.
   HDGCL_LOCAL_ELEMENT=on:4 solve tri-p2-local-element-chunks --problem poisson-mixed --mesh square:2 --order 2 --chunk 3 $quick
+  # p = 1: S of 3 rows, odd (cl/cholesky_rows.h: one narrow panel, a row solved alone).
+  HDGCL_LOCAL_ELEMENT=on:4 solve tri-p1-local-element --mesh square:2 --order 1 $quick
   # The whole stage one element per 4 x 4 work-items (local_element_tiled),
   # four elements per group, chunks of 3 (a missing element in each group).
   HDGCL_LOCAL_ELEMENT=tiled:4:4 solve tri-p2-local-element-tiled-chunks --problem poisson-mixed --mesh square:2 --order 2 --chunk 3 $quick
