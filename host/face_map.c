@@ -1,6 +1,7 @@
 /* Reference-element faces: face shapes, face-to-element point maps through
- * the orientation codes, and outward normals (see face_map.h).  The small
- * tables below are transcribed from the comments of include/hdgcl/mesh.h. */
+ * the orientation codes, and outward normals (see face_map.h).  The
+ * orientation permutations below are transcribed from the comments of
+ * include/hdgcl/mesh.h. */
 #include "face_map.h"
 
 #include <math.h>
@@ -8,20 +9,8 @@
 
 #include "error.h"
 
-/* Reference element vertices (Gmsh numbering). */
-static const double triangle_vertices[3][2] = {{-1, -1}, {1, -1}, {-1, 1}};
-static const double quadrilateral_vertices[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
-static const double tetrahedron_vertices[4][3] = {
-    {-1, -1, -1}, {1, -1, -1}, {-1, 1, -1}, {-1, -1, 1}};
-static const double hexahedron_vertices[8][3] = {{-1, -1, -1}, {1, -1, -1}, {1, 1, -1}, {-1, 1, -1},
-                                                 {-1, -1, 1},  {1, -1, 1},  {1, 1, 1},  {-1, 1, 1}};
-
-/* Local face vertex lists: counter-clockwise in 2D; (v1-v0)x(vlast-v0) outward in 3D. */
-static const int triangle_faces[3][2] = {{0, 1}, {1, 2}, {2, 0}};
-static const int quadrilateral_faces[4][2] = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
-static const int tetrahedron_faces[4][3] = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
-static const int hexahedron_faces[6][4] = {{0, 3, 2, 1}, {0, 1, 5, 4}, {1, 2, 6, 5},
-                                           {2, 3, 7, 6}, {3, 0, 4, 7}, {4, 5, 6, 7}};
+/* The reference vertices and local faces are the mesh's tables
+ * (hdgcl_element_reference_vertex, hdgcl_element_face_vertices: meshgen/mesh.c). */
 
 /* Orientation permutations P_o: local face vertex j is canonical vertex P_o[j]. */
 static const int edge_permutations[2][2] = {{0, 1}, {1, 0}};
@@ -35,25 +24,17 @@ static const int quadrilateral_permutations[8][4] = {{0, 1, 2, 3}, {1, 2, 3, 0},
 /* What one element type needs: its dimension, faces and tables. */
 typedef struct element_tables {
   int dim, num_faces, verts_per_face, num_orientations;
-  const double *vertices;  /* [num_vertices][dim] */
-  const int *faces;        /* [num_faces][verts_per_face] */
   const int *permutations; /* [num_orientations][verts_per_face] */
 } element_tables;
 
 static const element_tables tables[] = {
     [HDGCL_TRIANGLE] = {.dim = 2, .num_faces = 3, .verts_per_face = 2, .num_orientations = 2,
-                        .vertices = &triangle_vertices[0][0], .faces = &triangle_faces[0][0],
                         .permutations = &edge_permutations[0][0]},
     [HDGCL_QUADRILATERAL] = {.dim = 2, .num_faces = 4, .verts_per_face = 2, .num_orientations = 2,
-                             .vertices = &quadrilateral_vertices[0][0],
-                             .faces = &quadrilateral_faces[0][0],
                              .permutations = &edge_permutations[0][0]},
     [HDGCL_TETRAHEDRON] = {.dim = 3, .num_faces = 4, .verts_per_face = 3, .num_orientations = 6,
-                           .vertices = &tetrahedron_vertices[0][0],
-                           .faces = &tetrahedron_faces[0][0],
                            .permutations = &triangle_permutations[0][0]},
     [HDGCL_HEXAHEDRON] = {.dim = 3, .num_faces = 6, .verts_per_face = 4, .num_orientations = 8,
-                          .vertices = &hexahedron_vertices[0][0], .faces = &hexahedron_faces[0][0],
                           .permutations = &quadrilateral_permutations[0][0]},
 };
 
@@ -115,7 +96,7 @@ int hdgcl_face_map_points(hdgcl_element_type type, int face, int orient, int npt
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "face map: NULL point array");
 
   const int nv = t.verts_per_face, dim = t.dim;
-  const int *local = t.faces + face * nv;         /* element vertex of local face vertex j */
+  const int8_t *local = hdgcl_element_face_vertices(type, face); /* element vertex of face vertex j */
   const int *perm = t.permutations + orient * nv; /* canonical vertex of local face vertex j */
   for (int ip = 0; ip < npts; ip++) {
     double beta[4];
@@ -123,7 +104,7 @@ int hdgcl_face_map_points(hdgcl_element_type type, int face, int orient, int npt
     double *x = X + (size_t)dim * ip;
     for (int d = 0; d < dim; d++) x[d] = 0.0;
     for (int j = 0; j < nv; j++) {
-      const double *v = t.vertices + dim * local[j];
+      const double *v = hdgcl_element_reference_vertex(type, local[j]);
       for (int d = 0; d < dim; d++) x[d] += beta[perm[j]] * v[d];
     }
   }
@@ -134,13 +115,14 @@ void hdgcl_reference_face_normal(hdgcl_element_type type, int face, double *n) {
   const element_tables *tp = lookup(type);
   if (!n || !tp || face < 0 || face >= tp->num_faces) return;
   const element_tables t = *tp;
-  const int *local = t.faces + face * t.verts_per_face;
-  const double *v0 = t.vertices + t.dim * local[0], *v1 = t.vertices + t.dim * local[1];
+  const int8_t *local = hdgcl_element_face_vertices(type, face);
+  const double *v0 = hdgcl_element_reference_vertex(type, local[0]);
+  const double *v1 = hdgcl_element_reference_vertex(type, local[1]);
   if (t.dim == 2) { /* faces run counter-clockwise: outward = the tangent turned right */
     n[0] = v1[1] - v0[1];
     n[1] = -(v1[0] - v0[0]);
   } else { /* (v1 - v0) x (vlast - v0) points out of the element */
-    const double *vl = t.vertices + 3 * local[t.verts_per_face - 1];
+    const double *vl = hdgcl_element_reference_vertex(type, local[t.verts_per_face - 1]);
     double a[3], b[3];
     for (int d = 0; d < 3; d++) {
       a[d] = v1[d] - v0[d];
