@@ -109,4 +109,9 @@ double hdgcl_grid_coordinate(double lo, double hi, int i, int n);
  * on: 1 (x=lo), 2 (x=hi), 3 (y=lo), 4 (y=hi), 5 (z=lo), 6 (z=hi). */
 int hdgcl_mesh_tag_box_sides(hdgcl_mesh *mesh, const double *lo, const double *hi);
 
+/* The last steps of a structured generator: the topology of m (its elements
+ * filled in), its box sides tagged, then *mesh = m; on an error m is
+ * destroyed and *mesh left alone. */
+int hdgcl_structured_finish(hdgcl_mesh *m, const double *lo, const double *hi, hdgcl_mesh **mesh);
+
 #endif

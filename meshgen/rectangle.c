@@ -51,12 +51,5 @@ int hdgcl_mesh_create_rectangle(hdgcl_element_type type, int nx, int ny, const d
         ev += 4;
       }
     }
-  int status;
-  HDGCL_TRY_GOTO(status, hdgcl_mesh_build_topology(m), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_mesh_tag_box_sides(m, lo, hi), fail);
-  *mesh = m;
-  return HDGCL_SUCCESS;
-fail:
-  hdgcl_mesh_destroy(&m);
-  return status;
+  return hdgcl_structured_finish(m, lo, hi, mesh);
 }

@@ -57,3 +57,14 @@ int hdgcl_mesh_tag_box_sides(hdgcl_mesh *mesh, const double *lo, const double *h
   }
   return HDGCL_SUCCESS;
 }
+
+int hdgcl_structured_finish(hdgcl_mesh *m, const double *lo, const double *hi, hdgcl_mesh **mesh) {
+  int status;
+  HDGCL_TRY_GOTO(status, hdgcl_mesh_build_topology(m), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_mesh_tag_box_sides(m, lo, hi), fail);
+  *mesh = m;
+  return HDGCL_SUCCESS;
+fail:
+  hdgcl_mesh_destroy(&m);
+  return status;
+}
