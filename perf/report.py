@@ -842,7 +842,12 @@ def local_stage_section(results, bench, out):
                "p = 1-5 and 7 (`local_invert` `local-element-tiled` above): `square:80` p = 3 "
                "77.4 -> 65.4 us back to back (98 -> 114% of CLBlast's rate), p = 1 260 -> 402%, "
                "`square:320` p = 3 132 -> 156%; on tetrahedra the split kernels kept winning "
-               "(`perf/results/stop25/`).\n")
+               "(`perf/results/stop25/`).  Since stop 26 the CPU forms' Cholesky "
+               "(`cl/cholesky_rows.h`) factors S in panels of four columns (one rank-4 pass over "
+               "the trailing matrix per panel) and solves left-looking, two rows at a time in "
+               "registers: on the 16 cores `square:80` p = 7, 8, 9 30.2, 43.2, 64.7 -> 24.9, "
+               "25.7, 46.7 ms in the solve's pass, p = 9 100 -> 188% of CLBlast's rate back to "
+               "back (`perf/results/stop26/`).\n")
 
 
 def report(args, figdir, runs, bench, compare, elasticity):
