@@ -37,8 +37,10 @@ static inline double gemm_check_elem(const double *x, size_t ld, size_t i, size_
  * the product (not itself checked: callers expect success or a refusal).
  * When it ran, checks C against the host loop (error relative to the largest
  * entry of the product <= 1e-13) and that no entry of C's buffer outside the
- * m x n blocks changed. */
-static inline int gemm_check_by(hdgcl_context ctx, const gemm_case *c, const char *impl) {
+ * m x n blocks changed.  launch_max, where not 0, lowers the tiled
+ * kernel's work-items per launch (batched_gemm's launch_max). */
+static inline int gemm_check_launches(hdgcl_context ctx, const gemm_case *c, const char *impl,
+                                      size_t launch_max) {
   size_t rows_a = c->ta ? c->k : c->m, cols_a = c->ta ? c->m : c->k;
   size_t rows_b = c->tb ? c->n : c->k, cols_b = c->tb ? c->k : c->n;
   size_t lda = rows_a + c->pad, ldb = rows_b + c->pad, ldc = c->m + c->pad;
@@ -83,6 +85,7 @@ static inline int gemm_check_by(hdgcl_context ctx, const gemm_case *c, const cha
     batched_gemm_init(&g, c->ta, c->tb, c->m, c->n, c->k, lda, ldb, ldc);
     gemm_operands o = {da.mem, db.mem, dc.mem, c->offset, sa, c->offset, sb, c->offset, sc};
     status = batched_gemm_use(ctx, &g, impl, "");
+    if (launch_max) g.launch_max = launch_max;
     if (status == HDGCL_SUCCESS) status = batched_gemm_run(ctx, &g, c->alpha, &o, c->beta, c->batch);
     batched_gemm_destroy(&g);
   }
@@ -98,16 +101,20 @@ static inline int gemm_check_by(hdgcl_context ctx, const gemm_case *c, const cha
     }
     err /= scale > 0 ? scale : 1.0;
     CHECK_MSG(err <= 1e-13 && touched == 0,
-              "%s: %s%s m=%zu n=%zu k=%zu batch=%zu pad=%zu offset=%zu gap=%zu: relative "
-              "error %.3g, %zu entries outside C changed",
+              "%s: %s%s m=%zu n=%zu k=%zu batch=%zu pad=%zu offset=%zu gap=%zu launch_max=%zu: "
+              "relative error %.3g, %zu entries outside C changed",
               impl ? impl : "CLBlast", c->ta ? "T" : "N", c->tb ? "T" : "N", c->m, c->n, c->k, c->batch, c->pad,
-              c->offset, c->gap, err, touched);
+              c->offset, c->gap, launch_max, err, touched);
   }
   hdgcl_buffer_release(ctx, &da);
   hdgcl_buffer_release(ctx, &db);
   hdgcl_buffer_release(ctx, &dc);
   free(a), free(b), free(cc), free(ref), free(got);
   return status;
+}
+
+static inline int gemm_check_by(hdgcl_context ctx, const gemm_case *c, const char *impl) {
+  return gemm_check_launches(ctx, c, impl, 0);
 }
 
 static inline int gemm_check(hdgcl_context ctx, const gemm_case *c) {

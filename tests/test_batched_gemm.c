@@ -3,6 +3,8 @@
  *   slices of k that do not divide it, padded leading dimensions, offsets,
  *   gaps between batch members, alpha and beta, in several tile
  *   configurations, against a host triple loop (gemm_check.h, 1e-13);
+ * - a batch past one launch's limit of work-items runs in pieces (the
+ *   limit lowered to three matrices, and below one);
  * - beta = 0 does not read C (NaN there stays out of the product);
  * - names that are no tiling, or one the device cannot run, are argument
  *   errors naming the variable;
@@ -34,6 +36,19 @@ static void check_products(hdgcl_context ctx) {
   for (size_t t = 0; t < sizeof tilings / sizeof *tilings; t++)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
       CHECK_OK(gemm_check_by(ctx, &cases[i], tilings[t]));
+}
+
+/* A batch past one launch's limit runs in pieces, each with its own offsets:
+ * the limit lowered to 3 matrices (13 x 7 by 8 x 4 tiles of 1 x 1: 4 tiles
+ * of 32 work-items each), and below one matrix (one per launch). */
+static void check_pieces(hdgcl_context ctx) {
+  const gemm_case cases[] = {
+      {false, false, 13, 7, 10, 7, 1, 4, 2, 1.0, 0.5},
+      {true, false, 13, 7, 10, 5, 0, 2, 3, -1.0, 1.0},
+  };
+  const size_t launch_max[] = {3 * 4 * 32, 100};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+    CHECK_OK(gemm_check_launches(ctx, &cases[i], "tiled:8x4:1x1:3", launch_max[i]));
 }
 
 /* beta = 0 with NaN in C: C = alpha A B exactly, no NaN read. */
@@ -183,6 +198,7 @@ int main(void) {
   unsetenv("HDGCL_BATCHED_GEMM");
   hdgcl_context ctx = test_device();
   check_products(ctx);
+  check_pieces(ctx);
   check_beta_zero(ctx);
   check_names(ctx);
   check_choice();
