@@ -146,16 +146,22 @@ static inline void test_cache_dir_create(char *dir, size_t size, const char *nam
   }
 }
 
-/* A context on the default device with its cache in dir (no_cache: bypassed). */
-static inline hdgcl_context test_context_cached(const char *dir, bool no_cache) {
+/* A context on device spec (NULL: the default device) with its cache in
+ * dir (no_cache: bypassed). */
+static inline hdgcl_context test_context_cached_on(const char *spec, const char *dir, bool no_cache) {
   hdgcl_options opts;
   CHECK_OK(hdgcl_options_create(&opts));
   CHECK_OK(hdgcl_options_set(opts, "cache-dir", dir));
   if (no_cache) CHECK_OK(hdgcl_options_set(opts, "no-cache", NULL));
   hdgcl_context ctx = NULL;
-  CHECK_OK(hdgcl_context_create(NULL, opts, &ctx));
+  CHECK_OK(hdgcl_context_create(spec, opts, &ctx));
   CHECK_OK(hdgcl_options_destroy(&opts));
   return ctx;
+}
+
+/* The same on the default device. */
+static inline hdgcl_context test_context_cached(const char *dir, bool no_cache) {
+  return test_context_cached_on(NULL, dir, no_cache);
 }
 
 /* Removes test_cache_dir_create's directory and the files in it. */

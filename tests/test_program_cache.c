@@ -10,9 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check.h"
 #include "context.h"
-#include "hdgcl/options.h"
+#include "hdg_test.h"
 
 static const char *source_a =
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
@@ -44,14 +43,7 @@ static int count_entries(const char *dir, char *last, size_t n) {
 }
 
 static hdgcl_context open_context(const char *dir, bool no_cache) {
-  hdgcl_options opts;
-  CHECK_OK(hdgcl_options_create(&opts));
-  CHECK_OK(hdgcl_options_set(opts, "cache-dir", dir));
-  if (no_cache) CHECK_OK(hdgcl_options_set(opts, "no-cache", NULL));
-  hdgcl_context ctx = NULL;
-  CHECK_OK(hdgcl_context_create(spec, opts, &ctx));
-  CHECK_OK(hdgcl_options_destroy(&opts));
-  return ctx;
+  return test_context_cached_on(spec, dir, no_cache);
 }
 
 /* Builds source with -DSCALE=scale and checks the program computes x *= factor. */
@@ -145,12 +137,7 @@ static void check_build_error(hdgcl_context ctx) {
 int main(void) {
   const char *env = getenv("HDGCL_DEVICE");
   if (env && env[0] && strcmp(env, "ref") != 0) snprintf(spec, sizeof spec, "%s", env);
-  const char *tmp = getenv("TMPDIR");
-  snprintf(cache_dir, sizeof cache_dir, "%s/hdgcl-cache-test-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-  if (!mkdtemp(cache_dir)) {
-    perror("mkdtemp");
-    return 1;
-  }
+  test_cache_dir_create(cache_dir, sizeof cache_dir, "hdgcl-cache-test");
   /* A cache directory that does not exist yet: created on the first store. */
   char dir_store[300];
   snprintf(dir_store, sizeof dir_store, "%s", cache_dir);
