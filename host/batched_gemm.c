@@ -38,8 +38,7 @@ static void set_name(batched_gemm *g) {
 void batched_gemm_init(batched_gemm *g, bool trans_a, bool trans_b, size_t m, size_t n, size_t k,
                        size_t lda, size_t ldb, size_t ldc) {
   *g = (batched_gemm){.trans_a = trans_a, .trans_b = trans_b, .m = m, .n = n, .k = k,
-                      .lda = lda, .ldb = ldb, .ldc = ldc, .source = "default",
-                      .launch_max = INT_MAX};
+                      .lda = lda, .ldb = ldb, .ldc = ldc, .source = "default"};
   set_name(g);
 }
 
@@ -93,10 +92,10 @@ int batched_gemm_run(hdgcl_context ctx, const batched_gemm *g, double alpha,
   const gemm_tiles *t = &g->tiles;
   size_t tiles = ((g->m + (size_t)t->tm - 1) / (size_t)t->tm) * ((g->n + (size_t)t->tn - 1) / (size_t)t->tn);
   size_t wg = tiles_wg(t);
-  /* Launches of at most launch_max work-items (2^31 - 1, hdgcl_kernel_launch's
-   * limit): the batch in pieces where a huge chunk of small matrices would
-   * pass it. */
-  size_t most = g->launch_max / (tiles * wg);
+  /* Launches of at most launch_max work-items (by default 2^31 - 1,
+   * hdgcl_kernel_launch's limit): the batch in pieces where a huge chunk of
+   * small matrices would pass it. */
+  size_t most = (g->launch_max ? g->launch_max : (size_t)INT_MAX) / (tiles * wg);
   if (most < 1) most = 1;
   for (size_t e0 = 0; e0 < batch; e0 += most) {
     size_t count = batch - e0 < most ? batch - e0 : most, global = tiles * count * wg;

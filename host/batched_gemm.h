@@ -27,8 +27,8 @@ typedef struct batched_gemm {
   cl_kernel kernel;   /* the tiled kernel (NULL with CLBlast) */
   const char *source; /* "default", "environment", "cache" or "trial" */
   bool untried;       /* batched_gemm_choose left the choice to batched_gemm_trial */
-  size_t launch_max;  /* most work-items per launch of the tiled kernel: 2^31 - 1
-                       * (hdgcl_kernel_launch's limit; tests lower it to run the batch
+  size_t launch_max;  /* most work-items per launch of the tiled kernel; 0: 2^31 - 1,
+                       * hdgcl_kernel_launch's limit (tests lower it to run the batch
                        * in pieces) */
   char name[48];      /* "clblast" or "tiled:TMxTN:RMxRN:KB" */
 } batched_gemm;

@@ -85,7 +85,7 @@ static inline int gemm_check_launches(hdgcl_context ctx, const gemm_case *c, con
     batched_gemm_init(&g, c->ta, c->tb, c->m, c->n, c->k, lda, ldb, ldc);
     gemm_operands o = {da.mem, db.mem, dc.mem, c->offset, sa, c->offset, sb, c->offset, sc};
     status = batched_gemm_use(ctx, &g, impl, "");
-    if (launch_max) g.launch_max = launch_max;
+    g.launch_max = launch_max;
     if (status == HDGCL_SUCCESS) status = batched_gemm_run(ctx, &g, c->alpha, &o, c->beta, c->batch);
     batched_gemm_destroy(&g);
   }
