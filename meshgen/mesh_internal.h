@@ -94,6 +94,12 @@ int hdgcl_mesh_build_topology_conflict(hdgcl_mesh *mesh, hdgcl_face_conflict *co
  * and boundary groups). */
 int32_t hdgcl_mesh_find_face(const hdgcl_mesh *mesh, const int32_t *canonical);
 
+/* ---- tag_names.c ---- */
+
+/* NULL if name is acceptable as a tag name (see hdgcl_tag_name), else why
+ * not, e.g. "is longer than 63 characters". */
+const char *hdgcl_tag_name_problem(const char *name);
+
 /* ---- structured.c: shared by rectangle.c and box.c ---- */
 
 /* Checks the arguments of a structured generator named `what` (n[d] >= 1

@@ -49,6 +49,15 @@ typedef enum hdgcl_element_type {
   HDGCL_HEXAHEDRON = 3
 } hdgcl_element_type;
 
+/* A name for a tag: dim = mesh->dim for element (region) tags, mesh->dim - 1
+ * for boundary tags.  Names are 1 to 63 characters, without '"' or control
+ * characters, not a decimal number, and distinct within a dimension. */
+typedef struct hdgcl_tag_name {
+  int dim;
+  int32_t tag;
+  char name[64];
+} hdgcl_tag_name;
+
 typedef struct hdgcl_mesh {
   hdgcl_element_type type;
   int dim;               /* 2 or 3 */
@@ -74,6 +83,11 @@ typedef struct hdgcl_mesh {
   int32_t *face_tags;        /* [num_faces] boundary tag (box sides, Gmsh physical group); 0 interior */
   int32_t *elem_faces;       /* [num_elements][faces_per_element] global face ids */
   int8_t *elem_face_orient;  /* [num_elements][faces_per_element] orientation code */
+
+  /* Names of tags (Gmsh $PhysicalNames, the sides of generated meshes),
+   * sorted by (dim, tag); hdgcl_mesh_set_tag_name adds to it. */
+  int32_t num_tag_names;
+  hdgcl_tag_name *tag_names;
 } hdgcl_mesh;
 
 /* Diagonal of the squares split into two triangles. */
@@ -147,6 +161,23 @@ int hdgcl_face_orientation_count(int verts_per_face);
 const int8_t *hdgcl_element_face_vertices(hdgcl_element_type type, int local_face);
 const double *hdgcl_element_reference_vertex(hdgcl_element_type type, int local_vertex);
 const char *hdgcl_element_type_name(hdgcl_element_type type);
+
+/* Tags by name or number, dim = mesh->dim (element tags) or mesh->dim - 1
+ * (boundary tags).  A decimal number is the tag itself and must occur in the
+ * mesh (elem_tags, or face_tags of boundary faces); anything else is looked
+ * up in the names.  Fails with HDGCL_ERROR_ARGUMENT and a message listing
+ * the known tags, e.g. "boundary tag 'cone': no such name in the mesh
+ * (boundary tags: 1 'left', 2 'right', 3 'bottom', 4 'top')". */
+int hdgcl_mesh_find_tag(const hdgcl_mesh *mesh, int dim, const char *name_or_number,
+                        int32_t *tag);
+
+/* The name of a tag, or NULL if it has none. */
+const char *hdgcl_mesh_tag_name(const hdgcl_mesh *mesh, int dim, int32_t tag);
+
+/* Names a tag (replacing its name if it has one); refuses a name that is
+ * empty, over 63 characters, a decimal number, holds '"' or a control
+ * character, or already names another tag of that dimension. */
+int hdgcl_mesh_set_tag_name(hdgcl_mesh *mesh, int dim, int32_t tag, const char *name);
 
 int hdgcl_mesh_destroy(hdgcl_mesh **mesh);
 
