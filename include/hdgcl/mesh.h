@@ -131,12 +131,14 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh);
 
 /* Gmsh ASCII .msh, formats 2.2 and 4.1: triangles, quads, tets, hexes (the
  * highest-dimensional elements form the mesh; lower-dimensional elements with
- * a physical group give face tags).  Errors name the file and line. */
+ * a physical group give face tags; $PhysicalNames of these two dimensions
+ * give tag names).  Errors name the file and line. */
 int hdgcl_mesh_read_gmsh(const char *path, hdgcl_mesh **mesh);
 
 /* Writes format 4.1 (version = 41) or 2.2 (version = 22) with physical groups
- * for the boundary tags and element tags.  Written to a temporary file and
- * renamed, so a failure leaves no partial file. */
+ * for the boundary tags and element tags, and $PhysicalNames for their names.
+ * Written to a temporary file and renamed, so a failure leaves no partial
+ * file. */
 int hdgcl_mesh_write_gmsh(const hdgcl_mesh *mesh, const char *path, int version);
 
 /* Builds the face topology from elem_verts (sort faces by canonical key,
