@@ -99,13 +99,15 @@ typedef enum hdgcl_diagonal {
 
 /* Rectangle [x0,x1]x[y0,y1] split into nx*ny squares, then into triangles
  * (type HDGCL_TRIANGLE, two per square along `diagonal`) or quadrilaterals.
- * Boundary tags: 1 (x=x0), 2 (x=x1), 3 (y=y0), 4 (y=y1). */
+ * Boundary tags: 1 (x=x0), 2 (x=x1), 3 (y=y0), 4 (y=y1), named left, right,
+ * bottom, top. */
 int hdgcl_mesh_create_rectangle(hdgcl_element_type type, int nx, int ny, const double lo[2],
                                 const double hi[2], hdgcl_diagonal diagonal, hdgcl_mesh **mesh);
 
 /* Box [lo,hi] split into nx*ny*nz hexahedra, or each hexahedron into 6
  * conforming tetrahedra.  Boundary tags: 1 (x=lo), 2 (x=hi), 3 (y=lo),
- * 4 (y=hi), 5 (z=lo), 6 (z=hi). */
+ * 4 (y=hi), 5 (z=lo), 6 (z=hi), named left, right, bottom, top, back,
+ * front. */
 int hdgcl_mesh_create_box(hdgcl_element_type type, int nx, int ny, int nz, const double lo[3],
                           const double hi[3], hdgcl_mesh **mesh);
 
