@@ -7,10 +7,12 @@
  *  - mirrored elements are reordered, degenerate ones refused;
  *  - lower-dimensional elements with a physical group (lines in 2D,
  *    triangles/quadrangles in 3D) tag the boundary faces they cover (the
- *    first group wins; groups on interior faces are ignored).
+ *    first group wins; groups on interior faces are ignored);
+ *  - the names of physical groups of these two dimensions name the tags.
  * Errors name the file and the line of the element concerned. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "gmsh_sections.h"
@@ -173,6 +175,28 @@ static int tag_faces(hdgcl_mesh *mesh, const gmsh_content *c, int face_type, con
   return HDGCL_SUCCESS;
 }
 
+/* Tag names from $PhysicalNames (element and face dimensions only). */
+static int name_tags(hdgcl_mesh *mesh, const gmsh_content *c, const char *path) {
+  for (int64_t i = 0; i < c->num_names; i++) {
+    const gmsh_physical_name *p = &c->names[i];
+    if (p->dim != mesh->dim && p->dim != mesh->dim - 1) continue;
+    const char *problem =
+        p->length > 63 ? "is longer than 63 characters" : hdgcl_tag_name_problem(p->name);
+    if (problem)
+      return hdgcl_error(HDGCL_ERROR_FORMAT, "%s:%ld: physical name \"%.40s%s\" %s", path,
+                         p->line, p->name, p->length > 40 ? "..." : "", problem);
+    for (int64_t k = 0; k < i; k++)
+      if (c->names[k].dim == p->dim && !strcmp(c->names[k].name, p->name))
+        return hdgcl_error(HDGCL_ERROR_FORMAT,
+                           "%s:%ld: physical name \"%s\" of group %d also names group %d (line "
+                           "%ld) of dimension %d",
+                           path, p->line, p->name, (int)p->tag, (int)c->names[k].tag,
+                           c->names[k].line, p->dim);
+    HDGCL_TRY(hdgcl_mesh_set_tag_name(mesh, p->dim, p->tag, p->name));
+  }
+  return HDGCL_SUCCESS;
+}
+
 int gmsh_build_mesh(const gmsh_content *c, const char *path, hdgcl_mesh **mesh) {
   int body_type = 0;
   HDGCL_TRY(choose_body_type(c, path, &body_type));
@@ -203,6 +227,7 @@ int gmsh_build_mesh(const gmsh_content *c, const char *path, hdgcl_mesh **mesh) 
     HDGCL_TRY_GOTO(status, tag_faces(m, c, GMSH_TRIANGLE, vertex, body_type, path), done);
     HDGCL_TRY_GOTO(status, tag_faces(m, c, GMSH_QUADRANGLE, vertex, body_type, path), done);
   }
+  HDGCL_TRY_GOTO(status, name_tags(m, c, path), done);
   *mesh = m;
   m = NULL;
 done:

@@ -57,6 +57,7 @@ void gmsh_content_free(gmsh_content *c) {
     free(c->entities[d].entity_tags);
     free(c->entities[d].physical_tags);
   }
+  free(c->names);
   *c = (gmsh_content){0};
 }
 
@@ -226,4 +227,14 @@ int32_t gmsh_entity_physical(const gmsh_content *c, int dim, int32_t entity_tag)
       hi = mid;
   }
   return 0;
+}
+
+int gmsh_add_physical_name(gmsh_content *c, const gmsh_physical_name *name) {
+  if (c->num_names == c->names_capacity) {
+    int64_t cap = c->names_capacity ? 2 * c->names_capacity : 16;
+    HDGCL_TRY(grow(&c->names, cap, sizeof *c->names, "physical names"));
+    c->names_capacity = cap;
+  }
+  c->names[c->num_names++] = *name;
+  return HDGCL_SUCCESS;
 }

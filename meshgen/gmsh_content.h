@@ -1,11 +1,12 @@
 /* What the Gmsh reader collects from a file before building the mesh: the
  * nodes (with a map from node tags to positions), the elements of each
- * supported type with their physical group, and (format 4.1) the physical
- * groups of the geometric entities. */
+ * supported type with their physical group, (format 4.1) the physical
+ * groups of the geometric entities, and the names of physical groups. */
 #ifndef HDGCL_MESHGEN_GMSH_CONTENT_H
 #define HDGCL_MESHGEN_GMSH_CONTENT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* Gmsh element type numbers read by hdgcl. */
@@ -40,12 +41,20 @@ typedef struct gmsh_entity_list { /* one dimension of $Entities, sorted by entit
   int32_t *physical_tags; /* first physical group of the entity, 0 if none */
 } gmsh_entity_list;
 
+typedef struct gmsh_physical_name { /* one line of $PhysicalNames */
+  int dim;
+  int32_t tag;
+  char name[64]; /* cut at 63 characters; length is the full length */
+  size_t length;
+  long line;
+} gmsh_physical_name;
+
 typedef struct gmsh_content {
   int64_t num_nodes, node_capacity;
   int64_t *node_tags;
   double *node_xyz; /* [num_nodes][3] */
   long *node_lines;
-  bool have_nodes, have_elements, have_entities;
+  bool have_nodes, have_elements, have_entities, have_names;
   /* tag -> position: dense table when tags are compact, else sorted pairs */
   int64_t dense_size;
   int32_t *dense;
@@ -53,6 +62,8 @@ typedef struct gmsh_content {
   int32_t *sorted_positions;
   gmsh_element_list lists[GMSH_NUM_LISTS];
   gmsh_entity_list entities[4];
+  int64_t num_names, names_capacity;
+  gmsh_physical_name *names;
 } gmsh_content;
 
 void gmsh_content_free(gmsh_content *c);
@@ -78,5 +89,9 @@ int gmsh_add_element(gmsh_content *c, int gmsh_type, int64_t number, int32_t tag
 int gmsh_add_entity(gmsh_content *c, int dim, int32_t entity_tag, int32_t physical_tag);
 int gmsh_sort_entities(gmsh_content *c);
 int32_t gmsh_entity_physical(const gmsh_content *c, int dim, int32_t entity_tag);
+
+/* $PhysicalNames: appends a name (the caller has checked that its (dim, tag)
+ * is new). */
+int gmsh_add_physical_name(gmsh_content *c, const gmsh_physical_name *name);
 
 #endif

@@ -1,8 +1,8 @@
 /* hdgcl_mesh_read_gmsh: Gmsh ASCII .msh files, formats 2.2 and 4.1.
- * $MeshFormat comes first; then $Nodes and $Elements (and for 4.1
- * $Entities, which give elements their physical groups) are parsed, and any
- * other section ($PhysicalNames, $Periodic, $NodeData, ...) is skipped up to
- * its $End line.  Binary files are refused. */
+ * $MeshFormat comes first; then $Nodes, $Elements, $PhysicalNames (and for
+ * 4.1 $Entities, which give elements their physical groups) are parsed, and
+ * any other section ($Periodic, $NodeData, ...) is skipped up to its $End
+ * line.  Binary files are refused. */
 #include <string.h>
 
 #include "error.h"
@@ -29,6 +29,42 @@ static int read_format(gmsh_input *in, int *version) {
     return gmsh_error(in, HDGCL_ERROR_FORMAT,
                       "Gmsh format version %s is not supported (use 2.2 or 4.1)", text);
   return gmsh_expect_line(in, "$EndMeshFormat");
+}
+
+/* "$PhysicalNames" line already read (the same in 2.2 and 4.1): a count,
+ * then lines `dim tag "name"` (a name may hold blanks).  Whether a name suits
+ * hdgcl is checked when the mesh is built, for the dimensions it keeps. */
+static int read_physical_names(gmsh_input *in, gmsh_content *c) {
+  int64_t count, dim, tag;
+  HDGCL_TRY(gmsh_next_line(in, "the number of physical names", NULL));
+  HDGCL_TRY(gmsh_int(in, "number of physical names", 0, INT32_MAX, &count));
+  HDGCL_TRY(gmsh_end_of_line(in, "the number of physical names"));
+  for (int64_t i = 0; i < count; i++) {
+    HDGCL_TRY(gmsh_next_line(in, "a physical name line (dim tag \"name\")", NULL));
+    HDGCL_TRY(gmsh_int(in, "physical dimension", 0, 3, &dim));
+    HDGCL_TRY(gmsh_int(in, "physical tag", INT32_MIN, INT32_MAX, &tag));
+    const char *open = in->cursor;
+    while (*open == ' ' || *open == '\t') open++;
+    if (*open != '"')
+      return gmsh_error(in, HDGCL_ERROR_FORMAT,
+                        "expected a physical name in double quotes, found '%.40s'%s", open,
+                        *open ? "" : " (line ends early)");
+    const char *close = strchr(open + 1, '"');
+    if (!close)
+      return gmsh_error(in, HDGCL_ERROR_FORMAT, "physical name %.40s has no closing '\"'", open);
+    gmsh_physical_name name = {(int)dim, (int32_t)tag, "", (size_t)(close - open - 1), in->line_no};
+    snprintf(name.name, sizeof name.name, "%.*s", (int)name.length, open + 1);
+    in->cursor = close + 1;
+    HDGCL_TRY(gmsh_end_of_line(in, "the physical name"));
+    for (int64_t k = 0; k < c->num_names; k++)
+      if (c->names[k].dim == dim && c->names[k].tag == tag)
+        return gmsh_error(in, HDGCL_ERROR_FORMAT,
+                          "physical group %lld of dimension %lld is named twice (\"%s\" on line "
+                          "%ld)",
+                          (long long)tag, (long long)dim, c->names[k].name, c->names[k].line);
+    HDGCL_TRY(gmsh_add_physical_name(c, &name));
+  }
+  return gmsh_expect_line(in, "$EndPhysicalNames");
 }
 
 /* Skips the body of section $name up to $Endname. */
@@ -80,6 +116,10 @@ static int read_sections(gmsh_input *in, gmsh_content *c) {
       if (c->have_entities) return gmsh_error(in, HDGCL_ERROR_FORMAT, "second $Entities section");
       if (c->have_elements) return gmsh_error(in, HDGCL_ERROR_FORMAT, "$Entities after $Elements");
       HDGCL_TRY(gmsh_read_entities41(in, c));
+    } else if (!strcmp(name, "PhysicalNames")) {
+      if (c->have_names) return gmsh_error(in, HDGCL_ERROR_FORMAT, "second $PhysicalNames section");
+      c->have_names = true;
+      HDGCL_TRY(read_physical_names(in, c));
     } else {
       HDGCL_TRY(skip_section(in, name));
     }

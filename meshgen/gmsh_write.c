@@ -6,6 +6,7 @@
  * are written as lines / triangles / quadrangles with their vertices in the
  * order of the element they bound (normal pointing out of the domain), then
  * the elements in mesh order (format 4.1: one block per run of equal tags).
+ * The tag names, if any, go to $PhysicalNames.
  * Nodes are numbered from 1 in vertex order; coordinates use 17 significant
  * digits so that reading the file back gives the same doubles.
  *
@@ -81,6 +82,17 @@ static void write_entities(gmsh_writer *w) {
   fprintf(w->out, "$EndEntities\n");
 }
 
+/* $PhysicalNames (the same in both formats), if the mesh names any tag. */
+static void write_names(const gmsh_writer *w) {
+  const hdgcl_mesh *m = w->mesh;
+  if (m->num_tag_names == 0) return;
+  fprintf(w->out, "$PhysicalNames\n%d\n", (int)m->num_tag_names);
+  for (int32_t i = 0; i < m->num_tag_names; i++)
+    fprintf(w->out, "%d %d \"%s\"\n", m->tag_names[i].dim, (int)m->tag_names[i].tag,
+            m->tag_names[i].name);
+  fprintf(w->out, "$EndPhysicalNames\n");
+}
+
 static void write_coordinates(const gmsh_writer *w, int32_t v) {
   const double *x = w->mesh->coords + (int64_t)v * w->mesh->dim;
   fprintf(w->out, "%.17g %.17g %.17g\n", x[0], x[1], w->mesh->dim == 3 ? x[2] : 0.0);
@@ -152,6 +164,7 @@ static int write41(gmsh_writer *w) {
   const hdgcl_mesh *m = w->mesh;
   int dim = m->dim;
   fprintf(w->out, "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n");
+  write_names(w);
   write_entities(w);
   int32_t nv = m->num_vertices, groups = w->boundary.count + w->body.count, blocks = 0;
   int32_t *order = NULL, *start = NULL;
@@ -210,6 +223,7 @@ done:
 static void write22(gmsh_writer *w) {
   const hdgcl_mesh *m = w->mesh;
   fprintf(w->out, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n");
+  write_names(w);
   fprintf(w->out, "$Nodes\n%d\n", (int)m->num_vertices);
   for (int32_t v = 0; v < m->num_vertices; v++) {
     fprintf(w->out, "%d ", (int)v + 1);
@@ -251,6 +265,16 @@ static int check_mesh(const hdgcl_mesh *m, const char *path) {
                          "cannot write '%s': boundary face %d has tag %d (Gmsh physical groups "
                          "are positive; 0 means none)",
                          path, (int)f, (int)m->face_tags[f]);
+  for (int32_t i = 0; i < m->num_tag_names; i++) { /* a table filled in by hand */
+    const hdgcl_tag_name *t = &m->tag_names[i];
+    const char *problem = memchr(t->name, '\0', sizeof t->name) ? hdgcl_tag_name_problem(t->name)
+                                                                 : "is not terminated";
+    if (t->dim != m->dim && t->dim != m->dim - 1)
+      problem = "has a dimension other than the mesh's or its faces'";
+    if (problem)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "cannot write '%s': tag name %d (tag %d) %s", path,
+                         (int)i, (int)t->tag, problem);
+  }
   return HDGCL_SUCCESS;
 }
 

@@ -150,6 +150,7 @@ int hdgcl_mesh_destroy(hdgcl_mesh **mesh) {
   free(m->coords);
   free(m->elem_verts);
   free(m->elem_tags);
+  free(m->tag_names);
   free(m);
   *mesh = NULL;
   return HDGCL_SUCCESS;

@@ -94,6 +94,12 @@ int hdgcl_mesh_build_topology_conflict(hdgcl_mesh *mesh, hdgcl_face_conflict *co
  * and boundary groups). */
 int32_t hdgcl_mesh_find_face(const hdgcl_mesh *mesh, const int32_t *canonical);
 
+/* ---- tag_names.c ---- */
+
+/* NULL if name is acceptable as a tag name (see hdgcl_tag_name), else why
+ * not, e.g. "is longer than 63 characters". */
+const char *hdgcl_tag_name_problem(const char *name);
+
 /* ---- structured.c: shared by rectangle.c and box.c ---- */
 
 /* Checks the arguments of a structured generator named `what` (n[d] >= 1
@@ -106,7 +112,8 @@ int hdgcl_structured_check(const char *what, int dim, const int *n, const double
 double hdgcl_grid_coordinate(double lo, double hi, int i, int n);
 
 /* Tags every boundary face of a mesh of the box [lo,hi] by the side it lies
- * on: 1 (x=lo), 2 (x=hi), 3 (y=lo), 4 (y=hi), 5 (z=lo), 6 (z=hi). */
+ * on: 1 (x=lo), 2 (x=hi), 3 (y=lo), 4 (y=hi), 5 (z=lo), 6 (z=hi), and names
+ * these tags left, right, bottom, top, back, front. */
 int hdgcl_mesh_tag_box_sides(hdgcl_mesh *mesh, const double *lo, const double *hi);
 
 /* The last steps of a structured generator: the topology of m (its elements

@@ -1,5 +1,6 @@
 /* Pieces shared by the structured generators (rectangle.c, box.c): argument
- * checks, grid coordinates, and boundary tags from the sides of the box. */
+ * checks, grid coordinates, and boundary tags (and their names) from the
+ * sides of the box. */
 #include <math.h>
 
 #include "error.h"
@@ -55,6 +56,9 @@ int hdgcl_mesh_tag_box_sides(hdgcl_mesh *mesh, const double *lo, const double *h
                          (int)f);
     mesh->face_tags[f] = tag;
   }
+  static const char *const side_names[6] = {"left", "right", "bottom", "top", "back", "front"};
+  for (int s = 0; s < 2 * dim; s++)
+    HDGCL_TRY(hdgcl_mesh_set_tag_name(mesh, dim - 1, s + 1, side_names[s]));
   return HDGCL_SUCCESS;
 }
 

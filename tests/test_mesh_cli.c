@@ -82,12 +82,17 @@ int main(void) {
   /* summary only; a Gmsh file as input */
   CHECK(run_mesh(dir, "--mesh cube:2") == 0);
   CHECK(!strcmp(cli_out, "tetrahedron mesh: 27 vertices, 48 elements, 120 faces (72 interior, 48 "
-                          "boundary), volume 1\n"));
+                          "boundary), volume 1\n"
+                          "boundary tags: 1 left (8 faces), 2 right (8 faces), 3 bottom (8 faces), "
+                          "4 top (8 faces), 5 back (8 faces), 6 front (8 faces)\n"));
   CHECK(tmf_count_entries(dir) == 0);
   snprintf(args, sizeof args, "--mesh \"%s/gmsh_quad41.msh\"", getenv("HDGCL_TEST_DATA"));
   CHECK(run_mesh(dir, args) == 0);
   CHECK_MSG(strstr(cli_out, "quadrilateral mesh: 79 vertices, 62 elements") == cli_out, "%s",
             cli_out);
+  CHECK_MSG(strstr(cli_out, "\nboundary tags: 1 outer (24 faces), 2 reentrant (8 faces)\n"
+                            "element tags: 5 domain (62 elements)\n") != NULL,
+            "%s", cli_out);
 
   CHECK(run_mesh(dir, "--help") == 0);
   CHECK(strstr(cli_out, "usage: hdgcl mesh --mesh SPEC") == cli_out);

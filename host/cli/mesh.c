@@ -1,5 +1,5 @@
-/* hdgcl mesh: builds or reads a mesh, prints a one-line summary and
- * optionally writes it as a Gmsh file. */
+/* hdgcl mesh: builds or reads a mesh, prints a one-line summary (and its
+ * named tags) and optionally writes it as a Gmsh file. */
 #include <string.h>
 
 #include "cli.h"
@@ -13,6 +13,23 @@ static void summary(FILE *out, const hdgcl_mesh *mesh) {
           (int)mesh->num_faces, (int)mesh->num_interior_faces,
           (int)(mesh->num_faces - mesh->num_interior_faces), mesh->dim == 2 ? "area" : "volume",
           measure);
+  /* named tags, boundary then element: "boundary tags: 1 left (4 faces), ..." */
+  for (int dim = mesh->dim - 1; dim <= mesh->dim; dim++) {
+    bool boundary = dim < mesh->dim, first = true;
+    const int32_t *tags = boundary ? mesh->face_tags + mesh->num_interior_faces : mesh->elem_tags;
+    int32_t n = boundary ? mesh->num_faces - mesh->num_interior_faces : mesh->num_elements;
+    for (int32_t i = 0; i < mesh->num_tag_names; i++) {
+      const hdgcl_tag_name *t = &mesh->tag_names[i];
+      if (t->dim != dim) continue;
+      int32_t count = 0;
+      for (int32_t k = 0; k < n; k++) count += tags[k] == t->tag;
+      const char *lead = !first ? ", " : boundary ? "boundary tags: " : "element tags: ";
+      fprintf(out, "%s%d %s (%d %s)", lead, (int)t->tag, t->name, (int)count,
+              boundary ? (count == 1 ? "face" : "faces") : (count == 1 ? "element" : "elements"));
+      first = false;
+    }
+    if (!first) fputc('\n', out);
+  }
 }
 
 static int run(hdgcl_options opts) {
@@ -46,9 +63,9 @@ static void help(FILE *out) {
   fprintf(out, "usage: hdgcl mesh --mesh SPEC [--output FILE.msh] [--format 41|22]\n"
                "\n"
                "Builds (or reads) a mesh, checks it, prints a one-line summary (element type,\n"
-               "vertices, elements, faces interior/boundary, total area or volume) and, with\n"
-               "--output, writes it as an ASCII Gmsh file with the boundary tags as physical\n"
-               "groups.\n"
+               "vertices, elements, faces interior/boundary, total area or volume) and its\n"
+               "named tags with their counts, and, with --output, writes it as an ASCII Gmsh\n"
+               "file with the boundary tags as physical groups (their names as physical names).\n"
                "\n"
                "  --mesh SPEC      square:N[xM]   unit square, 2 triangles per cell\n"
                "                   quad:N[xM]     unit square, quadrilaterals\n"
@@ -65,8 +82,8 @@ static void help(FILE *out) {
                "  --output FILE    write the mesh to FILE (Gmsh ASCII)\n"
                "  --format 41|22   Gmsh format version of --output (default 41)\n"
                "\n"
-               "Boundary tags of the generated meshes: 1 x=0, 2 x=1, 3 y=0, 4 y=1, 5 z=0, 6 z=1\n"
-               "(x=L, y=H, z=W with ,size=).\n"
+               "Boundary tags of the generated meshes: 1 left (x=0), 2 right (x=1), 3 bottom\n"
+               "(y=0), 4 top (y=1), 5 back (z=0), 6 front (z=1) (x=L, y=H, z=W with ,size=).\n"
                "example: hdgcl mesh --mesh square:8,diag=alt,perturb=0.2 --output square.msh\n");
 }
 

@@ -49,6 +49,15 @@ typedef enum hdgcl_element_type {
   HDGCL_HEXAHEDRON = 3
 } hdgcl_element_type;
 
+/* A name for a tag: dim = mesh->dim for element (region) tags, mesh->dim - 1
+ * for boundary tags.  Names are 1 to 63 characters, without '"' or control
+ * characters, not a decimal number, and distinct within a dimension. */
+typedef struct hdgcl_tag_name {
+  int dim;
+  int32_t tag;
+  char name[64];
+} hdgcl_tag_name;
+
 typedef struct hdgcl_mesh {
   hdgcl_element_type type;
   int dim;               /* 2 or 3 */
@@ -74,6 +83,11 @@ typedef struct hdgcl_mesh {
   int32_t *face_tags;        /* [num_faces] boundary tag (box sides, Gmsh physical group); 0 interior */
   int32_t *elem_faces;       /* [num_elements][faces_per_element] global face ids */
   int8_t *elem_face_orient;  /* [num_elements][faces_per_element] orientation code */
+
+  /* Names of tags (Gmsh $PhysicalNames, the sides of generated meshes),
+   * sorted by (dim, tag); hdgcl_mesh_set_tag_name adds to it. */
+  int32_t num_tag_names;
+  hdgcl_tag_name *tag_names;
 } hdgcl_mesh;
 
 /* Diagonal of the squares split into two triangles. */
@@ -85,13 +99,15 @@ typedef enum hdgcl_diagonal {
 
 /* Rectangle [x0,x1]x[y0,y1] split into nx*ny squares, then into triangles
  * (type HDGCL_TRIANGLE, two per square along `diagonal`) or quadrilaterals.
- * Boundary tags: 1 (x=x0), 2 (x=x1), 3 (y=y0), 4 (y=y1). */
+ * Boundary tags: 1 (x=x0), 2 (x=x1), 3 (y=y0), 4 (y=y1), named left, right,
+ * bottom, top. */
 int hdgcl_mesh_create_rectangle(hdgcl_element_type type, int nx, int ny, const double lo[2],
                                 const double hi[2], hdgcl_diagonal diagonal, hdgcl_mesh **mesh);
 
 /* Box [lo,hi] split into nx*ny*nz hexahedra, or each hexahedron into 6
  * conforming tetrahedra.  Boundary tags: 1 (x=lo), 2 (x=hi), 3 (y=lo),
- * 4 (y=hi), 5 (z=lo), 6 (z=hi). */
+ * 4 (y=hi), 5 (z=lo), 6 (z=hi), named left, right, bottom, top, back,
+ * front. */
 int hdgcl_mesh_create_box(hdgcl_element_type type, int nx, int ny, int nz, const double lo[3],
                           const double hi[3], hdgcl_mesh **mesh);
 
@@ -117,12 +133,14 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh);
 
 /* Gmsh ASCII .msh, formats 2.2 and 4.1: triangles, quads, tets, hexes (the
  * highest-dimensional elements form the mesh; lower-dimensional elements with
- * a physical group give face tags).  Errors name the file and line. */
+ * a physical group give face tags; $PhysicalNames of these two dimensions
+ * give tag names).  Errors name the file and line. */
 int hdgcl_mesh_read_gmsh(const char *path, hdgcl_mesh **mesh);
 
 /* Writes format 4.1 (version = 41) or 2.2 (version = 22) with physical groups
- * for the boundary tags and element tags.  Written to a temporary file and
- * renamed, so a failure leaves no partial file. */
+ * for the boundary tags and element tags, and $PhysicalNames for their names.
+ * Written to a temporary file and renamed, so a failure leaves no partial
+ * file. */
 int hdgcl_mesh_write_gmsh(const hdgcl_mesh *mesh, const char *path, int version);
 
 /* Builds the face topology from elem_verts (sort faces by canonical key,
@@ -147,6 +165,23 @@ int hdgcl_face_orientation_count(int verts_per_face);
 const int8_t *hdgcl_element_face_vertices(hdgcl_element_type type, int local_face);
 const double *hdgcl_element_reference_vertex(hdgcl_element_type type, int local_vertex);
 const char *hdgcl_element_type_name(hdgcl_element_type type);
+
+/* Tags by name or number, dim = mesh->dim (element tags) or mesh->dim - 1
+ * (boundary tags).  A decimal number is the tag itself and must occur in the
+ * mesh (elem_tags, or face_tags of boundary faces); anything else is looked
+ * up in the names.  Fails with HDGCL_ERROR_ARGUMENT and a message listing
+ * the known tags, e.g. "boundary tag 'cone': no such name in the mesh
+ * (boundary tags: 1 'left', 2 'right', 3 'bottom', 4 'top')". */
+int hdgcl_mesh_find_tag(const hdgcl_mesh *mesh, int dim, const char *name_or_number,
+                        int32_t *tag);
+
+/* The name of a tag, or NULL if it has none. */
+const char *hdgcl_mesh_tag_name(const hdgcl_mesh *mesh, int dim, int32_t tag);
+
+/* Names a tag (replacing its name if it has one); refuses a name that is
+ * empty, over 63 characters, a decimal number, holds '"' or a control
+ * character, or already names another tag of that dimension. */
+int hdgcl_mesh_set_tag_name(hdgcl_mesh *mesh, int dim, int32_t tag, const char *name);
 
 int hdgcl_mesh_destroy(hdgcl_mesh **mesh);
 
