@@ -1,7 +1,8 @@
 /* Malformed and invalid Gmsh files, written into a temporary directory:
  * each is refused with the right status and a one-line message naming the
  * file and (where there is one) the line; files whose only problem is the
- * vertex order of an element are fixed. */
+ * vertex order of an element are fixed.  Also $PhysicalNames: malformed
+ * sections, and names hdgcl cannot use as tag names. */
 #include <string.h>
 
 #include "test_mesh_checks.h"
@@ -12,6 +13,11 @@
 /* elements start at line 11; element lines are 13, 14, 15 */
 #define SQUARE22                                                                                   \
   HEAD22 NODES22 "$Elements\n3\n1 1 2 7 1 1 2\n2 2 2 0 1 1 2 3\n3 2 2 0 1 1 3 4\n$EndElements\n"
+
+/* SQUARE22 with a $PhysicalNames section (lines 4 on; entries from line 6) */
+#define ELEMENTS22 "$Elements\n3\n1 1 2 7 1 1 2\n2 2 2 0 1 1 2 3\n3 2 2 0 1 1 3 4\n$EndElements\n"
+#define NAMED22(body) HEAD22 "$PhysicalNames\n" body "$EndPhysicalNames\n" NODES22 ELEMENTS22
+#define LONG_NAME "the_sixty_four_characters_of_this_name_are_one_more_than_allowed"
 
 typedef struct bad_case {
   const char *name;
@@ -136,6 +142,66 @@ static const bad_case cases[] = {
      HEAD22 NODES22 "$Elements\n3\n1 1 2 7 1 2 4\n2 2 2 0 1 1 2 3\n3 2 2 0 1 1 3 4\n$EndElements\n",
      HDGCL_ERROR_FORMAT,
      {"not_a_face.msh:13: ", "line 1 (physical group 7) is not a face"}},
+    /* $PhysicalNames */
+    {"names_count.msh",
+     HEAD22 "$PhysicalNames\nmany\n",
+     HDGCL_ERROR_FORMAT,
+     {"names_count.msh:5: ", "number of physical names", "many"}},
+    {"names_quotes.msh",
+     NAMED22("1\n1 7 left\n"),
+     HDGCL_ERROR_FORMAT,
+     {"names_quotes.msh:6: ", "physical name in double quotes", "'left'"}},
+    {"names_missing.msh",
+     NAMED22("1\n1 7\n"),
+     HDGCL_ERROR_FORMAT,
+     {"names_missing.msh:6: ", "double quotes", "line ends early"}},
+    {"names_unclosed.msh",
+     NAMED22("1\n1 7 \"left wall\n"),
+     HDGCL_ERROR_FORMAT,
+     {"names_unclosed.msh:6: ", "\"left wall has no closing"}},
+    {"names_junk.msh",
+     NAMED22("1\n1 7 \"left\" 3\n"),
+     HDGCL_ERROR_FORMAT,
+     {"names_junk.msh:6: ", "unexpected '3' after the physical name"}},
+    {"names_twice.msh",
+     NAMED22("3\n1 7 \"a\"\n2 7 \"b\"\n1 7 \"c\"\n"),
+     HDGCL_ERROR_FORMAT,
+     {"names_twice.msh:8: ", "physical group 7 of dimension 1 is named twice",
+      "(\"a\" on line 6)"}},
+    {"names_too_few.msh",
+     NAMED22("2\n1 7 \"a\"\n"),
+     HDGCL_ERROR_FORMAT,
+     {"names_too_few.msh:7: ", "physical dimension", "before the count"}},
+    {"names_too_many.msh",
+     NAMED22("1\n1 7 \"a\"\n2 1 \"b\"\n"),
+     HDGCL_ERROR_FORMAT,
+     {"names_too_many.msh:7: ", "expected $EndPhysicalNames", "more entries"}},
+    {"names_dim.msh",
+     NAMED22("1\n4 7 \"a\"\n"),
+     HDGCL_ERROR_FORMAT,
+     {"names_dim.msh:6: ", "physical dimension 4 out of range"}},
+    {"names_second.msh",
+     HEAD22 "$PhysicalNames\n0\n$EndPhysicalNames\n$PhysicalNames\n",
+     HDGCL_ERROR_FORMAT,
+     {"names_second.msh:7: ", "second $PhysicalNames section"}},
+    /* names that do not suit hdgcl, in the dimensions it keeps */
+    {"names_long.msh",
+     NAMED22("1\n1 7 \"" LONG_NAME "\"\n"),
+     HDGCL_ERROR_FORMAT,
+     {"names_long.msh:6: ", "\"the_sixty_four_characters_of_this_name_a...\"",
+      "longer than 63 characters"}},
+    {"names_number.msh",
+     NAMED22("1\n2 1 \"12\"\n"),
+     HDGCL_ERROR_FORMAT,
+     {"names_number.msh:6: ", "\"12\" is a decimal number"}},
+    {"names_empty.msh",
+     NAMED22("2\n2 1 \"domain\"\n1 7 \"\"\n"),
+     HDGCL_ERROR_FORMAT,
+     {"names_empty.msh:7: ", "\"\" is empty"}},
+    {"names_same.msh",
+     NAMED22("3\n1 7 \"wall\"\n2 7 \"wall\"\n1 8 \"wall\"\n"),
+     HDGCL_ERROR_FORMAT,
+     {"names_same.msh:8: ", "\"wall\" of group 8 also names group 7 (line 6) of dimension 1"}},
     /* format 4.1 */
     {"count41.msh",
      "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 4 1 3\n2 1 0 3\n1\n2\n3\n0 0 0\n1 0 0\n0 1 "
@@ -200,6 +266,33 @@ static void check_good41(const char *dir) {
   }
   CHECK(tagged == 1);
   tmc_check_topology(m);
+  CHECK(m->num_tag_names == 2);
+  CHECK(!strcmp(hdgcl_mesh_tag_name(m, 1, 3), "bottom"));
+  CHECK(!strcmp(hdgcl_mesh_tag_name(m, 2, 8), "domain"));
+  hdgcl_mesh_destroy(&m);
+}
+
+/* Names the mesh does not keep (points, volumes in 2D) are not checked;
+ * names may hold blanks and name groups without elements. */
+static void check_names_kept(const char *dir) {
+  char path[1024];
+  tmf_path(dir, "names_kept.msh", path, sizeof path);
+  CHECK(tmf_write(path, NAMED22("5\n0 1 \"" LONG_NAME "\"\n3 1 \"12\"\n1 7 \"left  wall\"\n"
+                                "1 9 \"unused\"\n2 0 \"no group\"\n")) == 0);
+  hdgcl_mesh *m = NULL;
+  CHECK_OK(hdgcl_mesh_read_gmsh(path, &m));
+  if (!m) return;
+  CHECK(m->num_tag_names == 3);
+  CHECK(!strcmp(hdgcl_mesh_tag_name(m, 1, 7), "left  wall"));
+  CHECK(!strcmp(hdgcl_mesh_tag_name(m, 1, 9), "unused"));
+  CHECK(!strcmp(hdgcl_mesh_tag_name(m, 2, 0), "no group"));
+  int32_t tag = -1;
+  CHECK_OK(hdgcl_mesh_find_tag(m, 1, "left  wall", &tag));
+  CHECK(tag == 7);
+  CHECK_OK(hdgcl_mesh_find_tag(m, 1, "unused", &tag));
+  CHECK(tag == 9);
+  CHECK_OK(hdgcl_mesh_find_tag(m, 2, "no group", &tag));
+  CHECK(tag == 0);
   hdgcl_mesh_destroy(&m);
 }
 
@@ -277,6 +370,7 @@ int main(void) {
     hdgcl_mesh_destroy(&m);
   }
   check_good41(dir);
+  check_names_kept(dir);
   check_mirrored_hex(dir);
   tmf_remove_dir(dir);
   CHECK_DONE();

@@ -5,7 +5,8 @@
  * vertices used by the highest-dimensional elements, elements, elements per
  * physical group, boundary elements per physical group.  The test also
  * checks geometry: total measure, tagged faces on the right sides, regions
- * where they should be, and the topology contract.
+ * where they should be, and the topology contract; and the tag names from
+ * $PhysicalNames.
  *
  * tri.geo:  rectangle [0,2]x[0,1] in two surfaces split at x = 1,
  *           lc 0.3; Physical Curve bottom 1, right 2, top 3, left 4;
@@ -31,6 +32,7 @@ typedef struct expected_file {
   double measure;
   int32_t elem_tags[3][2]; /* {tag, count}, count 0 ends */
   int32_t face_tags[7][2]; /* {tag, count} over boundary faces, tag 0 = untagged */
+  const char *names;       /* $PhysicalNames as "b TAG NAME" (boundary), "e TAG NAME" lines */
 } expected_file;
 
 static const expected_file files[] = {
@@ -41,7 +43,8 @@ static const expected_file files[] = {
      24,
      2.0,
      {{10, 42}, {11, 44}},
-     {{1, 8}, {2, 4}, {3, 8}, {4, 4}}},
+     {{1, 8}, {2, 4}, {3, 8}, {4, 4}},
+     "b 1 bottom\nb 2 right\nb 3 top\nb 4 left\ne 10 left_region\ne 11 right_region\n"},
     {"gmsh_tri22.msh",
      HDGCL_TRIANGLE,
      56,
@@ -49,8 +52,10 @@ static const expected_file files[] = {
      24,
      2.0,
      {{10, 42}, {11, 44}},
-     {{1, 8}, {2, 4}, {3, 8}, {4, 4}}},
-    {"gmsh_quad41.msh", HDGCL_QUADRILATERAL, 79, 62, 32, 3.0, {{5, 62}}, {{1, 24}, {2, 8}}},
+     {{1, 8}, {2, 4}, {3, 8}, {4, 4}},
+     "b 1 bottom\nb 2 right\nb 3 top\nb 4 left\ne 10 left_region\ne 11 right_region\n"},
+    {"gmsh_quad41.msh", HDGCL_QUADRILATERAL, 79, 62, 32, 3.0, {{5, 62}}, {{1, 24}, {2, 8}},
+     "b 1 outer\nb 2 reentrant\ne 5 domain\n"},
     {"gmsh_tet41.msh",
      HDGCL_TETRAHEDRON,
      81,
@@ -58,7 +63,8 @@ static const expected_file files[] = {
      156,
      1.0,
      {{20, 184}},
-     {{1, 26}, {2, 26}, {3, 26}, {4, 26}, {5, 26}, {6, 26}}},
+     {{1, 26}, {2, 26}, {3, 26}, {4, 26}, {5, 26}, {6, 26}},
+     "b 1 x0\nb 2 x1\nb 3 y0\nb 4 y1\nb 5 z0\nb 6 z1\ne 20 cube\n"},
     {"gmsh_tet22.msh",
      HDGCL_TETRAHEDRON,
      81,
@@ -66,8 +72,10 @@ static const expected_file files[] = {
      156,
      1.0,
      {{20, 184}},
-     {{1, 26}, {2, 26}, {3, 26}, {4, 26}, {5, 26}, {6, 26}}},
-    {"gmsh_hex41.msh", HDGCL_HEXAHEDRON, 80, 36, 66, 2.0, {{7, 36}}, {{5, 12}, {6, 12}, {0, 42}}},
+     {{1, 26}, {2, 26}, {3, 26}, {4, 26}, {5, 26}, {6, 26}},
+     "b 1 x0\nb 2 x1\nb 3 y0\nb 4 y1\nb 5 z0\nb 6 z1\ne 20 cube\n"},
+    {"gmsh_hex41.msh", HDGCL_HEXAHEDRON, 80, 36, 66, 2.0, {{7, 36}}, {{5, 12}, {6, 12}, {0, 42}},
+     "b 5 bottom\nb 6 top\ne 7 box\n"},
 };
 
 /* All vertices of face f have coordinate `axis` equal to value. */
@@ -107,6 +115,32 @@ static int32_t count_tag(const int32_t *tags, int32_t first, int32_t end, int32_
   int32_t n = 0;
   for (int32_t i = first; i < end; i++) n += tags[i] == tag;
   return n;
+}
+
+/* The tag names are those of the file's $PhysicalNames, found by name and
+ * by number. */
+static void check_names(const expected_file *x, const hdgcl_mesh *m) {
+  int32_t count = 0;
+  for (const char *line = x->names; *line; line = strchr(line, '\n') + 1, count++) {
+    char kind, name[64];
+    int tag;
+    CHECK(sscanf(line, "%c %d %63s", &kind, &tag, name) == 3);
+    int dim = kind == 'b' ? m->dim - 1 : m->dim;
+    const char *got = hdgcl_mesh_tag_name(m, dim, tag);
+    CHECK_MSG(got && !strcmp(got, name), "tag %c %d named %s, expected %s", kind, tag,
+              got ? got : "NULL", name);
+    int32_t found = -1;
+    CHECK_OK(hdgcl_mesh_find_tag(m, dim, name, &found));
+    CHECK(found == tag);
+    char number[16];
+    snprintf(number, sizeof number, "%d", tag);
+    found = -1;
+    CHECK_OK(hdgcl_mesh_find_tag(m, dim, number, &found));
+    CHECK(found == tag);
+    /* no file gives a boundary and an element group the same number */
+    CHECK(hdgcl_mesh_tag_name(m, kind == 'b' ? m->dim : m->dim - 1, tag) == NULL);
+  }
+  CHECK(m->num_tag_names == count);
 }
 
 static void check_file(const char *data, const expected_file *x) {
@@ -150,6 +184,7 @@ static void check_file(const char *data, const expected_file *x) {
   CHECK_NEAR(total, x->measure, 1e-12);
   tmc_check_topology(m);
   tmc_check_euler(m);
+  check_names(x, m);
 done:
   hdgcl_mesh_destroy(&m);
   if (check_failures != before) fprintf(stderr, "  ... reading %s\n", path);

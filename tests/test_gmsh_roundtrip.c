@@ -1,6 +1,7 @@
 /* Gmsh round trip: every element type, written in formats 4.1 and 2.2 and
  * read back, gives the same mesh (coordinates bit for bit, element order,
- * element tags, boundary tags, topology).  Also: write errors leave no file. */
+ * element tags, boundary tags, tag names, topology).  Also: write errors
+ * leave no file. */
 #include <string.h>
 
 #include "test_mesh_checks.h"
@@ -40,6 +41,10 @@ static void retag(hdgcl_mesh *m) {
   for (int32_t e = 0; e < m->num_elements; e++) m->elem_tags[e] = 1 + (e / 3) % 3;
   for (int32_t f = m->num_interior_faces; f < m->num_faces; f++)
     m->face_tags[f] = m->face_tags[f] == 2 ? 0 : 10 * m->face_tags[f];
+  /* names: the sides' old names stay (on tags now absent), new ones added */
+  CHECK_OK(hdgcl_mesh_set_tag_name(m, m->dim, 2, "steel core"));
+  CHECK_OK(hdgcl_mesh_set_tag_name(m, m->dim - 1, 10, "inlet-1"));
+  CHECK_OK(hdgcl_mesh_set_tag_name(m, m->dim - 1, 4, "top wall"));
 }
 
 int main(void) {
@@ -75,6 +80,16 @@ int main(void) {
   CHECK_FAILS(hdgcl_mesh_write_gmsh(m, path, 41), HDGCL_ERROR_ARGUMENT);
   CHECK(strstr(hdgcl_last_error(), "-4") != NULL);
   m->elem_tags[1] = 0;
+  /* a name table filled in by hand that would not read back */
+  CHECK(m->num_tag_names == 4);
+  m->tag_names[1].name[2] = '"';
+  CHECK_FAILS(hdgcl_mesh_write_gmsh(m, path, 41), HDGCL_ERROR_ARGUMENT);
+  CHECK(strstr(hdgcl_last_error(), "tag name 1 (tag 2)") != NULL);
+  m->tag_names[1].name[2] = 'g';
+  m->tag_names[3].dim = 0;
+  CHECK_FAILS(hdgcl_mesh_write_gmsh(m, path, 22), HDGCL_ERROR_ARGUMENT);
+  CHECK(strstr(hdgcl_last_error(), "tag name 3 (tag 4) has a dimension") != NULL);
+  m->tag_names[3].dim = 1;
   CHECK(tmf_count_entries(dir) == entries);
   CHECK(!tmf_exists(path));
   tmf_path(dir, "no/such/dir/out.msh", path, sizeof path);

@@ -211,6 +211,14 @@ static inline int tmc_check_same_mesh(const hdgcl_mesh *a, const hdgcl_mesh *b) 
   CHECK(!memcmp(a->face_elems, b->face_elems, sizeof(int32_t) * a->num_faces * 2));
   CHECK(!memcmp(a->elem_faces, b->elem_faces,
                 sizeof(int32_t) * a->num_elements * a->faces_per_element));
+  CHECK(a->num_tag_names == b->num_tag_names);
+  for (int32_t i = 0; i < a->num_tag_names && i < b->num_tag_names; i++)
+    CHECK_MSG(a->tag_names[i].dim == b->tag_names[i].dim &&
+                  a->tag_names[i].tag == b->tag_names[i].tag &&
+                  !strcmp(a->tag_names[i].name, b->tag_names[i].name),
+              "tag name %d: %d %d '%s' against %d %d '%s'", (int)i, a->tag_names[i].dim,
+              (int)a->tag_names[i].tag, a->tag_names[i].name, b->tag_names[i].dim,
+              (int)b->tag_names[i].tag, b->tag_names[i].name);
   return check_failures - before;
 }
 

@@ -1,7 +1,7 @@
 /* Structured generators (rectangle: triangles with each diagonal, quads; box:
  * tets, hexes), with and without perturbation, on several sizes: counts,
- * Euler characteristic, topology contract, boundary tags on the box sides,
- * measures, and the perturbation's guarantees. */
+ * Euler characteristic, topology contract, boundary tags on the box sides
+ * and their names, measures, and the perturbation's guarantees. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -105,6 +105,18 @@ static void check_case(const case_desc *c, double amplitude, uint64_t seed) {
   for (int t = 0; t < 7; t++)
     CHECK_MSG(got[t] == tags[t], "tag %d on %lld faces, expected %lld", t, (long long)got[t],
               (long long)tags[t]);
+  /* the side names, and nothing else named */
+  static const char *const sides[6] = {"left", "right", "bottom", "top", "back", "front"};
+  CHECK(m->num_tag_names == 2 * m->dim);
+  for (int t = 1; t <= 2 * m->dim; t++) {
+    const char *side = hdgcl_mesh_tag_name(m, m->dim - 1, t);
+    int32_t found = -1;
+    CHECK_MSG(side && !strcmp(side, sides[t - 1]), "tag %d named %s", t, side ? side : "NULL");
+    CHECK_OK(hdgcl_mesh_find_tag(m, m->dim - 1, sides[t - 1], &found));
+    CHECK(found == t);
+  }
+  CHECK(hdgcl_mesh_tag_name(m, m->dim - 1, 2 * m->dim + 1) == NULL);
+  CHECK(hdgcl_mesh_tag_name(m, m->dim, 0) == NULL);
   double total;
   tmc_check_measures(m, &total);
   double expected = domain_measure(c, m->dim);
