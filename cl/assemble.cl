@@ -18,6 +18,7 @@
 
 #define FACE_DIRICHLET 1
 #define FACE_NEUMANN 2
+#define FACE_ROBIN 3 /* host/hdg.h: an unknown face with the load of a Neumann face */
 
 /* K_e[a][b] of chunk element le (column-major (NTB+1)^2 blocks). */
 #define KE(K, le, a, b) K[(long)(le) * (NTB + 1) * (NTB + 1) + (long)(b) * (NTB + 1) + (a)]
@@ -30,6 +31,7 @@
  * problems (NCOMP > 1): each component of the displacement, or of the
  * traction sigma n (docs/elasticity.md (E12)). */
 __kernel void boundary_data(const int nint, const int nbnd, __global const char *face_bc,
+                            __global const char *face_cond, /* [nbnd] condition index */
                             __global const int *face_elems, __global const char *face_local,
                             __global const char *face_orient, __global const double *coords,
                             __global const int *elem_verts, const int problem_id,
@@ -50,19 +52,20 @@ __kernel void boundary_data(const int nint, const int nbnd, __global const char 
   double out[NFB];
   for (int m = 0; m < NFB; m++) out[m] = 0.0;
   const bool dirichlet = face_bc[F] == FACE_DIRICHLET;
+  const int cond = face_cond[b];
   for (int q = 0; q < NQ_FACE; q++) {
     double X[DIM], x[3], nds[3];
     for (int l = 0; l < DIM; l++) X[l] = face_xi[((lf * NORIENT + o) * NQ_FACE + q) * DIM + l];
     const double ds = face_normal(e, coords, elem_verts, X, face_tangent + lf * 2 * DIM,
                                   face_nref + lf * DIM, x, nds);
 #if NCOMP > 1
-    double v[3], grad[9], p;
+    double v[3];
     if (dirichlet) {
-      problem_elasticity_u(pp, x, v, grad, &p);
+      problem_elasticity_displacement(pp, cond, x, v);
       for (int c = 0; c < NCOMP; c++) v[c] *= face_weights[q];
     } else {
       const double n[3] = {nds[0] / ds, nds[1] / ds, DIM == 3 ? nds[2] / ds : 0.0};
-      problem_elasticity_traction(pp, x, n, v);
+      problem_elasticity_traction(pp, cond, x, n, v);
       for (int c = 0; c < NCOMP; c++) v[c] *= ds * face_weights[q];
     }
     for (int c = 0; c < NCOMP; c++)
@@ -70,11 +73,10 @@ __kernel void boundary_data(const int nint, const int nbnd, __global const char 
 #else
     double w;
     if (dirichlet) {
-      double grad[3];
-      w = face_weights[q] * problem_u(pp, x[0], x[1], x[2], grad);
-    } else {
+      w = face_weights[q] * problem_dirichlet(pp, cond, x[0], x[1], x[2]);
+    } else { /* Neumann and Robin faces: the flux datum */
       w = ds * face_weights[q] *
-          problem_neumann(pp, x[0], x[1], x[2], nds[0] / ds, nds[1] / ds, nds[2] / ds);
+          problem_flux(pp, cond, x[0], x[1], x[2], nds[0] / ds, nds[1] / ds, nds[2] / ds);
     }
     for (int m = 0; m < NF; m++) out[m] += w * psi_face[q * NF + m];
 #endif
@@ -152,14 +154,27 @@ __kernel void assemble_rhs(const int nunknown, const int e0, const int nchunk, c
   rhs[row] = r;
 }
 
-/* Neumann loads, added once after all chunks (F11). One work-item per row. */
+/* Neumann and Robin loads, added once after all chunks (F11), and the Robin
+ * faces' alpha-weighted face mass matrices added to their diagonal blocks
+ * (docs/problems.md (P3); robin[(F - nint)][m][n], zero elsewhere).  One
+ * work-item per row. */
 __kernel void add_neumann(const int nunknown, const int nint, __global const int *unknown_face,
                           __global const char *face_bc, __global const double *bvals,
-                          __global double *rhs) {
+                          __global const double *robin, __global double *rhs,
+                          __global double *values) {
   const int row = get_global_id(0);
   if (row >= nunknown * NFB) return;
   const int u = row / NFB, m = row % NFB, F = unknown_face[u];
-  if (face_bc[F] == FACE_NEUMANN) rhs[row] += bvals[(long)(F - nint) * NFB + m];
+  if (face_bc[F] >= FACE_NEUMANN) rhs[row] += bvals[(long)(F - nint) * NFB + m];
+  if (face_bc[F] != FACE_ROBIN) return;
+  __global const double *rb = robin + ((long)(F - nint) * NFB + m) * NFB;
+  for (int n = 0; n < NFB; n++) {
+#ifdef INTERLEAVED
+    values[(long)n * nunknown * NFB + row] += rb[n]; /* slot 0, column n */
+#else
+    values[((long)u * NSLOTS * NFB + m) * NFB + n] += rb[n];
+#endif
+  }
 }
 
 /* Column indices of the scalar ELL layout (padding: the row itself, value 0). */

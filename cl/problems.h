@@ -39,6 +39,13 @@
 #define PROBLEM_CANTILEVER 8               /* beam clamped at x = 0 under its own weight (no exact u) */
 #define PROBLEM_ELASTICITY_LINEAR 9        /* u = A x (uniform stress), traction on x=1, y=1 [, z=1] */
 #define PROBLEM_ELASTICITY_BIMATERIAL 10   /* (mu, lambda) | R (mu, lambda) across x = 1/2 */
+/* A user's own problem (docs/problems.md, host/problem/user_problem.c): its
+ * functions are user_* of the OpenCL C that host/problem/user_problem_emit.c
+ * writes from the user's expressions and prepends to this file (defining
+ * HDGCL_USER_PROBLEM), and hdg_user_* on the host, which evaluate the same
+ * expressions.  Boundary data take the face's condition index `cond` (the
+ * user's list of boundary conditions; 0 for the built-in problems). */
+#define PROBLEM_USER 11
 
 /* Parameters of a problem instance (meaning per problem; see host/problem.c). */
 typedef struct problem_params {
@@ -50,7 +57,37 @@ typedef struct problem_params {
                     PROBLEM_CANTILEVER: the weight density rho g;
                     PROBLEM_ELASTICITY_BIMATERIAL: the contrast R of x > 1/2 */
   double mu, lambda; /* elasticity: Lame parameters (0 for the scalar problems) */
+#ifndef __OPENCL_C_VERSION__
+  const struct hdg_user_problem *user; /* PROBLEM_USER: the parsed expressions (host only) */
+#endif
 } problem_params;
+
+/* USER_ON(pp): pp is the user's problem; USER(fn, args): its function fn. */
+#ifdef __OPENCL_C_VERSION__
+#ifdef HDGCL_USER_PROBLEM
+#define USER_ON(pp) ((pp).id == PROBLEM_USER)
+#define USER(fn, ...) user_##fn(__VA_ARGS__)
+#else
+#define USER_ON(pp) 0
+#define USER(fn, ...) 0.0
+#endif
+#else
+struct hdg_user_problem;
+double hdg_user_u(const struct hdg_user_problem *up, double x, double y, double z, double *g);
+double hdg_user_f(const struct hdg_user_problem *up, double x, double y, double z);
+void hdg_user_beta(const struct hdg_user_problem *up, double *b);
+double hdg_user_dirichlet(const struct hdg_user_problem *up, int cond, double x, double y, double z);
+double hdg_user_flux(const struct hdg_user_problem *up, int cond, double x, double y, double z,
+                     double nx, double ny, double nz);
+void hdg_user_elasticity_u(const struct hdg_user_problem *up, double mu, double lambda,
+                           const double *x, double *u, double *grad, double *p);
+void hdg_user_elasticity_f(const struct hdg_user_problem *up, const double *x, double *f);
+void hdg_user_displacement(const struct hdg_user_problem *up, int cond, const double *x, double *v);
+void hdg_user_traction(const struct hdg_user_problem *up, int cond, const double *x,
+                       const double *n, double *g);
+#define USER_ON(pp) ((pp).id == PROBLEM_USER)
+#define USER(fn, ...) hdg_user_##fn(pp.user, __VA_ARGS__)
+#endif
 
 /* Coefficient of x^i y^j z^k in the polynomial solution (all non-zero). */
 HDGCL_FN double polynomial_coefficient(int i, int j, int k) {
@@ -77,6 +114,10 @@ HDGCL_FN double problem_c(problem_params pp, double x, double y, double z) {
 /* Convection field beta (b[0..2]); zero but for convection-diffusion, where
  * it is constant, so divergence-free (F21). */
 HDGCL_FN void problem_beta(problem_params pp, double *b) {
+  if (USER_ON(pp)) {
+    USER(beta, b);
+    return;
+  }
   const double s = pp.id == PROBLEM_CONVECTION_DIFFUSION ? pp.param : 0.0;
   b[0] = s;
   b[1] = 0.5 * s;
@@ -88,6 +129,7 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
   const double pi = HDGCL_PI;
   double u = 0.0;
   g[0] = g[1] = g[2] = 0.0;
+  if (USER_ON(pp)) return USER(u, x, y, z, g);
   if (pp.id == PROBLEM_HELMHOLTZ_SIN) {
     double sx = sin(2 * pi * x), cx = cos(2 * pi * x), sy = sin(2 * pi * y), cy = cos(2 * pi * y);
     double sz = pp.dim == 3 ? sin(2 * pi * z) : 1.0, cz = pp.dim == 3 ? cos(2 * pi * z) : 0.0;
@@ -136,6 +178,7 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
 HDGCL_FN double problem_f(problem_params pp, double x, double y, double z) {
   const double pi = HDGCL_PI;
   double g[3];
+  if (USER_ON(pp)) return USER(f, x, y, z);
   /* The sine problems without problem_u's cosines (f needs no gradient):
    * the same products, so the same values, at half the transcendentals. */
   if (pp.id == PROBLEM_HELMHOLTZ_SIN) {
@@ -179,6 +222,21 @@ HDGCL_FN double problem_neumann(problem_params pp, double x, double y, double z,
   double g[3];
   problem_u(pp, x, y, z, g);
   return problem_kappa(pp, x, y, z) * (g[0] * nx + g[1] * ny + g[2] * nz);
+}
+
+/* Dirichlet datum g_D of (F1) on a face of boundary condition `cond`. */
+HDGCL_FN double problem_dirichlet(problem_params pp, int cond, double x, double y, double z) {
+  double g[3];
+  if (USER_ON(pp)) return USER(dirichlet, cond, x, y, z);
+  return problem_u(pp, x, y, z, g);
+}
+
+/* Flux datum g of a Neumann face (kappa grad u . n = g, (F1)) or of a Robin
+ * face (alpha u + kappa grad u . n = g, docs/problems.md (P2)). */
+HDGCL_FN double problem_flux(problem_params pp, int cond, double x, double y, double z, double nx,
+                             double ny, double nz) {
+  if (USER_ON(pp)) return USER(flux, cond, x, y, z, nx, ny, nz);
+  return problem_neumann(pp, x, y, z, nx, ny, nz);
 }
 
 /* The vector problems (docs/elasticity.md section 6), x[0..dim-1]:
@@ -315,6 +373,10 @@ HDGCL_FN void problem_elasticity_u(problem_params pp, const double *x, double *u
                                    double *p) {
   const double a = 0.01, k = 2 * HDGCL_PI;
   int d = pp.dim;
+  if (USER_ON(pp)) {
+    USER(elasticity_u, pp.mu, pp.lambda, x, u, grad, p);
+    return;
+  }
   if (pp.id == PROBLEM_ELASTICITY_BIMATERIAL) {
     double f[3];
     elasticity_bimaterial(pp, x, u, grad, f, p);
@@ -363,6 +425,10 @@ HDGCL_FN void problem_elasticity_f(problem_params pp, const double *x, double *f
   const double a = 0.01, k = 2 * HDGCL_PI;
   int d = pp.dim;
   double u[3], grad[9], lap[3], graddiv[3] = {0, 0, 0};
+  if (USER_ON(pp)) {
+    USER(elasticity_f, x, f);
+    return;
+  }
   if (pp.id == PROBLEM_CANTILEVER) { /* own weight: rho g (--weight) downwards */
     for (int i = 0; i < d; i++) f[i] = 0.0;
     f[d - 1] = -pp.param;
@@ -399,10 +465,14 @@ HDGCL_FN void problem_elasticity_f(problem_params pp, const double *x, double *f
 /* Traction g[d] = sigma n of the exact solution on a face with unit outer
  * normal n, sigma = mu (H + H^T) + lambda tr(H) I the physical (Cauchy)
  * stress (docs/elasticity.md (E12)); zero for the cantilever (traction-free). */
-HDGCL_FN void problem_elasticity_traction(problem_params pp, const double *x, const double *n,
-                                          double *g) {
+HDGCL_FN void problem_elasticity_traction(problem_params pp, int cond, const double *x,
+                                          const double *n, double *g) {
   int d = pp.dim;
   double u[3], h[9], p;
+  if (USER_ON(pp)) {
+    USER(traction, cond, x, n, g);
+    return;
+  }
   problem_elasticity_u(pp, x, u, h, &p);
   double tr = 0.0;
   for (int i = 0; i < d; i++) tr += h[i * d + i];
@@ -410,6 +480,17 @@ HDGCL_FN void problem_elasticity_traction(problem_params pp, const double *x, co
     g[i] = pp.lambda * tr * n[i];
     for (int j = 0; j < d; j++) g[i] += pp.mu * (h[i * d + j] + h[j * d + i]) * n[j];
   }
+}
+
+/* Displacement datum of a Dirichlet face of boundary condition `cond`. */
+HDGCL_FN void problem_elasticity_displacement(problem_params pp, int cond, const double *x,
+                                              double *v) {
+  double grad[9], p;
+  if (USER_ON(pp)) {
+    USER(displacement, cond, x, v);
+    return;
+  }
+  problem_elasticity_u(pp, x, v, grad, &p);
 }
 
 #endif

@@ -470,19 +470,20 @@ __kernel void errors(const int e0, __global const double *coords, __global const
                      __global const double *phi_err,     /* [NQ_ERR][NP]  degree p */
                      __global const double *phi1_err,    /* [NQ_ERR][NP1] degree p+1 */
                      __global const double *u, __global const double *q,
-                     __global const double *ustar, __global double *err) {
+                     __global const double *ustar, __global double *err,
+                     __global const double *kappa) { /* [num_elements] the element's kappa */
   const int le = get_group_id(0);
   const long e = e0 + le;
   const int lid = get_local_id(0);
   __local double buf[ERR_WG];
   problem_params pp = {problem_id, DIM, problem_degree, problem_param};
+  const double kap = kappa[e]; /* constant per element (host/problem.c) */
   double s[ERR_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   for (int k = lid; k < NQ_ERR; k += ERR_WG) {
     double xi[DIM], x[3], grad[3], jac[DIM * DIM];
     for (int l = 0; l < DIM; l++) xi[l] = err_points[k * DIM + l];
     const double detj = element_map(e, coords, elem_verts, xi, x, jac);
     const double uex = problem_u(pp, x[0], x[1], x[2], grad);
-    const double kap = problem_kappa(pp, x[0], x[1], x[2]);
     __global const double *phi = phi_err + k * NP, *phi1 = phi1_err + k * NP1;
     double uh = 0.0, us = 0.0, eq = 0.0, qq = 0.0;
     for (int i = 0; i < NP; i++) uh += u[e * NP + i] * phi[i];

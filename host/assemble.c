@@ -46,7 +46,8 @@ int assembly_boundary_data(hdgcl_solver s, assembly *as) {
   }
   if (nbnd == 0) return HDGCL_SUCCESS;
   hdgcl_arg args[] = {HDGCL_ARG(nint),           HDGCL_ARG(nbnd),
-                      HDGCL_ARG(d->face_bc.mem), HDGCL_ARG(d->face_elems.mem),
+                      HDGCL_ARG(d->face_bc.mem), HDGCL_ARG(d->face_cond.mem),
+                      HDGCL_ARG(d->face_elems.mem),
                       HDGCL_ARG(d->face_local.mem), HDGCL_ARG(d->face_orient.mem),
                       HDGCL_ARG(d->coords.mem),  HDGCL_ARG(d->elem_verts.mem),
                       HDGCL_ARG(pid),            HDGCL_ARG(pdeg),
@@ -120,7 +121,8 @@ int assembly_finish(hdgcl_solver s, assembly *as) {
   cl_int nu = (cl_int)rows, nint = s->mesh->num_interior_faces;
   hdgcl_arg args[] = {HDGCL_ARG(nu), HDGCL_ARG(nint), HDGCL_ARG(d->unknown_face.mem),
                       HDGCL_ARG(d->face_bc.mem), HDGCL_ARG(as->bvals.mem),
-                      HDGCL_ARG(as->rhs_buf.mem)};
+                      HDGCL_ARG(d->robin.mem), HDGCL_ARG(as->rhs_buf.mem),
+                      HDGCL_ARG(as->values.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->neumann, sizeof args / sizeof *args, args));
   size_t global = rows * sz->nfb;
   return hdgcl_kernel_launch(s->ctx, as->neumann, 1, &global, NULL, NULL);

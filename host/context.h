@@ -77,6 +77,11 @@ int hdgcl_buffer_copy(hdgcl_context ctx, const hdgcl_buffer *src, hdgcl_buffer *
 int hdgcl_program_get(hdgcl_context ctx, const char *const *files, int nfiles, const char *options,
                       cl_program *program);
 
+/* The same with generated text (a user's problem, host/problem/user_problem_emit.c)
+ * inserted before the file "problems.h"; the caches are keyed on it too. */
+int hdgcl_program_get_prelude(hdgcl_context ctx, const char *prelude, const char *const *files,
+                              int nfiles, const char *options, cl_program *program);
+
 /* Builds from literal source text (tests, micro-benchmarks); same caching rules. */
 int hdgcl_program_get_source(hdgcl_context ctx, const char *name, const char *source,
                              const char *options, cl_program *program);

@@ -43,11 +43,15 @@ int hdg_sizes_set_components(hdg_sizes *sz, int ncomp);
 /* Boundary condition of each face and numbering of the trace unknowns:
  * interior and Neumann faces carry unknowns (in face order), Dirichlet faces
  * are eliminated (docs/formulation.md section 4). */
-enum { FACE_INTERIOR = 0, FACE_DIRICHLET = 1, FACE_NEUMANN = 2 };
+enum { FACE_INTERIOR = 0, FACE_DIRICHLET = 1, FACE_NEUMANN = 2, FACE_ROBIN = 3 };
+/* FACE_ROBIN (docs/problems.md (P3)): an unknown face with a Neumann face's
+ * load and the alpha-weighted face mass matrix added to its diagonal block. */
 
 typedef struct hdg_numbering {
   int32_t num_unknown_faces;
-  int8_t *face_bc;        /* [num_faces] FACE_INTERIOR / FACE_DIRICHLET / FACE_NEUMANN */
+  int8_t *face_bc;        /* [num_faces] FACE_INTERIOR / FACE_DIRICHLET / FACE_NEUMANN / FACE_ROBIN */
+  int8_t *face_cond;      /* [num_faces - num_interior_faces] index of the boundary condition
+                             whose data the face takes (the user's list; 0 for built-ins) */
   int32_t *face_unknown;  /* [num_faces] unknown index, -1 for Dirichlet faces */
   int32_t *unknown_face;  /* [num_unknown_faces] face of each unknown */
   /* Block columns of each unknown row (paper 000 Algorithm 1: the faces of the
@@ -62,6 +66,11 @@ typedef struct hdg_numbering {
  * Neumann, all other boundary faces Dirichlet. */
 int hdg_numbering_create(const hdgcl_mesh *mesh, const hdg_sizes *sz, const int32_t *neumann_tags,
                          int num_neumann, hdg_numbering *num);
+/* The same with each boundary face's condition given: bnd_bc[b] (FACE_*) and
+ * bnd_cond[b] for face num_interior_faces + b (either NULL: the tag rule above, 0). */
+int hdg_numbering_create_with(const hdgcl_mesh *mesh, const hdg_sizes *sz,
+                              const int32_t *neumann_tags, int num_neumann, const int8_t *bnd_bc,
+                              const int8_t *bnd_cond, hdg_numbering *num);
 void hdg_numbering_destroy(hdg_numbering *num);
 
 /* Reference-element tables, docs/formulation.md section 7.  Matrices are

@@ -15,10 +15,18 @@ static bool is_neumann(int32_t tag, const int32_t *tags, int n) {
 
 int hdg_numbering_create(const hdgcl_mesh *mesh, const hdg_sizes *sz, const int32_t *neumann_tags,
                          int num_neumann, hdg_numbering *num) {
+  return hdg_numbering_create_with(mesh, sz, neumann_tags, num_neumann, NULL, NULL, num);
+}
+
+int hdg_numbering_create_with(const hdgcl_mesh *mesh, const hdg_sizes *sz,
+                              const int32_t *neumann_tags, int num_neumann, const int8_t *bnd_bc,
+                              const int8_t *bnd_cond, hdg_numbering *num) {
   *num = (hdg_numbering){0};
   int status;
-  int32_t nfc = mesh->num_faces;
+  int32_t nfc = mesh->num_faces, nbnd = mesh->num_faces - mesh->num_interior_faces;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nfc, sizeof *num->face_bc, "face_bc", &num->face_bc), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)nbnd + 1, 1, "face_cond", &num->face_cond), fail);
+  for (int32_t b = 0; bnd_cond && b < nbnd; b++) num->face_cond[b] = bnd_cond[b];
   HDGCL_TRY_GOTO(status,
                  hdgcl_calloc(nfc, sizeof *num->face_unknown, "face_unknown", &num->face_unknown),
                  fail);
@@ -26,6 +34,8 @@ int hdg_numbering_create(const hdgcl_mesh *mesh, const hdg_sizes *sz, const int3
   for (int32_t f = 0; f < nfc; f++) {
     if (f < mesh->num_interior_faces)
       num->face_bc[f] = FACE_INTERIOR;
+    else if (bnd_bc)
+      num->face_bc[f] = bnd_bc[f - mesh->num_interior_faces];
     else
       num->face_bc[f] = is_neumann(mesh->face_tags[f], neumann_tags, num_neumann) ? FACE_NEUMANN
                                                                                    : FACE_DIRICHLET;
@@ -65,6 +75,7 @@ fail:
 
 void hdg_numbering_destroy(hdg_numbering *num) {
   free(num->face_bc);
+  free(num->face_cond);
   free(num->face_unknown);
   free(num->unknown_face);
   free(num->block_cols);

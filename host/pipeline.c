@@ -9,6 +9,7 @@
 
 #include "error.h"
 #include "reference.h"
+#include "user_problem.h"
 
 int pipeline_program_with(hdgcl_solver s, const char *const *headers, const char *file,
                           bool with_geometry, const char *extra, cl_program *program) {
@@ -26,7 +27,8 @@ int pipeline_program_with(hdgcl_solver s, const char *const *headers, const char
   files[n++] = file;
   char options[1536];
   snprintf(options, sizeof options, "%s %s", s->dev->options, extra ? extra : "");
-  return hdgcl_program_get(s->ctx, files, n, options, program);
+  return hdgcl_program_get_prelude(s->ctx, with_geometry ? s->dev->user_source : NULL, files, n,
+                                   options, program);
 }
 
 int pipeline_program(hdgcl_solver s, const char *file, bool with_geometry, const char *extra,
@@ -95,6 +97,12 @@ static int upload(hdgcl_solver s) {
   UPLOAD(d->face_elems, nfc * 2, int32_t, m->face_elems, "face_elems");
   UPLOAD(d->face_local, nfc * 2, int8_t, m->face_local, "face_local");
   UPLOAD(d->face_bc, nfc, int8_t, s->num.face_bc, "face_bc");
+  {
+    size_t nb = nfc - (size_t)m->num_interior_faces;
+    UPLOAD(d->face_cond, nb ? nb : 1, int8_t, s->num.face_cond, "face_cond");
+    UPLOAD(d->robin, s->robin ? nb * sz->nfb * sz->nfb : 1, double, s->robin ? s->robin : s->c,
+           "Robin blocks");
+  }
   UPLOAD(d->face_unknown, nfc, int32_t, s->num.face_unknown, "face_unknown");
   UPLOAD(d->unknown_face, s->num.num_unknown_faces, int32_t, s->num.unknown_face, "unknown_face");
   UPLOAD(d->block_cols, (size_t)s->num.num_unknown_faces * sz->nslots, int32_t,
@@ -143,7 +151,8 @@ static void release_data(hdgcl_solver s) {
                          &d->face_weights, &d->psi_face,   &d->err_points,  &d->err_weights,
                          &d->phi_err,    &d->phi1_err,     &d->phi_face,    &d->face_xi,
                          &d->face_tangent, &d->face_nref,  &d->face_orient, &d->dphi_load,
-                         &d->phi1_load,  &d->dphi1_load,   &d->lambda};
+                         &d->phi1_load,  &d->dphi1_load,   &d->lambda,
+                         &d->face_cond,  &d->robin};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdgcl_buffer_release(s->ctx, all[i]);
 }
 
@@ -151,6 +160,7 @@ int pipeline_create(hdgcl_solver s) {
   const hdg_reference *ref = &s->ref;
   const hdg_sizes *sz = &ref->sz;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *s->dev, "device pipeline", &s->dev));
+  if (s->user) HDGCL_TRY(hdg_user_problem_emit(s->user, &s->dev->user_source));
   s->dev->mapped = sz->type == HDGCL_QUADRILATERAL || sz->type == HDGCL_HEXAHEDRON;
   /* Element programs see the element's sizes and the trace blocks (NCOMP
    * components: NFB = NCOMP NF per face, NTB = NCOMP NT per element, NZ the
@@ -311,6 +321,7 @@ void pipeline_destroy(hdgcl_solver s) {
   assembly_destroy(s, &s->dev->assemble);
   local_stage_destroy(s, &s->dev->local);
   release_data(s);
+  free(s->dev->user_source);
   free(s->dev);
   s->dev = NULL;
 }

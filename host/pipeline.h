@@ -16,6 +16,7 @@ typedef struct device_data {
   hdgcl_buffer coords, elem_verts, elem_faces, elem_orient, kappa, c;
   hdgcl_buffer lambda; /* vector problems: lambda per element (kappa holds mu) */
   hdgcl_buffer face_verts, face_elems, face_local, face_bc, face_unknown, unknown_face, block_cols;
+  hdgcl_buffer face_cond, robin; /* boundary faces' condition index and Robin blocks */
   hdgcl_buffer dm, dmdmt, pf, ef, dmef, efef, kpost, dpost;
   hdgcl_buffer load_points, load_weights, phi_load;
   hdgcl_buffer face_points, face_weights, psi_face, phi_face, face_xi, face_tangent, face_nref;
@@ -160,6 +161,7 @@ struct device_pipeline {
   bool mapped; /* bilinear/trilinear elements: element matrices by quadrature (local_mapped.c) */
   device_data data;
   char options[1024]; /* -D sizes shared by every element program */
+  char *user_source;  /* a user's problem's OpenCL C (NULL for the built-in problems) */
   char trace_options[1024]; /* the same for the solve stage: NF = NFB, NT = NTB (block sizes) */
   local_stage local;
   assembly assemble;

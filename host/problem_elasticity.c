@@ -13,5 +13,5 @@ void elasticity_load(const problem_params *pp, const double *x, double *f) {
 }
 
 void elasticity_traction(const problem_params *pp, const double *x, const double *n, double *g) {
-  problem_elasticity_traction(*pp, x, n, g);
+  problem_elasticity_traction(*pp, 0, x, n, g);
 }

@@ -321,8 +321,13 @@ static int get_program(hdgcl_context ctx, const char *what, const char *source, 
 
 int hdgcl_program_get(hdgcl_context ctx, const char *const *files, int nfiles, const char *options,
                       cl_program *program) {
+  return hdgcl_program_get_prelude(ctx, NULL, files, nfiles, options, program);
+}
+
+int hdgcl_program_get_prelude(hdgcl_context ctx, const char *prelude, const char *const *files,
+                              int nfiles, const char *options, cl_program *program) {
   char what[512] = "";
-  size_t total = 1;
+  size_t total = 1 + (prelude ? strlen(prelude) + 64 : 0);
   char **texts;
   HDGCL_TRY(hdgcl_calloc(nfiles, sizeof *texts, "kernel sources", &texts));
   int status = HDGCL_SUCCESS;
@@ -336,8 +341,11 @@ int hdgcl_program_get(hdgcl_context ctx, const char *const *files, int nfiles, c
   if (status == HDGCL_SUCCESS) status = hdgcl_calloc(total, 1, "kernel source", &source);
   if (status == HDGCL_SUCCESS) {
     size_t off = 0;
-    for (int i = 0; i < nfiles; i++)
+    for (int i = 0; i < nfiles; i++) {
+      if (prelude && strcmp(files[i], "problems.h") == 0)
+        off += (size_t)snprintf(source + off, total - off, "/* ---- prelude ---- */\n%s\n", prelude);
       off += (size_t)snprintf(source + off, total - off, "/* ---- %s ---- */\n%s\n", files[i], texts[i]);
+    }
     status = get_program(ctx, what, source, options, program);
   }
   for (int i = 0; i < nfiles; i++) free(texts[i]);

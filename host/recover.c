@@ -272,7 +272,8 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
                         HDGCL_ARG(d->err_points.mem), HDGCL_ARG(d->err_weights.mem),
                         HDGCL_ARG(d->phi_err.mem), HDGCL_ARG(d->phi1_err.mem),
                         HDGCL_ARG(rc->u.mem),  HDGCL_ARG(rc->q.mem),
-                        HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->err.mem)};
+                        HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->err.mem),
+                        HDGCL_ARG(d->kappa.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(rc->errors, sizeof args / sizeof *args, args));
   }
   /* In batches of elements, so each launch stays below 2^31 work-items. */

@@ -2,6 +2,7 @@
  * system (F11) assembled element by element (a scatter: each K_e block is
  * added into the row of its test face), the naive counterpart of the
  * device's face-parallel gather. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "face_map.h"
 #include "reference.h"
 #include "reference_local.h"
+#include "user_problem.h"
 
 int reference_boundary_data(hdgcl_solver s, double *bvals) {
   const hdgcl_mesh *mesh = s->mesh;
@@ -24,6 +26,7 @@ int reference_boundary_data(hdgcl_solver s, double *bvals) {
     memset(out, 0, sizeof(double) * nf);
     int32_t e = mesh->face_elems[2 * f];
     int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
+    int cond = s->num.face_cond[f - mesh->num_interior_faces];
     for (int q = 0; q < qf->n; q++) {
       double X[3], x[3], nds[3];
       HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
@@ -32,13 +35,12 @@ int reference_boundary_data(hdgcl_solver s, double *bvals) {
       if (s->num.face_bc[f] == FACE_DIRICHLET) {
         /* Projection in the face's reference inner product: lambda_m = sum_q w psi_m g
          * (the L2 projection on affine faces, where the face mass matrix is sigma I). */
-        double g[3];
-        double gd = problem_u(s->params, x[0], x[1], x[2], g);
+        double gd = problem_dirichlet(s->params, cond, x[0], x[1], x[2]);
         for (int m = 0; m < nf; m++) out[m] += qf->weights[q] * psi[m] * gd;
       } else {
-        /* Neumann load <g_N, psi_m>_F with g_N = kappa grad u . n. */
-        double gn = problem_neumann(s->params, x[0], x[1], x[2], nds[0] / ds, nds[1] / ds,
-                                    nds[2] / ds);
+        /* Neumann (and Robin) load <g_N, psi_m>_F with g_N = kappa grad u . n. */
+        double gn = problem_flux(s->params, cond, x[0], x[1], x[2], nds[0] / ds, nds[1] / ds,
+                                 nds[2] / ds);
         for (int m = 0; m < nf; m++) out[m] += ds * qf->weights[q] * psi[m] * gn;
       }
     }
@@ -114,12 +116,16 @@ int reference_assemble(hdgcl_solver s, const double *bvals) {
       }
     }
   }
-  /* Neumann loads (F11). */
+  /* Neumann and Robin loads (F11), and the Robin faces' blocks (docs/problems.md (P3)). */
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
-    if (num->face_bc[f] != FACE_NEUMANN) continue;
+    if (num->face_bc[f] < FACE_NEUMANN) continue;
     double *r = s->rhs + (size_t)num->face_unknown[f] * nf;
     const double *load = bvals + (size_t)(f - mesh->num_interior_faces) * nf;
     for (int m = 0; m < nf; m++) r[m] += load[m];
+    if (num->face_bc[f] != FACE_ROBIN) continue;
+    double *blk = s->matrix + (size_t)num->face_unknown[f] * nslots * nf * nf; /* slot 0 */
+    const double *rb = s->robin + (size_t)(f - mesh->num_interior_faces) * nf * nf;
+    for (int m = 0; m < nf * nf; m++) blk[m] += rb[m];
   }
   status = HDGCL_SUCCESS;
 done:
@@ -129,4 +135,39 @@ done:
   else
     reference_element_destroy(&el);
   return status;
+}
+
+int solver_robin_blocks(hdgcl_solver s) {
+  const hdgcl_mesh *mesh = s->mesh;
+  const hdg_sizes *sz = &s->ref.sz;
+  const hdgcl_quadrature *qf = &s->ref.qface;
+  int nf = sz->nf, d = sz->dim;
+  size_t nb = (size_t)(mesh->num_faces - mesh->num_interior_faces);
+  free(s->robin);
+  s->robin = NULL;
+  HDGCL_TRY(hdgcl_calloc(nb * nf * nf + 1, sizeof(double), "Robin blocks", &s->robin));
+  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
+    if (s->num.face_bc[f] != FACE_ROBIN) continue;
+    size_t b = (size_t)(f - mesh->num_interior_faces);
+    double *blk = s->robin + b * nf * nf;
+    int32_t e = mesh->face_elems[2 * f];
+    int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
+    for (int q = 0; q < qf->n; q++) {
+      double X[3], x[3], nds[3];
+      HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
+      double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
+      double alpha = hdg_user_robin_alpha(s->user, s->num.face_cond[b], x);
+      if (!(alpha >= 0) || !isfinite(alpha))
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "%s: Robin coefficient alpha = %g at (%g, %g, %g) (boundary tag %d): "
+                           "it must be >= 0",
+                           s->user->source, alpha, x[0], x[1], d == 3 ? x[2] : 0.0,
+                           (int)mesh->face_tags[f]);
+      const double *psi = s->ref.psi_face + (size_t)q * nf;
+      double w = ds * qf->weights[q] * alpha;
+      for (int m = 0; m < nf; m++)
+        for (int n = 0; n < nf; n++) blk[m * nf + n] += w * psi[m] * psi[n];
+    }
+  }
+  return HDGCL_SUCCESS;
 }

@@ -277,22 +277,23 @@ int elasticity_boundary_values(hdgcl_solver s, int32_t f, double *out) {
   const hdgcl_quadrature *qf = &s->ref.qface;
   int nf = sz->nf, d = sz->dim;
   bool traction = s->num.face_bc[f] == FACE_NEUMANN;
+  int cond = s->num.face_cond[f - mesh->num_interior_faces];
   memset(out, 0, sizeof(double) * sz->nfb);
   int32_t e = mesh->face_elems[2 * f];
   int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
   for (int q = 0; q < qf->n; q++) {
-    double X[3], x[3], nds[3], u[3], grad[9], p;
+    double X[3], x[3], nds[3], u[3];
     HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
     double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
     const double *psi = s->ref.psi_face + (size_t)q * nf;
     if (traction) { /* (E12): the load <g_N, psi_m>_F of each component */
       double n[3] = {nds[0] / ds, nds[1] / ds, d == 3 ? nds[2] / ds : 0.0}, g[3];
-      elasticity_traction(&s->params, x, n, g);
+      problem_elasticity_traction(s->params, cond, x, n, g);
       for (int c = 0; c < d; c++)
         for (int m = 0; m < nf; m++) out[c * nf + m] += ds * qf->weights[q] * psi[m] * g[c];
       continue;
     }
-    elasticity_exact(&s->params, x, u, grad, &p);
+    problem_elasticity_displacement(s->params, cond, x, u);
     /* The projection of each component as in the scalar case (reference_assemble.c). */
     for (int c = 0; c < d; c++)
       for (int m = 0; m < nf; m++) out[c * nf + m] += qf->weights[q] * psi[m] * u[c];

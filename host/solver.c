@@ -9,6 +9,7 @@
 #include "reference.h"
 #include "krylov.h"
 #include "solver_impl.h"
+#include "user_problem.h"
 
 #define MAX_ORDER 10
 
@@ -16,7 +17,10 @@ const char *const hdgcl_solver_options[] = {
     "problem",   "order",       "tau",        "rtol",     "maxit",      "solver",
     "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "cheb-mixed", "format",
     "chunk",     "keep-local",  "poly-degree", "kappa2",  "beta",  "scratch",    "pmg-smooth", "pmg-coarse",
-    "mu",        "lambda",      "weight",     "contrast", "material",   NULL};
+    "mu",        "lambda",      "weight",     "contrast", "material",
+    /* a user's own problem (host/problem/user_problem.c, docs/problems.md) */
+    "problem-file", "pde", "constants", "kappa", "c", "f", "body-force", "exact", "exact-grad",
+    "bc", "bc-default", "region", "output", NULL};
 
 /* In the order of PRECOND_* (solver_impl.h) and SOLVER_* (krylov.h). */
 static const char *const precond_names[] = {"none", "jacobi", "block-jacobi", "chebyshev", "asm",
@@ -46,8 +50,23 @@ static double largest_diameter(const hdgcl_mesh *mesh) {
 
 static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order) {
   const char *name;
-  HDGCL_TRY(hdgcl_options_get_string(opts, "problem", "helmholtz-sin", &name));
-  HDGCL_TRY(hdg_problem_find(name, &s->problem));
+  bool user = hdg_user_problem_requested(opts);
+  if (user) {
+    HDGCL_TRY(hdg_user_problem_create(opts, &s->user));
+    s->owns_user = true;
+    s->problem = &s->user->problem;
+  } else {
+    HDGCL_TRY(hdgcl_options_get_string(opts, "problem", "helmholtz-sin", &name));
+    HDGCL_TRY(hdg_problem_find(name, &s->problem));
+    for (int i = 1; hdg_user_problem_options[i]; i++) /* [0] is problem-file */
+      if (opts && hdgcl_options_has(opts, hdg_user_problem_options[i]) &&
+          strcmp(hdg_user_problem_options[i], "beta") && strcmp(hdg_user_problem_options[i], "mu") &&
+          strcmp(hdg_user_problem_options[i], "lambda"))
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "--%s: an option of a user's own problem (give --problem-file FILE or "
+                           "--problem user; docs/problems.md), not of --problem %s",
+                           hdg_user_problem_options[i], name);
+  }
   HDGCL_TRY(hdgcl_options_get_int(opts, "order", 3, 0, MAX_ORDER, order));
   HDGCL_TRY(hdgcl_options_get_real(opts, "tau", 1.0, 1e-300, 1e300, &s->tau));
   if (!(s->tau > 0)) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--tau must be > 0");
@@ -56,7 +75,11 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   bool beam = s->problem->id == PROBLEM_CANTILEVER;
   HDGCL_TRY(hdgcl_options_get_real(opts, "rtol", beam ? 1e-8 : 1e-12, 1e-300, 1.0, &s->rtol));
   HDGCL_TRY(hdgcl_options_get_int(opts, "maxit", 10000, 1, 1000000000, &s->maxit));
-  HDGCL_TRY(hdg_problem_read_materials(s->problem, opts, dim, &s->materials));
+  if (user && hdgcl_options_has(opts, "material"))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--material: a user's problem gives coefficients per tag with --region "
+                       "'TAG: mu = ..., lambda = ...'");
+  if (!user) HDGCL_TRY(hdg_problem_read_materials(s->problem, opts, dim, &s->materials));
   s->nonsymmetric = s->problem->nonsymmetric;
   bool nonsym = s->nonsymmetric;
   HDGCL_TRY(hdgcl_options_get_choice(opts, "solver", solver_names, nonsym ? SOLVER_GMRES : SOLVER_CG,
@@ -97,6 +120,17 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   s->keep_local = keep - 1;
   static const char *const scratch_names[] = {"auto", "local", "global", NULL};
   HDGCL_TRY(hdgcl_options_get_choice(opts, "scratch", scratch_names, SCRATCH_AUTO, &s->scratch));
+  if (user) {
+    /* mu, lambda of the exact pressure -(mu + lambda) div u: the problem's own where constant */
+    double mu = NAN, lambda = NAN;
+    if (s->problem->vector) {
+      if (!hdg_expr_constant(s->user->mu, &mu)) mu = NAN;
+      if (!hdg_expr_constant(s->user->lambda, &lambda)) lambda = NAN;
+    }
+    s->params = (problem_params){.id = PROBLEM_USER, .dim = dim, .degree = *order, .mu = mu,
+                                 .lambda = lambda, .user = s->user};
+    return HDGCL_SUCCESS;
+  }
   HDGCL_TRY(hdg_problem_params(s->problem, opts, *order, dim, &s->params));
   return HDGCL_SUCCESS;
 }
@@ -122,16 +156,32 @@ static int solver_init(hdgcl_solver s, int order) {
   HDGCL_TRY(hdg_sizes_set_components(&s->ref.sz, hdg_problem_components(s->problem, mesh->dim)));
   const hdg_sizes *sz = &s->ref.sz;
   size_t nc = (size_t)sz->ncomp;
-  HDGCL_TRY(hdg_numbering_create(mesh, sz, s->problem->neumann_tags, s->problem->num_neumann,
-                                 &s->num));
+  if (s->user) {
+    size_t nb = (size_t)(mesh->num_faces - mesh->num_interior_faces) + 1;
+    int8_t *bnd = NULL;
+    HDGCL_TRY(hdgcl_calloc(2 * nb, 1, "boundary conditions", &bnd));
+    int status = hdg_user_problem_bind(s->user, mesh, bnd, bnd + nb);
+    if (status == HDGCL_SUCCESS)
+      status = hdg_numbering_create_with(mesh, sz, NULL, 0, bnd, bnd + nb, &s->num);
+    free(bnd);
+    HDGCL_TRY(status);
+  } else {
+    HDGCL_TRY(hdg_numbering_create(mesh, sz, s->problem->neumann_tags, s->problem->num_neumann,
+                                   &s->num));
+  }
   size_t ne = (size_t)mesh->num_elements, rows = (size_t)s->num.num_unknown_faces;
   HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "kappa", &s->kappa));
   HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "c", &s->c));
-  HDGCL_TRY(hdg_problem_coefficients(&s->params, mesh, s->kappa, s->c));
   if (s->problem->vector) {
     HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "mu", &s->mu));
     HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "lambda", &s->lambda));
-    HDGCL_TRY(hdg_problem_lame(&s->params, &s->materials, mesh, s->mu, s->lambda));
+  }
+  if (s->user) {
+    HDGCL_TRY(hdg_user_problem_coefficients(s->user, mesh, s->kappa, s->c, s->mu, s->lambda));
+    if (s->user->any_robin) HDGCL_TRY(solver_robin_blocks(s));
+  } else {
+    HDGCL_TRY(hdg_problem_coefficients(&s->params, mesh, s->kappa, s->c));
+    if (s->problem->vector) HDGCL_TRY(hdg_problem_lame(&s->params, &s->materials, mesh, s->mu, s->lambda));
   }
   /* Face blocks of nfb = ncomp * nf values; u, q (H), u* per component. */
   HDGCL_TRY(hdgcl_calloc(rows * sz->nslots * sz->nfb * sz->nfb, sizeof(double), "trace matrix",
@@ -210,6 +260,7 @@ int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb
   s->ctx = fine->ctx;
   s->mesh = fine->mesh;
   s->problem = fine->problem;
+  s->user = fine->user; /* owned by the fine solver */
   s->params = fine->params; /* the same PDE: only the discretisation degree changes */
   s->materials = fine->materials;
   s->nonsymmetric = fine->nonsymmetric;
@@ -263,6 +314,40 @@ int solver_record_residual(hdgcl_solver s, double relres) {
   return HDGCL_SUCCESS;
 }
 
+/* A user's problem: its outputs, and NaN errors where it has no exact solution. */
+static int user_results(hdgcl_solver s) {
+  hdgcl_result *r = &s->result;
+  if (!s->user->has_exact)
+    r->l2_u = r->l2_q = r->l2_ustar = r->linf_u = r->norm_u = r->norm_q = r->l2_p = r->norm_p = NAN;
+  HDGCL_TRY(solver_outputs(s));
+  int n = s->user->num_outputs;
+  if (n == 0) return HDGCL_SUCCESS;
+  if (!s->outputs) HDGCL_TRY(hdgcl_calloc((size_t)n, sizeof *s->outputs, "outputs", &s->outputs));
+  static const char *const scalar_names[] = {"flux", "integral", "u ux uy uz", "", ""};
+  static const char *const point_names[2][2] = {{"u qx qy", "u qx qy qz"},
+                                                {"ux Hxx Hxy uy Hyx Hyy",
+                                                 "ux Hxx Hxy Hxz uy Hyx Hyy Hyz uz Hzx Hzy Hzz"}};
+  int d = s->mesh->dim;
+  for (int i = 0; i < n; i++) {
+    const hdg_user_output *o = &s->user->outputs[i];
+    hdgcl_output *p = &s->outputs[i];
+    p->label = o->label;
+    p->num_values = o->num_values;
+    memcpy(p->values, o->values, sizeof p->values);
+    if (o->kind == USER_OUT_POINT)
+      p->names = point_names[s->problem->vector][d == 3];
+    else if (o->kind == USER_OUT_REACTION)
+      p->names = d == 3 ? "Fx Fy Fz" : "Fx Fy";
+    else if (o->kind == USER_OUT_VON_MISES)
+      p->names = "max x y z";
+    else
+      p->names = scalar_names[o->kind];
+  }
+  r->num_outputs = n;
+  r->outputs = s->outputs;
+  return HDGCL_SUCCESS;
+}
+
 int hdgcl_solver_solve(hdgcl_solver s) {
   if (!s) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_solve: NULL solver");
   s->result.history_length = 0;
@@ -272,6 +357,7 @@ int hdgcl_solver_solve(hdgcl_solver s) {
     s->result.stages[i].bytes = 0;
   }
   int status = hdgcl_context_is_reference(s->ctx) ? reference_solve(s) : pipeline_solve(s);
+  if (status == HDGCL_SUCCESS && s->user) status = user_results(s);
   s->solved = status == HDGCL_SUCCESS;
   double total = 0.0;
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) total += s->result.stages[i].seconds;
@@ -330,6 +416,9 @@ int hdgcl_solver_destroy(hdgcl_solver *solver) {
   hdg_reference_destroy(&s->ref);
   hdg_numbering_destroy(&s->num);
   free(s->kappa);
+  free(s->robin);
+  free(s->outputs);
+  if (s->owns_user) hdg_user_problem_destroy(&s->user);
   free(s->mu);
   free(s->lambda);
   free(s->c);

@@ -45,6 +45,13 @@ struct hdgcl_solver_s {
   int keep_local;       /* -1 automatic, 0 recompute, 1 keep */
   int scratch;          /* SCRATCH_AUTO / _LOCAL / _GLOBAL: where per-element factorisations work */
   double *kappa, *c;    /* [num_elements] */
+  /* Robin faces' alpha-weighted face mass blocks [num_boundary_faces][nfb][nfb]
+   * (docs/problems.md (P3)); NULL when no face is Robin. */
+  double *robin;
+  /* The user's own problem (host/problem/user_problem.h), or NULL. */
+  struct hdg_user_problem *user;
+  bool owns_user;
+  hdgcl_output *outputs; /* [user->num_outputs], result.outputs */       /* false in p-multigrid levels, which share the fine solver's */
   /* Vector problems: Lame parameters per element ([num_elements], from the
    * problem and --material; their range is in result.mu_min .. lambda_max,
    * see solver_mu0).  nonsymmetric: the trace system is not symmetric
@@ -110,5 +117,12 @@ int solver_record_residual(hdgcl_solver s, double relres);
  * <g_N, psi_m> of Neumann faces, [num_faces - num_interior][nf], on the host
  * (the reference path; the device computes the same in cl/assemble.cl). */
 int reference_boundary_data(hdgcl_solver s, double *bvals);
+
+/* s->robin: each Robin face's block R_mn = <alpha psi_n, psi_m>_F by the face
+ * quadrature (docs/problems.md (P3)), shared by both paths. */
+int solver_robin_blocks(hdgcl_solver s);
+
+/* The user's outputs from the host copies of the solution (host/outputs.c). */
+int solver_outputs(hdgcl_solver s);
 
 #endif

@@ -173,8 +173,8 @@ static void check_error(const char *text, ...) {
 }
 
 static void check_errors(void) {
-  check_error("sin(q)", "column 5: unknown variable 'q' in 'sin(q)' (known: x, y, z, pi, e, k0, k1)",
-              NULL);
+  check_error("sin(q)",
+              "column 5: unknown variable 'q' in 'sin(q)' (known: x, y, z, pi, e, k0, k1)", NULL);
   check_error("1 + sine(x)", "column 5: unknown function 'sine'", NULL);
   check_error("sin(x, y)", "column 1: 'sin' takes 1 argument, got 2", NULL);
   check_error("atan2(x)", "column 1: 'atan2' takes 2 arguments, got 1", NULL);
@@ -351,7 +351,8 @@ static void check_emit(void) {
   check_emit_text("x && y || z",
                   "((((((x[0]) != 0.0 && (x[1]) != 0.0) ? 1.0 : 0.0)) != 0.0 || (x[2]) != 0.0) ? "
                   "1.0 : 0.0)");
-  check_emit_text("abs(x) + min(x, y) - max(y, z)", "((fabs(x[0]) + fmin(x[0], x[1])) - fmax(x[1], x[2]))");
+  check_emit_text("abs(x) + min(x, y) - max(y, z)",
+                  "((fabs(x[0]) + fmin(x[0], x[1])) - fmax(x[1], x[2]))");
   check_emit_text("atan2(y, x) / log10(z)", "(atan2(x[1], x[0]) / log10(x[2]))");
 }
 

@@ -186,7 +186,25 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
     fprintf(f, ", \"beam_deflection\": ");
     json_number(f, r->beam_deflection);
   }
-  fprintf(f, "},\n%s  \"stages\": [", pad);
+  fprintf(f, "}");
+  if (r->num_outputs) { /* a user's problem's outputs */
+    fprintf(f, ",\n%s  \"outputs\": [", pad);
+    for (int i = 0; i < r->num_outputs; i++) {
+      const hdgcl_output *o = &r->outputs[i];
+      fprintf(f, "%s\n%s    {\"label\": ", i ? "," : "", pad);
+      json_string(f, o->label);
+      fprintf(f, ", \"names\": ");
+      json_string(f, o->names);
+      fprintf(f, ", \"values\": [");
+      for (int k = 0; k < o->num_values; k++) {
+        if (k) fprintf(f, ", ");
+        json_number(f, o->values[k]);
+      }
+      fprintf(f, "]}");
+    }
+    fprintf(f, "\n%s  ]", pad);
+  }
+  fprintf(f, ",\n%s  \"stages\": [", pad);
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
     const hdgcl_stage_stats *st = &r->stages[i];
     fprintf(f, "%s\n%s    {\"name\": \"%s\", \"seconds\": ", i ? "," : "", pad, st->name);
@@ -272,12 +290,25 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
   if (!isnan(r->tip_deflection)) /* cantilever: no exact solution */
     fprintf(out, "tip       deflection %.6e, Euler-Bernoulli q L^4 / (8 E I) %.6e (ratio %.4f)\n",
             r->tip_deflection, r->beam_deflection, r->tip_deflection / r->beam_deflection);
+  else if (isnan(r->l2_u) && isnan(r->norm_u))
+    fprintf(out, "errors    none (the problem gives no exact solution)\n");
   else if (!vector)
     fprintf(out, "errors    L2(u) %.4e   L2(q) %.4e   L2(u*) %.4e   max|u-u_h| %.4e\n", r->l2_u,
             r->l2_q, r->l2_ustar, r->linf_u);
   else /* vector problems */
     fprintf(out, "errors    L2(u) %.4e   L2(H) %.4e   L2(p) %.4e   L2(u*) %.4e   max|u-u_h| %.4e\n",
             r->l2_u, r->l2_q, r->l2_p, r->l2_ustar, r->linf_u);
+  for (int i = 0; i < r->num_outputs; i++) { /* a user's problem's outputs */
+    const hdgcl_output *o = &r->outputs[i];
+    fprintf(out, "output    %s:", o->label);
+    const char *name = o->names;
+    for (int k = 0; k < o->num_values; k++) {
+      size_t len = strcspn(name, " ");
+      fprintf(out, "%s%.*s = %.10g", k ? ", " : " ", (int)len, name, o->values[k]);
+      name += len + (name[len] == ' ');
+    }
+    fprintf(out, "\n");
+  }
   fprintf(out, "stage          time [ms]   GFLOP/s      GB/s\n");
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
     const hdgcl_stage_stats *st = &r->stages[i];

@@ -263,7 +263,9 @@ static int unexpected(const parser *p) {
   return fail(p, p->start, "unexpected '%.*s'", (int)p->len, p->text + p->start);
 }
 
-static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static bool is_alpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 /* The next token into p->tok, p->start, p->len. */

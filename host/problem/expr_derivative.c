@@ -109,7 +109,15 @@ static hdg_expr *power(int *st, hdg_expr *a, hdg_expr *b) {
   return node(st, EXPR_POW, 0, a, b, NULL);
 }
 
-static hdg_expr *fn(int *st, expr_func f, hdg_expr *a) { return node(st, EXPR_CALL, f, a, NULL, NULL); }
+static hdg_expr *fn(int *st, expr_func f, hdg_expr *a) {
+  return node(st, EXPR_CALL, f, a, NULL, NULL);
+}
+
+/* a^2 and 1 - a^2 of a copy of a. */
+static hdg_expr *square(int *st, const hdg_expr *a) { return power(st, copy(st, a), num(st, 2)); }
+static hdg_expr *one_minus_square(int *st, const hdg_expr *a) {
+  return sub(st, num(st, 1.0), square(st, a));
+}
 
 static hdg_expr *cond(int *st, hdg_expr *c, hdg_expr *a, hdg_expr *b) {
   return node(st, EXPR_COND, 0, c, a, b);
@@ -123,17 +131,17 @@ static hdg_expr *d_function(int *st, const hdg_expr *e) {
   switch (e->func) {
   case FN_SIN: return fn(st, FN_COS, copy(st, a));
   case FN_COS: return neg(st, fn(st, FN_SIN, copy(st, a)));
-  case FN_TAN: return divide(st, num(st, 1.0), power(st, fn(st, FN_COS, copy(st, a)), num(st, 2)));
+  case FN_TAN: /* 1 / cos(a)^2 */
+    return divide(st, num(st, 1.0), power(st, fn(st, FN_COS, copy(st, a)), num(st, 2)));
   case FN_ASIN:
   case FN_ACOS: {
-    hdg_expr *r = divide(st, num(st, 1.0),
-                         fn(st, FN_SQRT, sub(st, num(st, 1.0), power(st, copy(st, a), num(st, 2)))));
+    hdg_expr *r = divide(st, num(st, 1.0), fn(st, FN_SQRT, one_minus_square(st, a)));
     return e->func == FN_ASIN ? r : neg(st, r);
   }
-  case FN_ATAN: return divide(st, num(st, 1.0), add(st, num(st, 1.0), power(st, copy(st, a), num(st, 2))));
+  case FN_ATAN: return divide(st, num(st, 1.0), add(st, num(st, 1.0), square(st, a)));
   case FN_SINH: return fn(st, FN_COSH, copy(st, a));
   case FN_COSH: return fn(st, FN_SINH, copy(st, a));
-  case FN_TANH: return sub(st, num(st, 1.0), power(st, copy(st, e), num(st, 2)));
+  case FN_TANH: return one_minus_square(st, e);
   case FN_EXP: return copy(st, e);
   case FN_LOG: return divide(st, num(st, 1.0), copy(st, a));
   case FN_LOG10: return divide(st, num(st, 1.0), mul(st, copy(st, a), num(st, log(10.0))));
@@ -150,7 +158,8 @@ static hdg_expr *d_call(int *st, const hdg_expr *e, int v) {
     return divide(st, sub(st, mul(st, copy(st, b), d(st, a, v)), mul(st, copy(st, a), d(st, b, v))),
                   add(st, mul(st, copy(st, a), copy(st, a)), mul(st, copy(st, b), copy(st, b))));
   if (e->func == FN_MIN || e->func == FN_MAX) /* a < b ? a' : b', a > b ? a' : b' */
-    return cond(st, node(st, e->func == FN_MIN ? EXPR_LT : EXPR_GT, 0, copy(st, a), copy(st, b), NULL),
+    return cond(st,
+                node(st, e->func == FN_MIN ? EXPR_LT : EXPR_GT, 0, copy(st, a), copy(st, b), NULL),
                 d(st, a, v), d(st, b, v));
   hdg_expr *g = d_function(st, e); /* f'(a) times a', or a' / den for f'(a) = 1 / den */
   if (!*st && g->kind == EXPR_DIV && is_number(g->a, 1.0)) {
@@ -171,14 +180,16 @@ static hdg_expr *d(int *st, const hdg_expr *e, int v) {
   case EXPR_NEG: return neg(st, d(st, a, v));
   case EXPR_ADD: return add(st, d(st, a, v), d(st, b, v));
   case EXPR_SUB: return sub(st, d(st, a, v), d(st, b, v));
-  case EXPR_MUL: return add(st, mul(st, d(st, a, v), copy(st, b)), mul(st, copy(st, a), d(st, b, v)));
+  case EXPR_MUL:
+    return add(st, mul(st, d(st, a, v), copy(st, b)), mul(st, copy(st, a), d(st, b, v)));
   case EXPR_DIV:
     if (!hdg_expr_uses(b, v)) return divide(st, d(st, a, v), copy(st, b));
     return divide(st, sub(st, mul(st, d(st, a, v), copy(st, b)), mul(st, copy(st, a), d(st, b, v))),
-                  power(st, copy(st, b), num(st, 2)));
+                  square(st, b));
   case EXPR_POW:
     if (!hdg_expr_uses(b, v)) /* b a^(b-1) a' */
-      return mul(st, mul(st, copy(st, b), power(st, copy(st, a), sub(st, copy(st, b), num(st, 1.0)))),
+      return mul(st,
+                 mul(st, copy(st, b), power(st, copy(st, a), sub(st, copy(st, b), num(st, 1.0)))),
                  d(st, a, v));
     if (!hdg_expr_uses(a, v)) /* a^b log(a) b' */
       return mul(st, mul(st, copy(st, e), fn(st, FN_LOG, copy(st, a))), d(st, b, v));

@@ -19,7 +19,8 @@ static int text_open(FILE **f, char **text, size_t *size) {
 }
 
 static int text_close(FILE *f, char **text, int st) {
-  if (fclose(f) && !st) st = hdgcl_error(HDGCL_ERROR_MEMORY, "out of host memory (expression text)");
+  if (fclose(f) && !st)
+    st = hdgcl_error(HDGCL_ERROR_MEMORY, "out of host memory (expression text)");
   if (st) {
     free(*text);
     *text = NULL;

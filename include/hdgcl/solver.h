@@ -70,6 +70,14 @@ typedef struct hdgcl_stage_stats {
   double bytes; /* bytes the stage must move through device memory */
 } hdgcl_stage_stats;
 
+/* One output of a user's problem (docs/problems.md "Outputs"). */
+typedef struct hdgcl_output {
+  const char *label;  /* as asked, e.g. "flux: cone" */
+  const char *names;  /* the values' names, space-separated, e.g. "u qx qy" */
+  int num_values;
+  double values[12];
+} hdgcl_output;
+
 typedef struct hdgcl_result {
   const char *problem;
   char device[256];
@@ -152,6 +160,10 @@ typedef struct hdgcl_result {
    * size; NULL and 0 on the reference path. */
   const char *postprocess;
   int postprocess_wg;
+  /* A user's problem: its outputs in the order asked (none for the built-in
+   * problems); without an exact solution its errors and norms are NaN. */
+  int num_outputs;
+  const hdgcl_output *outputs;
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,

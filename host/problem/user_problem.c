@@ -1,0 +1,740 @@
+/* A user's own problem: reading the options (and the problem file) into
+ * parsed expressions, binding them to a mesh, and the host's evaluation of
+ * them (the hdg_user_* functions cl/problems.h calls on the host).  The
+ * option syntax is docs/problems.md's. */
+#include "user_problem.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "hdg.h"
+#include "problem_file.h"
+
+const char *const hdg_user_problem_options[] = {
+    "problem-file", "pde", "constants", "kappa", "c", "f", "beta", "mu", "lambda", "body-force",
+    "exact", "exact-grad", "bc", "bc-default", "region", "output", NULL};
+
+static const char *const boundary_vars[] = {"x", "y", "z", "nx", "ny", "nz"};
+static const char *const integrand_vars[] = {"x", "y", "z", "u", "ux", "uy", "uz", "qx", "qy", "qz"};
+
+bool hdg_user_problem_requested(hdgcl_options opts) {
+  const char *name;
+  if (!opts) return false;
+  if (hdgcl_options_has(opts, "problem-file")) return true;
+  if (hdgcl_options_get_string(opts, "problem", "", &name) != HDGCL_SUCCESS) return false;
+  return strcmp(name, "user") == 0;
+}
+
+/* The value of key: the option if given, else the problem file's, else NULL. */
+typedef struct sources {
+  hdgcl_options opts, file;
+  const char *file_name;
+} sources;
+
+static const char *lookup(const sources *src, const char *key, char *what, size_t n) {
+  const char *v = NULL;
+  if (hdgcl_options_has(src->opts, key)) {
+    hdgcl_options_get_string(src->opts, key, "", &v);
+    snprintf(what, n, "--%s", key);
+    return v;
+  }
+  if (src->file && hdgcl_options_has(src->file, key)) {
+    hdgcl_options_get_string(src->file, key, "", &v);
+    snprintf(what, n, "%s: %s", src->file_name, key);
+    return v;
+  }
+  return NULL;
+}
+
+/* Splits text at `sep` outside parentheses into at most max pieces (copied,
+ * trimmed, into buf, NUL-separated); returns the count or -1 if too many. */
+static int split(const char *text, char sep, char *buf, size_t bufsize, char **pieces, int max) {
+  snprintf(buf, bufsize, "%s", text);
+  int n = 0, depth = 0;
+  char *start = buf;
+  for (char *p = buf;; p++) {
+    if (*p == '(') depth++;
+    if (*p == ')') depth--;
+    if ((*p == sep && depth == 0) || *p == '\0') {
+      bool end = *p == '\0';
+      *p = '\0';
+      if (n == max) return -1;
+      while (isspace((unsigned char)*start)) start++;
+      char *e = start + strlen(start);
+      while (e > start && isspace((unsigned char)e[-1])) *--e = '\0';
+      pieces[n++] = start;
+      if (end) break;
+      start = p + 1;
+    }
+  }
+  return n;
+}
+
+static int parse(hdg_user_problem *up, const char *text, const char *what, bool integrand,
+                 hdg_expr **e) {
+  hdg_expr_symbols sym = {integrand ? USER_NUM_INTEGRAND_VARS : USER_NUM_BOUNDARY_VARS,
+                          integrand ? integrand_vars : boundary_vars, up->num_constants, NULL, NULL};
+  const char *names[HDG_USER_MAX_CONSTANTS];
+  for (int i = 0; i < up->num_constants; i++) names[i] = up->constant_names[i];
+  sym.constant_names = names;
+  sym.constant_values = up->constant_values;
+  return hdg_expr_parse(text, what, &sym, e);
+}
+
+/* An expression of x, y, z only (coefficients, sources). */
+static int parse_field(hdg_user_problem *up, const char *text, const char *what, hdg_expr **e) {
+  HDGCL_TRY(parse(up, text, what, false, e));
+  for (int v = USER_NX; v <= USER_NZ; v++)
+    if (hdg_expr_uses(*e, v))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "%s: '%s' uses the normal %s, which only boundary data have", what, text,
+                         boundary_vars[v]);
+  return HDGCL_SUCCESS;
+}
+
+/* A vector of 1..3 expressions separated by commas. */
+static int parse_vector(hdg_user_problem *up, const char *text, const char *what, bool normal,
+                        hdg_expr **e, int *count) {
+  char buf[4096], *pieces[3];
+  int n = split(text, ',', buf, sizeof buf, pieces, 3);
+  if (n < 1 || (n == 1 && !*pieces[0]))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s': expected 1 to 3 expressions separated by commas",
+                       what, text);
+  if (n < 0)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s': more than 3 components", what, text);
+  for (int i = 0; i < n; i++) {
+    char w[300];
+    snprintf(w, sizeof w, "%s (component %d)", what, i + 1);
+    if (normal)
+      HDGCL_TRY(parse(up, pieces[i], w, false, &e[i]));
+    else
+      HDGCL_TRY(parse_field(up, pieces[i], w, &e[i]));
+  }
+  *count = n;
+  return HDGCL_SUCCESS;
+}
+
+static int read_constants(hdg_user_problem *up, const sources *src) {
+  char what[300];
+  const char *text = lookup(src, "constants", what, sizeof what);
+  if (!text || !*text) return HDGCL_SUCCESS;
+  char buf[8192], *pieces[HDG_USER_MAX_CONSTANTS];
+  int n = split(text, ',', buf, sizeof buf, pieces, HDG_USER_MAX_CONSTANTS);
+  if (n < 0)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: more than %d constants", what,
+                       HDG_USER_MAX_CONSTANTS);
+  const char *names[HDG_USER_MAX_CONSTANTS], *texts[HDG_USER_MAX_CONSTANTS];
+  for (int i = 0; i < n; i++) {
+    char *eq = strchr(pieces[i], '=');
+    if (!eq)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s': expected NAME = EXPRESSION", what, pieces[i]);
+    *eq = '\0';
+    char *name = pieces[i], *e = name + strlen(name);
+    while (e > name && isspace((unsigned char)e[-1])) *--e = '\0';
+    if (strlen(name) >= sizeof up->constant_names[0])
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: constant name '%s' is too long", what, name);
+    names[i] = name;
+    texts[i] = eq + 1;
+  }
+  HDGCL_TRY(hdg_expr_define_constants(n, names, texts, what, up->constant_values));
+  for (int i = 0; i < n; i++) snprintf(up->constant_names[i], sizeof up->constant_names[i], "%s", names[i]);
+  up->num_constants = n;
+  return HDGCL_SUCCESS;
+}
+
+static const char *const kind_names[] = {"dirichlet", "neumann", "robin", "displacement", "traction",
+                                         "flux", NULL};
+
+/* "KIND: VALUE" (or "KIND" alone where the exact solution gives the data). */
+static int read_condition(hdg_user_problem *up, const char *text, const char *what,
+                          hdg_user_condition *bc) {
+  const char *colon = strchr(text, ':');
+  char kind[32];
+  size_t len = colon ? (size_t)(colon - text) : strlen(text);
+  while (len && isspace((unsigned char)text[len - 1])) len--;
+  while (len && isspace((unsigned char)*text)) text++, len--;
+  if (len >= sizeof kind) len = sizeof kind - 1;
+  memcpy(kind, text, len);
+  kind[len] = '\0';
+  int k = -1;
+  for (int i = 0; kind_names[i]; i++)
+    if (strcmp(kind, kind_names[i]) == 0) k = i;
+  bool vector = up->problem.vector;
+  if (k < 0 || (vector && (k == 0 || k == 1 || k == 2 || k == 5)) || (!vector && (k == 3 || k == 4)))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: unknown boundary condition '%s' (%s)", what, kind,
+                       vector ? "elasticity: displacement or traction"
+                              : "scalar: dirichlet, neumann (or flux) or robin");
+  bc->kind = (k == 0 || k == 3) ? USER_BC_DIRICHLET : k == 2 ? USER_BC_ROBIN : USER_BC_NEUMANN;
+  const char *value = colon ? colon + 1 : "";
+  while (isspace((unsigned char)*value)) value++;
+  if (!*value) {
+    if (!up->has_exact || bc->kind == USER_BC_ROBIN)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "%s: '%s' needs a value ('%s: EXPRESSION'%s)", what, kind, kind,
+                         bc->kind == USER_BC_ROBIN ? ": ALPHA, G" : ", or an exact solution");
+    return HDGCL_SUCCESS; /* from the exact solution */
+  }
+  if (bc->kind == USER_BC_ROBIN) {
+    hdg_expr *pair[3] = {NULL, NULL, NULL};
+    int n = 0;
+    HDGCL_TRY(parse_vector(up, value, what, true, pair, &n));
+    bc->alpha = pair[0];
+    bc->value[0] = pair[1];
+    if (n != 2)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: robin needs 'robin: ALPHA, G' (got '%s')", what,
+                         value);
+    for (int v = USER_NX; v <= USER_NZ; v++)
+      if (hdg_expr_uses(bc->alpha, v))
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: the Robin coefficient may not use the normal", what);
+    return HDGCL_SUCCESS;
+  }
+  int n = 0;
+  HDGCL_TRY(parse_vector(up, value, what, true, bc->value, &n));
+  if (!vector && n != 1)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s' has %d components, a scalar problem takes 1",
+                       what, value, n);
+  if (vector && n == 1) /* one value for every component */
+    for (int c = 1; c < 3; c++) HDGCL_TRY(hdg_expr_copy(bc->value[0], &bc->value[c]));
+  return HDGCL_SUCCESS;
+}
+
+static int read_conditions(hdg_user_problem *up, const sources *src) {
+  char what[300], w[400];
+  const char *text = lookup(src, "bc", what, sizeof what);
+  if (text && *text) {
+    char buf[16384], *pieces[HDG_USER_MAX_CONDITIONS];
+    int n = split(text, ';', buf, sizeof buf, pieces, HDG_USER_MAX_CONDITIONS - 1);
+    if (n < 0)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: more than %d conditions", what,
+                         HDG_USER_MAX_CONDITIONS - 1);
+    for (int i = 0; i < n; i++) {
+      if (!*pieces[i]) continue;
+      hdg_user_condition *bc = &up->conditions[up->num_conditions];
+      char *colon = strchr(pieces[i], ':');
+      if (!colon)
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s': expected TAGS: KIND: VALUE", what,
+                           pieces[i]);
+      *colon = '\0';
+      snprintf(bc->tags, sizeof bc->tags, "%s", pieces[i]);
+      snprintf(w, sizeof w, "%s (tags %s)", what, bc->tags);
+      HDGCL_TRY(read_condition(up, colon + 1, w, bc));
+      up->num_conditions++;
+    }
+  }
+  text = lookup(src, "bc-default", what, sizeof what);
+  if (text && *text) {
+    hdg_user_condition *bc = &up->conditions[up->num_conditions];
+    snprintf(bc->tags, sizeof bc->tags, "(default)");
+    HDGCL_TRY(read_condition(up, text, what, bc));
+    up->num_conditions++;
+    up->has_default = true;
+  }
+  if (up->num_conditions == 0)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "%s: no boundary conditions (give --bc 'TAGS: KIND: VALUE; ...' or "
+                       "--bc-default 'KIND: VALUE')",
+                       up->source);
+  return HDGCL_SUCCESS;
+}
+
+static int read_regions(hdg_user_problem *up, const sources *src) {
+  char what[300], w[400];
+  const char *text = lookup(src, "region", what, sizeof what);
+  if (!text || !*text) return HDGCL_SUCCESS;
+  char buf[16384], *pieces[HDG_USER_MAX_REGIONS];
+  int n = split(text, ';', buf, sizeof buf, pieces, HDG_USER_MAX_REGIONS);
+  if (n < 0) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: more than %d regions", what, HDG_USER_MAX_REGIONS);
+  for (int i = 0; i < n; i++) {
+    if (!*pieces[i]) continue;
+    hdg_user_region *r = &up->regions[up->num_regions];
+    char *colon = strchr(pieces[i], ':');
+    if (!colon)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s': expected TAG: NAME = EXPRESSION, ...",
+                         what, pieces[i]);
+    *colon = '\0';
+    char *tag = pieces[i], *e = tag + strlen(tag);
+    while (e > tag && isspace((unsigned char)e[-1])) *--e = '\0';
+    snprintf(r->tag, sizeof r->tag, "%s", tag);
+    char buf2[8192], *items[8];
+    int m = split(colon + 1, ',', buf2, sizeof buf2, items, 8);
+    if (m < 0) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: region %s: too many entries", what, r->tag);
+    for (int j = 0; j < m; j++) {
+      char *eq = strchr(items[j], '=');
+      if (!eq)
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: region %s: '%s': expected NAME = EXPRESSION",
+                           what, r->tag, items[j]);
+      *eq = '\0';
+      char *name = items[j], *ne = name + strlen(name);
+      while (ne > name && isspace((unsigned char)ne[-1])) *--ne = '\0';
+      hdg_expr **slot = strcmp(name, "kappa") == 0    ? &r->kappa
+                        : strcmp(name, "c") == 0      ? &r->c
+                        : strcmp(name, "mu") == 0     ? &r->mu
+                        : strcmp(name, "lambda") == 0 ? &r->lambda
+                                                      : NULL;
+      bool ok = slot && (up->problem.vector ? (slot == &r->mu || slot == &r->lambda)
+                                            : (slot == &r->kappa || slot == &r->c));
+      if (!ok)
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: region %s: '%s' is not a coefficient of %s",
+                           what, r->tag, name,
+                           up->problem.vector ? "elasticity (mu, lambda)" : "the scalar PDE (kappa, c)");
+      snprintf(w, sizeof w, "%s (region %s, %s)", what, r->tag, name);
+      HDGCL_TRY(parse_field(up, eq + 1, w, slot));
+    }
+    up->num_regions++;
+  }
+  return HDGCL_SUCCESS;
+}
+
+static int read_outputs(hdg_user_problem *up, const sources *src) {
+  char what[300], w[400];
+  const char *text = lookup(src, "output", what, sizeof what);
+  if (!text || !*text) return HDGCL_SUCCESS;
+  char buf[16384], *pieces[HDG_USER_MAX_OUTPUTS];
+  int n = split(text, ';', buf, sizeof buf, pieces, HDG_USER_MAX_OUTPUTS);
+  if (n < 0) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: more than %d outputs", what, HDG_USER_MAX_OUTPUTS);
+  for (int i = 0; i < n; i++) {
+    if (!*pieces[i]) continue;
+    hdg_user_output *o = &up->outputs[up->num_outputs];
+    snprintf(o->label, sizeof o->label, "%s", pieces[i]);
+    char *colon = strchr(pieces[i], ':');
+    char *arg = colon ? colon + 1 : (char *)"";
+    if (colon) *colon = '\0';
+    char *kind = pieces[i], *ke = kind + strlen(kind);
+    while (ke > kind && isspace((unsigned char)ke[-1])) *--ke = '\0';
+    while (isspace((unsigned char)*arg)) arg++;
+    char *at = strchr(kind, '@'); /* integral@REGION */
+    if (at) {
+      *at = '\0';
+      snprintf(o->tags, sizeof o->tags, "%s", at + 1);
+    }
+    snprintf(w, sizeof w, "%s ('%s')", what, o->label);
+    if (strcmp(kind, "flux") == 0 && !up->problem.vector) {
+      o->kind = USER_OUT_FLUX;
+    } else if (strcmp(kind, "reaction") == 0 && up->problem.vector) {
+      o->kind = USER_OUT_REACTION;
+    } else if (strcmp(kind, "integral") == 0) {
+      o->kind = USER_OUT_INTEGRAL;
+      if (up->problem.vector)
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: integrals are of the scalar PDE's solution", w);
+      HDGCL_TRY(parse(up, arg, w, true, &o->integrand));
+    } else if (strcmp(kind, "point") == 0) {
+      o->kind = USER_OUT_POINT;
+      char b2[1024], *xs[3];
+      int m = split(arg, ',', b2, sizeof b2, xs, 3);
+      if (m < 2)
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: expected 'point: X, Y[, Z]'", w);
+      for (int k = 0; k < m; k++) {
+        char *end;
+        o->point[k] = strtod(xs[k], &end);
+        if (end == xs[k] || *end || !isfinite(o->point[k]))
+          return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s' is not a coordinate", w, xs[k]);
+      }
+    } else if (strcmp(kind, "von-mises") == 0 && up->problem.vector) {
+      o->kind = USER_OUT_VON_MISES;
+    } else {
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: unknown output '%s' (%s)", what, kind,
+                         up->problem.vector ? "elasticity: reaction: TAGS, point: X, Y[, Z], von-mises"
+                                            : "scalar: flux: TAGS, integral[@REGION]: EXPRESSION, "
+                                              "point: X, Y[, Z]");
+    }
+    if (o->kind == USER_OUT_FLUX || o->kind == USER_OUT_REACTION) {
+      if (!*arg) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: expected '%s: TAGS'", w, kind);
+      snprintf(o->tags, sizeof o->tags, "%s", arg);
+    }
+    up->num_outputs++;
+  }
+  return HDGCL_SUCCESS;
+}
+
+static int read_exact(hdg_user_problem *up, const sources *src) {
+  char what[300];
+  const char *text = lookup(src, "exact", what, sizeof what);
+  if (!text || !*text) return HDGCL_SUCCESS;
+  int n = 0;
+  HDGCL_TRY(parse_vector(up, text, what, false, up->exact, &n));
+  int want = up->problem.vector ? -1 : 1;
+  if (want == 1 && n != 1)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: a scalar problem's exact solution is one expression", what);
+  if (up->problem.vector && n < 2)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: the exact displacement needs 2 or 3 components", what);
+  up->has_exact = true;
+  int nc = up->problem.vector ? n : 1;
+  const char *gtext = lookup(src, "exact-grad", what, sizeof what);
+  if (gtext && *gtext) {
+    char buf[16384], *rows[3];
+    int m = split(gtext, ';', buf, sizeof buf, rows, 3);
+    if (m != nc)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: expected %d row(s) separated by ';' (one per component)",
+                         what, nc);
+    for (int c = 0; c < nc; c++) {
+      int k = 0;
+      HDGCL_TRY(parse_vector(up, rows[c], what, false, up->exact_grad[c], &k));
+    }
+  } else {
+    for (int c = 0; c < nc; c++)
+      for (int v = 0; v < 3; v++) HDGCL_TRY(hdg_expr_derivative(up->exact[c], v, &up->exact_grad[c][v]));
+  }
+  return HDGCL_SUCCESS;
+}
+
+static int read_field(hdg_user_problem *up, const sources *src, const char *key, const char *def,
+                      hdg_expr **e) {
+  char what[300];
+  const char *text = lookup(src, key, what, sizeof what);
+  if (!text) {
+    text = def;
+    snprintf(what, sizeof what, "%s (default)", key);
+  }
+  return parse_field(up, text, what, e);
+}
+
+int hdg_user_problem_create(hdgcl_options opts, hdg_user_problem **out) {
+  *out = NULL;
+  hdg_user_problem *up;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *up, "user problem", &up));
+  sources src = {opts, NULL, NULL};
+  int status;
+  const char *file = NULL;
+  HDGCL_TRY_GOTO(status, hdgcl_options_get_string(opts, "problem-file", "", &file), fail);
+  snprintf(up->source, sizeof up->source, "%s", *file ? file : "options");
+  if (*file) {
+    HDGCL_TRY_GOTO(status, hdg_problem_file_read(file, &src.file), fail);
+    src.file_name = file;
+  }
+  if (hdgcl_options_has(opts, "problem")) {
+    const char *name;
+    hdgcl_options_get_string(opts, "problem", "", &name);
+    if (strcmp(name, "user") != 0) {
+      status = hdgcl_error(HDGCL_ERROR_ARGUMENT, "--problem %s and --problem-file %s: give one of them",
+                           name, file);
+      goto fail;
+    }
+  }
+  char what[300];
+  const char *pde = lookup(&src, "pde", what, sizeof what);
+  if (pde && strcmp(pde, "scalar") != 0 && strcmp(pde, "elasticity") != 0) {
+    status = hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s': expected scalar or elasticity", what, pde);
+    goto fail;
+  }
+  bool vector = pde && strcmp(pde, "elasticity") == 0;
+  up->problem = (hdg_problem){{"user", "a user's own problem (docs/problems.md)", 0, "square:8"},
+                              PROBLEM_USER, {0}, 0, false, vector};
+  HDGCL_TRY_GOTO(status, read_constants(up, &src), fail);
+  HDGCL_TRY_GOTO(status, read_exact(up, &src), fail);
+  if (vector) {
+    HDGCL_TRY_GOTO(status, read_field(up, &src, "mu", "1", &up->mu), fail);
+    HDGCL_TRY_GOTO(status, read_field(up, &src, "lambda", "1", &up->lambda), fail);
+    const char *t = lookup(&src, "body-force", what, sizeof what);
+    int n = 0;
+    HDGCL_TRY_GOTO(status, parse_vector(up, t ? t : "0", t ? what : "body-force (default)", false,
+                                        up->force, &n),
+                   fail);
+    for (int c = n; c < 3; c++)
+      HDGCL_TRY_GOTO(status, hdg_expr_copy(up->force[n == 1 ? 0 : c - 1], &up->force[c]), fail);
+    if (n == 2) { /* a 2D force: the third component is unused; make it 0 */
+      hdg_expr_destroy(&up->force[2]);
+      HDGCL_TRY_GOTO(status, parse_field(up, "0", "body-force", &up->force[2]), fail);
+    }
+    const char *const scalar_only[] = {"kappa", "c", "f", "beta", NULL};
+    for (int i = 0; scalar_only[i]; i++)
+      if (lookup(&src, scalar_only[i], what, sizeof what)) {
+        status = hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: not a coefficient of elasticity (mu, lambda, body-force)", what);
+        goto fail;
+      }
+  } else {
+    HDGCL_TRY_GOTO(status, read_field(up, &src, "kappa", "1", &up->kappa), fail);
+    HDGCL_TRY_GOTO(status, read_field(up, &src, "c", "0", &up->c), fail);
+    HDGCL_TRY_GOTO(status, read_field(up, &src, "f", "0", &up->f), fail);
+    const char *t = lookup(&src, "beta", what, sizeof what);
+    if (t) {
+      int n = 0;
+      HDGCL_TRY_GOTO(status, parse_vector(up, t, what, false, up->beta, &n), fail);
+      for (int c = 0; c < n; c++) {
+        if (!hdg_expr_constant(up->beta[c], &up->beta_value[c])) {
+          status = hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                               "%s: '%s': beta must be a constant vector (a variable convection "
+                               "field is not supported yet)",
+                               what, t);
+          goto fail;
+        }
+        if (up->beta_value[c] != 0.0) up->problem.nonsymmetric = true;
+      }
+    }
+    const char *const vector_only[] = {"mu", "lambda", "body-force", NULL};
+    for (int i = 0; vector_only[i]; i++)
+      if (lookup(&src, vector_only[i], what, sizeof what)) {
+        status = hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: a coefficient of elasticity (give pde = elasticity)", what);
+        goto fail;
+      }
+  }
+  HDGCL_TRY_GOTO(status, read_conditions(up, &src), fail);
+  HDGCL_TRY_GOTO(status, read_regions(up, &src), fail);
+  HDGCL_TRY_GOTO(status, read_outputs(up, &src), fail);
+  /* Traction data make the elasticity trace system nonsymmetric (as elasticity-mixed). */
+  for (int i = 0; i < up->num_conditions; i++) {
+    if (vector && up->conditions[i].kind == USER_BC_NEUMANN) up->problem.nonsymmetric = true;
+    if (up->conditions[i].kind == USER_BC_ROBIN) up->any_robin = true;
+  }
+  if (src.file) hdgcl_options_destroy(&src.file);
+  *out = up;
+  return HDGCL_SUCCESS;
+fail:
+  if (src.file) hdgcl_options_destroy(&src.file);
+  hdg_user_problem_destroy(&up);
+  return status;
+}
+
+void hdg_user_problem_destroy(hdg_user_problem **upp) {
+  hdg_user_problem *up = *upp;
+  if (!up) return;
+  hdg_expr **all[] = {&up->kappa, &up->c, &up->f, &up->mu, &up->lambda};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdg_expr_destroy(all[i]);
+  for (int c = 0; c < 3; c++) {
+    hdg_expr_destroy(&up->beta[c]);
+    hdg_expr_destroy(&up->force[c]);
+    hdg_expr_destroy(&up->exact[c]);
+    for (int v = 0; v < 3; v++) hdg_expr_destroy(&up->exact_grad[c][v]);
+  }
+  for (int i = 0; i < HDG_USER_MAX_CONDITIONS; i++) {
+    for (int c = 0; c < 3; c++) hdg_expr_destroy(&up->conditions[i].value[c]);
+    hdg_expr_destroy(&up->conditions[i].alpha);
+  }
+  for (int i = 0; i < HDG_USER_MAX_REGIONS; i++) {
+    hdg_user_region *r = &up->regions[i];
+    hdg_expr_destroy(&r->kappa);
+    hdg_expr_destroy(&r->c);
+    hdg_expr_destroy(&r->mu);
+    hdg_expr_destroy(&r->lambda);
+  }
+  for (int i = 0; i < HDG_USER_MAX_OUTPUTS; i++) hdg_expr_destroy(&up->outputs[i].integrand);
+  free(up);
+  *upp = NULL;
+}
+
+/* Resolves "a, b, 3" against the mesh's tags of dimension dim. */
+static int resolve_tags(const hdgcl_mesh *mesh, int dim, const char *text, const char *what,
+                        int32_t *ids, int *count) {
+  char buf[1024], *pieces[HDG_USER_MAX_TAGS];
+  int n = split(text, ',', buf, sizeof buf, pieces, HDG_USER_MAX_TAGS);
+  if (n < 0) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: more than %d tags", what, HDG_USER_MAX_TAGS);
+  for (int i = 0; i < n; i++) {
+    int status = hdgcl_mesh_find_tag(mesh, dim, pieces[i], &ids[i]);
+    if (status != HDGCL_SUCCESS) {
+      char msg[1024];
+      snprintf(msg, sizeof msg, "%s", hdgcl_last_error());
+      return hdgcl_error(status, "%s: %s", what, msg);
+    }
+  }
+  *count = n;
+  return HDGCL_SUCCESS;
+}
+
+int hdg_user_problem_bind(hdg_user_problem *up, const hdgcl_mesh *mesh, int8_t *bnd_bc,
+                          int8_t *bnd_cond) {
+  up->dim = mesh->dim;
+  char what[400];
+  int nreal = up->num_conditions - (up->has_default ? 1 : 0);
+  for (int i = 0; i < nreal; i++) {
+    hdg_user_condition *bc = &up->conditions[i];
+    snprintf(what, sizeof what, "%s: boundary condition on '%s'", up->source, bc->tags);
+    HDGCL_TRY(resolve_tags(mesh, mesh->dim - 1, bc->tags, what, bc->tag_ids, &bc->num_tags));
+  }
+  for (int i = 0; i < up->num_regions; i++) {
+    hdg_user_region *r = &up->regions[i];
+    snprintf(what, sizeof what, "%s: region '%s'", up->source, r->tag);
+    int n;
+    HDGCL_TRY(resolve_tags(mesh, mesh->dim, r->tag, what, &r->tag_id, &n));
+    if (n != 1) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: one tag per region", what);
+  }
+  for (int i = 0; i < up->num_outputs; i++) {
+    hdg_user_output *o = &up->outputs[i];
+    snprintf(what, sizeof what, "%s: output '%s'", up->source, o->label);
+    if (o->kind == USER_OUT_FLUX || o->kind == USER_OUT_REACTION)
+      HDGCL_TRY(resolve_tags(mesh, mesh->dim - 1, o->tags, what, o->tag_ids, &o->num_tags));
+    else if (o->kind == USER_OUT_INTEGRAL && *o->tags)
+      HDGCL_TRY(resolve_tags(mesh, mesh->dim, o->tags, what, o->tag_ids, &o->num_tags));
+  }
+  if (up->problem.vector) {
+    int ncomp = 0;
+    while (ncomp < 3 && up->exact[ncomp]) ncomp++;
+    if (up->has_exact && ncomp != mesh->dim)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: the exact displacement has %d components, the mesh is %dD",
+                         up->source, ncomp, mesh->dim);
+  }
+  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
+    int32_t tag = mesh->face_tags[f];
+    int found = -1;
+    for (int i = 0; i < nreal && found < 0; i++)
+      for (int t = 0; t < up->conditions[i].num_tags; t++)
+        if (up->conditions[i].tag_ids[t] == tag) found = i;
+    if (found < 0 && up->has_default) found = up->num_conditions - 1;
+    if (found < 0) {
+      const char *name = hdgcl_mesh_tag_name(mesh, mesh->dim - 1, tag);
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "%s: boundary tag %d%s%s%s has no boundary condition (add it to bc, or "
+                         "give bc-default)",
+                         up->source, (int)tag, name ? " ('" : "", name ? name : "", name ? "')" : "");
+    }
+    int b = f - mesh->num_interior_faces;
+    int kind = up->conditions[found].kind;
+    bnd_bc[b] = kind == USER_BC_DIRICHLET ? FACE_DIRICHLET : kind == USER_BC_ROBIN ? FACE_ROBIN : FACE_NEUMANN;
+    bnd_cond[b] = (int8_t)found;
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* The element's centroid. */
+static void centroid(const hdgcl_mesh *mesh, int32_t e, double *x) {
+  int d = mesh->dim, nv = mesh->verts_per_element;
+  x[0] = x[1] = x[2] = 0.0;
+  for (int a = 0; a < nv; a++)
+    for (int k = 0; k < d; k++) x[k] += mesh->coords[(size_t)mesh->elem_verts[(size_t)e * nv + a] * d + k] / nv;
+}
+
+int hdg_user_problem_coefficients(const hdg_user_problem *up, const hdgcl_mesh *mesh,
+                                  double *kappa, double *c, double *mu, double *lambda) {
+  int d = mesh->dim;
+  for (int32_t e = 0; e < mesh->num_elements; e++) {
+    double v[USER_NUM_BOUNDARY_VARS] = {0};
+    centroid(mesh, e, v);
+    const hdg_user_region *r = NULL;
+    int32_t tag = mesh->elem_tags ? mesh->elem_tags[e] : 0;
+    for (int i = 0; i < up->num_regions; i++)
+      if (up->regions[i].tag_id == tag) r = &up->regions[i];
+    if (up->problem.vector) {
+      mu[e] = hdg_expr_eval(r && r->mu ? r->mu : up->mu, v);
+      lambda[e] = hdg_expr_eval(r && r->lambda ? r->lambda : up->lambda, v);
+      kappa[e] = mu[e];
+      c[e] = 0.0;
+      if (!(mu[e] > 0) || !isfinite(mu[e]) || !(lambda[e] > -2.0 * mu[e] / d) || !isfinite(lambda[e]))
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "%s: element %d (tag %d) at (%g, %g, %g): mu = %g, lambda = %g (need mu > 0 "
+                           "and lambda + 2 mu / %d > 0)",
+                           up->source, (int)e, (int)tag, v[0], v[1], v[2], mu[e], lambda[e], d);
+    } else {
+      kappa[e] = hdg_expr_eval(r && r->kappa ? r->kappa : up->kappa, v);
+      c[e] = hdg_expr_eval(r && r->c ? r->c : up->c, v);
+      if (!(kappa[e] > 0) || !isfinite(kappa[e]) || !(c[e] >= 0) || !isfinite(c[e]))
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "%s: element %d (tag %d) at (%g, %g, %g): kappa = %g, c = %g (need kappa > 0, "
+                           "c >= 0)",
+                           up->source, (int)e, (int)tag, v[0], v[1], v[2], kappa[e], c[e]);
+    }
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* ---- the host's evaluation (cl/problems.h's USER() on the host) ---- */
+
+static void point(double *v, double x, double y, double z) {
+  v[0] = x;
+  v[1] = y;
+  v[2] = z;
+  v[3] = v[4] = v[5] = 0.0;
+}
+
+double hdg_user_u(const hdg_user_problem *up, double x, double y, double z, double *g) {
+  double v[USER_NUM_BOUNDARY_VARS];
+  point(v, x, y, z);
+  g[0] = g[1] = g[2] = 0.0;
+  if (!up->has_exact) return 0.0;
+  for (int k = 0; k < up->dim; k++) g[k] = hdg_expr_eval(up->exact_grad[0][k], v);
+  return hdg_expr_eval(up->exact[0], v);
+}
+
+double hdg_user_f(const hdg_user_problem *up, double x, double y, double z) {
+  double v[USER_NUM_BOUNDARY_VARS];
+  point(v, x, y, z);
+  return up->f ? hdg_expr_eval(up->f, v) : 0.0; /* elasticity: no scalar load */
+}
+
+void hdg_user_beta(const hdg_user_problem *up, double *b) {
+  for (int c = 0; c < 3; c++) b[c] = c < up->dim ? up->beta_value[c] : 0.0;
+}
+
+/* kappa grad u . n of the exact solution (data a condition leaves out). */
+static double exact_flux(const hdg_user_problem *up, const double *v) {
+  double s = 0.0;
+  for (int k = 0; k < up->dim; k++) s += hdg_expr_eval(up->exact_grad[0][k], v) * v[USER_NX + k];
+  return hdg_expr_eval(up->kappa, v) * s;
+}
+
+double hdg_user_dirichlet(const hdg_user_problem *up, int cond, double x, double y, double z) {
+  double v[USER_NUM_BOUNDARY_VARS];
+  point(v, x, y, z);
+  const hdg_user_condition *bc = &up->conditions[cond];
+  return bc->value[0] ? hdg_expr_eval(bc->value[0], v) : hdg_expr_eval(up->exact[0], v);
+}
+
+double hdg_user_flux(const hdg_user_problem *up, int cond, double x, double y, double z, double nx,
+                     double ny, double nz) {
+  double v[USER_NUM_BOUNDARY_VARS] = {x, y, z, nx, ny, nz};
+  const hdg_user_condition *bc = &up->conditions[cond];
+  return bc->value[0] ? hdg_expr_eval(bc->value[0], v) : exact_flux(up, v);
+}
+
+double hdg_user_robin_alpha(const hdg_user_problem *up, int cond, const double *x) {
+  const hdg_user_condition *bc = &up->conditions[cond];
+  if (bc->kind != USER_BC_ROBIN) return 0.0;
+  double v[USER_NUM_BOUNDARY_VARS];
+  point(v, x[0], x[1], up->dim == 3 ? x[2] : 0.0);
+  return hdg_expr_eval(bc->alpha, v);
+}
+
+static void vector_point(const hdg_user_problem *up, const double *x, double *v) {
+  point(v, x[0], x[1], up->dim == 3 ? x[2] : 0.0);
+}
+
+void hdg_user_elasticity_u(const hdg_user_problem *up, double mu, double lambda, const double *x,
+                           double *u, double *grad, double *p) {
+  int d = up->dim;
+  double v[USER_NUM_BOUNDARY_VARS], div = 0.0;
+  vector_point(up, x, v);
+  for (int i = 0; i < d; i++) {
+    u[i] = up->has_exact ? hdg_expr_eval(up->exact[i], v) : 0.0;
+    for (int j = 0; j < d; j++)
+      grad[i * d + j] = up->has_exact ? hdg_expr_eval(up->exact_grad[i][j], v) : 0.0;
+    div += grad[i * d + i];
+  }
+  *p = -(mu + lambda) * div;
+}
+
+void hdg_user_elasticity_f(const hdg_user_problem *up, const double *x, double *f) {
+  double v[USER_NUM_BOUNDARY_VARS];
+  vector_point(up, x, v);
+  for (int i = 0; i < up->dim; i++) f[i] = hdg_expr_eval(up->force[i], v);
+}
+
+void hdg_user_displacement(const hdg_user_problem *up, int cond, const double *x, double *out) {
+  double v[USER_NUM_BOUNDARY_VARS];
+  vector_point(up, x, v);
+  const hdg_user_condition *bc = &up->conditions[cond];
+  for (int i = 0; i < up->dim; i++)
+    out[i] = bc->value[i] ? hdg_expr_eval(bc->value[i], v) : hdg_expr_eval(up->exact[i], v);
+}
+
+void hdg_user_traction(const hdg_user_problem *up, int cond, const double *x, const double *n,
+                       double *g) {
+  int d = up->dim;
+  double v[USER_NUM_BOUNDARY_VARS];
+  vector_point(up, x, v);
+  for (int k = 0; k < d; k++) v[USER_NX + k] = n[k];
+  const hdg_user_condition *bc = &up->conditions[cond];
+  if (bc->value[0]) {
+    for (int i = 0; i < d; i++) g[i] = hdg_expr_eval(bc->value[i], v);
+    return;
+  }
+  /* sigma n of the exact solution with the problem's own mu, lambda at x. */
+  double mu = hdg_expr_eval(up->mu, v), lambda = hdg_expr_eval(up->lambda, v), h[9], tr = 0.0;
+  for (int i = 0; i < d; i++)
+    for (int j = 0; j < d; j++) h[i * d + j] = hdg_expr_eval(up->exact_grad[i][j], v);
+  for (int i = 0; i < d; i++) tr += h[i * d + i];
+  for (int i = 0; i < d; i++) {
+    g[i] = lambda * tr * n[i];
+    for (int j = 0; j < d; j++) g[i] += mu * (h[i * d + j] + h[j * d + i]) * n[j];
+  }
+}

@@ -1,0 +1,220 @@
+/* The OpenCL C of a user's problem: the user_* functions cl/problems.h calls
+ * for PROBLEM_USER, written from the parsed expressions (hdg_expr_emit), so
+ * the kernels compute exactly what hdg_user_* computes on the host.  The text
+ * is part of the program source, so the binary cache is keyed on it. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "user_problem.h"
+
+typedef struct text {
+  char *s;
+  size_t len, cap;
+  int status;
+} text;
+
+static void add(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(text *t, const char *fmt, ...) {
+  if (t->status) return;
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (t->len + (size_t)n + 1 > t->cap) {
+    size_t cap = (t->cap + (size_t)n + 1) * 2;
+    char *s = realloc(t->s, cap);
+    if (!s) {
+      t->status = hdgcl_error(HDGCL_ERROR_MEMORY, "out of host memory writing the problem's kernel code");
+      return;
+    }
+    t->s = s;
+    t->cap = cap;
+  }
+  va_start(ap, fmt);
+  vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+  va_end(ap);
+  t->len += (size_t)n;
+}
+
+static const char *const cvars[] = {"x", "y", "z", "nx", "ny", "nz"};
+
+/* Appends the expression's OpenCL C (or "0.0" for NULL). */
+static void expr(text *t, const hdg_expr *e) {
+  if (!e) {
+    add(t, "0.0");
+    return;
+  }
+  char *s = NULL;
+  int status = hdg_expr_emit(e, cvars, &s);
+  if (status) {
+    if (!t->status) t->status = status;
+    return;
+  }
+  add(t, "%s", s);
+  free(s);
+}
+
+/* Locals x, y, z (and nx, ny, nz) from an array X (N) of DIM values. */
+static void unpack(text *t, bool normal) {
+  add(t, "  const double x = X[0], y = X[1], z = DIM == 3 ? X[2] : 0.0;\n");
+  if (normal) add(t, "  const double nx = N[0], ny = N[1], nz = DIM == 3 ? N[2] : 0.0;\n");
+  add(t, "  (void)x; (void)y; (void)z;\n");
+}
+
+int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
+  text t = {0};
+  int nc = up->problem.vector ? 3 : 1;
+  add(&t, "/* The user's problem %s (host/problem/user_problem_emit.c) */\n", up->source);
+  add(&t, "#define HDGCL_USER_PROBLEM 1\n");
+  /* Scalar PDE. */
+  add(&t, "double user_u(double x, double y, double z, double *g) {\n");
+  for (int k = 0; k < 3; k++) {
+    add(&t, "  g[%d] = ", k);
+    expr(&t, up->has_exact && !up->problem.vector ? up->exact_grad[0][k] : NULL);
+    add(&t, ";\n");
+  }
+  add(&t, "  return ");
+  expr(&t, up->has_exact && !up->problem.vector ? up->exact[0] : NULL);
+  add(&t, ";\n}\n");
+  add(&t, "double user_f(double x, double y, double z) {\n  return ");
+  expr(&t, up->f);
+  add(&t, ";\n}\n");
+  add(&t, "void user_beta(double *b) {\n");
+  for (int k = 0; k < 3; k++) add(&t, "  b[%d] = %.17g;\n", k, k < up->dim ? up->beta_value[k] : 0.0);
+  add(&t, "}\n");
+  /* Boundary data: one case per condition. */
+  add(&t, "double user_dirichlet(int cond, double x, double y, double z) {\n"
+          "  const double nx = 0.0, ny = 0.0, nz = 0.0;\n  (void)nx; (void)ny; (void)nz;\n"
+          "  switch (cond) {\n");
+  for (int i = 0; i < up->num_conditions; i++) {
+    const hdg_user_condition *bc = &up->conditions[i];
+    if (up->problem.vector || bc->kind != USER_BC_DIRICHLET) continue;
+    add(&t, "  case %d: return ", i);
+    expr(&t, bc->value[0] ? bc->value[0] : up->exact[0]);
+    add(&t, ";\n");
+  }
+  add(&t, "  }\n  return 0.0;\n}\n");
+  add(&t, "double user_flux(int cond, double x, double y, double z, double nx, double ny, double nz) {\n"
+          "  switch (cond) {\n");
+  for (int i = 0; i < up->num_conditions; i++) {
+    const hdg_user_condition *bc = &up->conditions[i];
+    if (up->problem.vector || bc->kind == USER_BC_DIRICHLET) continue;
+    add(&t, "  case %d: return ", i);
+    if (bc->value[0]) {
+      expr(&t, bc->value[0]);
+    } else { /* kappa grad u . n of the exact solution, as exact_flux() */
+      add(&t, "(");
+      expr(&t, up->kappa);
+      add(&t, ") * (");
+      const char *nn[3] = {"nx", "ny", "nz"};
+      for (int k = 0; k < up->dim; k++) {
+        add(&t, "%s(", k ? " + " : "");
+        expr(&t, up->exact_grad[0][k]);
+        add(&t, ") * %s", nn[k]);
+      }
+      add(&t, ")");
+    }
+    add(&t, ";\n");
+  }
+  add(&t, "  }\n  return 0.0;\n}\n");
+  /* Elasticity. */
+  add(&t, "void user_elasticity_u(double mu, double lambda, const double *X, double *u, double *grad, "
+          "double *p) {\n");
+  unpack(&t, false);
+  add(&t, "  double div = 0.0;\n");
+  for (int i = 0; i < 3; i++) {
+    add(&t, "  if (%d < DIM) {\n    u[%d] = ", i, i);
+    expr(&t, up->has_exact && up->problem.vector ? up->exact[i] : NULL);
+    add(&t, ";\n");
+    for (int j = 0; j < 3; j++) {
+      add(&t, "    if (%d < DIM) grad[%d * DIM + %d] = ", j, i, j);
+      expr(&t, up->has_exact && up->problem.vector ? up->exact_grad[i][j] : NULL);
+      add(&t, ";\n");
+    }
+    add(&t, "    div += grad[%d * DIM + %d];\n  }\n", i, i);
+  }
+  add(&t, "  *p = -(mu + lambda) * div;\n}\n");
+  add(&t, "void user_elasticity_f(const double *X, double *f) {\n");
+  unpack(&t, false);
+  for (int i = 0; i < 3; i++) {
+    add(&t, "  if (%d < DIM) f[%d] = ", i, i);
+    expr(&t, up->problem.vector ? up->force[i] : NULL);
+    add(&t, ";\n");
+  }
+  add(&t, "}\n");
+  add(&t, "void user_displacement(int cond, const double *X, double *v) {\n");
+  unpack(&t, false);
+  add(&t, "  const double nx = 0.0, ny = 0.0, nz = 0.0;\n  (void)nx; (void)ny; (void)nz;\n  switch (cond) {\n");
+  for (int i = 0; i < up->num_conditions; i++) {
+    const hdg_user_condition *bc = &up->conditions[i];
+    if (!up->problem.vector || bc->kind != USER_BC_DIRICHLET) continue;
+    add(&t, "  case %d:\n", i);
+    for (int c = 0; c < nc; c++) {
+      add(&t, "    if (%d < DIM) v[%d] = ", c, c);
+      expr(&t, bc->value[0] ? bc->value[c] : up->exact[c]);
+      add(&t, ";\n");
+    }
+    add(&t, "    return;\n");
+  }
+  add(&t, "  }\n}\n");
+  add(&t, "void user_traction(int cond, const double *X, const double *N, double *g) {\n");
+  unpack(&t, true);
+  add(&t, "  switch (cond) {\n");
+  for (int i = 0; i < up->num_conditions; i++) {
+    const hdg_user_condition *bc = &up->conditions[i];
+    if (!up->problem.vector || bc->kind != USER_BC_NEUMANN) continue;
+    add(&t, "  case %d: {\n", i);
+    if (bc->value[0]) {
+      for (int c = 0; c < nc; c++) {
+        add(&t, "    if (%d < DIM) g[%d] = ", c, c);
+        expr(&t, bc->value[c]);
+        add(&t, ";\n");
+      }
+    } else { /* sigma n of the exact solution, as hdg_user_traction() */
+      add(&t, "    const double mu = ");
+      expr(&t, up->mu);
+      add(&t, ", lambda = ");
+      expr(&t, up->lambda);
+      add(&t, ";\n    double h[9], tr = 0.0;\n");
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+          add(&t, "    if (%d < DIM && %d < DIM) h[%d * DIM + %d] = ", a, b, a, b);
+          expr(&t, up->exact_grad[a][b]);
+          add(&t, ";\n");
+        }
+      add(&t, "    for (int i = 0; i < DIM; i++) tr += h[i * DIM + i];\n"
+              "    for (int i = 0; i < DIM; i++) {\n"
+              "      g[i] = lambda * tr * N[i];\n"
+              "      for (int j = 0; j < DIM; j++) g[i] += mu * (h[i * DIM + j] + h[j * DIM + i]) * N[j];\n"
+              "    }\n");
+    }
+    add(&t, "    return;\n  }\n");
+  }
+  add(&t, "  }\n}\n");
+  if (t.status) {
+    free(t.s);
+    return t.status;
+  }
+  /* Every function body evaluates without contraction into fused
+   * multiply-adds, as the host does (expr.h). */
+  text u = {0};
+  for (char *line = t.s; *line;) {
+    char *nl = strchr(line, '\n');
+    size_t n = nl ? (size_t)(nl - line + 1) : strlen(line);
+    add(&u, "%.*s", (int)n, line);
+    if ((strncmp(line, "double user_", 12) == 0 || strncmp(line, "void user_", 10) == 0) &&
+        n >= 2 && line[n - 2] == '{')
+      add(&u, "#pragma OPENCL FP_CONTRACT OFF\n");
+    line += n;
+  }
+  free(t.s);
+  if (u.status) {
+    free(u.s);
+    return u.status;
+  }
+  *source = u.s;
+  return HDGCL_SUCCESS;
+}
