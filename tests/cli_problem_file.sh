@@ -1,0 +1,84 @@
+#!/bin/sh
+# A user's own problem (docs/problems.md) through the CLI: the shipped
+# examples run; the problem file of a built-in gives its errors; a
+# manufactured solution through user expressions (Dirichlet, Neumann and
+# Robin sides) converges at p+1, p+1, p+2 and its outputs match closed forms;
+# the default device agrees with --device ref; bad input gets one-line errors
+# and no output file.
+set -u
+cli=${HDGCL_CLI:?}
+src=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+field() { # the value of NAME in an output line: field FILE 'label' NAME
+  grep "^output    $2:" "$1" | sed -n "s/.* $3 = \([^,]*\).*/\1/p" | head -1
+}
+close() { # close A B TOL: |A - B| <= TOL
+  awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'
+}
+
+# 1. the built-in problem and its problem file: the same errors
+"$cli" solve --problem helmholtz-sin --mesh square:8 --order 3 --device ref > "$tmp/b.txt" 2>&1 || bad "built-in"
+"$cli" solve --problem-file "$src/examples/helmholtz-sin.json" --mesh square:8 --order 3 --device ref > "$tmp/f.txt" 2>&1 || bad "helmholtz-sin.json"
+[ "$(grep '^errors' "$tmp/b.txt")" = "$(grep '^errors' "$tmp/f.txt")" ] || bad "helmholtz-sin.json errors differ from --problem helmholtz-sin"
+"$cli" solve --problem-file "$src/examples/helmholtz-sin.json" --mesh square:8 --order 3 > "$tmp/fd.txt" 2>&1 || bad "helmholtz-sin.json on the device"
+[ "$(grep '^errors' "$tmp/b.txt")" = "$(grep '^errors' "$tmp/fd.txt")" ] || bad "helmholtz-sin.json on the device differs from ref"
+
+# 2. manufactured solution: rates and outputs (flux through x = 0 is -2, the integral of u 1/2)
+m="$src/examples/anisotropic-manufactured.json"
+"$cli" solve --problem-file "$m" --mesh square:4 --order 2 --device ref --convergence 3 > "$tmp/c.txt" 2>&1 || bad "convergence"
+rates=$(awk '$1 == "square:16" { print $4, $6, $8 }' "$tmp/c.txt")
+set -- $rates
+[ $# -eq 3 ] && close "$1" 3 0.15 && close "$2" 3 0.15 && close "$3" 4 0.2 || bad "rates $rates (want 3 3 4)"
+for dev in ref auto; do
+  "$cli" solve --problem-file "$m" --mesh square:16 --order 4 --device $dev > "$tmp/m-$dev.txt" 2>&1 || bad "manufactured on $dev"
+  close "$(field "$tmp/m-$dev.txt" 'flux: left' flux)" -2 1e-7 || bad "$dev: flux through left"
+  close "$(field "$tmp/m-$dev.txt" 'integral: u' integral)" 0.5 1e-8 || bad "$dev: integral of u"
+done
+u_ref=$(field "$tmp/m-ref.txt" 'point: 0.3, 0.4' u)
+u_dev=$(field "$tmp/m-auto.txt" 'point: 0.3, 0.4' u)
+close "$u_ref" "$u_dev" 1e-9 || bad "point value ref $u_ref, device $u_dev"
+close "$u_ref" 0.549999 2e-6 || bad "point value $u_ref (exact 0.55)"
+
+# 3. the heat plate: the heat leaving through the sides balances the source
+"$cli" solve --problem-file "$src/examples/heat-plate.json" --mesh square:16,split=x:0.5 --order 3 --device ref \
+  --output "flux: left, right, bottom, top; integral: q0 * exp(-20*((x-0.3)^2 + (y-0.5)^2))" > "$tmp/h.txt" 2>&1 || bad "heat plate"
+out=$(field "$tmp/h.txt" 'flux: left, right, bottom, top' flux)
+src_int=$(field "$tmp/h.txt" 'integral: q0 \* exp(-20\*((x-0.3)^2 + (y-0.5)^2))' integral)
+[ -n "$out" ] && [ -n "$src_int" ] && close "$out" "-$src_int" 1e-6 || bad "heat balance: outflow $out, source $src_int"
+
+# 4. elasticity: the reaction on the clamped side balances the applied traction
+"$cli" solve --problem-file "$src/examples/elastic-plate.json" --mesh square:8x4,size=2x1 --order 2 --device ref --rtol 1e-9 > "$tmp/e.txt" 2>&1 || bad "elastic plate"
+close "$(field "$tmp/e.txt" 'reaction: left' Fx)" -0.01 2e-4 || bad "reaction force"
+
+# 5. bad input: one line naming the problem, non-zero exit, no output file
+expect_error() { # expect_error 'message part' args...
+  msg=$1
+  shift
+  rm -f "$tmp/o.json"
+  if "$cli" solve --mesh square:2 --order 1 --device ref --json "$tmp/o.json" "$@" > "$tmp/err.txt" 2>&1; then
+    bad "accepted: $*"
+  else
+    grep -q -- "$msg" "$tmp/err.txt" || bad "expected '$msg' for $*, got: $(cat "$tmp/err.txt")"
+    [ "$(wc -l < "$tmp/err.txt")" -le 1 ] || bad "more than one line for $*"
+  fi
+  [ ! -e "$tmp/o.json" ] || bad "output file left by $*"
+}
+expect_error "column 5: unknown variable 'q'" --problem user --f "sin(q)" --bc-default "dirichlet: 0"
+expect_error "unknown function 'sine'" --problem user --f "sine(x)" --bc-default "dirichlet: 0"
+expect_error "boundary tag 3 ('bottom') has no boundary condition" --problem user --bc "left, right, top: dirichlet: 0"
+expect_error "cone" --problem user --bc "cone: dirichlet: 1" --bc-default "dirichlet: 0"
+expect_error "kappa = -1" --problem user --kappa "-1" --bc-default "dirichlet: 0"
+expect_error "must be >= 0" --problem user --bc-default "robin: -1, 0"
+expect_error "unknown boundary condition 'dirichelt'" --problem user --bc-default "dirichelt: 0"
+printf '{"f": 1,\n "boundary": {"left": {"dirichlet": 0}\n' > "$tmp/broken.json"
+expect_error "broken.json:3:1: not valid JSON" --problem-file "$tmp/broken.json"
+printf '{"f": 1, "boundry": {}}\n' > "$tmp/typo.json"
+expect_error 'unknown key "boundry"' --problem-file "$tmp/typo.json"
+expect_error "No such file" --problem-file "$tmp/none.json"
+expect_error "an option of a user's own problem" --problem helmholtz-sin --f 1
+
+[ $fail -eq 0 ] && echo "cli_problem_file: all passed"
+exit $fail
