@@ -152,6 +152,13 @@ typedef struct hdgcl_result {
    * size; NULL and 0 on the reference path. */
   const char *postprocess;
   int postprocess_wg;
+  /* u*'s consistency check (docs/reliability.md), on both paths: the larger
+   * of max over elements |mean u* - mean u| / max |mean u| (the constraint
+   * (u*, 1)_K = (u_h, 1)_K of (F12)) and, on affine elements, the residual
+   * of u*'s equations relative to their terms' size.  Round-off on a correct
+   * run (below 1e-12 measured); a solve whose check exceeds 1e-9 fails
+   * (HDGCL_ERROR_OPENCL on a device) and keeps no result. */
+  double ustar_check;
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
