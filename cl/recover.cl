@@ -459,10 +459,65 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
 }
 #endif /* AFFINE */
 
+/* u*'s consistency check (host/recover.c: ustar_check_element), after the
+ * errors of each element: CHECK_VALUES values per element,
+ *   [c] = (u*_c - u_c, 1)_K, [NCOMP + c] = (u_c, 1)_K per component c,
+ *   [2 NCOMP] = |K| (all three at the error points: (F12)'s constraint
+ *   (u*, 1)_K = (u_h, 1)_K makes the first zero up to round-off),
+ *   [2 NCOMP + 1] = max_i |r_i|, [2 NCOMP + 2] = max_i (sum_j |A_ij u*_j| + |b_i|),
+ * r = A u* - b the residual of u*'s equations on the modes 1..NP1-1 (affine
+ * elements; 0 on mapped ones), A and b as postprocess and postprocess_tiled
+ * form them.  The last two are maxima, the others sums over the points. */
+#define CHECK_VALUES (2 * NCOMP + 3)
+#define CHECK_IS_MAX(c, nvalues) ((c) >= (nvalues) - 2)
+
+#if AFFINE
+/* Rows i = 1 + lid, 1 + lid + ERR_WG, ... of r = A u* - b (F12), every
+ * component, into *rmax and *rscale (see CHECK_VALUES). */
+static void ustar_residual(const long e, __global const double *coords,
+                           __global const int *elem_verts, const double kappa,
+                           __global const double *kpost, __global const double *dpost,
+                           __global const double *q, __global const double *ustar,
+                           double *rmax, double *rscale) {
+  geometry g;
+  element_geometry(e, coords, elem_verts, &g);
+  double G[DIM * DIM]; /* |J| J^-1 J^-T */
+  element_metric(&g, G);
+  for (int lm = 0; lm < DIM * DIM; lm++) G[lm] *= g.detj;
+#if NCOMP > 1
+  const double scale = g.detj; /* (E10) */
+#else
+  const double scale = -(g.detj / kappa);
+#endif
+  for (int cc = 0; cc < NCOMP; cc++) {
+    __global const double *us = ustar + (e * NCOMP + cc) * NP1;
+    __global const double *qc = q + (e * NCOMP + cc) * DIM * NP;
+    for (int i = 1 + (int)get_local_id(0); i < NP1; i += ERR_WG) {
+      double au = 0.0, sa = 0.0, b = 0.0;
+      for (int j = 1; j < NP1; j++) {
+        double a = 0.0;
+        for (int lm = 0; lm < DIM * DIM; lm++) a += G[lm] * kpost[(lm * NP1 + i) * NP1 + j];
+        au += a * us[j];
+        sa += fabs(a * us[j]);
+      }
+      for (int l = 0; l < DIM; l++)
+        for (int j = 0; j < NP; j++) {
+          double v = 0.0;
+          for (int k = 0; k < DIM; k++) v += g.jinv[l * DIM + k] * qc[k * NP + j];
+          b += dpost[(l * NP1 + i) * NP + j] * v;
+        }
+      b *= scale;
+      *rmax = fmax(*rmax, fabs(au - b));
+      *rscale = fmax(*rscale, sa + fabs(b));
+    }
+  }
+}
+#endif
+
 /* Per element: squared L2 errors of u, q, u*, max |u - u_h| at the error
- * quadrature points, and the squared L2 norms of the exact u and q:
- * err[e][ERR_VALUES]. */
-#define ERR_VALUES 6
+ * quadrature points, and the squared L2 norms of the exact u and q, then
+ * u*'s check (CHECK_VALUES): err[e][ERR_VALUES]. */
+#define ERR_VALUES (6 + CHECK_VALUES)
 __kernel void errors(const int e0, __global const double *coords, __global const int *elem_verts,
                      const int problem_id, const int problem_degree, const double problem_param,
                      __global const double *err_points,  /* [NQ_ERR][DIM] */
@@ -471,14 +526,17 @@ __kernel void errors(const int e0, __global const double *coords, __global const
                      __global const double *phi1_err,    /* [NQ_ERR][NP1] degree p+1 */
                      __global const double *u, __global const double *q,
                      __global const double *ustar, __global double *err,
-                     __global const double *kappa) { /* [num_elements] the element's kappa */
+                     __global const double *kappa_e,
+                     __global const double *kpost, /* [DIM*DIM][NP1][NP1] */
+                     __global const double *dpost  /* [DIM][NP1][NP] */) {
   const int le = get_group_id(0);
   const long e = e0 + le;
   const int lid = get_local_id(0);
   __local double buf[ERR_WG];
   problem_params pp = {problem_id, DIM, problem_degree, problem_param};
-  const double kap = kappa[e]; /* constant per element (host/problem.c) */
-  double s[ERR_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  double s[ERR_VALUES];
+  for (int c = 0; c < ERR_VALUES; c++) s[c] = 0.0;
+  const double kap = kappa_e[e]; /* constant per element (host/problem.c) */
   for (int k = lid; k < NQ_ERR; k += ERR_WG) {
     double xi[DIM], x[3], grad[3], jac[DIM * DIM];
     for (int l = 0; l < DIM; l++) xi[l] = err_points[k * DIM + l];
@@ -502,12 +560,19 @@ __kernel void errors(const int e0, __global const double *coords, __global const
     s[3] = fmax(s[3], fabs(uh - uex));
     s[4] += w * uex * uex;
     s[5] += w * qq;
+    s[6] += w * (us - uh);
+    s[7] += w * uh;
+    s[8] += w;
   }
+#if AFFINE
+  ustar_residual(e, coords, elem_verts, kappa_e[e], kpost, dpost, q, ustar, &s[9], &s[10]);
+#endif
   for (int c = 0; c < ERR_VALUES; c++) {
+    const bool is_max = c == 3 || CHECK_IS_MAX(c, ERR_VALUES);
     buf[lid] = s[c];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int h = ERR_WG / 2; h > 0; h >>= 1) {
-      if (lid < h) buf[lid] = c != 3 ? buf[lid] + buf[lid + h] : fmax(buf[lid], buf[lid + h]);
+      if (lid < h) buf[lid] = !is_max ? buf[lid] + buf[lid + h] : fmax(buf[lid], buf[lid + h]);
       barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) err[e * ERR_VALUES + c] = buf[0];
@@ -517,8 +582,9 @@ __kernel void errors(const int e0, __global const double *coords, __global const
 
 /* Vector problems (docs/elasticity.md (E11)): per element the squared L2
  * errors of u, H, p, u*, max |u - u_h| (Euclidean) at the error points, and
- * the squared norms of the exact u, H, p: err[e][ELAS_ERR_VALUES]. */
-#define ELAS_ERR_VALUES 8
+ * the squared norms of the exact u, H, p, then u*'s check (CHECK_VALUES):
+ * err[e][ELAS_ERR_VALUES]. */
+#define ELAS_ERR_VALUES (8 + CHECK_VALUES)
 __kernel void elasticity_errors(const int e0, __global const double *coords,
                                 __global const int *elem_verts, const int problem_id,
                                 const double problem_param, const double mu, const double lambda,
@@ -528,13 +594,17 @@ __kernel void elasticity_errors(const int e0, __global const double *coords,
                                 __global const double *phi1_err,    /* [NQ_ERR][NP1] */
                                 __global const double *u, __global const double *q,
                                 __global const double *p, __global const double *ustar,
-                                __global double *err) {
+                                __global double *err,
+                                __global const double *kappa_e, /* unused: (E10) has no kappa */
+                                __global const double *kpost, /* [DIM*DIM][NP1][NP1] */
+                                __global const double *dpost  /* [DIM][NP1][NP] */) {
   const int le = get_group_id(0);
   const long e = e0 + le;
   const int lid = get_local_id(0);
   __local double buf[ERR_WG];
   problem_params pp = {problem_id, DIM, 0, problem_param, mu, lambda};
-  double s[ELAS_ERR_VALUES] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  double s[ELAS_ERR_VALUES];
+  for (int c = 0; c < ELAS_ERR_VALUES; c++) s[c] = 0.0;
   for (int k = lid; k < NQ_ERR; k += ERR_WG) {
     double xi[DIM], x[3], jac[DIM * DIM], uex[3], gex[9], pex;
     for (int l = 0; l < DIM; l++) xi[l] = err_points[k * DIM + l];
@@ -549,6 +619,8 @@ __kernel void elasticity_errors(const int e0, __global const double *coords,
       eu += (uh - uex[i]) * (uh - uex[i]);
       es += (us - uex[i]) * (us - uex[i]);
       uu += uex[i] * uex[i];
+      s[8 + i] += w * (us - uh);
+      s[8 + NCOMP + i] += w * uh;
       for (int j = 0; j < DIM; j++) {
         double hv = 0.0;
         for (int a = 0; a < NP; a++) hv += q[((e * DIM + i) * DIM + j) * NP + a] * phi[a];
@@ -566,12 +638,18 @@ __kernel void elasticity_errors(const int e0, __global const double *coords,
     s[5] += w * uu;
     s[6] += w * hh;
     s[7] += w * pex * pex;
+    s[8 + 2 * NCOMP] += w;
   }
+#if AFFINE
+  ustar_residual(e, coords, elem_verts, 1.0, kpost, dpost, q, ustar, &s[8 + 2 * NCOMP + 1],
+                 &s[8 + 2 * NCOMP + 2]);
+#endif
   for (int c = 0; c < ELAS_ERR_VALUES; c++) {
+    const bool is_max = c == 4 || CHECK_IS_MAX(c, ELAS_ERR_VALUES);
     buf[lid] = s[c];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int h = ERR_WG / 2; h > 0; h >>= 1) {
-      if (lid < h) buf[lid] = c != 4 ? buf[lid] + buf[lid + h] : fmax(buf[lid], buf[lid + h]);
+      if (lid < h) buf[lid] = !is_max ? buf[lid] + buf[lid + h] : fmax(buf[lid], buf[lid + h]);
       barrier(CLK_LOCAL_MEM_FENCE);
     }
     if (lid == 0) err[e * ELAS_ERR_VALUES + c] = buf[0];

@@ -9,8 +9,68 @@
 #include "pipeline.h"
 
 #define ERR_WG 64
-#define ERR_VALUES 6 /* as in cl/recover.cl */
+/* Values per element of the errors kernels, as in cl/recover.cl: the errors,
+ * then u*'s check (CHECK_VALUES = 2 NCOMP + 3: ustar_check_element). */
+#define ERR_VALUES 6
 #define ELAS_ERR_VALUES 8
+#define CHECK_VALUES(ncomp) (2 * (ncomp) + 3)
+
+void ustar_check_element(ustar_check *c, int32_t e, int ncomp, const double *sums) {
+  const double area = sums[2 * ncomp];
+  for (int i = 0; i < ncomp; i++) {
+    double dm = fabs(sums[i]) / area, um = fabs(sums[ncomp + i]) / area;
+    if (!(dm <= c->dmean)) { /* NaN counts as the worst */
+      c->dmean = dm;
+      c->dmean_elem = e;
+    }
+    if (um > c->umean) c->umean = um;
+  }
+  if (!(sums[2 * ncomp + 1] <= c->rmax)) {
+    c->rmax = sums[2 * ncomp + 1];
+    c->rmax_elem = e;
+  }
+  if (sums[2 * ncomp + 2] > c->rscale) c->rscale = sums[2 * ncomp + 2];
+}
+
+int ustar_check_finish(hdgcl_solver s, const ustar_check *c) {
+  const double tiny = 1e-300;
+  double mean = c->dmean / (c->umean + tiny), res = c->rmax / (c->rscale + tiny);
+  double check = mean > res || isnan(mean) ? mean : res;
+  s->result.ustar_check = check;
+  if (check <= USTAR_CHECK_TOL) return HDGCL_SUCCESS;
+  return hdgcl_error(s->ctx->reference ? HDGCL_ERROR_INTERNAL : HDGCL_ERROR_OPENCL,
+                     "recover: u* failed its consistency check on element %d "
+                     "(|mean u* - mean u| = %.1e relative, residual of (F12) %.1e relative; "
+                     "tolerance %.0e): %s",
+                     (int)(mean > res || isnan(mean) ? c->dmean_elem : c->rmax_elem), mean, res,
+                     USTAR_CHECK_TOL,
+                     s->ctx->reference
+                         ? "the reference path computed a wrong postprocessing (a bug)"
+                         : "the OpenCL implementation computed a wrong postprocessing; rerun "
+                           "with --device ref or another device");
+}
+
+/* Test hook only ($HDGCL_TEST_CORRUPT_USTAR=E, docs/reliability.md): adds
+ * 1e-6 (1 + max |u*|) to every coefficient of element E's u* in the device
+ * buffer, before the errors kernel checks it. */
+static int corrupt_ustar_for_test(hdgcl_solver s, recovery *rc) {
+  const char *env = getenv("HDGCL_TEST_CORRUPT_USTAR");
+  if (!env || !env[0]) return HDGCL_SUCCESS;
+  char *end;
+  long e = strtol(env, &end, 10);
+  if (*end || e < 0 || e >= s->mesh->num_elements)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "HDGCL_TEST_CORRUPT_USTAR=%s: not an element", env);
+  size_t n = (size_t)s->ref.sz.ncomp * s->ref.sz.np1;
+  double *v, vmax = 0.0;
+  HDGCL_TRY(hdgcl_calloc(n, sizeof(double), "u* of one element", &v));
+  int status = hdgcl_buffer_read(s->ctx, &rc->ustar, (size_t)e * n * 8, n * 8, v);
+  for (size_t i = 0; i < n; i++) vmax = fmax(vmax, fabs(v[i]));
+  for (size_t i = 0; i < n; i++) v[i] += 1e-6 * (1.0 + vmax);
+  if (status == HDGCL_SUCCESS)
+    status = hdgcl_buffer_write(s->ctx, &rc->ustar, (size_t)e * n * 8, n * 8, v);
+  free(v);
+  return status;
+}
 
 /* u*'s method: cl/postprocess_tiled.cl on the smallest grid side G of
  * gauss_jordan_grids whose tile of [A | b] (NP1 rows, NP1 + NCOMP columns) fits in
@@ -123,8 +183,9 @@ int recovery_create(hdgcl_solver s, recovery *rc) {
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * nc * sz->dim * sz->np * 8, "q", &rc->q));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * nc * sz->np1 * 8, "u*", &rc->ustar));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, (rc->vector ? ne * sz->np : 1) * 8, "p", &rc->p));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * (rc->vector ? ELAS_ERR_VALUES : ERR_VALUES) * 8,
-                                "element errors", &rc->err));
+  HDGCL_TRY(hdgcl_buffer_create(
+      s->ctx, ne * ((rc->vector ? ELAS_ERR_VALUES : ERR_VALUES) + CHECK_VALUES(nc)) * 8,
+      "element errors", &rc->err));
   /* One chunk of the local stage at a time is postprocessed. */
   size_t chunk = (size_t)s->dev->local.chunk;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, rc->scratch_global && !rc->post_grid ? chunk * work * 8 : 8,
@@ -219,18 +280,21 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
 /* The vector problems' sums of elasticity_errors (E11), in element order. */
 static int vector_errors(hdgcl_solver s, recovery *rc) {
   const hdg_sizes *sz = &s->ref.sz;
-  size_t ne = s->mesh->num_elements;
+  size_t ne = s->mesh->num_elements, nv = ELAS_ERR_VALUES + CHECK_VALUES(sz->ncomp);
   double *err;
-  HDGCL_TRY(hdgcl_calloc(ne * ELAS_ERR_VALUES, sizeof(double), "element errors", &err));
-  int status = hdgcl_buffer_read(s->ctx, &rc->err, 0, ne * ELAS_ERR_VALUES * 8, err);
+  HDGCL_TRY(hdgcl_calloc(ne * nv, sizeof(double), "element errors", &err));
+  int status = hdgcl_buffer_read(s->ctx, &rc->err, 0, ne * nv * 8, err);
   double sum[ELAS_ERR_VALUES] = {0}, emax = 0.0;
+  ustar_check chk = {0};
   for (size_t e = 0; e < ne && status == HDGCL_SUCCESS; e++) {
     for (int c = 0; c < ELAS_ERR_VALUES; c++)
-      if (c != 4) sum[c] += err[e * ELAS_ERR_VALUES + c];
-    if (err[e * ELAS_ERR_VALUES + 4] > emax) emax = err[e * ELAS_ERR_VALUES + 4];
+      if (c != 4) sum[c] += err[e * nv + c];
+    if (err[e * nv + 4] > emax) emax = err[e * nv + 4];
+    ustar_check_element(&chk, (int32_t)e, sz->ncomp, err + e * nv + ELAS_ERR_VALUES);
   }
   free(err);
   HDGCL_TRY(status);
+  HDGCL_TRY(ustar_check_finish(s, &chk));
   hdgcl_result *r = &s->result;
   r->l2_u = sqrt(sum[0]);
   r->l2_q = sqrt(sum[1]);
@@ -264,7 +328,9 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
                         HDGCL_ARG(d->err_weights.mem), HDGCL_ARG(d->phi_err.mem),
                         HDGCL_ARG(d->phi1_err.mem), HDGCL_ARG(rc->u.mem),
                         HDGCL_ARG(rc->q.mem),   HDGCL_ARG(rc->p.mem),
-                        HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->err.mem)};
+                        HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->err.mem),
+                        HDGCL_ARG(d->kappa.mem), HDGCL_ARG(d->kpost.mem),
+                        HDGCL_ARG(d->dpost.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(rc->errors, sizeof args / sizeof *args, args));
   } else {
     hdgcl_arg args[] = {HDGCL_ARG(e0),          HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
@@ -273,9 +339,11 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
                         HDGCL_ARG(d->phi_err.mem), HDGCL_ARG(d->phi1_err.mem),
                         HDGCL_ARG(rc->u.mem),  HDGCL_ARG(rc->q.mem),
                         HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->err.mem),
-                        HDGCL_ARG(d->kappa.mem)};
+                        HDGCL_ARG(d->kappa.mem), HDGCL_ARG(d->kpost.mem),
+                        HDGCL_ARG(d->dpost.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(rc->errors, sizeof args / sizeof *args, args));
   }
+  HDGCL_TRY(corrupt_ustar_for_test(s, rc));
   /* In batches of elements, so each launch stays below 2^31 work-items. */
   const size_t batch = (size_t)1 << 22;
   for (size_t first = 0; first < ne; first += batch) {
@@ -286,16 +354,20 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
   }
   double *err;
   if (rc->vector) return vector_errors(s, rc);
-  HDGCL_TRY(hdgcl_calloc(ne * ERR_VALUES, sizeof(double), "element errors", &err));
-  int status = hdgcl_buffer_read(s->ctx, &rc->err, 0, ne * ERR_VALUES * 8, err);
+  const size_t nv = ERR_VALUES + CHECK_VALUES(1);
+  HDGCL_TRY(hdgcl_calloc(ne * nv, sizeof(double), "element errors", &err));
+  int status = hdgcl_buffer_read(s->ctx, &rc->err, 0, ne * nv * 8, err);
   double sum[ERR_VALUES] = {0}, emax = 0.0;
+  ustar_check chk = {0};
   for (size_t e = 0; e < ne && status == HDGCL_SUCCESS; e++) { /* fixed order: deterministic */
     for (int c = 0; c < ERR_VALUES; c++)
-      if (c != 3) sum[c] += err[e * ERR_VALUES + c];
-    if (err[e * ERR_VALUES + 3] > emax) emax = err[e * ERR_VALUES + 3];
+      if (c != 3) sum[c] += err[e * nv + c];
+    if (err[e * nv + 3] > emax) emax = err[e * nv + 3];
+    ustar_check_element(&chk, (int32_t)e, 1, err + e * nv + ERR_VALUES);
   }
   free(err);
   HDGCL_TRY(status);
+  HDGCL_TRY(ustar_check_finish(s, &chk));
   s->result.l2_u = sqrt(sum[0]);
   s->result.l2_q = sqrt(sum[1]);
   s->result.l2_ustar = sqrt(sum[2]);

@@ -22,6 +22,10 @@ typedef struct reference_postprocess_work {
   double *kst;  /* [np1-1]^2  reduced stiffness */
   double *rhs;  /* [np1]      right-hand side, then u*_1.. */
   double *mphi; /* [np1]      (phi+_j, 1)_K */
+  double *kst0; /* [np1-1]^2  the stiffness and right-hand side kept for the */
+  double *rhs0; /* [np1]      residual of u*'s check */
+  double rmax, rscale; /* the check's residual terms (ustar_check), maxima
+                          over the calls since the caller zeroed them */
 } reference_postprocess_work;
 int reference_postprocess_work_create(const hdg_sizes *sz, reference_postprocess_work *w);
 void reference_postprocess_work_destroy(reference_postprocess_work *w);

@@ -303,7 +303,7 @@ int elasticity_boundary_values(hdgcl_solver s, int32_t f, double *out) {
 
 /* Squared L2 errors of u, H, p, u*, max |u - u_h| (Euclidean), squared norms
  * of the exact u, H and p on element e (E11). */
-static void element_errors(hdgcl_solver s, int32_t e, double err[8]) {
+static void element_errors(hdgcl_solver s, int32_t e, double err[8], double *check) {
   const hdg_sizes *sz = &s->ref.sz;
   const hdgcl_quadrature *qe = &s->ref.qerr;
   int d = sz->dim, np = sz->np, np1 = sz->np1;
@@ -322,6 +322,8 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[8]) {
       for (int a = 0; a < np1; a++) us += ustar[i * np1 + a] * phi1[a];
       eu += (uh - uex[i]) * (uh - uex[i]);
       es += (us - uex[i]) * (us - uex[i]);
+      check[i] += wq * (us - uh); /* u*'s check (ustar_check_element) */
+      check[d + i] += wq * uh;
       uu += uex[i] * uex[i];
       for (int j = 0; j < d; j++) {
         double hv = 0.0;
@@ -340,6 +342,7 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[8]) {
     err[5] += wq * uu;
     err[6] += wq * hh;
     err[7] += wq * pex * pex;
+    check[2 * d] += wq;
   }
 }
 
@@ -438,6 +441,7 @@ int elasticity_recover(hdgcl_solver s) {
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nz, sizeof(double), "u and p", &upv), done);
   HDGCL_TRY_GOTO(status, reference_postprocess_work_create(sz, &w), done);
   double err[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  ustar_check chk = {0};
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     HDGCL_TRY_GOTO(status, elasticity_element_condense(s, e, &el), done);
     for (int f = 0; f < sz->nfaces; f++) {
@@ -474,8 +478,12 @@ int elasticity_recover(hdgcl_solver s) {
                                            s->ustar + (size_t)(e * d + i) * np1, &w),
                      done);
     }
-    double ee[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    element_errors(s, e, ee);
+    double ee[8] = {0, 0, 0, 0, 0, 0, 0, 0}, check[9] = {0};
+    element_errors(s, e, ee, check);
+    check[2 * d + 1] = w.rmax;
+    check[2 * d + 2] = w.rscale;
+    w.rmax = w.rscale = 0.0;
+    ustar_check_element(&chk, e, d, check);
     for (int c = 0; c < 8; c++)
       if (c != 4) err[c] += ee[c];
     if (ee[4] > err[4]) err[4] = ee[4];
@@ -489,6 +497,7 @@ int elasticity_recover(hdgcl_solver s) {
   r->norm_u = sqrt(err[5]);
   r->norm_q = sqrt(err[6]);
   r->norm_p = sqrt(err[7]);
+  HDGCL_TRY_GOTO(status, ustar_check_finish(s, &chk), done);
   status = elasticity_finish(s);
 done:
   free(lam);

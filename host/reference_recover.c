@@ -16,6 +16,8 @@ int reference_postprocess_work_create(const hdg_sizes *sz, reference_postprocess
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * np1, sizeof(double), "stiffness", &w->kst), fail);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "rhs", &w->rhs), fail);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "means", &w->mphi), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * np1, sizeof(double), "stiffness", &w->kst0), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "rhs", &w->rhs0), fail);
   return HDGCL_SUCCESS;
 fail:
   reference_postprocess_work_destroy(w);
@@ -27,6 +29,8 @@ void reference_postprocess_work_destroy(reference_postprocess_work *w) {
   free(w->kst);
   free(w->rhs);
   free(w->mphi);
+  free(w->kst0);
+  free(w->rhs0);
   *w = (reference_postprocess_work){0};
 }
 
@@ -83,6 +87,8 @@ int reference_postprocess(hdgcl_solver s, int32_t e, const double *u, const doub
     mean_u += wq * uh;
     for (int j = 0; j < np1; j++) w->mphi[j] += wq * phi1[j];
   }
+  memcpy(w->kst0, w->kst, sizeof(double) * n * n);
+  memcpy(w->rhs0, w->rhs, sizeof(double) * n);
   if (n > 0) {
     if (dense_cholesky(n, w->kst))
       return hdgcl_error(HDGCL_ERROR_INTERNAL, "element %d: postprocessing stiffness singular", (int)e);
@@ -94,12 +100,21 @@ int reference_postprocess(hdgcl_solver s, int32_t e, const double *u, const doub
     rest += ustar[j] * w->mphi[j];
   }
   ustar[0] = (mean_u - rest) / w->mphi[0];
+  for (int i = 0; i < n; i++) { /* u*'s check: r = K u* - rhs */
+    double au = 0.0, sa = 0.0;
+    for (int j = 0; j < n; j++) {
+      au += w->kst0[i * n + j] * ustar[j + 1];
+      sa += fabs(w->kst0[i * n + j] * ustar[j + 1]);
+    }
+    w->rmax = fmax(w->rmax, fabs(au - w->rhs0[i]));
+    w->rscale = fmax(w->rscale, sa + fabs(w->rhs0[i]));
+  }
   return HDGCL_SUCCESS;
 }
 
 /* Squared L2 errors of u, q, u*, max |u - u_h|, squared norms of the exact u
  * and q on element e. */
-static void element_errors(hdgcl_solver s, int32_t e, double err[6]) {
+static void element_errors(hdgcl_solver s, int32_t e, double err[6], double check[5]) {
   const hdg_sizes *sz = &s->ref.sz;
   const hdgcl_quadrature *qe = &s->ref.qerr;
   int d = sz->dim, np = sz->np, np1 = sz->np1;
@@ -128,6 +143,9 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[6]) {
     if (fabs(uh - uex) > err[3]) err[3] = fabs(uh - uex);
     err[4] += wq * uex * uex;
     err[5] += wq * qq;
+    check[0] += wq * (us - uh);
+    check[1] += wq * uh;
+    check[2] += wq;
   }
 }
 
@@ -144,6 +162,7 @@ int reference_recover(hdgcl_solver s) {
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "trace", &lam), done);
   HDGCL_TRY_GOTO(status, reference_postprocess_work_create(sz, &w), done);
   double err[6] = {0, 0, 0, 0, 0, 0};
+  ustar_check chk = {0};
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     HDGCL_TRY_GOTO(status, reference_element_condense(s, e, &el), done);
     for (int f = 0; f < nfe; f++) {
@@ -172,8 +191,12 @@ int reference_recover(hdgcl_solver s) {
                    reference_postprocess(s, e, u, s->q + (size_t)e * d * np, -s->kappa[e],
                                          s->ustar + (size_t)e * np1, &w),
                    done);
-    double ee[6] = {0, 0, 0, 0, 0, 0};
-    element_errors(s, e, ee);
+    double ee[6] = {0, 0, 0, 0, 0, 0}, check[5] = {0, 0, 0, 0, 0};
+    element_errors(s, e, ee, check);
+    check[3] = w.rmax;
+    check[4] = w.rscale;
+    w.rmax = w.rscale = 0.0;
+    ustar_check_element(&chk, e, 1, check);
     for (int c = 0; c < 6; c++)
       if (c != 3) err[c] += ee[c];
     if (ee[3] > err[3]) err[3] = ee[3];
@@ -184,7 +207,7 @@ int reference_recover(hdgcl_solver s) {
   s->result.linf_u = err[3];
   s->result.norm_u = sqrt(err[4]);
   s->result.norm_q = sqrt(err[5]);
-  status = HDGCL_SUCCESS;
+  status = ustar_check_finish(s, &chk);
 done:
   free(lam);
   reference_postprocess_work_destroy(&w);

@@ -214,6 +214,7 @@ static int solver_init(hdgcl_solver s, int order) {
   r->trace_dofs = (int64_t)rows * sz->nfb;
   r->l2_p = r->norm_p = s->problem->vector ? 0.0 : NAN;
   r->tip_deflection = r->beam_deflection = NAN;
+  r->ustar_check = NAN;
   r->mu_min = r->mu_max = r->lambda_min = r->lambda_max = NAN;
   if (s->problem->vector) {
     r->mu_min = r->mu_max = s->mu[0];

@@ -173,6 +173,8 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
   json_number(f, r->norm_u);
   fprintf(f, ", \"norm_q\": ");
   json_number(f, r->norm_q);
+  fprintf(f, ", \"ustar_check\": ");
+  json_number(f, r->ustar_check);
   bool vector = !isnan(r->l2_p) || !isnan(r->tip_deflection);
   if (vector) { /* vector problems: q is H = grad u, and the pressure */
     fprintf(f, ", \"l2_p\": ");

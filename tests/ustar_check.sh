@@ -1,0 +1,49 @@
+#!/bin/sh
+# u*'s consistency check (docs/reliability.md; host/recover.c ustar_check_*):
+# ustar_check is in the JSON of the device and the reference paths, at
+# round-off; and with the test hook HDGCL_TEST_CORRUPT_USTAR=E (one element's
+# u* corrupted in the device buffer before the check) the solve fails with
+# the check's one-line message, exit status non-zero, and writes neither its
+# JSON nor its VTU file.  Triangles (tiled u*), quadrilaterals (mapped:
+# the mean check alone), tetrahedra with the Cholesky u*, elasticity.
+# Usage: ustar_check.sh HDGCL
+set -u
+cli=$1
+dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
+fail=0
+ok() { printf 'ok   %s\n' "$1"; }
+bad() { printf 'FAIL %s\n' "$1"; fail=1; }
+check_of() { sed -n 's/.*"ustar_check": *\([-+0-9.eE]*\).*/\1/p' "$1"; }
+
+for dev in default ref; do
+  devopt=""; [ "$dev" = ref ] && devopt="--device ref"
+  # shellcheck disable=SC2086
+  if "$cli" solve --mesh square:2 --order 3 $devopt --quiet --json "$dir/ok.json" 2> "$dir/ok.err"; then
+    c=$(check_of "$dir/ok.json")
+    if [ -n "$c" ] && awk -v c="$c" 'BEGIN { exit !(c < 1e-12) }'; then ok "$dev: ustar_check $c in the JSON"
+    else bad "$dev: ustar_check '$c' missing or not at round-off"; fi
+  else bad "$dev: the solve failed"; cat "$dir/ok.err"; fi
+done
+
+corrupt() {
+  name=$1 elem=$2; shift 2
+  rm -f "$dir/c.json" "$dir/c.vtu"
+  HDGCL_TEST_CORRUPT_USTAR=$elem "$cli" solve "$@" --quiet --json "$dir/c.json" --vtu "$dir/c.vtu" \
+    > "$dir/c.out" 2> "$dir/c.err"
+  rc=$?
+  if [ "$rc" -eq 0 ]; then bad "$name: a corrupted u* passed"; return; fi
+  if ! grep -q "recover: u\* failed its consistency check on element $elem (" "$dir/c.err"; then
+    bad "$name: exit $rc without the check's message"; cat "$dir/c.err"; return
+  fi
+  if [ "$(grep -c . "$dir/c.err")" -ne 1 ]; then bad "$name: more than one line on stderr"; cat "$dir/c.err"; return; fi
+  if [ -e "$dir/c.json" ] || [ -e "$dir/c.vtu" ]; then bad "$name: output written"; return; fi
+  ok "$name: refused (exit $rc): $(cat "$dir/c.err")"
+}
+corrupt "triangles p=3 tiled" 5 --mesh square:2 --order 3
+corrupt "quadrilaterals p=2 mapped" 0 --mesh quad:2 --order 2
+HDGCL_POSTPROCESS=cholesky corrupt "tetrahedra p=2 cholesky" 4 --mesh cube:1 --order 2
+corrupt "elasticity triangles p=2" 3 --problem elasticity --mesh square:2 --order 2
+# A hook that names no element is an argument error.
+HDGCL_TEST_CORRUPT_USTAR=100000 "$cli" solve --mesh square:1 --order 1 --quiet 2> "$dir/h.err" \
+  && bad "an element past the mesh accepted" || ok "an element past the mesh refused: $(cat "$dir/h.err")"
+exit $fail
