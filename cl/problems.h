@@ -62,14 +62,29 @@ typedef struct problem_params {
 #endif
 } problem_params;
 
-/* USER_ON(pp): pp is the user's problem; USER(fn, args): its function fn. */
+/* USER_ON(pp): pp is the user's problem; USER_FN(fn)(USER_ARG(pp) args): its
+ * function fn (OpenCL C 1.2 has no variadic macros): user_fn(args) in the
+ * kernels, hdg_user_fn(pp.user, args) on the host.  Kernels built without a
+ * user's problem get stubs, never called. */
 #ifdef __OPENCL_C_VERSION__
+#define USER_FN(fn) user_##fn
+#define USER_ARG(pp)
 #ifdef HDGCL_USER_PROBLEM
 #define USER_ON(pp) ((pp).id == PROBLEM_USER)
-#define USER(fn, ...) user_##fn(__VA_ARGS__)
 #else
 #define USER_ON(pp) 0
-#define USER(fn, ...) 0.0
+double user_u(double x, double y, double z, double *g) { return 0.0; }
+double user_f(double x, double y, double z) { return 0.0; }
+void user_beta(double *b) {}
+double user_dirichlet(int cond, double x, double y, double z) { return 0.0; }
+double user_flux(int cond, double x, double y, double z, double nx, double ny, double nz) {
+  return 0.0;
+}
+void user_elasticity_u(double mu, double lambda, const double *x, double *u, double *grad,
+                       double *p) {}
+void user_elasticity_f(const double *x, double *f) {}
+void user_displacement(int cond, const double *x, double *v) {}
+void user_traction(int cond, const double *x, const double *n, double *g) {}
 #endif
 #else
 struct hdg_user_problem;
@@ -86,7 +101,8 @@ void hdg_user_displacement(const struct hdg_user_problem *up, int cond, const do
 void hdg_user_traction(const struct hdg_user_problem *up, int cond, const double *x,
                        const double *n, double *g);
 #define USER_ON(pp) ((pp).id == PROBLEM_USER)
-#define USER(fn, ...) hdg_user_##fn(pp.user, __VA_ARGS__)
+#define USER_FN(fn) hdg_user_##fn
+#define USER_ARG(pp) (pp).user,
 #endif
 
 /* Coefficient of x^i y^j z^k in the polynomial solution (all non-zero). */
@@ -115,7 +131,7 @@ HDGCL_FN double problem_c(problem_params pp, double x, double y, double z) {
  * it is constant, so divergence-free (F21). */
 HDGCL_FN void problem_beta(problem_params pp, double *b) {
   if (USER_ON(pp)) {
-    USER(beta, b);
+    USER_FN(beta)(USER_ARG(pp) b);
     return;
   }
   const double s = pp.id == PROBLEM_CONVECTION_DIFFUSION ? pp.param : 0.0;
@@ -129,7 +145,7 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
   const double pi = HDGCL_PI;
   double u = 0.0;
   g[0] = g[1] = g[2] = 0.0;
-  if (USER_ON(pp)) return USER(u, x, y, z, g);
+  if (USER_ON(pp)) return USER_FN(u)(USER_ARG(pp) x, y, z, g);
   if (pp.id == PROBLEM_HELMHOLTZ_SIN) {
     double sx = sin(2 * pi * x), cx = cos(2 * pi * x), sy = sin(2 * pi * y), cy = cos(2 * pi * y);
     double sz = pp.dim == 3 ? sin(2 * pi * z) : 1.0, cz = pp.dim == 3 ? cos(2 * pi * z) : 0.0;
@@ -178,7 +194,7 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
 HDGCL_FN double problem_f(problem_params pp, double x, double y, double z) {
   const double pi = HDGCL_PI;
   double g[3];
-  if (USER_ON(pp)) return USER(f, x, y, z);
+  if (USER_ON(pp)) return USER_FN(f)(USER_ARG(pp) x, y, z);
   /* The sine problems without problem_u's cosines (f needs no gradient):
    * the same products, so the same values, at half the transcendentals. */
   if (pp.id == PROBLEM_HELMHOLTZ_SIN) {
@@ -227,7 +243,7 @@ HDGCL_FN double problem_neumann(problem_params pp, double x, double y, double z,
 /* Dirichlet datum g_D of (F1) on a face of boundary condition `cond`. */
 HDGCL_FN double problem_dirichlet(problem_params pp, int cond, double x, double y, double z) {
   double g[3];
-  if (USER_ON(pp)) return USER(dirichlet, cond, x, y, z);
+  if (USER_ON(pp)) return USER_FN(dirichlet)(USER_ARG(pp) cond, x, y, z);
   return problem_u(pp, x, y, z, g);
 }
 
@@ -235,7 +251,7 @@ HDGCL_FN double problem_dirichlet(problem_params pp, int cond, double x, double 
  * face (alpha u + kappa grad u . n = g, docs/problems.md (P2)). */
 HDGCL_FN double problem_flux(problem_params pp, int cond, double x, double y, double z, double nx,
                              double ny, double nz) {
-  if (USER_ON(pp)) return USER(flux, cond, x, y, z, nx, ny, nz);
+  if (USER_ON(pp)) return USER_FN(flux)(USER_ARG(pp) cond, x, y, z, nx, ny, nz);
   return problem_neumann(pp, x, y, z, nx, ny, nz);
 }
 
@@ -374,7 +390,7 @@ HDGCL_FN void problem_elasticity_u(problem_params pp, const double *x, double *u
   const double a = 0.01, k = 2 * HDGCL_PI;
   int d = pp.dim;
   if (USER_ON(pp)) {
-    USER(elasticity_u, pp.mu, pp.lambda, x, u, grad, p);
+    USER_FN(elasticity_u)(USER_ARG(pp) pp.mu, pp.lambda, x, u, grad, p);
     return;
   }
   if (pp.id == PROBLEM_ELASTICITY_BIMATERIAL) {
@@ -426,7 +442,7 @@ HDGCL_FN void problem_elasticity_f(problem_params pp, const double *x, double *f
   int d = pp.dim;
   double u[3], grad[9], lap[3], graddiv[3] = {0, 0, 0};
   if (USER_ON(pp)) {
-    USER(elasticity_f, x, f);
+    USER_FN(elasticity_f)(USER_ARG(pp) x, f);
     return;
   }
   if (pp.id == PROBLEM_CANTILEVER) { /* own weight: rho g (--weight) downwards */
@@ -470,7 +486,7 @@ HDGCL_FN void problem_elasticity_traction(problem_params pp, int cond, const dou
   int d = pp.dim;
   double u[3], h[9], p;
   if (USER_ON(pp)) {
-    USER(traction, cond, x, n, g);
+    USER_FN(traction)(USER_ARG(pp) cond, x, n, g);
     return;
   }
   problem_elasticity_u(pp, x, u, h, &p);
@@ -487,7 +503,7 @@ HDGCL_FN void problem_elasticity_displacement(problem_params pp, int cond, const
                                               double *v) {
   double grad[9], p;
   if (USER_ON(pp)) {
-    USER(displacement, cond, x, v);
+    USER_FN(displacement)(USER_ARG(pp) cond, x, v);
     return;
   }
   problem_elasticity_u(pp, x, v, grad, &p);
