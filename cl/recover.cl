@@ -461,7 +461,7 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
 
 /* u*'s consistency check (host/recover.c: ustar_check_element), after the
  * errors of each element: CHECK_VALUES values per element,
- *   [c] = (u*_c - u_c, 1)_K, [NCOMP + c] = (u_c, 1)_K per component c,
+ *   [c] = (u*_c - u_c, 1)_K, [NCOMP + c] = (u_c^2, 1)_K per component c,
  *   [2 NCOMP] = |K| (all three at the error points: (F12)'s constraint
  *   (u*, 1)_K = (u_h, 1)_K makes the first zero up to round-off),
  *   [2 NCOMP + 1] = max_i |r_i|, [2 NCOMP + 2] = max_i (sum_j |A_ij u*_j| + |b_i|),
@@ -561,7 +561,7 @@ __kernel void errors(const int e0, __global const double *coords, __global const
     s[4] += w * uex * uex;
     s[5] += w * qq;
     s[6] += w * (us - uh);
-    s[7] += w * uh;
+    s[7] += w * uh * uh;
     s[8] += w;
   }
 #if AFFINE
@@ -620,7 +620,7 @@ __kernel void elasticity_errors(const int e0, __global const double *coords,
       es += (us - uex[i]) * (us - uex[i]);
       uu += uex[i] * uex[i];
       s[8 + i] += w * (us - uh);
-      s[8 + NCOMP + i] += w * uh;
+      s[8 + NCOMP + i] += w * uh * uh;
       for (int j = 0; j < DIM; j++) {
         double hv = 0.0;
         for (int a = 0; a < NP; a++) hv += q[((e * DIM + i) * DIM + j) * NP + a] * phi[a];

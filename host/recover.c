@@ -18,7 +18,7 @@
 void ustar_check_element(ustar_check *c, int32_t e, int ncomp, const double *sums) {
   const double area = sums[2 * ncomp];
   for (int i = 0; i < ncomp; i++) {
-    double dm = fabs(sums[i]) / area, um = fabs(sums[ncomp + i]) / area;
+    double dm = fabs(sums[i]) / area, um = sqrt(fabs(sums[ncomp + i]) / area);
     if (!(dm <= c->dmean)) { /* NaN counts as the worst */
       c->dmean = dm;
       c->dmean_elem = e;

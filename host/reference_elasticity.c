@@ -323,7 +323,7 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[8], double *che
       eu += (uh - uex[i]) * (uh - uex[i]);
       es += (us - uex[i]) * (us - uex[i]);
       check[i] += wq * (us - uh); /* u*'s check (ustar_check_element) */
-      check[d + i] += wq * uh;
+      check[d + i] += wq * uh * uh;
       uu += uex[i] * uex[i];
       for (int j = 0; j < d; j++) {
         double hv = 0.0;

@@ -144,7 +144,7 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[6], double chec
     err[4] += wq * uex * uex;
     err[5] += wq * qq;
     check[0] += wq * (us - uh);
-    check[1] += wq * uh;
+    check[1] += wq * uh * uh;
     check[2] += wq;
   }
 }
