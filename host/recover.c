@@ -58,8 +58,12 @@ static int corrupt_ustar_for_test(hdgcl_solver s, recovery *rc) {
   if (!env || !env[0]) return HDGCL_SUCCESS;
   char *end;
   long e = strtol(env, &end, 10);
-  if (*end || e < 0 || e >= s->mesh->num_elements)
+  if (*end || e < 0 || e >= s->mesh->num_elements) {
+    /* Drain the queue first: exiting while PoCL's worker thread still
+     * compiles the u* kernel crashed in libclang (seen under ASan). */
+    clFinish(s->ctx->queue);
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "HDGCL_TEST_CORRUPT_USTAR=%s: not an element", env);
+  }
   size_t n = (size_t)s->ref.sz.ncomp * s->ref.sz.np1;
   double *v, vmax = 0.0;
   HDGCL_TRY(hdgcl_calloc(n, sizeof(double), "u* of one element", &v));

@@ -168,7 +168,7 @@ typedef struct hdgcl_result {
    * of max over elements |mean u* - mean u| / max rms u (the constraint
    * (u*, 1)_K = (u_h, 1)_K of (F12)) and, on affine elements, the residual
    * of u*'s equations relative to their terms' size.  Round-off on a correct
-   * run (at most 1.2e-15 measured, p = 1..10); a solve whose check exceeds 1e-10 fails
+   * run (at most 1e-15 measured, p = 1..10); a solve whose check exceeds 1e-10 fails
    * (HDGCL_ERROR_OPENCL on a device) and keeps no result. */
   double ustar_check;
 } hdgcl_result;
