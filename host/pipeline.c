@@ -245,14 +245,24 @@ int pipeline_solve(hdgcl_solver s) {
 
   /* Recovery: recompute the local solvers of each chunk unless kept. */
   t = hdgcl_wtime();
-  for (int64_t e0 = 0; e0 < m->num_elements; e0 += ls->chunk) {
-    int64_t n = m->num_elements - e0 < ls->chunk ? m->num_elements - e0 : ls->chunk;
-    /* With one chunk its buffers still hold every element's local solver. */
-    if (!ls->keep && ls->num_chunks > 1)
-      HDGCL_TRY(local_stage_run(s, ls, e0, n, HDGCL_STAGE_RECOVER));
-    HDGCL_TRY(recovery_run_chunk(s, &dev->recover, ls, &dev->assemble, &dev->krylov, e0, n));
+  int status = HDGCL_SUCCESS;
+  s->result.ustar_retries = 0;
+  for (int attempt = 0; attempt < 2; attempt++) {
+    for (int64_t e0 = 0; e0 < m->num_elements; e0 += ls->chunk) {
+      int64_t n = m->num_elements - e0 < ls->chunk ? m->num_elements - e0 : ls->chunk;
+      /* With one chunk its buffers still hold every element's local solver. */
+      if (!ls->keep && ls->num_chunks > 1)
+        HDGCL_TRY(local_stage_run(s, ls, e0, n, HDGCL_STAGE_RECOVER));
+      HDGCL_TRY(recovery_run_chunk(s, &dev->recover, ls, &dev->assemble, &dev->krylov, e0, n));
+    }
+    status = recovery_errors(s, &dev->recover);
+    /* A u* refused by its consistency check is recomputed once: PoCL 5.0
+     * computes a wrong u* on one element now and then, and not again in the
+     * same run (docs/reliability.md); a second refusal stands. */
+    if (status != HDGCL_ERROR_OPENCL || !(s->result.ustar_check > USTAR_CHECK_TOL)) break;
+    s->result.ustar_retries++;
   }
-  HDGCL_TRY(recovery_errors(s, &dev->recover));
+  HDGCL_TRY(status);
   st[HDGCL_STAGE_RECOVER].seconds = hdgcl_wtime() - t;
 
   /* Download: u, q (H), u*, the pressure of the vector problems and the trace of every face. */
@@ -266,7 +276,6 @@ int pipeline_solve(hdgcl_solver s) {
   size_t nu = (size_t)s->num.num_unknown_faces * nfb;
   size_t nb = (size_t)(m->num_faces - m->num_interior_faces) * nfb;
   double *x = NULL, *bv = NULL;
-  int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nu + 1, sizeof(double), "trace unknowns", &x), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nb + 1, sizeof(double), "boundary data", &bv), done);
   if (nu) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(s->ctx, &dev->krylov.x, 0, nu * 8, x), done);

@@ -175,6 +175,7 @@ void report_json_run(FILE *f, const char *mesh_spec, const hdgcl_mesh *mesh,
   json_number(f, r->norm_q);
   fprintf(f, ", \"ustar_check\": ");
   json_number(f, r->ustar_check);
+  fprintf(f, ", \"ustar_retries\": %d", r->ustar_retries);
   bool vector = !isnan(r->l2_p) || !isnan(r->tip_deflection);
   if (vector) { /* vector problems: q is H = grad u, and the pressure */
     fprintf(f, ", \"l2_p\": ");
@@ -289,6 +290,10 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
   if (show_history)
     for (int i = 0; i < r->history_length; i++)
       fprintf(out, "          iteration %4d  residual %.6e\n", i, r->history[i]);
+  if (r->ustar_retries)
+    fprintf(out, "recover   u* recomputed %d time(s): its consistency check refused the first "
+                 "(docs/reliability.md)\n",
+            r->ustar_retries);
   if (!isnan(r->tip_deflection)) /* cantilever: no exact solution */
     fprintf(out, "tip       deflection %.6e, Euler-Bernoulli q L^4 / (8 E I) %.6e (ratio %.4f)\n",
             r->tip_deflection, r->beam_deflection, r->tip_deflection / r->beam_deflection);

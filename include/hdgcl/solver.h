@@ -171,6 +171,9 @@ typedef struct hdgcl_result {
    * run (at most 1e-15 measured, p = 1..10); a solve whose check exceeds 1e-10 fails
    * (HDGCL_ERROR_OPENCL on a device) and keeps no result. */
   double ustar_check;
+  /* Times u* was recomputed after its check refused it (device path; 0 or 1:
+   * a second refusal fails the solve). */
+  int ustar_retries;
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
