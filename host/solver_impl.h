@@ -63,7 +63,7 @@ struct hdgcl_solver_s {
   int64_t chunk_option; /* 0 = automatic */
   int keep_local;       /* -1 automatic, 0 recompute, 1 keep */
   int scratch;          /* SCRATCH_AUTO / _LOCAL / _GLOBAL: where per-element factorisations work */
-  double *kappa, *c;    /* [num_elements] */
+  double *kappa, *c;    /* [num_elements]; vector problems: kappa = 1, c = 0 (mu, lambda: below) */
   /* Robin faces' alpha-weighted face mass blocks [num_boundary_faces][nfb][nfb]
    * (docs/problems.md (P3)); NULL when no face is Robin. */
   double *robin;

@@ -608,7 +608,11 @@ int hdg_user_problem_coefficients(const hdg_user_problem *up, const hdgcl_mesh *
     if (up->problem.vector) {
       mu[e] = hdg_expr_eval(r && r->mu ? r->mu : up->mu, v);
       lambda[e] = hdg_expr_eval(r && r->lambda ? r->lambda : up->lambda, v);
-      kappa[e] = mu[e];
+      /* kappa = 1 as for the built-in elasticity problems (problem_kappa): the
+       * reference path builds its mass matrix M from the scalar element
+       * matrices with 1 / kappa and applies mu itself (A_H = M / mu,
+       * host/reference_elasticity.c (E7)); the device path takes mu from s->mu. */
+      kappa[e] = 1.0;
       c[e] = 0.0;
       if (!(mu[e] > 0) || !isfinite(mu[e]) || !(lambda[e] > -2.0 * mu[e] / d) || !isfinite(lambda[e]))
         return hdgcl_error(HDGCL_ERROR_ARGUMENT,
