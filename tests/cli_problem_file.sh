@@ -25,6 +25,9 @@ close() { # close A B TOL: |A - B| <= TOL
 [ "$(grep '^errors' "$tmp/b.txt")" = "$(grep '^errors' "$tmp/f.txt")" ] || bad "helmholtz-sin.json errors differ from --problem helmholtz-sin"
 "$cli" solve --problem-file "$src/examples/helmholtz-sin.json" --mesh square:8 --order 3 > "$tmp/fd.txt" 2>&1 || bad "helmholtz-sin.json on the device"
 [ "$(grep '^errors' "$tmp/b.txt")" = "$(grep '^errors' "$tmp/fd.txt")" ] || bad "helmholtz-sin.json on the device differs from ref"
+"$cli" solve --problem poisson-mixed --mesh square:8 --order 3 --device ref > "$tmp/pb.txt" 2>&1 || bad "poisson-mixed"
+"$cli" solve --problem-file "$src/examples/poisson-mixed.json" --mesh square:8 --order 3 --device ref > "$tmp/pf.txt" 2>&1 || bad "poisson-mixed.json"
+[ "$(grep '^errors' "$tmp/pb.txt")" = "$(grep '^errors' "$tmp/pf.txt")" ] || bad "poisson-mixed.json errors differ from --problem poisson-mixed"
 
 # 2. manufactured solution: rates and outputs (flux through x = 0 is -2, the integral of u 1/2)
 m="$src/examples/anisotropic-manufactured.json"
