@@ -155,6 +155,11 @@ int recovery_create(hdgcl_solver s, recovery *rc);
 int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, const assembly *as,
                        const krylov *kr, int64_t e0, int64_t n);
 int recovery_errors(hdgcl_solver s, recovery *rc);
+/* After the u* check refused the tiled kernel's u*: switch to the packed
+ * Cholesky kernel (another compiled kernel: PoCL 5.0 miscompiles
+ * postprocess_tiled now and then, docs/reliability.md).  *switched false
+ * where u* already came from the Cholesky kernel. */
+int recovery_use_cholesky(hdgcl_solver s, recovery *rc, bool *switched);
 void recovery_destroy(hdgcl_solver s, recovery *rc);
 
 struct device_pipeline {

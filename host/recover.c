@@ -202,6 +202,35 @@ int recovery_create(hdgcl_solver s, recovery *rc) {
   return HDGCL_SUCCESS;
 }
 
+int recovery_use_cholesky(hdgcl_solver s, recovery *rc, bool *switched) {
+  *switched = false;
+  if (!rc->post_grid) return HDGCL_SUCCESS;
+  const hdg_sizes *sz = &s->ref.sz;
+  size_t npost = sz->np1 - 1, work = npost * (npost + 1) / 2 + (size_t)sz->ncomp * npost;
+  char extra[64];
+  snprintf(extra, sizeof extra, "-DERR_WG=%d%s", ERR_WG, rc->scratch_global ? " -DSCRATCH_GLOBAL" : "");
+  cl_program program;
+  HDGCL_TRY(pipeline_program(s, "recover.cl", true, extra, &program)); /* cached: recovery_create's */
+  cl_kernel kernel;
+  HDGCL_TRY(hdgcl_kernel_create(program, "postprocess", &kernel));
+  if (rc->scratch_global) {
+    hdgcl_buffer_release(s->ctx, &rc->scratch);
+    int status = hdgcl_buffer_create(s->ctx, (size_t)s->dev->local.chunk * work * 8,
+                                     "postprocessing scratch", &rc->scratch);
+    if (status != HDGCL_SUCCESS) {
+      clReleaseKernel(kernel);
+      return status;
+    }
+  }
+  clReleaseKernel(rc->post);
+  rc->post = kernel;
+  rc->post_grid = 0;
+  s->result.postprocess = "cholesky";
+  s->result.postprocess_wg = (int)rc->wg;
+  *switched = true;
+  return HDGCL_SUCCESS;
+}
+
 int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, const assembly *as,
                        const krylov *kr, int64_t e0, int64_t n) {
   const hdg_sizes *sz = &s->ref.sz;

@@ -43,15 +43,17 @@ corrupt "triangles p=3 tiled" 5 --mesh square:2 --order 3
 corrupt "quadrilaterals p=2 mapped" 0 --mesh quad:2 --order 2
 HDGCL_POSTPROCESS=cholesky corrupt "tetrahedra p=2 cholesky" 4 --mesh cube:1 --order 2
 corrupt "elasticity triangles p=2" 3 --problem elasticity --mesh square:2 --order 2
-# Corrupted on the first computation only: the recomputation passes, the
-# solve succeeds with the right errors and says so (ustar_retries 1).
+# Corrupted on the first computation only: the recomputation (by the packed
+# Cholesky kernel where the tiled one ran) passes, the solve succeeds with the
+# right L2(u*) (to 1e-10 relative of an untouched run) and says so.
+l2s() { sed -n 's/.*"l2_ustar": *\([-+0-9.eE]*\).*/\1/p' "$1"; }
 "$cli" solve --mesh square:2 --order 3 --quiet --json "$dir/ok.json" 2> /dev/null
 HDGCL_TEST_CORRUPT_USTAR_ONCE=5 "$cli" solve --mesh square:2 --order 3 --quiet --json "$dir/once.json" \
   2> "$dir/once.err"
 if [ $? -eq 0 ] && grep -q '"ustar_retries": 1' "$dir/once.json" &&
-   [ "$(sed -n 's/.*"l2_ustar": *\([-+0-9.eE]*\).*/\1/p' "$dir/once.json")" = \
-     "$(sed -n 's/.*"l2_ustar": *\([-+0-9.eE]*\).*/\1/p' "$dir/ok.json")" ]; then
-  ok "a u* wrong once is recomputed (ustar_retries 1, the same L2(u*))"
+   awk -v a="$(l2s "$dir/once.json")" -v b="$(l2s "$dir/ok.json")" \
+     'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= 1e-10 * b) }'; then
+  ok "a u* wrong once is recomputed (ustar_retries 1, L2(u*) $(l2s "$dir/once.json"))"
 else bad "a u* wrong once was not recomputed right"; cat "$dir/once.err"; fi
 # A hook that names no element is an argument error.
 HDGCL_TEST_CORRUPT_USTAR=100000 "$cli" solve --mesh square:1 --order 1 --quiet 2> "$dir/h.err" \

@@ -291,9 +291,9 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
     for (int i = 0; i < r->history_length; i++)
       fprintf(out, "          iteration %4d  residual %.6e\n", i, r->history[i]);
   if (r->ustar_retries)
-    fprintf(out, "recover   u* recomputed %d time(s): its consistency check refused the first "
-                 "(docs/reliability.md)\n",
-            r->ustar_retries);
+    fprintf(out, "recover   u* recomputed by %s: its consistency check refused the first "
+                 "computation (docs/reliability.md)\n",
+            r->postprocess ? r->postprocess : "the same method");
   if (!isnan(r->tip_deflection)) /* cantilever: no exact solution */
     fprintf(out, "tip       deflection %.6e, Euler-Bernoulli q L^4 / (8 E I) %.6e (ratio %.4f)\n",
             r->tip_deflection, r->beam_deflection, r->tip_deflection / r->beam_deflection);
