@@ -66,7 +66,8 @@ static void unpack(text *t, bool normal) {
 
 int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
   text t = {0};
-  int nc = up->problem.vector ? 3 : 1;
+  /* the mesh's dimension (hdg_user_problem_bind): components and gradients of d entries */
+  int d = up->dim < 2 ? 2 : up->dim, nc = up->problem.vector ? d : 1;
   add(&t, "/* The user's problem %s (host/problem/user_problem_emit.c) */\n", up->source);
   add(&t, "#define HDGCL_USER_PROBLEM 1\n");
   /* Scalar PDE. */
@@ -125,22 +126,22 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
           "double *p) {\n");
   unpack(&t, false);
   add(&t, "  double div = 0.0;\n");
-  for (int i = 0; i < 3; i++) {
-    add(&t, "  if (%d < DIM) {\n    u[%d] = ", i, i);
+  for (int i = 0; i < d; i++) {
+    add(&t, "  u[%d] = ", i);
     expr(&t, up->has_exact && up->problem.vector ? up->exact[i] : NULL);
     add(&t, ";\n");
-    for (int j = 0; j < 3; j++) {
-      add(&t, "    if (%d < DIM) grad[%d * DIM + %d] = ", j, i, j);
+    for (int j = 0; j < d; j++) {
+      add(&t, "  grad[%d] = ", i * d + j);
       expr(&t, up->has_exact && up->problem.vector ? up->exact_grad[i][j] : NULL);
       add(&t, ";\n");
     }
-    add(&t, "    div += grad[%d * DIM + %d];\n  }\n", i, i);
+    add(&t, "  div += grad[%d];\n", i * d + i);
   }
   add(&t, "  *p = -(mu + lambda) * div;\n}\n");
   add(&t, "void user_elasticity_f(const double *X, double *f) {\n");
   unpack(&t, false);
-  for (int i = 0; i < 3; i++) {
-    add(&t, "  if (%d < DIM) f[%d] = ", i, i);
+  for (int i = 0; i < d; i++) {
+    add(&t, "  f[%d] = ", i);
     expr(&t, up->problem.vector ? up->force[i] : NULL);
     add(&t, ";\n");
   }
@@ -153,7 +154,7 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
     if (!up->problem.vector || bc->kind != USER_BC_DIRICHLET) continue;
     add(&t, "  case %d:\n", i);
     for (int c = 0; c < nc; c++) {
-      add(&t, "    if (%d < DIM) v[%d] = ", c, c);
+      add(&t, "    v[%d] = ", c);
       expr(&t, bc->value[0] ? bc->value[c] : up->exact[c]);
       add(&t, ";\n");
     }
@@ -169,7 +170,7 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
     add(&t, "  case %d: {\n", i);
     if (bc->value[0]) {
       for (int c = 0; c < nc; c++) {
-        add(&t, "    if (%d < DIM) g[%d] = ", c, c);
+        add(&t, "    g[%d] = ", c);
         expr(&t, bc->value[c]);
         add(&t, ";\n");
       }
@@ -179,9 +180,9 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
       add(&t, ", lambda = ");
       expr(&t, up->lambda);
       add(&t, ";\n    double h[9], tr = 0.0;\n");
-      for (int a = 0; a < 3; a++)
-        for (int b = 0; b < 3; b++) {
-          add(&t, "    if (%d < DIM && %d < DIM) h[%d * DIM + %d] = ", a, b, a, b);
+      for (int a = 0; a < d; a++)
+        for (int b = 0; b < d; b++) {
+          add(&t, "    h[%d] = ", a * d + b);
           expr(&t, up->exact_grad[a][b]);
           add(&t, ";\n");
         }
