@@ -31,7 +31,7 @@ close() { # close A B TOL: |A - B| <= TOL
 [ "$(grep '^errors' "$tmp/pb.txt")" = "$(grep '^errors' "$tmp/pf.txt")" ] || bad "poisson-mixed.json errors differ from --problem poisson-mixed"
 
 # 2. manufactured solution: rates and outputs (flux through x = 0 is -2, the integral of u 1/2)
-m="$src/examples/anisotropic-manufactured.json"
+m="$src/examples/manufactured-robin.json"
 "$cli" solve --problem-file "$m" --mesh square:4 --order 2 --device ref --convergence 3 > "$tmp/c.txt" 2>&1 || bad "convergence"
 rates=$(awk '$1 == "square:16" { print $4, $6, $8 }' "$tmp/c.txt")
 set -- $rates
