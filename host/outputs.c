@@ -175,7 +175,6 @@ static bool locate(const hdgcl_mesh *mesh, int32_t e, const double *x, double *X
 static int point_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
   const hdgcl_mesh *mesh = s->mesh;
   int d = mesh->dim, nc = s->ref.sz.ncomp, nv = mesh->verts_per_element;
-  o->found = false;
   o->num_values = nc * (1 + d);
   for (int i = 0; i < o->num_values; i++) o->values[i] = NAN;
   for (int32_t e = 0; e < mesh->num_elements; e++) {
@@ -199,7 +198,6 @@ static int point_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
       o->values[c * (1 + d)] = val[c];
       for (int k = 0; k < d; k++) o->values[c * (1 + d) + 1 + k] = fl[c * d + k];
     }
-    o->found = true;
     return HDGCL_SUCCESS;
   }
   return hdgcl_error(HDGCL_ERROR_ARGUMENT, "output '%s': the point (%g, %g, %g) is not in the mesh",

@@ -164,14 +164,18 @@ int hdg_problem_check_mesh(const hdg_problem *problem, const problem_params *par
   return HDGCL_SUCCESS;
 }
 
+void hdg_problem_centroid(const hdgcl_mesh *mesh, int32_t e, double *x) {
+  int d = mesh->dim, nv = mesh->verts_per_element;
+  x[0] = x[1] = x[2] = 0.0;
+  for (int a = 0; a < nv; a++)
+    for (int k = 0; k < d; k++) x[k] += mesh->coords[(size_t)mesh->elem_verts[(size_t)e * nv + a] * d + k] / nv;
+}
+
 int hdg_problem_coefficients(const problem_params *params, const hdgcl_mesh *mesh, double *kappa,
                              double *c) {
-  int d = mesh->dim, nv = mesh->verts_per_element;
   for (int32_t e = 0; e < mesh->num_elements; e++) {
-    double x[3] = {0, 0, 0};
-    for (int a = 0; a < nv; a++)
-      for (int k = 0; k < d; k++)
-        x[k] += mesh->coords[(size_t)mesh->elem_verts[(size_t)e * nv + a] * d + k] / nv;
+    double x[3];
+    hdg_problem_centroid(mesh, e, x);
     kappa[e] = problem_kappa(*params, x[0], x[1], x[2]);
     c[e] = problem_c(*params, x[0], x[1], x[2]);
     if (!(kappa[e] > 0) || !(c[e] >= 0) || !isfinite(kappa[e]) || !isfinite(c[e]))
@@ -222,13 +226,10 @@ int hdg_problem_read_materials(const hdg_problem *problem, hdgcl_options opts, i
 
 int hdg_problem_lame(const problem_params *params, const hdg_materials *materials,
                      const hdgcl_mesh *mesh, double *mu, double *lambda) {
-  int d = mesh->dim, nv = mesh->verts_per_element;
   int used[HDG_MAX_MATERIALS] = {0};
   for (int32_t e = 0; e < mesh->num_elements; e++) {
-    double x[3] = {0, 0, 0};
-    for (int a = 0; a < nv; a++)
-      for (int k = 0; k < d; k++)
-        x[k] += mesh->coords[(size_t)mesh->elem_verts[(size_t)e * nv + a] * d + k] / nv;
+    double x[3];
+    hdg_problem_centroid(mesh, e, x);
     problem_elasticity_material(*params, x, &mu[e], &lambda[e]);
     int32_t tag = mesh->elem_tags ? mesh->elem_tags[e] : 0;
     for (int i = 0; i < materials->count; i++)

@@ -66,6 +66,10 @@ int hdg_problem_read_materials(const hdg_problem *problem, hdgcl_options opts, i
 int hdg_problem_lame(const problem_params *params, const hdg_materials *materials,
                      const hdgcl_mesh *mesh, double *mu, double *lambda);
 
+/* x[0..2] = the centroid of element e (the mean of its vertices; x[2] = 0 in 2D):
+ * where every coefficient constant per element is sampled. */
+void hdg_problem_centroid(const hdgcl_mesh *mesh, int32_t e, double *x);
+
 /* Element coefficients kappa and c, evaluated at each element's centroid. */
 int hdg_problem_coefficients(const problem_params *params, const hdgcl_mesh *mesh, double *kappa,
                              double *c);

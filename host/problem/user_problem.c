@@ -587,20 +587,12 @@ int hdg_user_problem_bind(hdg_user_problem *up, const hdgcl_mesh *mesh, int8_t *
   return HDGCL_SUCCESS;
 }
 
-/* The element's centroid. */
-static void centroid(const hdgcl_mesh *mesh, int32_t e, double *x) {
-  int d = mesh->dim, nv = mesh->verts_per_element;
-  x[0] = x[1] = x[2] = 0.0;
-  for (int a = 0; a < nv; a++)
-    for (int k = 0; k < d; k++) x[k] += mesh->coords[(size_t)mesh->elem_verts[(size_t)e * nv + a] * d + k] / nv;
-}
-
 int hdg_user_problem_coefficients(const hdg_user_problem *up, const hdgcl_mesh *mesh,
                                   double *kappa, double *c, double *mu, double *lambda) {
   int d = mesh->dim;
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     double v[USER_NUM_BOUNDARY_VARS] = {0};
-    centroid(mesh, e, v);
+    hdg_problem_centroid(mesh, e, v);
     const hdg_user_region *r = NULL;
     int32_t tag = mesh->elem_tags ? mesh->elem_tags[e] : 0;
     for (int i = 0; i < up->num_regions; i++)

@@ -70,7 +70,6 @@ typedef struct hdg_user_output {
   int num_values;        /* filled by hdg_user_outputs_compute */
   double values[12];     /* flux: 1; integral: 1; point: u, q (or u and grad u per component);
                             reaction: dim; von-mises: max and its point */
-  bool found;            /* point: inside the mesh */
 } hdg_user_output;
 
 typedef struct hdg_user_problem {
