@@ -90,6 +90,7 @@ static int boundary_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
     }
   }
   o->num_values = nc == 1 ? 1 : d;
+  o->names = nc == 1 ? "flux" : d == 3 ? "Fx Fy Fz" : "Fx Fy";
   for (int i = 0; i < o->num_values; i++) o->values[i] = sum[i];
   return HDGCL_SUCCESS;
 }
@@ -133,10 +134,12 @@ static int volume_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
   }
   if (o->kind == USER_OUT_VON_MISES) {
     o->num_values = 4;
+    o->names = "max x y z";
     o->values[0] = best;
     for (int k = 0; k < 3; k++) o->values[1 + k] = where[k];
   } else {
     o->num_values = 1;
+    o->names = "integral";
     o->values[0] = sum;
   }
   return HDGCL_SUCCESS;
@@ -175,7 +178,11 @@ static bool locate(const hdgcl_mesh *mesh, int32_t e, const double *x, double *X
 static int point_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
   const hdgcl_mesh *mesh = s->mesh;
   int d = mesh->dim, nc = s->ref.sz.ncomp, nv = mesh->verts_per_element;
+  static const char *const names[2][2] = {
+      {"u qx qy", "u qx qy qz"},
+      {"ux Hxx Hxy uy Hyx Hyy", "ux Hxx Hxy Hxz uy Hyx Hyy Hyz uz Hzx Hzy Hzz"}};
   o->num_values = nc * (1 + d);
+  o->names = names[nc > 1][d == 3];
   for (int i = 0; i < o->num_values; i++) o->values[i] = NAN;
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     /* bounding box first */

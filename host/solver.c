@@ -324,25 +324,13 @@ static int user_results(hdgcl_solver s) {
   int n = s->user->num_outputs;
   if (n == 0) return HDGCL_SUCCESS;
   if (!s->outputs) HDGCL_TRY(hdgcl_calloc((size_t)n, sizeof *s->outputs, "outputs", &s->outputs));
-  static const char *const scalar_names[] = {"flux", "integral", "u ux uy uz", "", ""};
-  static const char *const point_names[2][2] = {{"u qx qy", "u qx qy qz"},
-                                                {"ux Hxx Hxy uy Hyx Hyy",
-                                                 "ux Hxx Hxy Hxz uy Hyx Hyy Hyz uz Hzx Hzy Hzz"}};
-  int d = s->mesh->dim;
   for (int i = 0; i < n; i++) {
     const hdg_user_output *o = &s->user->outputs[i];
     hdgcl_output *p = &s->outputs[i];
     p->label = o->label;
+    p->names = o->names;
     p->num_values = o->num_values;
     memcpy(p->values, o->values, sizeof p->values);
-    if (o->kind == USER_OUT_POINT)
-      p->names = point_names[s->problem->vector][d == 3];
-    else if (o->kind == USER_OUT_REACTION)
-      p->names = d == 3 ? "Fx Fy Fz" : "Fx Fy";
-    else if (o->kind == USER_OUT_VON_MISES)
-      p->names = "max x y z";
-    else
-      p->names = scalar_names[o->kind];
   }
   r->num_outputs = n;
   r->outputs = s->outputs;

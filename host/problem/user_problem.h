@@ -67,7 +67,8 @@ typedef struct hdg_user_output {
   int num_tags;
   hdg_expr *integrand;   /* integral */
   double point[3];       /* point */
-  int num_values;        /* filled by hdg_user_outputs_compute */
+  const char *names;     /* filled by solver_outputs (host/outputs.c): the values' names */
+  int num_values;
   double values[12];     /* flux: 1; integral: 1; point: u, q (or u and grad u per component);
                             reaction: dim; von-mises: max and its point */
 } hdg_user_output;
