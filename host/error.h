@@ -21,6 +21,13 @@ int hdgcl_error_cl(cl_int err, const char *call, const char *what);
  * (returned in a thread-local buffer). */
 const char *hdgcl_cl_error_name(cl_int err);
 
+/* A line of generated OpenCL C may end with the comment
+ * "/" "* " HDGCL_SOURCE_ORIGIN "NAME *" "/" naming what it was generated from (a
+ * user's expression, host/problem/user_problem_emit.c): a compiler error on
+ * that line is then reported as NAME's, in one line, instead of the
+ * compiler's log (host/program.c). */
+#define HDGCL_SOURCE_ORIGIN "hdgcl-origin: "
+
 /* Zeroed allocation of count*size bytes into *(void **)out; on failure
  * records "out of host memory allocating WHAT (N bytes)". */
 int hdgcl_calloc(size_t count, size_t size, const char *what, void *out);

@@ -201,9 +201,60 @@ static void cache_store(hdgcl_context ctx, const uint64_t key[2], cl_program pro
   free(bin);
 }
 
-/* Prints the compiler log and returns HDGCL_ERROR_BUILD. */
+/* The first error of a compiler log that gives its place as ":LINE:COL:"
+ * (clang's form, which PoCL and NVIDIA's compilers print): its line in the
+ * source, and its message (from "error: " on, or after the place) in msg. */
+static bool first_error(const char *log, long *line, char *msg, size_t n) {
+  for (const char *l = log; l && *l;) {
+    const char *end = strchr(l, '\n');
+    size_t len = end ? (size_t)(end - l) : strlen(l);
+    char text[1024];
+    snprintf(text, sizeof text, "%.*s", (int)(len < sizeof text ? len : sizeof text - 1), l);
+    l = end ? end + 1 : NULL;
+    if (!strstr(text, "error")) continue;
+    for (char *c = strchr(text, ':'); c; c = strchr(c + 1, ':')) {
+      char *p = c + 1, *q;
+      long ln = strtol(p, &q, 10);
+      if (q == p || *q != ':' || ln <= 0) continue;
+      p = q + 1;
+      strtol(p, &q, 10);
+      if (q == p || *q != ':') continue;
+      const char *m = strstr(q, "error: ");
+      m = m ? m + 7 : q + 1;
+      while (*m == ' ') m++;
+      *line = ln;
+      snprintf(msg, n, "%s", m);
+      return true;
+    }
+  }
+  return false;
+}
+
+/* The NAME of the "HDGCL_SOURCE_ORIGIN NAME" comment on line `line` of
+ * source (host/error.h), or false. */
+static bool line_origin(const char *source, long line, char *name, size_t n) {
+  const char *l = source;
+  for (long k = 1; k < line && l; k++) {
+    l = strchr(l, '\n');
+    if (l) l++;
+  }
+  if (!l) return false;
+  const char *end = strchr(l, '\n');
+  size_t len = end ? (size_t)(end - l) : strlen(l);
+  const char *o = strstr(l, HDGCL_SOURCE_ORIGIN);
+  if (!o || o >= l + len) return false;
+  o += strlen(HDGCL_SOURCE_ORIGIN);
+  const char *close = strstr(o, " */");
+  if (!close) return false;
+  snprintf(name, n, "%.*s", (int)(close - o), o);
+  return true;
+}
+
+/* Returns HDGCL_ERROR_BUILD.  A failure on a line generated from a user's
+ * expression names the expression in one line (the log only with
+ * --verbose); any other prints the compiler log first: it is ours. */
 static int build_failure(hdgcl_context ctx, cl_program program, cl_int err, const char *what,
-                         const char *options) {
+                         const char *options, const char *source) {
   size_t n = 0;
   char *log = NULL;
   if (clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n) == CL_SUCCESS &&
@@ -212,9 +263,19 @@ static int build_failure(hdgcl_context ctx, cl_program program, cl_int err, cons
       log[0] = '\0';
     log[n] = '\0';
   }
-  fprintf(stderr, "hdgcl: OpenCL compiler log for %s on %s\nhdgcl: build options: %s\n%s\n", what,
-          ctx->info.name, options, log ? log : "(no log)");
+  long line = 0;
+  char msg[512] = "", origin[512] = "";
+  bool user = first_error(log, &line, msg, sizeof msg) &&
+              line_origin(source, line, origin, sizeof origin);
+  if (!user || ctx->verbose)
+    fprintf(stderr, "hdgcl: OpenCL compiler log for %s on %s\nhdgcl: build options: %s\n%s\n", what,
+            ctx->info.name, options, log ? log : "(no log)");
   free(log);
+  if (user)
+    return hdgcl_error(HDGCL_ERROR_BUILD,
+                       "%s: the OpenCL compiler of %s refused the code made from this expression: "
+                       "%s (%s; simplify the expression)",
+                       origin, ctx->info.name, msg, hdgcl_cl_error_name(err));
   return hdgcl_error(HDGCL_ERROR_BUILD, "clBuildProgram(%s) failed: %s (see the compiler log above)",
                      what, hdgcl_cl_error_name(err));
 }
@@ -296,7 +357,7 @@ static int get_program(hdgcl_context ctx, const char *what, const char *source, 
     err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
     if (ctx->verbose) fprintf(stderr, "hdgcl: built %s in %.2f s\n", what, hdgcl_wtime() - t0);
     if (err != CL_SUCCESS) {
-      int status = build_failure(ctx, p, err, what, options);
+      int status = build_failure(ctx, p, err, what, options, source);
       clReleaseProgram(p);
       return status;
     }

@@ -112,6 +112,19 @@ expect_error "broken.json:3:1: not valid JSON" --problem-file "$tmp/broken.json"
 printf '{"f": 1, "boundry": {}}\n' > "$tmp/typo.json"
 expect_error 'unknown key "boundry"' --problem-file "$tmp/typo.json"
 expect_error "No such file" --problem-file "$tmp/none.json"
+# an expression the parser takes but an OpenCL compiler refuses (clang nests
+# at most 256 brackets; each ! adds two): named in one line of hdgcl's, not a
+# compiler log (PoCL's clang may add its own "1 error generated.")
+nots=$(awk 'BEGIN { for (i = 0; i < 150; i++) printf "!"; print "x" }')
+rm -f "$tmp/o.json"
+if "$cli" solve --mesh square:2 --order 1 --json "$tmp/o.json" --problem user --f "$nots" --bc-default "dirichlet: 0" > "$tmp/err.txt" 2>&1; then
+  bad "150 nested ! accepted by the device's compiler (the test needs a refusal)"
+else
+  grep -q -- "--f: the OpenCL compiler of .* refused the code made from this expression: .*bracket" "$tmp/err.txt" ||
+    bad "compiler refusal not named: $(cat "$tmp/err.txt")"
+  [ "$(grep -cv 'error generated' "$tmp/err.txt")" -le 1 ] || bad "compiler refusal: more than one line: $(cat "$tmp/err.txt")"
+fi
+[ ! -e "$tmp/o.json" ] || bad "output file left by the compiler refusal"
 expect_error "an option of a user's own problem" --problem helmholtz-sin --f 1
 
 [ $fail -eq 0 ] && echo "cli_problem_file: all passed"

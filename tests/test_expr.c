@@ -219,6 +219,45 @@ static void check_errors(void) {
   deep[1000] = 'x';
   deep[1001] = '\0';
   check_error(deep, "nested too deeply", NULL);
+  /* A long chain is a deep tree with no parentheses: refused past
+   * EXPR_MAX_TREE_DEPTH operations (the host's recursions), accepted below. */
+  static char chain[20000];
+  chain[0] = 'x';
+  for (int k = 1; k <= 2000; k++) memcpy(chain + 2 * k - 1, "+y", 3);
+  check_error(chain, "column 4000: expression too deep (more than 2000 operations", NULL);
+}
+
+/* Deepest nesting of parentheses in s. */
+static int paren_depth(const char *s) {
+  int d = 0, dmax = 0;
+  for (; *s; s++) {
+    if (*s == '(') dmax = d + 1 > dmax ? d + 1 : dmax, d++;
+    if (*s == ')') d--;
+  }
+  return dmax;
+}
+
+/* A sum of 1500 terms emits without nesting parentheses (compilers refuse
+ * more than 256 levels) and evaluates the host's way. */
+static void check_long_chain(void) {
+  static char chain[20000];
+  size_t n = 0;
+  for (int k = 0; k < 1500; k++) n += (size_t)snprintf(chain + n, sizeof chain - n, "%sx*y/%d", k ? " - " : "", k + 1);
+  hdg_expr_symbols sym = {3, vars, 0, NULL, NULL};
+  hdg_expr *e = NULL;
+  CHECK_OK(hdg_expr_parse(chain, "chain", &sym, &e));
+  char *emitted = NULL;
+  if (e) CHECK_OK(hdg_expr_emit(e, var_c, &emitted));
+  CHECK_MSG(emitted && paren_depth(emitted) <= 3, "a 1500-term sum emits %d levels of parentheses",
+            emitted ? paren_depth(emitted) : -1);
+  if (e) {
+    double p[3] = {0.3, 0.7, 0.1}, want = 0.0;
+    for (int k = 0; k < 1500; k++) want = k ? want - p[0] * p[1] / (k + 1) : p[0] * p[1] / (k + 1);
+    CHECK_MSG(hdg_expr_eval(e, p) == want, "chain evaluates to %.17g, want %.17g", hdg_expr_eval(e, p), want);
+    CHECK_MSG(hdg_expr_label(e) && !strcmp(hdg_expr_label(e), "chain"), "the parsed expression's label");
+  }
+  free(emitted);
+  hdg_expr_destroy(&e);
 }
 
 /* Central differences of e in variable var at p. */
@@ -352,7 +391,14 @@ static void check_emit(void) {
                   "((((((x[0]) != 0.0 && (x[1]) != 0.0) ? 1.0 : 0.0)) != 0.0 || (x[2]) != 0.0) ? "
                   "1.0 : 0.0)");
   check_emit_text("abs(x) + min(x, y) - max(y, z)",
-                  "((fabs(x[0]) + fmin(x[0], x[1])) - fmax(x[1], x[2]))");
+                  "(fabs(x[0]) + fmin(x[0], x[1]) - fmax(x[1], x[2]))");
+  /* chains of one level group left in C as in the tree; other operands keep theirs */
+  check_emit_text("x - y - z", "(x[0] - x[1] - x[2])");
+  check_emit_text("x - (y - z)", "(x[0] - (x[1] - x[2]))");
+  check_emit_text("x / y * z", "(x[0] / x[1] * x[2])");
+  check_emit_text("x * (y / z)", "(x[0] * (x[1] / x[2]))");
+  check_emit_text("x + y * z - z", "(x[0] + (x[1] * x[2]) - x[2])");
+  check_emit_text("x * y + z", "((x[0] * x[1]) + x[2])");
   check_emit_text("atan2(y, x) / log10(z)", "(atan2(x[1], x[0]) / log10(x[2]))");
 }
 
@@ -445,6 +491,7 @@ int main(void) {
   check_derivatives();
   check_simplification();
   check_emit();
+  check_long_chain();
   check_print();
   check_define_constants();
   CHECK_DONE();

@@ -49,6 +49,7 @@ void hdg_expr_destroy(hdg_expr **expr) {
   hdg_expr_destroy(&e->b);
   hdg_expr_destroy(&e->c);
   free(e->name);
+  free(e->label);
   free(e);
   *expr = NULL;
 }
@@ -57,6 +58,7 @@ int expr_number(double value, hdg_expr **out) {
   HDGCL_TRY(hdgcl_calloc(1, sizeof **out, "expression", out));
   (*out)->kind = EXPR_NUM;
   (*out)->value = value;
+  (*out)->depth = 1;
   return HDGCL_SUCCESS;
 }
 
@@ -72,6 +74,7 @@ int expr_variable(int var, const char *name, hdg_expr **out) {
   memcpy(e->name, name, n);
   e->kind = EXPR_VAR;
   e->var = var;
+  e->depth = 1;
   *out = e;
   return HDGCL_SUCCESS;
 }
@@ -83,6 +86,7 @@ int hdg_expr_copy(const hdg_expr *e, hdg_expr **copy) {
   HDGCL_TRY(hdgcl_calloc(1, sizeof *c, "expression", &c));
   *c = *e;
   c->a = c->b = c->c = NULL;
+  c->label = NULL; /* labels name a parsed text, not its copies */
   int st = HDGCL_SUCCESS;
   if (e->a) st = hdg_expr_copy(e->a, &c->a);
   if (!st && e->b) st = hdg_expr_copy(e->b, &c->b);
@@ -193,6 +197,9 @@ int expr_node(expr_kind kind, expr_func func, hdg_expr *a, hdg_expr *b, hdg_expr
   e->a = a;
   e->b = b;
   e->c = c;
+  e->depth = 1 + (a ? a->depth : 0);
+  if (b && 1 + b->depth > e->depth) e->depth = 1 + b->depth;
+  if (c && 1 + c->depth > e->depth) e->depth = 1 + c->depth;
   if ((!a || a->kind == EXPR_NUM) && (!b || b->kind == EXPR_NUM) && (!c || c->kind == EXPR_NUM)) {
     double v = hdg_expr_eval(e, NULL);
     if (isfinite(v)) {
@@ -201,6 +208,7 @@ int expr_node(expr_kind kind, expr_func func, hdg_expr *a, hdg_expr *b, hdg_expr
       hdg_expr_destroy(&e->c);
       e->kind = EXPR_NUM;
       e->value = v;
+      e->depth = 1;
     }
   }
   *out = e;
@@ -325,6 +333,11 @@ static int expect(parser *p, token tok, const char *text) {
 static int build(const parser *p, size_t at, expr_kind kind, expr_func func, hdg_expr *a,
                  hdg_expr *b, hdg_expr *c, hdg_expr **out) {
   HDGCL_TRY(expr_node(kind, func, a, b, c, out));
+  if ((*out)->depth > EXPR_MAX_TREE_DEPTH) {
+    hdg_expr_destroy(out);
+    return fail(p, at, "expression too deep (more than %d operations applied one to the result "
+                "of the next); simplify it", EXPR_MAX_TREE_DEPTH);
+  }
   if (!expr_unfolded(*out)) return HDGCL_SUCCESS;
   double v = hdg_expr_eval(*out, NULL);
   char *text = NULL;
@@ -568,9 +581,27 @@ int hdg_expr_parse(const char *text, const char *what, const hdg_expr_symbols *s
     hdg_expr_destroy(&e);
     return unexpected(&p);
   }
+  int st = hdg_expr_set_label(e, what);
+  if (st) {
+    hdg_expr_destroy(&e);
+    return st;
+  }
   *expr = e;
   return HDGCL_SUCCESS;
 }
+
+int hdg_expr_set_label(hdg_expr *e, const char *label) {
+  char *copy = NULL;
+  if (label) {
+    HDGCL_TRY(hdgcl_calloc(strlen(label) + 1, 1, "expression label", &copy));
+    strcpy(copy, label);
+  }
+  free(e->label);
+  e->label = copy;
+  return HDGCL_SUCCESS;
+}
+
+const char *hdg_expr_label(const hdg_expr *e) { return e ? e->label : NULL; }
 
 /* ------------------------------------------------------- named constants */
 

@@ -102,7 +102,9 @@ int hdg_expr_derivative(const hdg_expr *e, int var, hdg_expr **derivative);
 
 /* OpenCL C text (malloc'd, caller frees) of the expression in double
  * precision, with variable i written as var_c[i] (e.g. "x[0]"): fully
- * parenthesised; every literal a double literal printed with %.17g (with
+ * parenthesised (but the left operand of a left-associative chain, which C
+ * groups the same way: a + b + c for (a + b) + c, so that long sums do not
+ * nest parentheses past a compiler's limit); every literal a double literal printed with %.17g (with
  * '.' or 'e' so that it is not an int; negative ones in parentheses); a ^ n
  * for an integer n with |n| <= 4 as repeated multiplication ((a * a) * a),
  * 1.0 / (...) for n < 0, 1.0 for n = 0 (the host evaluation does the same
@@ -112,6 +114,13 @@ int hdg_expr_derivative(const hdg_expr *e, int var, hdg_expr **derivative);
  * The emitted code assumes no floating-point contraction
  * (#pragma OPENCL FP_CONTRACT OFF) for exact agreement with the host. */
 int hdg_expr_emit(const hdg_expr *e, const char *const *var_c, char **text);
+
+/* The name a parsed expression goes by in messages: hdg_expr_parse's `what`
+ * (e.g. "--f"), or what hdg_expr_set_label gave; NULL for copies and
+ * derivatives unless set.  The emitted code carries it in a comment, so that
+ * an OpenCL compiler's complaint names the expression (host/program.c). */
+const char *hdg_expr_label(const hdg_expr *e);
+int hdg_expr_set_label(hdg_expr *e, const char *label);
 
 /* The expression printed back in the grammar above, with the parentheses it
  * needs and the shortest literals that round-trip (malloc'd, caller frees),

@@ -48,8 +48,15 @@ struct hdg_expr {
   int var;        /* EXPR_VAR */
   char *name;     /* EXPR_VAR: its name, for hdg_expr_print */
   double value;   /* EXPR_NUM */
+  int depth;      /* 1 for a leaf, 1 + the deepest operand's otherwise */
+  char *label;    /* the root's name in messages (hdg_expr_parse's what), or NULL */
   hdg_expr *a, *b, *c;
 };
+
+/* The deepest tree hdg_expr_parse accepts: the host's recursion (eval,
+ * derivative, emit) and the OpenCL compilers' (whose parsers recurse too)
+ * stay far from their stack limits; a sum of 1000 terms is within it. */
+#define EXPR_MAX_TREE_DEPTH 2000
 
 /* Number of operands of a node (0 to 3). */
 int expr_operands(const hdg_expr *e);

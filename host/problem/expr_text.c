@@ -154,6 +154,36 @@ static int emit_number(FILE *f, double v) {
   return HDGCL_SUCCESS;
 }
 
+static int emit_node(FILE *f, const hdg_expr *e, const char *const *var_c);
+
+/* True if a is a + - (or * /) node under a node b of the same level. */
+static bool same_level(const hdg_expr *a, const hdg_expr *b) {
+  bool add_a = a->kind == EXPR_ADD || a->kind == EXPR_SUB;
+  bool add_b = b->kind == EXPR_ADD || b->kind == EXPR_SUB;
+  bool mul_a = a->kind == EXPR_MUL || a->kind == EXPR_DIV;
+  bool mul_b = b->kind == EXPR_MUL || b->kind == EXPR_DIV;
+  return (add_a && add_b) || (mul_a && mul_b);
+}
+
+/* e, without its own parentheses when bare (the left operand of a chain of
+ * its level); iterative down the chain's left spine, so that a sum of many
+ * terms nests neither parentheses nor calls. */
+static int emit_chain(FILE *f, const hdg_expr *e, bool bare, const char *const *var_c) {
+  if (!bare) return emit_node(f, e, var_c);
+  const hdg_expr *spine[EXPR_MAX_TREE_DEPTH + 1];
+  int n = 0;
+  for (const hdg_expr *s = e; n <= EXPR_MAX_TREE_DEPTH; s = s->a) {
+    spine[n++] = s;
+    if (!same_level(s->a, s)) break;
+  }
+  HDGCL_TRY(emit_node(f, spine[n - 1]->a, var_c));
+  for (int k = n - 1; k >= 0; k--) {
+    fprintf(f, " %s ", operator_text(spine[k]->kind));
+    HDGCL_TRY(emit_node(f, spine[k]->b, var_c));
+  }
+  return HDGCL_SUCCESS;
+}
+
 static int emit_node(FILE *f, const hdg_expr *e, const char *const *var_c) {
 #define EMIT(x) HDGCL_TRY(emit_node(f, (x), var_c))
   int n;
@@ -229,9 +259,9 @@ static int emit_node(FILE *f, const hdg_expr *e, const char *const *var_c) {
     }
     fputc(')', f);
     return HDGCL_SUCCESS;
-  default: /* + - * / */
+  default: /* + - * /: a left operand of the same level needs no parentheses */
     fputc('(', f);
-    EMIT(e->a);
+    HDGCL_TRY(emit_chain(f, e->a, same_level(e->a, e), var_c));
     fprintf(f, " %s ", operator_text(e->kind));
     EMIT(e->b);
     fputc(')', f);

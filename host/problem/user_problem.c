@@ -376,7 +376,13 @@ static int read_exact(hdg_user_problem *up, const sources *src) {
     }
   } else {
     for (int c = 0; c < nc; c++)
-      for (int v = 0; v < 3; v++) HDGCL_TRY(hdg_expr_derivative(up->exact[c], v, &up->exact_grad[c][v]));
+      for (int v = 0; v < 3; v++) {
+        HDGCL_TRY(hdg_expr_derivative(up->exact[c], v, &up->exact_grad[c][v]));
+        char label[512];
+        const char *of = hdg_expr_label(up->exact[c]);
+        snprintf(label, sizeof label, "d/d%c of %s", "xyz"[v], of ? of : "the exact solution");
+        HDGCL_TRY(hdg_expr_set_label(up->exact_grad[c][v], label));
+      }
   }
   return HDGCL_SUCCESS;
 }

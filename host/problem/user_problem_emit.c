@@ -55,6 +55,14 @@ static void expr(text *t, const hdg_expr *e) {
   }
   add(t, "%s", s);
   free(s);
+  /* its name in a comment, for a compiler's complaint (host/program.c);
+   * a label cannot close the comment early */
+  const char *label = hdg_expr_label(e);
+  if (label) {
+    add(t, " /* " HDGCL_SOURCE_ORIGIN);
+    for (const char *c = label; *c; c++) add(t, "%c", c[0] == '*' && c[1] == '/' ? '+' : *c);
+    add(t, " */");
+  }
 }
 
 /* Locals x, y, z (and nx, ny, nz) from an array X (N) of DIM values. */
