@@ -10,6 +10,9 @@
 #define HDGCL_CL_GEOMETRY_H
 
 #define AFFINE (ELEMENT_TYPE == 0 || ELEMENT_TYPE == 2)
+#ifndef MAPPED
+#define MAPPED (!AFFINE)
+#endif
 
 /* Vertex shape functions n[a] and reference gradients dn[a][DIM] at xi. */
 void vertex_functions(const double *xi, double *n, double *dn) {

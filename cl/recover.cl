@@ -52,7 +52,7 @@ __kernel void recover_local(const int e0, const int zfirst, const int nint,
   element_trace_solution(e, nint, NF, NT, NP, Z + (e - zfirst) * NP * (NT + 1), x, bvals,
                          elem_faces, face_unknown, lam, ul);
   for (int i = lid; i < NP; i += wg) u[e * NP + i] = ul[i];
-#if AFFINE /* mapped elements: mapped_recover_q */
+#if !MAPPED /* mapped elements: mapped_recover_q */
   barrier(CLK_LOCAL_MEM_FENCE);
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
@@ -107,7 +107,7 @@ __kernel void elasticity_recover(const int e0, const int zfirst, const int nint,
     else
       p[e * NP + i - DIM * NP] = up[i];
   }
-#if AFFINE
+#if !MAPPED
   barrier(CLK_LOCAL_MEM_FENCE);
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
@@ -189,7 +189,7 @@ void cholesky_packed_solve(SCRATCH const double *l, SCRATCH double *b, const int
   }
 }
 
-#if AFFINE
+#if !MAPPED
 /* u* (F12) on the non-constant modes 1..NP1-1 of the degree p+1 basis:
  *   |J| sum_lm G_lm Kpost_lm u* = -(|J|/kappa) sum_l sum_k Jinv[l][k] Dpost_l q_k,
  * and u*_0 = u_0: in the orthonormal basis phi+_0 is the only mode with a
@@ -471,7 +471,7 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
 #define CHECK_VALUES (2 * NCOMP + 3)
 #define CHECK_IS_MAX(c, nvalues) ((c) >= (nvalues) - 2)
 
-#if AFFINE
+#if !MAPPED
 /* Rows i = 1 + lid, 1 + lid + ERR_WG, ... of r = A u* - b (F12), every
  * component, into *rmax and *rscale (see CHECK_VALUES). */
 static void ustar_residual(const long e, __global const double *coords,
@@ -564,7 +564,7 @@ __kernel void errors(const int e0, __global const double *coords, __global const
     s[7] += w * uh * uh;
     s[8] += w;
   }
-#if AFFINE
+#if !MAPPED
   ustar_residual(e, coords, elem_verts, kappa_e[e], kpost, dpost, q, ustar, &s[9], &s[10]);
 #endif
   for (int c = 0; c < ERR_VALUES; c++) {
@@ -640,7 +640,7 @@ __kernel void elasticity_errors(const int e0, __global const double *coords,
     s[7] += w * pex * pex;
     s[8 + 2 * NCOMP] += w;
   }
-#if AFFINE
+#if !MAPPED
   ustar_residual(e, coords, elem_verts, 1.0, kpost, dpost, q, ustar, &s[8 + 2 * NCOMP + 1],
                  &s[8 + 2 * NCOMP + 2]);
 #endif

@@ -172,10 +172,10 @@ int pipeline_create(hdgcl_solver s) {
     snprintf(view ? s->dev->trace_options : s->dev->options, sizeof s->dev->options,
              "-DELEMENT_TYPE=%d -DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d "
              "-DNF=%d -DNT=%d -DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d -DNCOMP=%d "
-             "-DNFB=%d -DNTB=%d -DNZ=%d",
+             "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d",
              (int)sz->type, sz->dim, s->mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
              sz->np1, view ? sz->nfb : sz->nf, view ? sz->ntb : sz->nt, sz->nslots, ref->qload.n,
-             ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz);
+             ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz, (int)s->dev->mapped);
   HDGCL_TRY(local_stage_create(s, &s->dev->local));
   HDGCL_TRY(assembly_create(s, &s->dev->assemble));
   HDGCL_TRY(krylov_create(s, &s->dev->krylov));
