@@ -30,7 +30,16 @@
  *      then [NFACES][NQ_FACE][3 + DIM] (w dS, w n dS, w dS tau_f, w dS (tau_f - beta.n)),
  *      tau_f = tau + max(beta.n, 0) the upwinded stabilisation (F22) */
 
+#ifdef POINT_COEFFICIENTS
+/* and per volume point w|J| / kappa(x), w|J| c(x), beta(x) (the user's
+ * coefficients = points: cl/problems.h problem_coefficients_at) */
+#define VOL_FAC (4 + DIM * DIM + DIM)
+#else
 #define VOL_FAC (2 + DIM * DIM)
+#endif
+#define VF_MK (2 + DIM * DIM)   /* w|J| / kappa */
+#define VF_C (3 + DIM * DIM)    /* w|J| c */
+#define VF_BETA (4 + DIM * DIM) /* beta[DIM] */
 #define FACE_FAC (3 + DIM)
 #define FACE_TAUF (1 + DIM) /* offset of w dS tau_f in a face point's factors */
 #define FACE_TAUN (2 + DIM) /* offset of w dS (tau_f - beta.n) */
@@ -56,7 +65,8 @@ __kernel void mapped_build(const int e0, const int m_over_kappa, __global const 
                            __global const double *face_tangent, __global const double *face_nref,
                            __global double *fac, __global double *M, __global double *Y,
                            __global double *T, __global double *S, __global double *WF, __global double *WL,
-                           __global double *K) {
+                           __global double *K,
+                           __global const int *elem_set /* region per element (POINT_COEFFICIENTS) */) {
   const int le = get_group_id(0);
   const long e = e0 + le;
   const int lid = get_local_id(0), wg = get_local_size(0);
@@ -66,7 +76,12 @@ __kernel void mapped_build(const int e0, const int m_over_kappa, __global const 
   for (int f = 0; f < NFACES; f++) orient[f] = elem_orient[e * NFACES + f];
   double beta[3];
   problem_beta(pp, beta);
+#ifdef POINT_COEFFICIENTS
+  const int set = elem_set[e];
+  const bool convection = true; /* beta at each point */
+#else
   const bool convection = beta[0] != 0.0 || beta[1] != 0.0 || beta[2] != 0.0;
+#endif
 
   /* Geometric factors at every volume and face point. */
   for (int q = lid; q < NQ_LOAD; q += wg) {
@@ -78,6 +93,13 @@ __kernel void mapped_build(const int e0, const int m_over_kappa, __global const 
     vf[q * VOL_FAC] = w * detj;
     vf[q * VOL_FAC + 1] = w * detj * problem_f(pp, x[0], x[1], x[2]);
     for (int k = 0; k < DIM * DIM; k++) vf[q * VOL_FAC + 2 + k] = w * adj[k];
+#ifdef POINT_COEFFICIENTS
+    double kappa, c, b[3];
+    problem_coefficients_at(pp, set, x[0], x[1], x[2], &kappa, &c, b);
+    vf[q * VOL_FAC + VF_MK] = w * detj / kappa;
+    vf[q * VOL_FAC + VF_C] = w * detj * c;
+    for (int k = 0; k < DIM; k++) vf[q * VOL_FAC + VF_BETA + k] = b[k];
+#endif
   }
   for (int t = lid; t < NFACES * NQ_FACE; t += wg) {
     const int f = t / NQ_FACE, q = t % NQ_FACE;
@@ -88,6 +110,10 @@ __kernel void mapped_build(const int e0, const int m_over_kappa, __global const 
     const double w = face_weights[q];
     ff[t * FACE_FAC] = w * ds;
     for (int k = 0; k < DIM; k++) ff[t * FACE_FAC + 1 + k] = w * nds[k];
+#ifdef POINT_COEFFICIENTS
+    double kappa, c;
+    problem_coefficients_at(pp, set, x[0], x[1], x[2], &kappa, &c, beta);
+#endif
     double bn = 0.0; /* beta . n w dS */
     for (int k = 0; k < DIM; k++) bn += beta[k] * ff[t * FACE_FAC + 1 + k];
     ff[t * FACE_FAC + FACE_TAUF] = tau * w * ds + fmax(bn, 0.0);
@@ -99,7 +125,9 @@ __kernel void mapped_build(const int e0, const int m_over_kappa, __global const 
    * - (beta phi_j, grad phi_i)_K  (F22); S[i][j] at j NP + i.  Each work-item
    * takes MB columns j of row i, so phi_i and its factors are loaded once for
    * MB products (columns past NP read column NP - 1 and are not stored). */
+#ifndef POINT_COEFFICIENTS
   const double c = c_e[e];
+#endif
   __global double *Me = M + (long)le * NP * NP, *Se = S + (long)le * NP * NP;
   for (int t = lid; t < NP * ((NP + MB - 1) / MB); t += wg) {
     const int i = t % NP, j0 = (t / NP) * MB;
@@ -107,10 +135,20 @@ __kernel void mapped_build(const int e0, const int m_over_kappa, __global const 
     for (int b = 0; b < MB; b++) jb[b] = min(j0 + b, NP - 1);
     double m[MB], d[MB];
     for (int b = 0; b < MB; b++) m[b] = d[b] = 0.0;
+#ifdef POINT_COEFFICIENTS /* m: (phi_j / kappa, phi_i)_K; d starts with (c phi_j, phi_i)_K */
+    for (int q = 0; q < NQ_LOAD; q++) {
+      const double pi = phi[q * NP + i], wm = vf[q * VOL_FAC + VF_MK] * pi, wc = vf[q * VOL_FAC + VF_C] * pi;
+      for (int b = 0; b < MB; b++) {
+        m[b] += wm * phi[q * NP + jb[b]];
+        d[b] += wc * phi[q * NP + jb[b]];
+      }
+    }
+#else
     for (int q = 0; q < NQ_LOAD; q++) {
       const double wi = vf[q * VOL_FAC] * phi[q * NP + i];
       for (int b = 0; b < MB; b++) m[b] += wi * phi[q * NP + jb[b]];
     }
+#endif
     for (int f = 0; f < NFACES; f++) {
       __global const double *pf = phi_face + (f * NORIENT + orient[f]) * NQ_FACE * NP;
       for (int q = 0; q < NQ_FACE; q++) {
@@ -120,17 +158,27 @@ __kernel void mapped_build(const int e0, const int m_over_kappa, __global const 
     }
     if (convection) /* w|J| beta . grad phi_i = sum_kl beta_k (w adj J)_lk d_l phi_i */
       for (int q = 0; q < NQ_LOAD; q++) {
+#ifdef POINT_COEFFICIENTS
+        for (int k = 0; k < DIM; k++) beta[k] = vf[q * VOL_FAC + VF_BETA + k];
+#endif
         double bg = 0.0;
         for (int k = 0; k < DIM; k++)
           for (int l = 0; l < DIM; l++)
             bg += beta[k] * vf[q * VOL_FAC + 2 + l * DIM + k] * dphi[(q * NP + i) * DIM + l];
         for (int b = 0; b < MB; b++) d[b] -= bg * phi[q * NP + jb[b]];
       }
+#ifdef POINT_COEFFICIENTS /* M holds A = (phi_j / kappa, phi_i)_K already */
+    for (int b = 0; b < MB && j0 + b < NP; b++) {
+      Me[(j0 + b) * NP + i] = m[b];
+      Se[(j0 + b) * NP + i] = d[b];
+    }
+#else
     const double ms = m_over_kappa ? 1.0 / kappa_e[e] : 1.0; /* A = M / kappa for its inverse */
     for (int b = 0; b < MB && j0 + b < NP; b++) {
       Me[(j0 + b) * NP + i] = ms * m[b];
       Se[(j0 + b) * NP + i] = c * m[b] + d[b];
     }
+#endif
   }
 
   /* T[q][(k, j)] = sum_l (w adj J)_lk d_l phi_j at point q, so that
@@ -237,7 +285,11 @@ __kernel void mapped_factor(const int e0, __global const double *kappa_e, __glob
     if (lid == 0) a[j * NP + j] = inv;
     barrier(CLK_LOCAL_MEM_FENCE | FACTOR_FENCE);
   }
+#ifdef POINT_COEFFICIENTS /* M was A = (phi_j / kappa, phi_i)_K: A^-1 = L^-T L^-1 */
+  const double sk = 1.0;
+#else
   const double sk = sqrt(kappa_e[e0 + le]);
+#endif
   for (int idx = lid; idx < NP * NP; idx += wg) Me[idx] = idx % NP <= idx / NP ? sk * a[idx] : 0.0;
 }
 #undef FACTOR_FENCE

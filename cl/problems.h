@@ -76,6 +76,7 @@ typedef struct problem_params {
 double user_u(double x, double y, double z, double *g) { return 0.0; }
 double user_f(double x, double y, double z) { return 0.0; }
 void user_beta(double *b) {}
+void user_coefficients(int set, double x, double y, double z, double *kappa, double *c, double *b) {}
 double user_dirichlet(int cond, double x, double y, double z) { return 0.0; }
 double user_flux(int cond, double x, double y, double z, double nx, double ny, double nz) {
   return 0.0;
@@ -91,6 +92,8 @@ struct hdg_user_problem;
 double hdg_user_u(const struct hdg_user_problem *up, double x, double y, double z, double *g);
 double hdg_user_f(const struct hdg_user_problem *up, double x, double y, double z);
 void hdg_user_beta(const struct hdg_user_problem *up, double *b);
+void hdg_user_coefficients(const struct hdg_user_problem *up, int set, double x, double y, double z,
+                           double *kappa, double *c, double *b);
 double hdg_user_dirichlet(const struct hdg_user_problem *up, int cond, double x, double y, double z);
 double hdg_user_flux(const struct hdg_user_problem *up, int cond, double x, double y, double z,
                      double nx, double ny, double nz);
@@ -138,6 +141,14 @@ HDGCL_FN void problem_beta(problem_params pp, double *b) {
   b[0] = s;
   b[1] = 0.5 * s;
   b[2] = pp.dim == 3 ? 0.25 * s : 0.0;
+}
+
+/* kappa, c and beta (b[0..2]) at the point (x, y, z) of an element of region
+ * `set` (-1: none): a user's problem with coefficients = points, whose
+ * prelude defines POINT_COEFFICIENTS (the kernels call this only then). */
+HDGCL_FN void problem_coefficients_at(problem_params pp, int set, double x, double y, double z,
+                                      double *kappa, double *c, double *b) {
+  USER_FN(coefficients)(USER_ARG(pp) set, x, y, z, kappa, c, b);
 }
 
 /* Exact solution u and its gradient g[0..2]. */

@@ -362,7 +362,8 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
                                  __global const double *phi1,  /* [NQ_LOAD][NP1] */
                                  __global const double *dphi1, /* [NQ_LOAD][NP1][DIM] */
                                  __global const double *u, __global const double *q,
-                                 __global double *ustar, __global double *scratch) {
+                                 __global double *ustar, __global double *scratch,
+                                 const int problem_id, __global const int *elem_set) {
   const int le = get_group_id(0);
   const long e = e0 + le;
   const int lid = get_local_id(0), wg = get_local_size(0);
@@ -383,10 +384,21 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
         for (int c = 0; c < DIM; c++) s += adj[l * DIM + c] * adj[m * DIM + c];
         f[1 + l * DIM + m] = w / detj * s;
       }
+#ifdef POINT_COEFFICIENTS /* kappa(x) at the point: w adj / kappa, and kappa = 1 below */
+    problem_params pp = {problem_id, DIM, 0, 0.0};
+    double kappa, c, b[3];
+    problem_coefficients_at(pp, elem_set[e], x[0], x[1], x[2], &kappa, &c, b);
+    for (int c = 0; c < DIM * DIM; c++) f[1 + DIM * DIM + c] = w * adj[c] / kappa;
+#else
     for (int c = 0; c < DIM * DIM; c++) f[1 + DIM * DIM + c] = w * adj[c];
+#endif
   }
   barrier(CLK_GLOBAL_MEM_FENCE);
+#ifdef POINT_COEFFICIENTS
+  const double kappa = 1.0;
+#else
   const double kappa = kappa_e[e];
+#endif
   for (int t = lid; t < NPOST * (NPOST + 1) / 2; t += wg) {
     int i = (int)((sqrt(8.0 * t + 1.0) - 1.0) / 2.0);
     while (PACKED(i + 1, 0) <= t) i++;
@@ -528,7 +540,8 @@ __kernel void errors(const int e0, __global const double *coords, __global const
                      __global const double *ustar, __global double *err,
                      __global const double *kappa_e,
                      __global const double *kpost, /* [DIM*DIM][NP1][NP1] */
-                     __global const double *dpost  /* [DIM][NP1][NP] */) {
+                     __global const double *dpost,  /* [DIM][NP1][NP] */
+                     __global const int *elem_set /* region per element (POINT_COEFFICIENTS) */) {
   const int le = get_group_id(0);
   const long e = e0 + le;
   const int lid = get_local_id(0);
@@ -536,11 +549,17 @@ __kernel void errors(const int e0, __global const double *coords, __global const
   problem_params pp = {problem_id, DIM, problem_degree, problem_param};
   double s[ERR_VALUES];
   for (int c = 0; c < ERR_VALUES; c++) s[c] = 0.0;
+#ifndef POINT_COEFFICIENTS
   const double kap = kappa_e[e]; /* constant per element (host/problem.c) */
+#endif
   for (int k = lid; k < NQ_ERR; k += ERR_WG) {
     double xi[DIM], x[3], grad[3], jac[DIM * DIM];
     for (int l = 0; l < DIM; l++) xi[l] = err_points[k * DIM + l];
     const double detj = element_map(e, coords, elem_verts, xi, x, jac);
+#ifdef POINT_COEFFICIENTS /* exact q = -kappa(x) grad u */
+    double kap, cc, bb[3];
+    problem_coefficients_at(pp, elem_set[e], x[0], x[1], x[2], &kap, &cc, bb);
+#endif
     const double uex = problem_u(pp, x[0], x[1], x[2], grad);
     __global const double *phi = phi_err + k * NP, *phi1 = phi1_err + k * NP1;
     double uh = 0.0, us = 0.0, eq = 0.0, qq = 0.0;

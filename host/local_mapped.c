@@ -13,6 +13,7 @@
 #include "blas.h"
 #include "error.h"
 #include "pipeline.h"
+#include "user_problem.h"
 
 /* Per-element doubles of each mapped buffer (Y has X's). */
 void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *t, uint64_t *fac) {
@@ -22,7 +23,10 @@ void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *t, u
   *x = d * np * cols;
   *t = d * np * (uint64_t)s->ref.qload.n;
   /* per face point: w dS, w n dS, and w dS times tau_f and tau_f - beta.n (cl/local_mapped.cl) */
-  *fac = (uint64_t)s->ref.qload.n * (2 + d * d) + (uint64_t)sz->nfaces * s->ref.qface.n * (3 + d);
+  /* per volume point w|J|, w|J| f, w adj J; with point coefficients also
+   * w|J| / kappa, w|J| c and beta (cl/local_mapped.cl VOL_FAC) */
+  uint64_t vol = 2 + d * d + (s->user && s->user->point_coefficients ? 2 + d : 0);
+  *fac = (uint64_t)s->ref.qload.n * vol + (uint64_t)sz->nfaces * s->ref.qface.n * (3 + d);
 }
 
 /* Per-element doubles of the scalar S, [W | F], [W_t | F], K that the vector
@@ -190,7 +194,8 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
                       HDGCL_ARG(d->face_nref.mem), HDGCL_ARG(ls->fac.mem),
                       HDGCL_ARG(ls->m.mem),     HDGCL_ARG(ls->y.mem),
                       HDGCL_ARG(ls->t.mem),     HDGCL_ARG(bs->mem),       HDGCL_ARG(bwf->mem),
-                      HDGCL_ARG(bwl->mem),      HDGCL_ARG(bk->mem)};
+                      HDGCL_ARG(bwl->mem),      HDGCL_ARG(bk->mem),
+                      HDGCL_ARG(d->elem_set.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->mbuild, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mbuild, 1, &global, &ls->wg, NULL));

@@ -125,9 +125,11 @@ static int volume_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
         continue;
       }
       double v[USER_NUM_INTEGRAND_VARS] = {x[0], x[1], x[2], val[0], 0, 0, 0, 0, 0, 0};
+      double kappa, c0, beta[3];
+      solver_coefficients_at(s, e, x, &kappa, &c0, beta);
       for (int c = 0; c < d; c++) {
         v[USER_QX + c] = fl[c];
-        v[USER_UX + c] = -fl[c] / s->kappa[e]; /* q = -kappa grad u (F2) */
+        v[USER_UX + c] = -fl[c] / kappa; /* q = -kappa grad u (F2) */
       }
       sum += qe->weights[k] * fabs(detj) * hdg_expr_eval(o->integrand, v);
     }

@@ -92,6 +92,19 @@ static int upload(hdgcl_solver s) {
   bool vector = sz->ncomp > 1;
   UPLOAD(d->kappa, ne, double, vector ? s->mu : s->kappa, "kappa");
   UPLOAD(d->c, ne, double, s->c, "c");
+  {
+    /* coefficients = points: each element's region, for user_coefficients */
+    bool points = s->user && s->user->point_coefficients;
+    int32_t *set, zero = 0;
+    HDGCL_TRY(hdgcl_calloc(points ? ne : 1, sizeof *set, "element regions", &set));
+    for (size_t e = 0; points && e < ne; e++) set[e] = hdg_user_element_set(s->user, m, (int32_t)e);
+    int status = HDGCL_SUCCESS;
+    size_t bytes = (points ? ne : 1) * sizeof *set;
+    status = hdgcl_buffer_create(s->ctx, bytes, "element regions", &d->elem_set);
+    if (!status) status = hdgcl_buffer_write(s->ctx, &d->elem_set, 0, bytes, points ? set : &zero);
+    free(set);
+    HDGCL_TRY(status);
+  }
   UPLOAD(d->lambda, vector ? ne : 1, double, vector ? s->lambda : s->c, "lambda");
   UPLOAD(d->face_verts, nfc * m->verts_per_face, int32_t, m->face_verts, "face_verts");
   UPLOAD(d->face_elems, nfc * 2, int32_t, m->face_elems, "face_elems");
@@ -143,7 +156,7 @@ static int upload(hdgcl_solver s) {
 static void release_data(hdgcl_solver s) {
   device_data *d = &s->dev->data;
   hdgcl_buffer *all[] = {&d->coords,     &d->elem_verts,   &d->elem_faces,  &d->elem_orient,
-                         &d->kappa,      &d->c,            &d->face_verts,  &d->face_elems,
+                         &d->kappa,      &d->c,            &d->elem_set,            &d->face_verts,  &d->face_elems,
                          &d->face_local, &d->face_bc,      &d->face_unknown, &d->unknown_face,
                          &d->block_cols, &d->dm,           &d->dmdmt,       &d->pf,
                          &d->ef,         &d->dmef,         &d->efef,        &d->kpost,       &d->dpost,
@@ -161,7 +174,10 @@ int pipeline_create(hdgcl_solver s) {
   const hdg_sizes *sz = &ref->sz;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *s->dev, "device pipeline", &s->dev));
   if (s->user) HDGCL_TRY(hdg_user_problem_emit(s->user, &s->dev->user_source));
-  s->dev->mapped = sz->type == HDGCL_QUADRILATERAL || sz->type == HDGCL_HEXAHEDRON;
+  /* Mapped elements, and a user's coefficients evaluated at every point
+   * (coefficients = points), take the per-point kernels. */
+  s->dev->mapped = sz->type == HDGCL_QUADRILATERAL || sz->type == HDGCL_HEXAHEDRON ||
+                   (s->user && s->user->point_coefficients);
   /* Element programs see the element's sizes and the trace blocks (NCOMP
    * components: NFB = NCOMP NF per face, NTB = NCOMP NT per element, NZ the
    * local (u, p) system of the vector problems); the solve stage's program

@@ -14,6 +14,7 @@
 /* Read-only data on the device: mesh, numbering, coefficients, tables. */
 typedef struct device_data {
   hdgcl_buffer coords, elem_verts, elem_faces, elem_orient, kappa, c;
+  hdgcl_buffer elem_set; /* region per element of a user's point coefficients (else one 0) */
   hdgcl_buffer lambda; /* vector problems: lambda per element (kappa holds mu) */
   hdgcl_buffer face_verts, face_elems, face_local, face_bc, face_unknown, unknown_face, block_cols;
   hdgcl_buffer face_cond, robin; /* boundary faces' condition index and Robin blocks */

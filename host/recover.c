@@ -236,7 +236,7 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
   const hdg_sizes *sz = &s->ref.sz;
   device_data *d = &s->dev->data;
   cl_int ce0 = (cl_int)e0, nint = s->mesh->num_interior_faces;
-  cl_int zfirst = (cl_int)local_stage_z_first(ls, e0);
+  cl_int zfirst = (cl_int)local_stage_z_first(ls, e0), pid = s->params.id;
   size_t global = (size_t)n * rc->wg;
   if (rc->vector) {
     hdgcl_arg vargs[] = {HDGCL_ARG(ce0),          HDGCL_ARG(zfirst),
@@ -276,7 +276,8 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
                          HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(d->phi1_load.mem),
                          HDGCL_ARG(d->dphi1_load.mem), HDGCL_ARG(rc->u.mem),
                          HDGCL_ARG(rc->q.mem),     HDGCL_ARG(rc->ustar.mem),
-                         HDGCL_ARG(rc->scratch.mem)};
+                         HDGCL_ARG(rc->scratch.mem), HDGCL_ARG(pid),
+                         HDGCL_ARG(d->elem_set.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(rc->post, sizeof pargs / sizeof *pargs, pargs));
   } else {
     hdgcl_arg pargs[] = {HDGCL_ARG(ce0),          HDGCL_ARG(d->coords.mem),
@@ -378,7 +379,7 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
                         HDGCL_ARG(rc->u.mem),  HDGCL_ARG(rc->q.mem),
                         HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->err.mem),
                         HDGCL_ARG(d->kappa.mem), HDGCL_ARG(d->kpost.mem),
-                        HDGCL_ARG(d->dpost.mem)};
+                        HDGCL_ARG(d->dpost.mem), HDGCL_ARG(d->elem_set.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(rc->errors, sizeof args / sizeof *args, args));
   }
   HDGCL_TRY(corrupt_ustar_for_test(s, rc));

@@ -12,6 +12,7 @@
 #include "dense.h"
 #include "error.h"
 #include "face_map.h"
+#include "user_problem.h"
 
 int reference_element_create(const hdg_sizes *sz, reference_element *el) {
   memset(el, 0, sizeof *el);
@@ -60,7 +61,9 @@ int reference_element_matrices(hdgcl_solver s, int32_t e, reference_element *el)
   double kappa = s->kappa[e], c = s->c[e], tau = s->tau;
   double beta[3];
   problem_beta(s->params, beta);
-  const bool convection = beta[0] != 0 || beta[1] != 0 || beta[2] != 0;
+  /* coefficients = points: kappa, c, beta at each quadrature point */
+  const bool points = s->user && s->user->point_coefficients;
+  const bool convection = points || beta[0] != 0 || beta[1] != 0 || beta[2] != 0;
   memset(el->a, 0, sizeof(double) * np * np);
   memset(el->b, 0, sizeof(double) * d * np * np);
   memset(el->c, 0, sizeof(double) * d * np * nt);
@@ -81,6 +84,7 @@ int reference_element_matrices(hdgcl_solver s, int32_t e, reference_element *el)
     double wq = qv->weights[q] * detj;
     const double *phi = ref->phi_load + (size_t)q * np;
     double fq = problem_f(s->params, x[0], x[1], x[2]);
+    if (points) solver_coefficients_at(s, e, x, &kappa, &c, beta);
     for (int i = 0; i < np; i++) {
       el->f[i] += wq * fq * phi[i];
       for (int j = 0; j < np; j++) el->a[i * np + j] += wq * phi[i] * phi[j] / kappa;
@@ -113,6 +117,7 @@ int reference_element_matrices(hdgcl_solver s, int32_t e, reference_element *el)
       double wq = qf->weights[q] * ds;
       const double *phi = phif + (size_t)q * np;
       const double *psi = ref->psi_face + (size_t)q * nf;
+      if (points) solver_coefficients_at(s, e, x, &kappa, &c, beta);
       /* (F22) upwinded stabilisation tau_f = tau + max(beta . n, 0); the
        * u-equation's E and H carry tau_f - beta . n. */
       double bn = (beta[0] * nds[0] + beta[1] * nds[1] + beta[2] * (d == 3 ? nds[2] : 0.0)) / ds;

@@ -8,6 +8,7 @@
 #include "dense.h"
 #include "error.h"
 #include "reference.h"
+#include "user_problem.h"
 
 int reference_postprocess_work_create(const hdg_sizes *sz, reference_postprocess_work *w) {
   *w = (reference_postprocess_work){0};
@@ -74,10 +75,16 @@ int reference_postprocess(hdgcl_solver s, int32_t e, const double *u, const doub
         for (int l = 0; l < d; l++) sum += jinv[l * d + c] * gr[i * d + l];
         w->gx[i * d + c] = sum;
       }
+    double div = divisor;
+    if (s->user && s->user->point_coefficients && sz->ncomp == 1) { /* -kappa(x) */
+      double kappa, c, beta[3];
+      solver_coefficients_at(s, e, x, &kappa, &c, beta);
+      div = -kappa;
+    }
     for (int i = 1; i < np1; i++) {
       double r = 0.0;
       for (int c = 0; c < d; c++) r += gh[c] * w->gx[i * d + c];
-      w->rhs[i - 1] += wq * r / divisor;
+      w->rhs[i - 1] += wq * r / div;
       for (int j = 1; j < np1; j++) {
         double a = 0.0;
         for (int c = 0; c < d; c++) a += w->gx[i * d + c] * w->gx[j * d + c];
@@ -126,7 +133,8 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[6], double chec
     const double *phi = s->ref.phi_err + (size_t)k * np, *phi1 = s->ref.phi1_err + (size_t)k * np1;
     double g[3];
     double uex = problem_u(s->params, x[0], x[1], x[2], g);
-    double kap = s->kappa[e]; /* constant per element (host/problem.c) */
+    double kap, cc, beta[3]; /* the element's, or kappa(x) with coefficients = points */
+    solver_coefficients_at(s, e, x, &kap, &cc, beta);
     double uh = 0.0, us = 0.0, eq = 0.0, qq = 0.0;
     for (int i = 0; i < np; i++) uh += u[i] * phi[i];
     for (int i = 0; i < np1; i++) us += ustar[i] * phi1[i];

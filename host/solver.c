@@ -18,9 +18,8 @@ const char *const hdgcl_solver_options[] = {
     "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "cheb-mixed", "format",
     "chunk",     "keep-local",  "poly-degree", "kappa2",  "beta",  "scratch",    "pmg-smooth", "pmg-coarse",
     "mu",        "lambda",      "weight",     "contrast", "material",
-    /* a user's own problem (host/problem/user_problem.c, docs/problems.md) */
-    "problem-file", "pde", "constants", "kappa", "c", "f", "body-force", "exact", "exact-grad",
-    "bc", "bc-default", "region", "output", NULL};
+    /* a user's own problem (host/problem/user_problem.h, docs/problems.md) */
+    HDG_USER_PROBLEM_OPTION_NAMES, NULL};
 
 /* In the order of PRECOND_* (solver_impl.h) and SOLVER_* (krylov.h). */
 static const char *const precond_names[] = {"none", "jacobi", "block-jacobi", "chebyshev", "asm",
@@ -422,4 +421,16 @@ int hdgcl_solver_destroy(hdgcl_solver *solver) {
   free(s);
   *solver = NULL;
   return HDGCL_SUCCESS;
+}
+
+void solver_coefficients_at(hdgcl_solver s, int32_t e, const double *x, double *kappa, double *c,
+                            double *beta) {
+  if (s->user && s->user->point_coefficients) {
+    hdg_user_coefficients(s->user, hdg_user_element_set(s->user, s->mesh, e), x[0], x[1], x[2],
+                          kappa, c, beta);
+    return;
+  }
+  *kappa = s->kappa[e];
+  *c = s->c[e];
+  problem_beta(s->params, beta);
 }

@@ -141,6 +141,12 @@ int reference_boundary_data(hdgcl_solver s, double *bvals);
  * quadrature (docs/problems.md (P3)), shared by both paths. */
 int solver_robin_blocks(hdgcl_solver s);
 
+/* kappa, c and beta (beta[0..2]) at the point x of element e: the user's
+ * expressions there with coefficients = points, else the element's kappa
+ * and c and the problem's constant beta. */
+void solver_coefficients_at(hdgcl_solver s, int32_t e, const double *x, double *kappa, double *c,
+                            double *beta);
+
 /* The user's outputs from the host copies of the solution (host/outputs.c). */
 int solver_outputs(hdgcl_solver s);
 

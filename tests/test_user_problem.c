@@ -59,33 +59,6 @@ static solved solve_mms(hdgcl_context ctx, const mms_case *mc, int n) {
                     NULL);
 }
 
-/* Number of u* values per element (degree p + 1). */
-static size_t ustar_per_element(const solved *s) {
-  size_t p = (size_t)s->result->order;
-  int dim = s->mesh->dim;
-  bool tensor = s->mesh->type == HDGCL_QUADRILATERAL || s->mesh->type == HDGCL_HEXAHEDRON;
-  return tensor ? (dim == 2 ? (p + 2) * (p + 2) : (p + 2) * (p + 2) * (p + 2))
-                : (dim == 2 ? (p + 2) * (p + 3) / 2 : (p + 2) * (p + 3) * (p + 4) / 6);
-}
-
-/* max relative difference of u, q, u* and the trace of two solves of one problem. */
-static double solution_difference(const solved *a, const solved *b, int ncomp) {
-  const double *au, *aq, *as, *at, *bu, *bq, *bs, *bt;
-  CHECK_OK(hdgcl_solver_solution(a->solver, &au, &aq, &as, &at));
-  CHECK_OK(hdgcl_solver_solution(b->solver, &bu, &bq, &bs, &bt));
-  const hdgcl_result *r = a->result;
-  int dim = a->mesh->dim;
-  size_t ne = (size_t)r->num_elements;
-  /* element_dofs = (ncomp (1 + dim) [+ 1 for the pressure]) Np per element */
-  size_t np = (size_t)r->element_dofs / ne / ((size_t)ncomp * (1 + dim) + (ncomp > 1 ? 1 : 0));
-  size_t nf = (size_t)r->trace_dofs / (size_t)r->num_unknown_faces;
-  double d = relative_difference(au, bu, ne * ncomp * np);
-  d = fmax(d, relative_difference(aq, bq, ne * ncomp * dim * np));
-  d = fmax(d, relative_difference(as, bs, ne * ncomp * ustar_per_element(a)));
-  d = fmax(d, relative_difference(at, bt, (size_t)r->num_faces * nf));
-  return d;
-}
-
 static void manufactured(hdgcl_context dev, hdgcl_context ref) {
   const mms_case cases[] = {{"square", 2, "2", 4, "1"},
                             {"quad", 2, "2", 4, "10"},

@@ -20,12 +20,13 @@ static const char *const solve_cli_options[] = {"device",  "mesh",  "json",   "v
 
 static void help(FILE *out) {
   fprintf(out,
-          "usage: hdgcl solve [--problem NAME] [--mesh SPEC|file.msh] [--order P] [--device SPEC]\n"
+          "usage: hdgcl solve [--problem NAME | --problem-file F.json] [--mesh SPEC|file.msh]\n"
+          "                   [--order P] [--device SPEC]\n"
           "                   [--tau T] [--rtol R] [--maxit N] [--solver cg|gmres]\n"
           "                   [--precond none|jacobi|block-jacobi|chebyshev|asm|pmg]\n"
           "                   [--format bell-i|bell|ell] [--json out.json] [--vtu out.vtu]\n"
           "                   [--convergence K] [--history] [--quiet]\n\n"
-          "Solves -div(kappa grad u) + c u = f (or linear elasticity) by HDG:\n"
+          "Solves -div(kappa grad u) + beta . grad u + c u = f (or linear elasticity) by HDG:\n"
           "local solvers and Schur complements,\n"
           "face-parallel assembly, preconditioned CG or GMRES and recovery, on the chosen device\n"
           "(--device ref: the serial C reference path).  Prints errors against the exact\n"
@@ -36,6 +37,13 @@ static void help(FILE *out) {
     fprintf(out, "      %-16s %s\n", p->name, p->description);
   }
   fprintf(out,
+          "  --problem-file F   your own problem: coefficients, source, boundary conditions\n"
+          "                     per tag, outputs, as JSON (docs/problems.md; examples/*.json).\n"
+          "                     Each of its settings is an option too (--problem user without\n"
+          "                     a file): --pde --constants --kappa --c --f --beta --coefficients\n"
+          "                     --mu --lambda --body-force --bc --bc-default --region --exact\n"
+          "                     --exact-grad --output, e.g. --problem user --f 1\n"
+          "                     --bc-default 'dirichlet: 0' --output 'integral: u'\n"
           "  --mesh SPEC        square:N[xM][,diag=right|left|alt][,perturb=A][,seed=S]\n"
           "                     [,size=L[xH]][,split=x|y:V] (quad:, cube:, hex: too; see hdgcl mesh\n"
           "                     --help) or a Gmsh .msh file (default: the problem's, e.g. square:8)\n"
@@ -255,4 +263,4 @@ done:
   return status;
 }
 
-const cli_command cli_solve = {"solve", "solve a built-in problem by HDG on a device", run, help};
+const cli_command cli_solve = {"solve", "solve a built-in problem or your own (--problem-file) by HDG on a device", run, help};

@@ -199,7 +199,8 @@ static int read_text(const char *path, char **text) {
   return HDGCL_SUCCESS;
 }
 
-static const char *const plain_keys[] = {"pde", "kappa", "c", "f", "mu", "lambda", "bc-default", NULL};
+static const char *const plain_keys[] = {"pde", "kappa", "c", "f", "mu", "lambda", "bc-default",
+                                         "coefficients", NULL};
 static const char *const vector_keys[] = {"beta", "body-force", "exact", NULL};
 
 static bool in(const char *const *list, const char *s) {

@@ -14,9 +14,7 @@
 #include "hdg.h"
 #include "problem_file.h"
 
-const char *const hdg_user_problem_options[] = {
-    "problem-file", "pde", "constants", "kappa", "c", "f", "beta", "mu", "lambda", "body-force",
-    "exact", "exact-grad", "bc", "bc-default", "region", "output", NULL};
+const char *const hdg_user_problem_options[] = {HDG_USER_PROBLEM_OPTION_NAMES, NULL};
 
 static const char *const boundary_vars[] = {"x", "y", "z", "nx", "ny", "nz"};
 static const char *const integrand_vars[] = {"x", "y", "z", "u", "ux", "uy", "uz", "qx", "qy", "qz"};
@@ -398,6 +396,49 @@ static int read_field(hdg_user_problem *up, const sources *src, const char *key,
   return parse_field(up, text, what, e);
 }
 
+/* True if the scalar PDE's kappa, c or beta (or a region's) depends on x, y, z. */
+static bool coefficients_vary(const hdg_user_problem *up) {
+  if (up->problem.vector) return false;
+  const hdg_expr *all[3 + 2 * HDG_USER_MAX_REGIONS] = {up->kappa, up->c};
+  int n = 2;
+  for (int c = 0; c < 3; c++)
+    if (up->beta[c]) all[n++] = up->beta[c];
+  for (int i = 0; i < up->num_regions; i++) {
+    all[n++] = up->regions[i].kappa;
+    all[n++] = up->regions[i].c;
+  }
+  for (int i = 0; i < n; i++)
+    if (all[i] && !hdg_expr_constant(all[i], NULL)) return true;
+  return false;
+}
+
+/* "coefficients": points (kappa, c, beta evaluated at every quadrature point:
+ * the mapped kernels on every element type) or centroid (one value per
+ * element: the affine fast path on simplices).  Default: points where a
+ * coefficient varies in space, else centroid (the same values). */
+static int read_sampling(hdg_user_problem *up, const sources *src) {
+  char what[300];
+  const char *t = lookup(src, "coefficients", what, sizeof what);
+  bool vary = coefficients_vary(up);
+  if (!t) {
+    up->point_coefficients = vary;
+    return HDGCL_SUCCESS;
+  }
+  if (strcmp(t, "points") != 0 && strcmp(t, "centroid") != 0)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s': expected points or centroid", what, t);
+  up->point_coefficients = strcmp(t, "points") == 0;
+  if (up->point_coefficients && up->problem.vector)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "%s: points: elasticity's mu and lambda are taken at each element's centroid "
+                       "(points is for the scalar PDE's kappa, c and beta)", what);
+  for (int c = 0; c < 3 && !up->point_coefficients; c++)
+    if (up->beta[c] && !hdg_expr_constant(up->beta[c], NULL))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "%s: centroid: beta varies in space, which needs coefficients = points "
+                         "(the affine kernels take one beta for the whole mesh)", what);
+  return HDGCL_SUCCESS;
+}
+
 int hdg_user_problem_create(hdgcl_options opts, hdg_user_problem **out) {
   *out = NULL;
   hdg_user_problem *up;
@@ -460,14 +501,11 @@ int hdg_user_problem_create(hdgcl_options opts, hdg_user_problem **out) {
       int n = 0;
       HDGCL_TRY_GOTO(status, parse_vector(up, t, what, false, up->beta, &n), fail);
       for (int c = 0; c < n; c++) {
-        if (!hdg_expr_constant(up->beta[c], &up->beta_value[c])) {
-          status = hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                               "%s: '%s': beta must be a constant vector (a variable convection "
-                               "field is not supported yet)",
-                               what, t);
-          goto fail;
-        }
-        if (up->beta_value[c] != 0.0) up->problem.nonsymmetric = true;
+        /* a variable beta (coefficients = points) is evaluated per point:
+         * beta_value, the affine kernels' constant beta, stays 0 */
+        bool constant = hdg_expr_constant(up->beta[c], &up->beta_value[c]);
+        if (!constant) up->beta_value[c] = 0.0;
+        if (!constant || up->beta_value[c] != 0.0) up->problem.nonsymmetric = true;
       }
     }
     const char *const vector_only[] = {"mu", "lambda", "body-force", NULL};
@@ -480,6 +518,7 @@ int hdg_user_problem_create(hdgcl_options opts, hdg_user_problem **out) {
   HDGCL_TRY_GOTO(status, read_conditions(up, &src), fail);
   HDGCL_TRY_GOTO(status, read_regions(up, &src), fail);
   HDGCL_TRY_GOTO(status, read_outputs(up, &src), fail);
+  HDGCL_TRY_GOTO(status, read_sampling(up, &src), fail);
   /* Traction data make the elasticity trace system nonsymmetric (as elasticity-mixed). */
   for (int i = 0; i < up->num_conditions; i++) {
     if (vector && up->conditions[i].kind == USER_BC_NEUMANN) up->problem.nonsymmetric = true;
@@ -593,16 +632,44 @@ int hdg_user_problem_bind(hdg_user_problem *up, const hdgcl_mesh *mesh, int8_t *
   return HDGCL_SUCCESS;
 }
 
+int hdg_user_element_set(const hdg_user_problem *up, const hdgcl_mesh *mesh, int32_t e) {
+  int32_t tag = mesh->elem_tags ? mesh->elem_tags[e] : 0;
+  int r = -1;
+  for (int i = 0; i < up->num_regions; i++)
+    if (up->regions[i].tag_id == tag) r = i;
+  return r;
+}
+
+/* With point coefficients, kappa > 0 and c >= 0 are checked at the vertices
+ * too (the quadrature points lie inside their hull). */
+static int check_vertices(const hdg_user_problem *up, const hdgcl_mesh *mesh, int32_t e) {
+  int d = mesh->dim, nv = mesh->verts_per_element, set = hdg_user_element_set(up, mesh, e);
+  for (int a = 0; a < nv; a++) {
+    double x[3] = {0, 0, 0}, kappa, c, b[3];
+    const int32_t v = mesh->elem_verts[(size_t)e * nv + a];
+    for (int k = 0; k < d; k++) x[k] = mesh->coords[(size_t)v * d + k];
+    hdg_user_coefficients(up, set, x[0], x[1], x[2], &kappa, &c, b);
+    if (!(kappa > 0) || !isfinite(kappa) || !(c >= 0) || !isfinite(c) || !isfinite(b[0]) ||
+        !isfinite(b[1]) || !isfinite(b[2]))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "%s: element %d (tag %d) at its vertex (%g, %g, %g): kappa = %g, c = %g, "
+                         "beta = (%g, %g, %g) (need kappa > 0, c >= 0, all finite)",
+                         up->source, (int)e, mesh->elem_tags ? (int)mesh->elem_tags[e] : 0, x[0],
+                         x[1], x[2], kappa, c, b[0], b[1], b[2]);
+  }
+  return HDGCL_SUCCESS;
+}
+
 int hdg_user_problem_coefficients(const hdg_user_problem *up, const hdgcl_mesh *mesh,
                                   double *kappa, double *c, double *mu, double *lambda) {
   int d = mesh->dim;
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     double v[USER_NUM_BOUNDARY_VARS] = {0};
     hdg_problem_centroid(mesh, e, v);
-    const hdg_user_region *r = NULL;
+    int ri = hdg_user_element_set(up, mesh, e);
+    const hdg_user_region *r = ri >= 0 ? &up->regions[ri] : NULL;
     int32_t tag = mesh->elem_tags ? mesh->elem_tags[e] : 0;
-    for (int i = 0; i < up->num_regions; i++)
-      if (up->regions[i].tag_id == tag) r = &up->regions[i];
+    if (up->point_coefficients) HDGCL_TRY(check_vertices(up, mesh, e));
     if (up->problem.vector) {
       mu[e] = hdg_expr_eval(r && r->mu ? r->mu : up->mu, v);
       lambda[e] = hdg_expr_eval(r && r->lambda ? r->lambda : up->lambda, v);
@@ -656,6 +723,16 @@ double hdg_user_f(const hdg_user_problem *up, double x, double y, double z) {
 
 void hdg_user_beta(const hdg_user_problem *up, double *b) {
   for (int c = 0; c < 3; c++) b[c] = c < up->dim ? up->beta_value[c] : 0.0;
+}
+
+void hdg_user_coefficients(const hdg_user_problem *up, int set, double x, double y, double z,
+                           double *kappa, double *c, double *b) {
+  double v[USER_NUM_BOUNDARY_VARS];
+  point(v, x, y, z);
+  const hdg_user_region *r = set >= 0 && set < up->num_regions ? &up->regions[set] : NULL;
+  *kappa = hdg_expr_eval(r && r->kappa ? r->kappa : up->kappa, v);
+  *c = hdg_expr_eval(r && r->c ? r->c : up->c, v);
+  for (int k = 0; k < 3; k++) b[k] = k < up->dim && up->beta[k] ? hdg_expr_eval(up->beta[k], v) : 0.0;
 }
 
 /* kappa grad u . n of the exact solution (data a condition leaves out). */

@@ -22,7 +22,12 @@
 #include "hdgcl/options.h"
 #include "problem.h"
 
-/* The option names a user's problem reads (NULL-terminated). */
+/* The option names a user's problem reads: HDG_USER_PROBLEM_OPTION_NAMES,
+ * also part of hdgcl_solver_options (host/solver.c), and the same list
+ * NULL-terminated. */
+#define HDG_USER_PROBLEM_OPTION_NAMES                                                            \
+  "problem-file", "pde", "constants", "kappa", "c", "f", "beta", "mu", "lambda", "body-force",   \
+      "exact", "exact-grad", "bc", "bc-default", "region", "output", "coefficients"
 extern const char *const hdg_user_problem_options[];
 
 #define HDG_USER_MAX_CONDITIONS 64 /* boundary conditions (face_cond is int8) */
@@ -91,6 +96,7 @@ typedef struct hdg_user_problem {
   hdg_user_region regions[HDG_USER_MAX_REGIONS];
   int num_outputs;
   hdg_user_output outputs[HDG_USER_MAX_OUTPUTS];
+  bool point_coefficients; /* kappa, c, beta at quadrature points ("coefficients") */
   int dim;               /* set by hdg_user_problem_bind */
   bool any_robin;
 } hdg_user_problem;
@@ -115,6 +121,10 @@ int hdg_user_problem_bind(hdg_user_problem *up, const hdgcl_mesh *mesh, int8_t *
  * kappa > 0, c >= 0 (scalar); mu > 0, lambda > -2 mu / d (elasticity). */
 int hdg_user_problem_coefficients(const hdg_user_problem *up, const hdgcl_mesh *mesh,
                                   double *kappa, double *c, double *mu, double *lambda);
+
+/* The index of element e's region in up->regions, or -1: the coefficient
+ * set passed to user_coefficients (hdg_user_coefficients on the host). */
+int hdg_user_element_set(const hdg_user_problem *up, const hdgcl_mesh *mesh, int32_t e);
 
 /* Robin alpha at a boundary point of condition cond (0 for other kinds). */
 double hdg_user_robin_alpha(const hdg_user_problem *up, int cond, const double *x);

@@ -94,6 +94,34 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
   add(&t, "void user_beta(double *b) {\n");
   for (int k = 0; k < 3; k++) add(&t, "  b[%d] = %.17g;\n", k, k < up->dim ? up->beta_value[k] : 0.0);
   add(&t, "}\n");
+  /* Coefficients at a point of an element of region `set` (-1: none), for
+   * coefficients = points (cl/problems.h problem_coefficients_at; the
+   * kernels call it only where the prelude defines POINT_COEFFICIENTS). */
+  {
+    if (up->point_coefficients && !up->problem.vector) add(&t, "#define POINT_COEFFICIENTS 1\n");
+    add(&t, "void user_coefficients(int set, double x, double y, double z, double *kappa, double *c, "
+            "double *b) {\n  switch (set) {\n");
+    for (int i = 0; i < up->num_regions; i++) {
+      const hdg_user_region *r = &up->regions[i];
+      if (!r->kappa && !r->c) continue;
+      add(&t, "  case %d:\n    *kappa = ", i);
+      expr(&t, r->kappa ? r->kappa : up->kappa);
+      add(&t, ";\n    *c = ");
+      expr(&t, r->c ? r->c : up->c);
+      add(&t, ";\n    break;\n");
+    }
+    add(&t, "  default:\n    *kappa = ");
+    expr(&t, up->kappa);
+    add(&t, ";\n    *c = ");
+    expr(&t, up->c);
+    add(&t, ";\n  }\n");
+    for (int k = 0; k < 3; k++) {
+      add(&t, "  b[%d] = ", k);
+      expr(&t, k < up->dim ? up->beta[k] : NULL);
+      add(&t, ";\n");
+    }
+    add(&t, "}\n");
+  }
   /* Boundary data: one case per condition. */
   add(&t, "double user_dirichlet(int cond, double x, double y, double z) {\n"
           "  const double nx = 0.0, ny = 0.0, nz = 0.0;\n  (void)nx; (void)ny; (void)nz;\n"
