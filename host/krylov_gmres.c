@@ -159,7 +159,11 @@ int krylov_gmres_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer
       double t = gv[i];
       for (int l = i + 1; l < k; l++) t -= hess[(size_t)l * (m + 1) + i] * yv[l];
       double d = hess[(size_t)i * (m + 1) + i];
-      if (!(d != 0.0) || !isfinite(t)) {
+      if (!isfinite(t) || !isfinite(d)) {
+        status = hdgcl_error(HDGCL_ERROR_CONVERGENCE, KRYLOV_NOT_FINITE, "GMRES", "NaN", it);
+        goto done;
+      }
+      if (!(d != 0.0)) {
         status = hdgcl_error(HDGCL_ERROR_CONVERGENCE,
                              "GMRES breakdown: singular Hessenberg matrix after %d iterations", it);
         goto done;

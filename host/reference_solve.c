@@ -104,6 +104,9 @@ static void precond_apply(hdgcl_solver s, const double *pc, const double *r, dou
 static int finish(hdgcl_solver s, const char *method, int it, double rel) {
   s->result.iterations = it;
   s->result.residual = rel;
+  if (!isfinite(rel))
+    return hdgcl_error(HDGCL_ERROR_CONVERGENCE, KRYLOV_NOT_FINITE, method,
+                       isnan(rel) ? "NaN" : "Inf", it);
   if (!(rel <= s->rtol))
     return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
                        "%s did not converge: relative residual %.3e after %d iterations "
@@ -194,7 +197,7 @@ int reference_gmres(hdgcl_solver s, double *x) {
     for (size_t i = 0; i < n; i++) v[i] = s->rhs[i] - w[i];
     double beta = sqrt(dot(n, v, v));
     rel = beta / bnorm;
-    if (rel <= s->rtol || it >= s->maxit) break;
+    if (rel <= s->rtol || it >= s->maxit || !isfinite(rel)) break;
     for (size_t i = 0; i < n; i++) v[i] /= beta;
     memset(g, 0, sizeof(double) * (m + 1));
     g[0] = beta;
@@ -224,7 +227,7 @@ int reference_gmres(hdgcl_solver s, double *x) {
       g[j + 1] = -sn[j] * g[j];
       g[j] *= cs[j];
       HDGCL_TRY_GOTO(status, solver_record_residual(s, fabs(g[j + 1]) / bnorm), done);
-      if (fabs(g[j + 1]) / bnorm <= s->rtol || hn == 0) {
+      if (fabs(g[j + 1]) / bnorm <= s->rtol || hn == 0 || !isfinite(g[j + 1])) {
         j++, it++;
         break;
       }

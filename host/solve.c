@@ -110,7 +110,10 @@ int krylov_solve(hdgcl_solver s, krylov *kr, const assembly *as) {
   }
   res->iterations = iters;
   res->residual = residual;
-  if (!converged || !isfinite(residual))
+  if (!isfinite(residual))
+    return hdgcl_error(HDGCL_ERROR_CONVERGENCE, KRYLOV_NOT_FINITE, method,
+                       isnan(residual) ? "NaN" : "Inf", iters);
+  if (!converged)
     return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
                        "%s did not converge: relative residual %.3e after %d iterations "
                        "(--rtol %g, --maxit %d)",

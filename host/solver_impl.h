@@ -129,6 +129,13 @@ int pipeline_assemble_only(hdgcl_solver s);
 int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb_degree,
                         int gmres_restart, int64_t chunk, hdgcl_solver *level);
 
+/* The message of a Krylov method (device or reference path) stopped by a residual that is not a
+ * number (METHOD, "NaN" or "Inf", iterations): the trace system holds NaN
+ * or Inf, which no number of iterations mends. */
+#define KRYLOV_NOT_FINITE                                                                        \
+  "%s stopped: the residual is %s after %d iterations: the trace system holds NaN or Inf (an " \
+  "absurd --tau or coefficient, or a degenerate element)"
+
 /* Appends a relative residual to the history. */
 int solver_record_residual(hdgcl_solver s, double relres);
 

@@ -70,6 +70,14 @@ expect_error "cg on a nonsymmetric problem" "nonsymmetric" solve --problem conve
 expect_error "cg + pmg on a nonsymmetric problem" "nonsymmetric: --solver cg" solve --problem convection-diffusion --solver cg --precond pmg --json "$dir/x.json"
 expect_error "bad beta" "--beta" solve --problem convection-diffusion --beta 1e9 --json "$dir/x.json"
 expect_error "gmres non-convergence" "GMRES did not converge" solve --mesh square:8 --order 3 --solver gmres --maxit 3 --json "$dir/x.json"
+# a trace system holding NaN (tau = 1e300 overflows the element matrices): said
+# at once, not as "did not converge after 10000 iterations"
+for dev in auto ref; do
+  expect_error "NaN system, CG, $dev" "CG stopped: the residual is NaN after [01] iterations: the trace system holds NaN or Inf" \
+    solve --mesh square:4 --order 2 --tau 1e300 --device $dev --json "$dir/x.json"
+  expect_error "NaN system, GMRES, $dev" "GMRES.* stopped: the residual is NaN after [01] iterations" \
+    solve --problem convection-diffusion --mesh square:4 --order 2 --tau 1e300 --device $dev --json "$dir/x.json"
+done
 expect_error "bad mesh spec" "square:0" solve --mesh square:0 --json "$dir/x.json"
 expect_error "missing mesh file" "nosuch.msh" solve --mesh "$dir/nosuch.msh" --json "$dir/x.json"
 printf '$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n0 0 0 0\n$EndNodes\n$Elements\n0 0 0 0\n$EndElements\n' > "$dir/empty.msh"
