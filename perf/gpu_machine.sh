@@ -34,6 +34,10 @@
 #                                        # GMRES x jacobi / block-jacobi / asm solves
 #   sh perf/gpu_machine.sh sweep         # issue 6: every preconditioner, square:20..320, p = 1..9, on
 #                                        # NVIDIA, with PoCL on 14 cores at the same time (resumable)
+#   sh perf/gpu_machine.sh points        # issue 26: a user's coefficients at every quadrature
+#                                        # point (coefficients = points) against the centroid's
+#                                        # affine path, NVIDIA and PoCL; examples/variable-coefficients.json
+#                                        # on NVIDIA against the reference path
 #   sh perf/gpu_machine.sh elasticity    # issue 5: device tests, paper 004's manufactured solution on
 #                                        # tetrahedra: NVIDIA, reference path, PoCL
 set -u
@@ -288,6 +292,25 @@ sweep)
     rm -f "$out/tmp.log"
   done
   wait ;;
+points)
+  # Issue 26: the same constant-coefficient problem (examples/helmholtz-sin.json)
+  # through the affine kernels (coefficients = centroid) and the per-point ones
+  # (points: what a varying kappa, c or beta takes), warm cache, median of 5.
+  for dev in nvidia pocl; do
+    if [ $dev = nvidia ]; then cases="square:160 7;cube:16 3"; else cases="square:40 5;cube:8 3"; fi
+    echo "$cases" | tr ';' '\n' | while read -r mesh p; do
+      for where in centroid points; do
+        "$build/hdgcl" solve --device $dev --problem-file examples/helmholtz-sin.json --coefficients $where \
+          --mesh "$mesh" --order "$p" --warmup 1 --repeat 5 --json "$out/points-$dev-${mesh%%:*}-$where.json" \
+          > "$out/points-$dev-${mesh%%:*}-$where.log" 2>&1 || echo "FAIL $dev $mesh $where"
+        echo "== $dev $mesh p=$p $where"; grep -E "^errors|^ *(local|assemble|solve|recover) " "$out/points-$dev-${mesh%%:*}-$where.log"
+      done
+    done
+  done > "$out/points.log"
+  for dev in nvidia ref; do
+    "$build/hdgcl" solve --device $dev --problem-file examples/variable-coefficients.json --mesh square:4 \
+      --order 3 --convergence 3 > "$out/variable-$dev.log" 2>&1 || echo "FAIL variable $dev" >> "$out/points.log"
+  done ;;
 elasticity)
   # Issue 5: the device pipeline's tests on NVIDIA, then paper 004's
   # manufactured solution (problem elasticity, mu = lambda = 1) on cube:N

@@ -87,6 +87,21 @@ c_out=$(field "$tmp/cap.txt" 'flux: outer' flux)
 close "$c_in" 25.13274 0.25 || bad "capacitance $c_in (exact 8 pi = 25.13274)"
 close "$c_out" "-$c_in" 1e-6 || bad "flux: outer $c_out does not balance flux: inner $c_in"
 
+# 5b. examples/variable-coefficients.json (kappa, c and beta varying inside the
+# elements): the device and the reference path agree at the probe point, and
+# the flux through left is the exact solution's, int_0^1 -(1 + y^2) pi
+# sin(pi y) dy = -(3 - 4/pi^2) = -2.594715 (p = 3, square:4: -2.594658)
+for dev in ref auto; do
+  "$cli" solve --problem-file "$src/examples/variable-coefficients.json" --mesh square:4 --order 3 --device $dev \
+    > "$tmp/v-$dev.txt" 2>&1 || bad "variable-coefficients.json on $dev: $(tail -1 "$tmp/v-$dev.txt")"
+done
+for name in u qx qy; do
+  a=$(field "$tmp/v-ref.txt" 'point: 0.5, 0.5' $name)
+  b=$(field "$tmp/v-auto.txt" 'point: 0.5, 0.5' $name)
+  [ -n "$a" ] && [ -n "$b" ] && close "$a" "$b" 1e-9 || bad "variable coefficients point $name: ref $a, device $b"
+done
+close "$(field "$tmp/v-auto.txt" 'flux: left' flux)" -2.594715 2e-4 || bad "variable coefficients: flux through left"
+
 # 6. bad input: one line naming the problem, non-zero exit, no output file
 expect_error() { # expect_error 'message part' args...
   msg=$1
