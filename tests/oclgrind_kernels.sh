@@ -161,6 +161,10 @@ fi
     --bc "left: dirichlet; right, bottom: neumann; top: robin: 2, 2*(x*y+1) + x" --mesh square:2 --order 1 $quick
   solve tri-p1-user-elasticity --problem user --pde elasticity --exact "0.01*x, 0.02*y" \
     --bc "left: displacement; right, bottom, top: traction" --mesh square:1 --order 1 --rtol 0.5 --maxit 5
+  # Coefficients at every quadrature point (POINT_COEFFICIENTS: mapped_build,
+  # mapped_postprocess and errors on triangles, user_coefficients; GMRES).
+  solve tri-p1-user-points --problem user --kappa "1 + x*x" --c "x" --beta "-y, x" --exact "x*y+1" \
+    --bc "left: dirichlet; right, bottom, top: neumann" --mesh square:2 --order 1 --rtol 0.5 --maxit 20
   run clblast "$test_clblast" oclgrind
 ) &
 wait
