@@ -589,7 +589,10 @@ def roofline_section(bench, out, figs):
                "numa_nodes}, \"peak\": {copy_gbs, copy_bytes, dgemm_gflops, dgemm_shape: [m, n, k, "
                "batch], launch_us}, \"stages\": [{name, seconds, flops, bytes, gflops, gbs, frac_bw, "
                "frac_flops}], \"kernels\": [the same and rel_error]}`, null where a value could not "
-               "be measured.  Ceiling: min(peak FP64, intensity x copy bandwidth), from the peaks of "
+               "be measured.  hdgcl writes these lines, like all its JSON, with cJSON (the "
+               "well-kept Debian library that also reads problem files), so escaping and layout are "
+               "done once; each number is the shortest text that reads back as the same double.  "
+               "Ceiling: min(peak FP64, intensity x copy bandwidth), from the peaks of "
                "the same run.  Flops and bytes are counted from the algorithm (minimum traffic), so a "
                "point's height is its useful rate.\n")
     if not bench:

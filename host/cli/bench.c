@@ -11,6 +11,7 @@
 #include "context.h"
 #include "error.h"
 #include "report.h"
+#include "report_json.h"
 #include "spmv.h"
 
 static const char *const bench_cli_options[] = {"device", "mesh",   "meshes",   "orders", "json",
@@ -76,78 +77,67 @@ bad:
 
 static double frac(double rate, double peak) { return peak > 0 ? rate / peak : 0.0; }
 
-static void json_rates(FILE *f, double seconds, double flops, double bytes, const bench_peaks *pk) {
+/* seconds, flops, bytes and the rates against the ceilings, into o. */
+static int add_rates(cJSON *o, double seconds, double flops, double bytes, const bench_peaks *pk) {
   double gflops = seconds > 0 ? flops / seconds / 1e9 : 0, gbs = seconds > 0 ? bytes / seconds / 1e9 : 0;
-  fprintf(f, "\"seconds\": ");
-  json_number(f, seconds);
-  fprintf(f, ", \"flops\": ");
-  json_number(f, flops);
-  fprintf(f, ", \"bytes\": ");
-  json_number(f, bytes);
-  fprintf(f, ", \"gflops\": ");
-  json_number(f, gflops);
-  fprintf(f, ", \"gbs\": ");
-  json_number(f, gbs);
-  fprintf(f, ", \"frac_bw\": ");
-  json_number(f, frac(gbs, pk->copy_gbs));
-  fprintf(f, ", \"frac_flops\": ");
-  json_number(f, frac(gflops, pk->dgemm_gflops));
+  HDGCL_TRY(json_add_real(o, "seconds", seconds));
+  HDGCL_TRY(json_add_real(o, "flops", flops));
+  HDGCL_TRY(json_add_real(o, "bytes", bytes));
+  HDGCL_TRY(json_add_real(o, "gflops", gflops));
+  HDGCL_TRY(json_add_real(o, "gbs", gbs));
+  HDGCL_TRY(json_add_real(o, "frac_bw", frac(gbs, pk->copy_gbs)));
+  return json_add_real(o, "frac_flops", frac(gflops, pk->dgemm_gflops));
 }
 
+#define TRY(expr) HDGCL_TRY_GOTO(status, expr, done)
+
 /* One case as one line of JSON. */
-static int write_case(FILE *f, const char *spec, const hdgcl_mesh *mesh,
+static int write_case(json_file *j, const char *spec, const hdgcl_mesh *mesh,
                       const hdgcl_device_info *dev, const hdgcl_host_info *host,
                       const bench_peaks *pk, const char *tuning, const hdgcl_result *r,
                       const bench_kernel *kernels, int nkernels, int repeat) {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *m = open_memstream(&text, &len);
-  if (!m) return hdgcl_error(HDGCL_ERROR_MEMORY, "open_memstream failed for the JSON line");
-  fprintf(m, "{\"kind\": \"bench\", \"run\": ");
-  report_json_run(m, spec, mesh, dev, r, 0, repeat);
-  fprintf(m, ", \"host\": {\"cpu_model\": ");
-  json_string(m, host->cpu_model);
-  fprintf(m, ", \"packages\": %d, \"cores\": %d, \"pus\": %d, \"numa_nodes\": %d}", host->packages,
-          host->cores, host->pus, host->numa_nodes);
-  fprintf(m, ", \"peak\": {\"copy_gbs\": ");
-  json_number(m, pk->copy_gbs);
-  fprintf(m, ", \"copy_bytes\": %llu, \"dgemm_gflops\": ", (unsigned long long)pk->copy_bytes);
-  json_number(m, pk->dgemm_gflops);
-  fprintf(m, ", \"dgemm_shape\": [%d, %d, %d, %d], \"launch_us\": ", pk->dgemm_shape[0],
-          pk->dgemm_shape[1], pk->dgemm_shape[2], pk->dgemm_shape[3]);
-  json_number(m, pk->launch_us);
-  fprintf(m, ", \"clblast_tuning\": ");
-  json_string(m, tuning);
-  fprintf(m, "}, \"stages\": [");
+  cJSON *line = NULL, *run, *o, *a;
+  int status;
+  TRY(json_new_object(&line));
+  TRY(json_add_string(line, "kind", "bench"));
+  TRY(report_json_run(spec, mesh, dev, r, repeat, &run));
+  TRY(json_add_item(line, "run", run));
+  TRY(json_add_object(line, "host", &o));
+  TRY(json_add_string(o, "cpu_model", host->cpu_model));
+  TRY(json_add_int(o, "packages", host->packages));
+  TRY(json_add_int(o, "cores", host->cores));
+  TRY(json_add_int(o, "pus", host->pus));
+  TRY(json_add_int(o, "numa_nodes", host->numa_nodes));
+  TRY(json_add_object(line, "peak", &o));
+  TRY(json_add_real(o, "copy_gbs", pk->copy_gbs));
+  TRY(json_add_uint(o, "copy_bytes", pk->copy_bytes));
+  TRY(json_add_real(o, "dgemm_gflops", pk->dgemm_gflops));
+  TRY(json_add_array(o, "dgemm_shape", &a));
+  for (int i = 0; i < 4; i++) TRY(json_add_int(a, NULL, pk->dgemm_shape[i]));
+  TRY(json_add_real(o, "launch_us", pk->launch_us));
+  TRY(json_add_string(o, "clblast_tuning", tuning));
+  TRY(json_add_array(line, "stages", &a));
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
     const hdgcl_stage_stats *st = &r->stages[i];
-    fprintf(m, "%s{\"name\": \"%s\", ", i ? ", " : "", st->name);
-    json_rates(m, st->seconds, st->flops, st->bytes, pk);
-    fprintf(m, "}");
+    TRY(json_add_object(a, NULL, &o));
+    TRY(json_add_string(o, "name", st->name));
+    TRY(add_rates(o, st->seconds, st->flops, st->bytes, pk));
   }
-  fprintf(m, "], \"kernels\": [");
+  TRY(json_add_array(line, "kernels", &a));
   for (int i = 0; i < nkernels; i++) {
     const bench_kernel *k = &kernels[i];
-    fprintf(m, "%s{\"name\": ", i ? ", " : "");
-    json_string(m, k->name);
-    fprintf(m, ", ");
-    json_rates(m, k->seconds, k->flops, k->bytes, pk);
-    fprintf(m, ", \"rel_error\": ");
-    if (k->rel_error >= 0) json_number(m, k->rel_error);
-    else fprintf(m, "null");
-    fprintf(m, "}");
+    TRY(json_add_object(a, NULL, &o));
+    TRY(json_add_string(o, "name", k->name));
+    TRY(add_rates(o, k->seconds, k->flops, k->bytes, pk));
+    TRY(json_add_real(o, "rel_error", k->rel_error >= 0 ? k->rel_error : NAN)); /* null: not checked */
   }
-  fprintf(m, "]}");
-  if (fclose(m) != 0) {
-    free(text);
-    return hdgcl_error(HDGCL_ERROR_IO, "could not build the JSON line");
-  }
-  for (size_t i = 0; i < len; i++)
-    if (text[i] == '\n') text[i] = ' '; /* one line: strings hold no raw newlines */
-  fprintf(f, "%s\n", text);
-  free(text);
-  return HDGCL_SUCCESS;
+  TRY(json_write_line(j, line));
+done:
+  cJSON_Delete(line);
+  return status;
 }
+
+#undef TRY
 
 static void print_row(const char *name, double seconds, double flops, double bytes,
                       const bench_peaks *pk, const char *note) {
@@ -271,17 +261,13 @@ static int run(hdgcl_options opts) {
       HDGCL_TRY_GOTO(status, bench_local_gemm(solver, min_time, &kernels[SPMV_STORAGES + 1]), done);
       if (!quiet) print_case(words[mi], &r, &pk, kernels, NUM_KERNELS);
       if (json_path)
-        HDGCL_TRY_GOTO(status, write_case(json.f, words[mi], mesh, &dev, &host, &pk, ctx->blas_tuning, &r, kernels,
+        HDGCL_TRY_GOTO(status, write_case(&json, words[mi], mesh, &dev, &host, &pk, ctx->blas_tuning, &r, kernels,
                                           NUM_KERNELS, repeat), done);
       hdgcl_solver_destroy(&solver);
     }
     hdgcl_mesh_destroy(&mesh);
   }
-  if (json_path) {
-    status = json_commit(&json);
-    json.f = NULL;
-    if (status) goto done;
-  }
+  if (json_path) HDGCL_TRY_GOTO(status, json_commit(&json, NULL), done); /* the lines are written */
   status = HDGCL_SUCCESS;
 done:
   if (json.f) json_abort(&json);

@@ -8,7 +8,7 @@
 #include "blas.h"
 #include "cli.h"
 #include "error.h"
-#include "report.h"
+#include "report_json.h"
 
 static const char *const device_cli_options[] = {"json", "device", NULL};
 
@@ -23,38 +23,52 @@ static void help(FILE *out) {
 
 typedef char tuning_line[512];
 
-static void print_json(const hdgcl_device_info *list, const tuning_line *tuning, int count,
-                       int chosen, const hdgcl_host_info *h) {
-  printf("{\"devices\": [");
+#define TRY(expr) HDGCL_TRY_GOTO(status, expr, done)
+
+static int print_json(const hdgcl_device_info *list, const tuning_line *tuning, int count,
+                      int chosen, const hdgcl_host_info *h) {
+  cJSON *root = NULL, *devices, *o;
+  int status;
+  TRY(json_new_object(&root));
+  TRY(json_add_array(root, "devices", &devices));
   for (int i = 0; i < count; i++) {
     const hdgcl_device_info *d = &list[i];
-    printf("%s\n  {\"index\": \"%d:%d\", \"platform\": ", i ? "," : "", d->platform_index, d->device_index);
-    json_string(stdout, d->platform);
-    printf(", \"vendor\": ");
-    json_string(stdout, d->vendor);
-    printf(", \"name\": ");
-    json_string(stdout, d->name);
-    printf(", \"type\": \"%s\", \"version\": ", d->is_gpu ? "gpu" : d->is_cpu ? "cpu" : "other");
-    json_string(stdout, d->version);
-    printf(", \"driver\": ");
-    json_string(stdout, d->driver);
-    printf(", \"compute_units\": %u, \"clock_mhz\": %u, \"global_mem\": %llu, \"local_mem\": %llu, "
-           "\"max_alloc\": %llu, \"fp64\": %s, \"selected\": %s",
-           d->compute_units, d->clock_mhz, (unsigned long long)d->global_mem,
-           (unsigned long long)d->local_mem, (unsigned long long)d->max_alloc,
-           d->fp64 ? "true" : "false", i == chosen ? "true" : "false");
-    printf(", \"clblast_tuning\": ");
-    json_string(stdout, tuning[i]);
-    printf("}");
+    char index[32];
+    snprintf(index, sizeof index, "%d:%d", d->platform_index, d->device_index);
+    TRY(json_add_object(devices, NULL, &o));
+    TRY(json_add_string(o, "index", index));
+    TRY(json_add_string(o, "platform", d->platform));
+    TRY(json_add_string(o, "vendor", d->vendor));
+    TRY(json_add_string(o, "name", d->name));
+    TRY(json_add_string(o, "type", report_device_type(d)));
+    TRY(json_add_string(o, "version", d->version));
+    TRY(json_add_string(o, "driver", d->driver));
+    TRY(json_add_uint(o, "compute_units", d->compute_units));
+    TRY(json_add_uint(o, "clock_mhz", d->clock_mhz));
+    TRY(json_add_uint(o, "global_mem", d->global_mem));
+    TRY(json_add_uint(o, "local_mem", d->local_mem));
+    TRY(json_add_uint(o, "max_alloc", d->max_alloc));
+    TRY(json_add_bool(o, "fp64", d->fp64));
+    TRY(json_add_bool(o, "selected", i == chosen));
+    TRY(json_add_string(o, "clblast_tuning", tuning[i]));
   }
-  printf("\n],\n\"host\": {\"cpu\": ");
-  json_string(stdout, h->cpu_model);
-  printf(", \"packages\": %d, \"cores\": %d, \"pus\": %d, \"numa_nodes\": %d, \"l1d\": %llu, "
-         "\"l2\": %llu, \"l3\": %llu, \"memory\": %llu}}\n",
-         h->packages, h->cores, h->pus, h->numa_nodes, (unsigned long long)h->l1d_bytes,
-         (unsigned long long)h->l2_bytes, (unsigned long long)h->l3_bytes,
-         (unsigned long long)h->memory_bytes);
+  TRY(json_add_object(root, "host", &o));
+  TRY(json_add_string(o, "cpu", h->cpu_model));
+  TRY(json_add_int(o, "packages", h->packages));
+  TRY(json_add_int(o, "cores", h->cores));
+  TRY(json_add_int(o, "pus", h->pus));
+  TRY(json_add_int(o, "numa_nodes", h->numa_nodes));
+  TRY(json_add_uint(o, "l1d", h->l1d_bytes));
+  TRY(json_add_uint(o, "l2", h->l2_bytes));
+  TRY(json_add_uint(o, "l3", h->l3_bytes));
+  TRY(json_add_uint(o, "memory", h->memory_bytes));
+  TRY(json_print(stdout, root));
+done:
+  cJSON_Delete(root);
+  return status;
 }
+
+#undef TRY
 
 static int run(hdgcl_options opts) {
   const char *const *known[] = {device_cli_options, NULL};
@@ -80,7 +94,8 @@ static int run(hdgcl_options opts) {
     if (status && count == 0) goto done; /* nothing installed: the message says what to install */
   }
   if (json) {
-    print_json(list, tuning, count, chosen, &host);
+    int printed = print_json(list, tuning, count, chosen, &host);
+    if (printed) status = printed; /* else keep hdgcl_device_match's */
   } else {
     for (int i = 0; i < count; i++) {
       const hdgcl_device_info *d = &list[i];

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "error.h"
 #include "report.h"
+#include "report_json.h"
 
 static const char *const solve_cli_options[] = {"device",  "mesh",  "json",   "vtu",   "convergence",
                                                 "history", "quiet", "warmup", "repeat", "export-matrix", NULL};
@@ -168,13 +169,17 @@ static int run(hdgcl_options opts) {
   hdgcl_solver solver = NULL;
   run_record *runs = NULL;
   json_file json = {0};
+  cJSON *root = NULL, *runs_json = NULL, *rates_json = NULL; /* --json */
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(levels, sizeof *runs, "runs", &runs), done);
   HDGCL_TRY_GOTO(status, hdgcl_context_create(device_spec, opts, &ctx), done);
   hdgcl_device_info dev;
   HDGCL_TRY_GOTO(status, hdgcl_context_info(ctx, &dev), done);
   if (json_path) HDGCL_TRY_GOTO(status, json_open(&json, json_path), done);
-  if (json_path && levels > 1) fputs("{\"runs\": [\n", json.f);
+  if (json_path && levels > 1) { /* {"runs": [...], "rates": [...]} */
+    HDGCL_TRY_GOTO(status, json_new_object(&root), done);
+    HDGCL_TRY_GOTO(status, json_add_array(root, "runs", &runs_json), done);
+  }
   for (int level = 0; level < levels; level++) {
     run_record *rec = &runs[level];
     if (levels > 1)
@@ -188,8 +193,12 @@ static int run(hdgcl_options opts) {
     const hdgcl_result *r = &rec->result;
     if (!quiet && levels == 1) report_summary(stdout, rec->spec, mesh, &dev, r, history);
     if (json_path) {
-      if (level) fprintf(json.f, ",\n");
-      report_json_run(json.f, rec->spec, mesh, &dev, r, levels > 1 ? 2 : 0, repeat);
+      cJSON *run;
+      HDGCL_TRY_GOTO(status, report_json_run(rec->spec, mesh, &dev, r, repeat, &run), done);
+      if (levels > 1)
+        HDGCL_TRY_GOTO(status, json_add_item(runs_json, NULL, run), done);
+      else
+        root = run;
     }
     if (vtu_path) HDGCL_TRY_GOTO(status, hdgcl_solver_write_vtu(solver, vtu_path, 0), done);
     if (export_prefix) HDGCL_TRY_GOTO(status, hdgcl_solver_export_matrix(solver, export_prefix), done);
@@ -208,7 +217,6 @@ static int run(hdgcl_options opts) {
                r->beam_deflection, r->tip_deflection / r->beam_deflection, r->iterations);
       }
     }
-    if (json_path) fprintf(json.f, "\n]}");
   } else if (levels > 1) {
     /* Observed rates log(e_{k-1}/e_k) / log(h_{k-1}/h_k). */
     if (!quiet) {
@@ -218,7 +226,7 @@ static int run(hdgcl_options opts) {
              isnan(runs[0].result.l2_p) ? "L2(q)" : "L2(H)", /* H = grad u: vector problems */
              "rate", "L2(u*)", "rate", "iters");
     }
-    if (json_path) fprintf(json.f, "\n], \"rates\": [");
+    if (json_path) HDGCL_TRY_GOTO(status, json_add_array(root, "rates", &rates_json), done);
     for (int k = 0; k < levels; k++) {
       const hdgcl_result *r = &runs[k].result;
       double rate[3] = {NAN, NAN, NAN};
@@ -236,26 +244,19 @@ static int run(hdgcl_options opts) {
                text[0], r->l2_q, text[1], r->l2_ustar, text[2], r->iterations);
       }
       if (json_path && k > 0) {
-        fprintf(json.f, "%s{\"u\": ", k > 1 ? ", " : "");
-        json_number(json.f, rate[0]);
-        fprintf(json.f, ", \"q\": ");
-        json_number(json.f, rate[1]);
-        fprintf(json.f, ", \"ustar\": ");
-        json_number(json.f, rate[2]);
-        fprintf(json.f, "}");
+        cJSON *o;
+        HDGCL_TRY_GOTO(status, json_add_object(rates_json, NULL, &o), done);
+        HDGCL_TRY_GOTO(status, json_add_real(o, "u", rate[0]), done);
+        HDGCL_TRY_GOTO(status, json_add_real(o, "q", rate[1]), done);
+        HDGCL_TRY_GOTO(status, json_add_real(o, "ustar", rate[2]), done);
       }
     }
-    if (json_path) fprintf(json.f, "]}");
   }
-  if (json_path) {
-    fprintf(json.f, "\n");
-    status = json_commit(&json);
-    json.f = NULL;
-    if (status) goto done;
-  }
+  if (json_path) HDGCL_TRY_GOTO(status, json_commit(&json, root), done);
   status = HDGCL_SUCCESS;
 done:
   if (json.f) json_abort(&json);
+  cJSON_Delete(root);
   hdgcl_solver_destroy(&solver);
   hdgcl_mesh_destroy(&mesh);
   hdgcl_context_destroy(&ctx);
