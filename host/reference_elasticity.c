@@ -309,12 +309,17 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[8], double *che
   int d = sz->dim, np = sz->np, np1 = sz->np1;
   const double *u = s->u + (size_t)e * d * np, *h = s->q + (size_t)e * d * d * np;
   const double *p = s->p + (size_t)e * np, *ustar = s->ustar + (size_t)e * d * np1;
+  problem_params pp = s->params;
+  if (pp.id == PROBLEM_USER) { /* a user's exact pressure with the element's own mu, lambda */
+    pp.mu = s->mu[e];
+    pp.lambda = s->lambda[e];
+  }
   for (int k = 0; k < qe->n; k++) {
     double x[3], jac[9];
     double wq = qe->weights[k] * hdg_map(s->mesh, e, qe->points + (size_t)k * d, x, jac);
     const double *phi = s->ref.phi_err + (size_t)k * np, *phi1 = s->ref.phi1_err + (size_t)k * np1;
     double uex[3], gex[9], pex;
-    elasticity_exact(&s->params, x, uex, gex, &pex);
+    elasticity_exact(&pp, x, uex, gex, &pex);
     double eu = 0.0, es = 0.0, uu = 0.0, eh = 0.0, hh = 0.0;
     for (int i = 0; i < d; i++) {
       double uh = 0.0, us = 0.0;
