@@ -161,6 +161,12 @@ fi
     --bc "left: dirichlet; right, bottom: neumann; top: robin: 2, 2*(x*y+1) + x" --mesh square:2 --order 1 $quick
   solve tri-p1-user-elasticity --problem user --pde elasticity --exact "0.01*x, 0.02*y" \
     --bc "left: displacement; right, bottom, top: traction" --mesh square:1 --order 1 --rtol 0.5 --maxit 5
+  # Per-component faces (docs/problems.md (P4)): the fixed rows and columns in
+  # add_neumann (interleaved and row-major blocks) and fix_solution.
+  solve tri-p1-user-roller --problem user --pde elasticity --exact "0.01*x, -0.003*y" \
+    --bc "left: roller; bottom: uy = 0, tx = 0; right, top: traction" --mesh square:1 --order 1 --rtol 0.5 --maxit 5
+  solve tri-p1-user-roller-bell --problem user --pde elasticity --exact "0.01*x, -0.003*y" --format bell \
+    --bc "left: roller; bottom: uy = 0, tx = 0; right, top: traction" --mesh square:1 --order 1 --rtol 0.5 --maxit 5
   run clblast "$test_clblast" oclgrind
 ) &
 wait
