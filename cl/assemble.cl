@@ -19,6 +19,9 @@
 #define FACE_DIRICHLET 1
 #define FACE_NEUMANN 2
 #define FACE_ROBIN 3 /* host/hdg.h: an unknown face with the load of a Neumann face */
+/* face_fixed[F] bit c: component c of per-component face F is given (host/hdg.h,
+ * docs/problems.md (P4)); such faces are FACE_NEUMANN. */
+#define FIXED(F, m) ((face_fixed[F] >> ((m) / NF)) & 1)
 
 /* K_e[a][b] of chunk element le (column-major (NTB+1)^2 blocks). */
 #define KE(K, le, a, b) K[(long)(le) * (NTB + 1) * (NTB + 1) + (long)(b) * (NTB + 1) + (a)]
@@ -29,9 +32,12 @@
  * psi_m g_D (the L2 projection on affine faces, whose mass matrix is sigma I);
  * the geometry comes from the neighbour's map at each face point.  Vector
  * problems (NCOMP > 1): each component of the displacement, or of the
- * traction sigma n (docs/elasticity.md (E12)). */
+ * traction sigma n (docs/elasticity.md (E12)); per-component faces the
+ * displacement of their fixed components and the traction of the others
+ * (docs/problems.md (P4)). */
 __kernel void boundary_data(const int nint, const int nbnd, __global const char *face_bc,
                             __global const char *face_cond, /* [nbnd] condition index */
+                            __global const char *face_fixed, /* [nfaces] fixed components */
                             __global const int *face_elems, __global const char *face_local,
                             __global const char *face_orient, __global const double *coords,
                             __global const int *elem_verts, const int problem_id,
@@ -59,15 +65,15 @@ __kernel void boundary_data(const int nint, const int nbnd, __global const char 
     const double ds = face_normal(e, coords, elem_verts, X, face_tangent + lf * 2 * DIM,
                                   face_nref + lf * DIM, x, nds);
 #if NCOMP > 1
-    double v[3];
-    if (dirichlet) {
-      problem_elasticity_displacement(pp, cond, x, v);
-      for (int c = 0; c < NCOMP; c++) v[c] *= face_weights[q];
-    } else {
+    const int fixed = dirichlet ? (1 << NCOMP) - 1 : face_fixed[F];
+    double v[3], t[3];
+    if (fixed) problem_elasticity_displacement(pp, cond, x, v);
+    if (!dirichlet) {
       const double n[3] = {nds[0] / ds, nds[1] / ds, DIM == 3 ? nds[2] / ds : 0.0};
-      problem_elasticity_traction(pp, cond, x, n, v);
-      for (int c = 0; c < NCOMP; c++) v[c] *= ds * face_weights[q];
+      problem_elasticity_traction(pp, cond, x, n, t);
     }
+    for (int c = 0; c < NCOMP; c++)
+      v[c] = (fixed >> c) & 1 ? v[c] * face_weights[q] : t[c] * (ds * face_weights[q]);
     for (int c = 0; c < NCOMP; c++)
       for (int m = 0; m < NF; m++) out[c * NF + m] += v[c] * psi_face[q * NF + m];
 #else
@@ -154,18 +160,51 @@ __kernel void assemble_rhs(const int nunknown, const int e0, const int nchunk, c
   rhs[row] = r;
 }
 
+/* Value (slot, n) of row `row` (unknown u, value m) in either layout. */
+#ifdef INTERLEAVED
+#define VALUE(slot, n) values[(long)((slot) * NFB + (n)) * nunknown * NFB + row]
+#else
+#define VALUE(slot, n) values[(((long)u * NSLOTS + (slot)) * NFB + m) * NFB + (n)]
+#endif
+
 /* Neumann and Robin loads, added once after all chunks (F11), and the Robin
  * faces' alpha-weighted face mass matrices added to their diagonal blocks
- * (docs/problems.md (P3); robin[(F - nint)][m][n], zero elsewhere).  One
- * work-item per row. */
+ * (docs/problems.md (P3); robin[(F - nint)][m][n], zero elsewhere).  Then the
+ * per-component faces (docs/problems.md (P4)): a fixed value's row becomes
+ * uhat = P_F g (identity row, the projection from bvals on the right), and
+ * the fixed values' columns move to the right-hand side of the other rows
+ * (host/reference_assemble.c fix_components does the same).  One work-item
+ * per row: it alone writes its row. */
 __kernel void add_neumann(const int nunknown, const int nint, __global const int *unknown_face,
-                          __global const char *face_bc, __global const double *bvals,
+                          __global const int *block_cols, __global const char *face_bc,
+                          __global const char *face_fixed, __global const double *bvals,
                           __global const double *robin, __global double *rhs,
                           __global double *values) {
   const int row = get_global_id(0);
   if (row >= nunknown * NFB) return;
   const int u = row / NFB, m = row % NFB, F = unknown_face[u];
   if (face_bc[F] >= FACE_NEUMANN) rhs[row] += bvals[(long)(F - nint) * NFB + m];
+#if NCOMP > 1
+  if (FIXED(F, m)) {
+    for (int slot = 0; slot < NSLOTS; slot++)
+      for (int n = 0; n < NFB; n++) VALUE(slot, n) = slot == 0 && n == m ? 1.0 : 0.0;
+    rhs[row] = bvals[(long)(F - nint) * NFB + m];
+    return;
+  }
+  double r = rhs[row];
+  for (int slot = 0; slot < NSLOTS; slot++) {
+    const int col = block_cols[u * NSLOTS + slot];
+    if (col < 0) continue;
+    const int G = unknown_face[col];
+    if (!face_fixed[G]) continue;
+    for (int n = 0; n < NFB; n++) {
+      if (!FIXED(G, n)) continue;
+      r -= VALUE(slot, n) * bvals[(long)(G - nint) * NFB + n];
+      VALUE(slot, n) = 0.0;
+    }
+  }
+  rhs[row] = r;
+#endif
   if (face_bc[F] != FACE_ROBIN) return;
   __global const double *rb = robin + ((long)(F - nint) * NFB + m) * NFB;
   for (int n = 0; n < NFB; n++) {
@@ -175,6 +214,20 @@ __kernel void add_neumann(const int nunknown, const int nint, __global const int
     values[((long)u * NSLOTS * NFB + m) * NFB + n] += rb[n];
 #endif
   }
+}
+
+#undef VALUE
+
+/* The solved trace's fixed values set to their data (per-component faces,
+ * docs/problems.md (P4)): their decoupled rows uhat = P_F g are solved to the
+ * Krylov tolerance only.  One work-item per row. */
+__kernel void fix_solution(const int nunknown, const int nint, __global const int *unknown_face,
+                           __global const char *face_fixed, __global const double *bvals,
+                           __global double *x) {
+  const int row = get_global_id(0);
+  if (row >= nunknown * NFB) return;
+  const int m = row % NFB, F = unknown_face[row / NFB];
+  if (FIXED(F, m)) x[row] = bvals[(long)(F - nint) * NFB + m];
 }
 
 /* Column indices of the scalar ELL layout (padding: the row itself, value 0). */

@@ -614,14 +614,20 @@ __kernel void elasticity_errors(const int e0, __global const double *coords,
                                 __global const double *u, __global const double *q,
                                 __global const double *p, __global const double *ustar,
                                 __global double *err,
-                                __global const double *kappa_e, /* unused: (E10) has no kappa */
+                                __global const double *kappa_e, /* mu per element */
                                 __global const double *kpost, /* [DIM*DIM][NP1][NP1] */
-                                __global const double *dpost  /* [DIM][NP1][NP] */) {
+                                __global const double *dpost, /* [DIM][NP1][NP] */
+                                __global const double *lambda_e /* lambda per element */) {
   const int le = get_group_id(0);
   const long e = e0 + le;
   const int lid = get_local_id(0);
   __local double buf[ERR_WG];
   problem_params pp = {problem_id, DIM, 0, problem_param, mu, lambda};
+  /* A user's exact pressure -(mu + lambda) div u takes the element's own mu, lambda. */
+  if (problem_id == PROBLEM_USER) {
+    pp.mu = kappa_e[e];
+    pp.lambda = lambda_e[e];
+  }
   double s[ELAS_ERR_VALUES];
   for (int c = 0; c < ELAS_ERR_VALUES; c++) s[c] = 0.0;
   for (int k = lid; k < NQ_ERR; k += ERR_WG) {

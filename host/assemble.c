@@ -14,6 +14,7 @@ int assembly_create(hdgcl_solver s, assembly *as) {
   HDGCL_TRY(hdgcl_kernel_create(program, "assemble_rhs", &as->rhs));
   HDGCL_TRY(hdgcl_kernel_create(program, "add_neumann", &as->neumann));
   HDGCL_TRY(hdgcl_kernel_create(program, "ell_columns", &as->ell_columns));
+  HDGCL_TRY(hdgcl_kernel_create(program, "fix_solution", &as->fix));
   size_t rows = s->num.num_unknown_faces;
   size_t entries = rows * sz->nslots * sz->nfb * sz->nfb;
   size_t nbnd = (size_t)(s->mesh->num_faces - s->mesh->num_interior_faces);
@@ -47,6 +48,7 @@ int assembly_boundary_data(hdgcl_solver s, assembly *as) {
   if (nbnd == 0) return HDGCL_SUCCESS;
   hdgcl_arg args[] = {HDGCL_ARG(nint),           HDGCL_ARG(nbnd),
                       HDGCL_ARG(d->face_bc.mem), HDGCL_ARG(d->face_cond.mem),
+                      HDGCL_ARG(d->face_fixed.mem),
                       HDGCL_ARG(d->face_elems.mem),
                       HDGCL_ARG(d->face_local.mem), HDGCL_ARG(d->face_orient.mem),
                       HDGCL_ARG(d->coords.mem),  HDGCL_ARG(d->elem_verts.mem),
@@ -119,17 +121,37 @@ int assembly_finish(hdgcl_solver s, assembly *as) {
   size_t rows = s->num.num_unknown_faces;
   if (!rows || s->mesh->num_faces == s->mesh->num_interior_faces) return HDGCL_SUCCESS;
   cl_int nu = (cl_int)rows, nint = s->mesh->num_interior_faces;
-  hdgcl_arg args[] = {HDGCL_ARG(nu), HDGCL_ARG(nint), HDGCL_ARG(d->unknown_face.mem),
-                      HDGCL_ARG(d->face_bc.mem), HDGCL_ARG(as->bvals.mem),
-                      HDGCL_ARG(d->robin.mem), HDGCL_ARG(as->rhs_buf.mem),
+  hdgcl_arg args[] = {HDGCL_ARG(nu),
+                      HDGCL_ARG(nint),
+                      HDGCL_ARG(d->unknown_face.mem),
+                      HDGCL_ARG(d->block_cols.mem),
+                      HDGCL_ARG(d->face_bc.mem),
+                      HDGCL_ARG(d->face_fixed.mem),
+                      HDGCL_ARG(as->bvals.mem),
+                      HDGCL_ARG(d->robin.mem),
+                      HDGCL_ARG(as->rhs_buf.mem),
                       HDGCL_ARG(as->values.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->neumann, sizeof args / sizeof *args, args));
   size_t global = rows * sz->nfb;
   return hdgcl_kernel_launch(s->ctx, as->neumann, 1, &global, NULL, NULL);
 }
 
+int assembly_fix_solution(hdgcl_solver s, assembly *as, hdgcl_buffer *x) {
+  const hdg_sizes *sz = &s->ref.sz;
+  device_data *d = &s->dev->data;
+  size_t rows = s->num.num_unknown_faces;
+  if (!rows || sz->ncomp == 1 || s->mesh->num_faces == s->mesh->num_interior_faces)
+    return HDGCL_SUCCESS;
+  cl_int nu = (cl_int)rows, nint = s->mesh->num_interior_faces;
+  hdgcl_arg args[] = {HDGCL_ARG(nu), HDGCL_ARG(nint), HDGCL_ARG(d->unknown_face.mem),
+                      HDGCL_ARG(d->face_fixed.mem), HDGCL_ARG(as->bvals.mem), HDGCL_ARG(x->mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(as->fix, sizeof args / sizeof *args, args));
+  size_t global = rows * sz->nfb;
+  return hdgcl_kernel_launch(s->ctx, as->fix, 1, &global, NULL, NULL);
+}
+
 void assembly_destroy(hdgcl_solver s, assembly *as) {
-  cl_kernel kernels[] = {as->boundary, as->matrix, as->rhs, as->neumann, as->ell_columns};
+  cl_kernel kernels[] = {as->boundary, as->matrix, as->rhs, as->neumann, as->ell_columns, as->fix};
   for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
     if (kernels[i]) clReleaseKernel(kernels[i]);
   hdgcl_buffer_release(s->ctx, &as->values);

@@ -52,6 +52,12 @@ typedef struct hdg_numbering {
   int8_t *face_bc;        /* [num_faces] FACE_INTERIOR / FACE_DIRICHLET / FACE_NEUMANN / FACE_ROBIN */
   int8_t *face_cond;      /* [num_faces - num_interior_faces] index of the boundary condition
                              whose data the face takes (the user's list; 0 for built-ins) */
+  /* [num_faces] the trace components a per-component face fixes (bit c: uhat_c
+   * is given data, docs/problems.md (P4)); 0 on every other face.  Such a face
+   * is FACE_NEUMANN (an unknown face whose free components are traction rows,
+   * (E13)); the fixed components' rows become u_c = P_F g_c and their columns
+   * move to the right-hand side after assembly. */
+  int8_t *face_fixed;
   int32_t *face_unknown;  /* [num_faces] unknown index, -1 for Dirichlet faces */
   int32_t *unknown_face;  /* [num_unknown_faces] face of each unknown */
   /* Block columns of each unknown row (paper 000 Algorithm 1: the faces of the
@@ -66,11 +72,16 @@ typedef struct hdg_numbering {
  * Neumann, all other boundary faces Dirichlet. */
 int hdg_numbering_create(const hdgcl_mesh *mesh, const hdg_sizes *sz, const int32_t *neumann_tags,
                          int num_neumann, hdg_numbering *num);
-/* The same with each boundary face's condition given: bnd_bc[b] (FACE_*) and
- * bnd_cond[b] for face num_interior_faces + b (either NULL: the tag rule above, 0). */
+/* The same with each boundary face's condition given: bnd_bc[b] (FACE_*),
+ * bnd_cond[b] and bnd_fixed[b] for face num_interior_faces + b (each may be
+ * NULL: the tag rule above, 0, 0). */
 int hdg_numbering_create_with(const hdgcl_mesh *mesh, const hdg_sizes *sz,
                               const int32_t *neumann_tags, int num_neumann, const int8_t *bnd_bc,
-                              const int8_t *bnd_cond, hdg_numbering *num);
+                              const int8_t *bnd_cond, const int8_t *bnd_fixed, hdg_numbering *num);
+/* True if trace value m (component m / nf) of face f is fixed by a per-component condition. */
+static inline bool hdg_fixed(const hdg_numbering *num, int32_t f, int m, int nf) {
+  return (num->face_fixed[f] >> (m / nf)) & 1;
+}
 void hdg_numbering_destroy(hdg_numbering *num);
 
 /* Reference-element tables, docs/formulation.md section 7.  Matrices are

@@ -15,18 +15,28 @@ static bool is_neumann(int32_t tag, const int32_t *tags, int n) {
 
 int hdg_numbering_create(const hdgcl_mesh *mesh, const hdg_sizes *sz, const int32_t *neumann_tags,
                          int num_neumann, hdg_numbering *num) {
-  return hdg_numbering_create_with(mesh, sz, neumann_tags, num_neumann, NULL, NULL, num);
+  return hdg_numbering_create_with(mesh, sz, neumann_tags, num_neumann, NULL, NULL, NULL, num);
 }
 
 int hdg_numbering_create_with(const hdgcl_mesh *mesh, const hdg_sizes *sz,
                               const int32_t *neumann_tags, int num_neumann, const int8_t *bnd_bc,
-                              const int8_t *bnd_cond, hdg_numbering *num) {
+                              const int8_t *bnd_cond, const int8_t *bnd_fixed, hdg_numbering *num) {
   *num = (hdg_numbering){0};
   int status;
   int32_t nfc = mesh->num_faces, nbnd = mesh->num_faces - mesh->num_interior_faces;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nfc, sizeof *num->face_bc, "face_bc", &num->face_bc), fail);
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)nbnd + 1, 1, "face_cond", &num->face_cond), fail);
   for (int32_t b = 0; bnd_cond && b < nbnd; b++) num->face_cond[b] = bnd_cond[b];
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)nfc + 1, 1, "face_fixed", &num->face_fixed), fail);
+  for (int32_t b = 0; bnd_fixed && b < nbnd; b++) {
+    if (bnd_fixed[b] && (!bnd_bc || bnd_bc[b] != FACE_NEUMANN)) {
+      status = hdgcl_error(HDGCL_ERROR_INTERNAL,
+                           "boundary face %d: fixed components on a face that is not FACE_NEUMANN",
+                           (int)b);
+      goto fail;
+    }
+    num->face_fixed[mesh->num_interior_faces + b] = bnd_fixed[b];
+  }
   HDGCL_TRY_GOTO(status,
                  hdgcl_calloc(nfc, sizeof *num->face_unknown, "face_unknown", &num->face_unknown),
                  fail);
@@ -76,6 +86,7 @@ fail:
 void hdg_numbering_destroy(hdg_numbering *num) {
   free(num->face_bc);
   free(num->face_cond);
+  free(num->face_fixed);
   free(num->face_unknown);
   free(num->unknown_face);
   free(num->block_cols);

@@ -1,9 +1,9 @@
 /* The outputs a user's problem asks for (docs/problems.md "Outputs"),
  * computed on the host from the solution both paths leave there (u, q or H,
- * the trace): boundary fluxes and reaction forces by the face quadrature,
- * integrals by the error quadrature, point values by locating the point's
- * element (Newton on the element map), the largest von Mises stress at the
- * error quadrature points. */
+ * the trace): boundary fluxes by the face quadrature, integrals by the error
+ * quadrature, point values by locating the point's element (Newton on the
+ * element map), the largest von Mises stress at the error quadrature points;
+ * reaction forces in output_reaction.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,18 +12,15 @@
 #include "basis.h"
 #include "error.h"
 #include "face_map.h"
-#include "solver_impl.h"
-#include "user_problem.h"
+#include "outputs.h"
 
-static bool has_tag(const int32_t *ids, int n, int32_t tag) {
+bool output_has_tag(const int32_t *ids, int n, int32_t tag) {
   for (int i = 0; i < n; i++)
     if (ids[i] == tag) return true;
   return false;
 }
 
-/* u, its gradient-free flux q (or H for elasticity: c * dim + k) at reference
- * point X of element e: val[c], grad[c * dim + k]. */
-static int evaluate(hdgcl_solver s, int32_t e, const double *X, double *phi, double *val,
+int output_evaluate(hdgcl_solver s, int32_t e, const double *X, double *phi, double *val,
                     double *flux) {
   const hdg_sizes *sz = &s->ref.sz;
   int np = sz->np, d = sz->dim, nc = sz->ncomp;
@@ -40,8 +37,7 @@ static int evaluate(hdgcl_solver s, int32_t e, const double *X, double *phi, dou
   return HDGCL_SUCCESS;
 }
 
-/* The stress sigma = mu (H + H^T) + lambda tr(H) I of element e (docs/elasticity.md (E12)). */
-static void stress(hdgcl_solver s, int32_t e, const double *h, double *sig) {
+void output_stress(hdgcl_solver s, int32_t e, const double *h, double *sig) {
   int d = s->ref.sz.dim;
   double tr = 0.0;
   for (int i = 0; i < d; i++) tr += h[i * d + i];
@@ -57,47 +53,40 @@ static double von_mises(int d, const double *t) {
   return sqrt(0.5 * (a * a + b * b + c * c) + 3 * (t[1] * t[1] + t[2] * t[2] + t[5] * t[5]));
 }
 
-/* Flux int kappa grad u . n ds = -int qhat . n ds (F4), or the reaction force
- * int sigma n ds, over the boundary faces of the output's tags. */
-static int boundary_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
+/* Flux int kappa grad u . n ds = -int qhat . n ds (F4) over the boundary faces
+ * of the output's tags. */
+static int flux_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
   const hdgcl_mesh *mesh = s->mesh;
   const hdg_sizes *sz = &s->ref.sz;
   const hdgcl_quadrature *qf = &s->ref.qface;
-  int nf = sz->nf, d = sz->dim, nc = sz->ncomp;
-  double sum[3] = {0, 0, 0};
+  int nf = sz->nf, d = sz->dim;
+  double sum = 0.0;
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
-    if (!has_tag(o->tag_ids, o->num_tags, mesh->face_tags[f])) continue;
+    if (!output_has_tag(o->tag_ids, o->num_tags, mesh->face_tags[f])) continue;
     int32_t e = mesh->face_elems[2 * f];
     int lf = mesh->face_local[2 * f], or = mesh->face_orient[2 * f];
     for (int q = 0; q < qf->n; q++) {
       double X[3], x[3], nds[3], val[3], fl[9];
       HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, or, 1, qf->points + (size_t)q * (d - 1), X));
       double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
-      HDGCL_TRY(evaluate(s, e, X, phi, val, fl));
+      HDGCL_TRY(output_evaluate(s, e, X, phi, val, fl));
       double w = ds * qf->weights[q], n[3] = {nds[0] / ds, nds[1] / ds, d == 3 ? nds[2] / ds : 0};
-      if (nc == 1) {
-        double lam = 0.0;
-        for (int m = 0; m < nf; m++) lam += s->trace[(size_t)f * nf + m] * s->ref.psi_face[q * nf + m];
-        double qn = s->tau * (val[0] - lam);
-        for (int k = 0; k < d; k++) qn += fl[k] * n[k];
-        sum[0] -= w * qn;
-      } else {
-        double sig[9];
-        stress(s, e, fl, sig);
-        for (int i = 0; i < d; i++)
-          for (int j = 0; j < d; j++) sum[i] += w * sig[i * d + j] * n[j];
-      }
+      double lam = 0.0;
+      for (int m = 0; m < nf; m++) lam += s->trace[(size_t)f * nf + m] * s->ref.psi_face[q * nf + m];
+      double qn = s->tau * (val[0] - lam);
+      for (int k = 0; k < d; k++) qn += fl[k] * n[k];
+      sum -= w * qn;
     }
   }
-  o->num_values = nc == 1 ? 1 : d;
-  o->names = nc == 1 ? "flux" : d == 3 ? "Fx Fy Fz" : "Fx Fy";
-  for (int i = 0; i < o->num_values; i++) o->values[i] = sum[i];
+  o->num_values = 1;
+  o->names = "flux";
+  o->values[0] = sum;
   return HDGCL_SUCCESS;
 }
 
 static bool in_region(hdgcl_solver s, const hdg_user_output *o, int32_t e) {
   if (o->num_tags == 0) return true;
-  return has_tag(o->tag_ids, o->num_tags, s->mesh->elem_tags ? s->mesh->elem_tags[e] : 0);
+  return output_has_tag(o->tag_ids, o->num_tags, s->mesh->elem_tags ? s->mesh->elem_tags[e] : 0);
 }
 
 /* Integral of the expression of x, u, grad u, q over the region; or the
@@ -113,10 +102,10 @@ static int volume_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
     for (int k = 0; k < qe->n; k++) {
       double x[3] = {0, 0, 0}, jac[9], val[3], fl[9];
       double detj = hdg_map(mesh, e, qe->points + (size_t)k * d, x, jac);
-      HDGCL_TRY(evaluate(s, e, qe->points + (size_t)k * d, phi, val, fl));
+      HDGCL_TRY(output_evaluate(s, e, qe->points + (size_t)k * d, phi, val, fl));
       if (o->kind == USER_OUT_VON_MISES) {
         double sig[9];
-        stress(s, e, fl, sig);
+        output_stress(s, e, fl, sig);
         double vm = von_mises(d, sig);
         if (vm > best) {
           best = vm;
@@ -202,7 +191,7 @@ static int point_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
     double X[3];
     if (out || !locate(mesh, e, o->point, X)) continue;
     double val[3], fl[9];
-    HDGCL_TRY(evaluate(s, e, X, phi, val, fl));
+    HDGCL_TRY(output_evaluate(s, e, X, phi, val, fl));
     for (int c = 0; c < nc; c++) {
       o->values[c * (1 + d)] = val[c];
       for (int k = 0; k < d; k++) o->values[c * (1 + d) + 1 + k] = fl[c * d + k];
@@ -221,8 +210,10 @@ int solver_outputs(hdgcl_solver s) {
   int status = HDGCL_SUCCESS;
   for (int i = 0; i < up->num_outputs && status == HDGCL_SUCCESS; i++) {
     hdg_user_output *o = &up->outputs[i];
-    if (o->kind == USER_OUT_FLUX || o->kind == USER_OUT_REACTION)
-      status = boundary_output(s, o, phi);
+    if (o->kind == USER_OUT_REACTION)
+      status = output_reaction(s, o, phi);
+    else if (o->kind == USER_OUT_FLUX)
+      status = flux_output(s, o, phi);
     else if (o->kind == USER_OUT_POINT)
       status = point_output(s, o, phi);
     else

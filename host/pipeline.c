@@ -110,6 +110,7 @@ static int upload(hdgcl_solver s) {
   UPLOAD(d->face_elems, nfc * 2, int32_t, m->face_elems, "face_elems");
   UPLOAD(d->face_local, nfc * 2, int8_t, m->face_local, "face_local");
   UPLOAD(d->face_bc, nfc, int8_t, s->num.face_bc, "face_bc");
+  UPLOAD(d->face_fixed, nfc, int8_t, s->num.face_fixed, "face_fixed");
   {
     size_t nb = nfc - (size_t)m->num_interior_faces;
     UPLOAD(d->face_cond, nb ? nb : 1, int8_t, s->num.face_cond, "face_cond");
@@ -165,7 +166,7 @@ static void release_data(hdgcl_solver s) {
                          &d->phi_err,    &d->phi1_err,     &d->phi_face,    &d->face_xi,
                          &d->face_tangent, &d->face_nref,  &d->face_orient, &d->dphi_load,
                          &d->phi1_load,  &d->dphi1_load,   &d->lambda,
-                         &d->face_cond,  &d->robin};
+                         &d->face_cond,  &d->robin,        &d->face_fixed};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdgcl_buffer_release(s->ctx, all[i]);
 }
 
@@ -257,6 +258,7 @@ int pipeline_solve(hdgcl_solver s) {
 
   double t = hdgcl_wtime();
   HDGCL_TRY(krylov_solve(s, &dev->krylov, &dev->assemble));
+  HDGCL_TRY(assembly_fix_solution(s, &dev->assemble, &dev->krylov.x));
   st[HDGCL_STAGE_SOLVE].seconds = hdgcl_wtime() - t;
 
   /* Recovery: recompute the local solvers of each chunk unless kept. */

@@ -18,6 +18,7 @@ typedef struct device_data {
   hdgcl_buffer lambda; /* vector problems: lambda per element (kappa holds mu) */
   hdgcl_buffer face_verts, face_elems, face_local, face_bc, face_unknown, unknown_face, block_cols;
   hdgcl_buffer face_cond, robin; /* boundary faces' condition index and Robin blocks */
+  hdgcl_buffer face_fixed;       /* per face: the components a per-component face fixes (hdg.h) */
   hdgcl_buffer dm, dmdmt, pf, ef, dmef, efef, kpost, dpost;
   hdgcl_buffer load_points, load_weights, phi_load;
   hdgcl_buffer face_points, face_weights, psi_face, phi_face, face_xi, face_tangent, face_nref;
@@ -128,14 +129,16 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls);
 
 /* Assembly (assemble.c). */
 typedef struct assembly {
-  cl_kernel boundary, matrix, rhs, neumann, ell_columns;
+  cl_kernel boundary, matrix, rhs, neumann, ell_columns, fix;
   hdgcl_buffer values, cols, rhs_buf, bvals;
 } assembly;
 
 int assembly_create(hdgcl_solver s, assembly *as);
 int assembly_boundary_data(hdgcl_solver s, assembly *as);  /* bvals; zeroes matrix and rhs */
 int assembly_add_chunk(hdgcl_solver s, assembly *as, const local_stage *ls, int64_t e0, int64_t n);
-int assembly_finish(hdgcl_solver s, assembly *as);         /* Neumann loads */
+int assembly_finish(hdgcl_solver s, assembly *as);         /* Neumann loads, fixed components */
+/* The solved trace's fixed components (per-component faces) set to their data (x: the solution). */
+int assembly_fix_solution(hdgcl_solver s, assembly *as, hdgcl_buffer *x);
 void assembly_destroy(hdgcl_solver s, assembly *as);
 
 /* Recovery (recover.c). */

@@ -369,7 +369,7 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
                         HDGCL_ARG(rc->q.mem),   HDGCL_ARG(rc->p.mem),
                         HDGCL_ARG(rc->ustar.mem), HDGCL_ARG(rc->err.mem),
                         HDGCL_ARG(d->kappa.mem), HDGCL_ARG(d->kpost.mem),
-                        HDGCL_ARG(d->dpost.mem)};
+                        HDGCL_ARG(d->dpost.mem), HDGCL_ARG(d->lambda.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(rc->errors, sizeof args / sizeof *args, args));
   } else {
     hdgcl_arg args[] = {HDGCL_ARG(e0),          HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),

@@ -31,12 +31,17 @@ int reference_solve(hdgcl_solver s) {
   double t2 = hdgcl_wtime();
   st[HDGCL_STAGE_SOLVE].seconds = t2 - t1;
 
-  /* The trace of every face: solved unknowns, projected Dirichlet data. */
+  /* The trace of every face: solved unknowns, projected Dirichlet data (also
+   * on the fixed components of per-component faces, docs/problems.md (P4):
+   * their decoupled rows uhat = P_F g are solved to rtol only). */
   for (int32_t f = 0; f < mesh->num_faces; f++) {
     int32_t u = s->num.face_unknown[f];
     const double *src = u >= 0 ? x + (size_t)u * nf
                                : bvals + (size_t)(f - mesh->num_interior_faces) * nf;
     memcpy(s->trace + (size_t)f * nf, src, sizeof(double) * nf);
+    for (int m = 0; m < nf && s->num.face_fixed[f]; m++)
+      if (hdg_fixed(&s->num, f, m, s->ref.sz.nf))
+        s->trace[(size_t)f * nf + m] = bvals[(size_t)(f - mesh->num_interior_faces) * nf + m];
   }
   HDGCL_TRY_GOTO(status, reference_recover(s), done);
   st[HDGCL_STAGE_RECOVER].seconds = hdgcl_wtime() - t2;

@@ -56,6 +56,43 @@ static int find_slot(const hdg_numbering *num, int nslots, int32_t row, int32_t 
   return -1;
 }
 
+/* Per-component faces (docs/problems.md (P4)): the row of a fixed trace
+ * value becomes uhat = P_F g (an identity row, the projection from bvals on
+ * the right), and its column moves to the right-hand side of the other rows,
+ * so the fixed values decouple.  Row by row, in the order of the device's
+ * add_neumann (cl/assemble.cl). */
+static void fix_components(hdgcl_solver s, const double *bvals) {
+  const hdg_numbering *num = &s->num;
+  const hdg_sizes *sz = &s->ref.sz;
+  int nfb = sz->nfb, nf = sz->nf, nslots = sz->nslots;
+  int32_t nint = s->mesh->num_interior_faces;
+  for (int32_t u = 0; u < num->num_unknown_faces; u++) {
+    int32_t F = num->unknown_face[u];
+    for (int m = 0; m < nfb; m++) {
+      double *r = s->rhs + (size_t)u * nfb + m;
+      if (hdg_fixed(num, F, m, nf)) {
+        for (int sl = 0; sl < nslots; sl++)
+          for (int n = 0; n < nfb; n++)
+            s->matrix[(((size_t)u * nslots + sl) * nfb + m) * nfb + n] = sl == 0 && n == m ? 1.0 : 0.0;
+        *r = bvals[(size_t)(F - nint) * nfb + m];
+        continue;
+      }
+      for (int sl = 0; sl < nslots; sl++) {
+        int32_t col = num->block_cols[(size_t)u * nslots + sl];
+        if (col < 0) continue;
+        int32_t G = num->unknown_face[col];
+        if (!num->face_fixed[G]) continue;
+        for (int n = 0; n < nfb; n++) {
+          if (!hdg_fixed(num, G, n, nf)) continue;
+          double *v = s->matrix + (((size_t)u * nslots + sl) * nfb + m) * nfb + n;
+          *r -= *v * bvals[(size_t)(G - nint) * nfb + n];
+          *v = 0.0;
+        }
+      }
+    }
+  }
+}
+
 /* The trace system is assembled in face blocks of nf = nfb = ncomp * nf
  * values (hdg_sizes): the scalar K_e of (F10) (ncomp = 1) or the vector one
  * of docs/elasticity.md (E9), element traces nt = ntb values face-major. */
@@ -127,6 +164,7 @@ int reference_assemble(hdgcl_solver s, const double *bvals) {
     const double *rb = s->robin + (size_t)(f - mesh->num_interior_faces) * nf * nf;
     for (int m = 0; m < nf * nf; m++) blk[m] += rb[m];
   }
+  if (vector) fix_components(s, bvals);
   status = HDGCL_SUCCESS;
 done:
   free(g);

@@ -271,32 +271,37 @@ int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *e
   return HDGCL_SUCCESS;
 }
 
+/* Boundary data of face f per component (nfb values): the projection of the
+ * displacement on Dirichlet faces and on the fixed components of a
+ * per-component face (docs/problems.md (P4)), the traction load elsewhere. */
 int elasticity_boundary_values(hdgcl_solver s, int32_t f, double *out) {
   const hdgcl_mesh *mesh = s->mesh;
   const hdg_sizes *sz = &s->ref.sz;
   const hdgcl_quadrature *qf = &s->ref.qface;
   int nf = sz->nf, d = sz->dim;
   bool traction = s->num.face_bc[f] == FACE_NEUMANN;
+  int fixed = traction ? s->num.face_fixed[f] : (1 << d) - 1; /* components given as displacement */
   int cond = s->num.face_cond[f - mesh->num_interior_faces];
   memset(out, 0, sizeof(double) * sz->nfb);
   int32_t e = mesh->face_elems[2 * f];
   int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
   for (int q = 0; q < qf->n; q++) {
-    double X[3], x[3], nds[3], u[3];
+    double X[3], x[3], nds[3], u[3] = {0, 0, 0}, g[3] = {0, 0, 0};
     HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
     double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
     const double *psi = s->ref.psi_face + (size_t)q * nf;
     if (traction) { /* (E12): the load <g_N, psi_m>_F of each component */
-      double n[3] = {nds[0] / ds, nds[1] / ds, d == 3 ? nds[2] / ds : 0.0}, g[3];
+      double n[3] = {nds[0] / ds, nds[1] / ds, d == 3 ? nds[2] / ds : 0.0};
       problem_elasticity_traction(s->params, cond, x, n, g);
-      for (int c = 0; c < d; c++)
-        for (int m = 0; m < nf; m++) out[c * nf + m] += ds * qf->weights[q] * psi[m] * g[c];
-      continue;
     }
-    problem_elasticity_displacement(s->params, cond, x, u);
-    /* The projection of each component as in the scalar case (reference_assemble.c). */
-    for (int c = 0; c < d; c++)
-      for (int m = 0; m < nf; m++) out[c * nf + m] += qf->weights[q] * psi[m] * u[c];
+    if (fixed) problem_elasticity_displacement(s->params, cond, x, u);
+    for (int c = 0; c < d; c++) {
+      if ((fixed >> c) & 1) /* the projection of each component as in the scalar case
+                               (reference_assemble.c) */
+        for (int m = 0; m < nf; m++) out[c * nf + m] += qf->weights[q] * psi[m] * u[c];
+      else
+        for (int m = 0; m < nf; m++) out[c * nf + m] += ds * qf->weights[q] * psi[m] * g[c];
+    }
   }
   return HDGCL_SUCCESS;
 }
@@ -309,12 +314,17 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[8], double *che
   int d = sz->dim, np = sz->np, np1 = sz->np1;
   const double *u = s->u + (size_t)e * d * np, *h = s->q + (size_t)e * d * d * np;
   const double *p = s->p + (size_t)e * np, *ustar = s->ustar + (size_t)e * d * np1;
+  problem_params pp = s->params;
+  if (pp.id == PROBLEM_USER) { /* a user's exact pressure with the element's own mu, lambda */
+    pp.mu = s->mu[e];
+    pp.lambda = s->lambda[e];
+  }
   for (int k = 0; k < qe->n; k++) {
     double x[3], jac[9];
     double wq = qe->weights[k] * hdg_map(s->mesh, e, qe->points + (size_t)k * d, x, jac);
     const double *phi = s->ref.phi_err + (size_t)k * np, *phi1 = s->ref.phi1_err + (size_t)k * np1;
     double uex[3], gex[9], pex;
-    elasticity_exact(&s->params, x, uex, gex, &pex);
+    elasticity_exact(&pp, x, uex, gex, &pex);
     double eu = 0.0, es = 0.0, uu = 0.0, eh = 0.0, hh = 0.0;
     for (int i = 0; i < d; i++) {
       double uh = 0.0, us = 0.0;

@@ -158,10 +158,10 @@ static int solver_init(hdgcl_solver s, int order) {
   if (s->user) {
     size_t nb = (size_t)(mesh->num_faces - mesh->num_interior_faces) + 1;
     int8_t *bnd = NULL;
-    HDGCL_TRY(hdgcl_calloc(2 * nb, 1, "boundary conditions", &bnd));
-    int status = hdg_user_problem_bind(s->user, mesh, bnd, bnd + nb);
+    HDGCL_TRY(hdgcl_calloc(3 * nb, 1, "boundary conditions", &bnd));
+    int status = hdg_user_problem_bind(s->user, mesh, bnd, bnd + nb, bnd + 2 * nb);
     if (status == HDGCL_SUCCESS)
-      status = hdg_numbering_create_with(mesh, sz, NULL, 0, bnd, bnd + nb, &s->num);
+      status = hdg_numbering_create_with(mesh, sz, NULL, 0, bnd, bnd + nb, bnd + 2 * nb, &s->num);
     free(bnd);
     HDGCL_TRY(status);
   } else {

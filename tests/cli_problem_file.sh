@@ -3,7 +3,9 @@
 # examples run; the problem file of a built-in gives its errors; a
 # manufactured solution through user expressions (Dirichlet, Neumann and
 # Robin sides) converges at p+1, p+1, p+2 and its outputs match closed forms;
-# the capacitor example gives 8 pi and its two fluxes balance;
+# the capacitor example gives 8 pi and its two fluxes balance; Kirsch's plate
+# with a hole (rollers on its symmetry edges) balances its reactions and
+# concentrates the stress near 3 T;
 # the default device agrees with --device ref (scalar and elasticity); bad
 # input gets one-line errors and no output file.
 set -u
@@ -102,7 +104,39 @@ for name in u qx qy; do
 done
 close "$(field "$tmp/v-auto.txt" 'flux: left' flux)" -2.594715 2e-4 || bad "variable coefficients: flux through left"
 
-# 6. bad input: one line naming the problem, non-zero exit, no output file
+# 6. Kirsch's problem (examples/plate-hole.msh: a quarter of a 20 x 20 plate with a hole of
+# radius 1, 522 straight-sided triangles; rollers on the symmetry edges, traction T = 1 on
+# x = 10). The reaction on x = 0 balances the load, -T L = -10 (p = 2: -10.00116; the HDG
+# scheme conserves the pseudo-traction, so the physical one balances to the discretisation
+# error), the rollers' tangential reactions and the traction side's are exact (the trace
+# equations (E13) set the numerical traction's moments), bottom Fy ~ 0 (-0.0046). The
+# largest von Mises stress sits at the top of the hole, (0, 1), near Kirsch's 3 T
+# (a / L = 0.1: about 3.03 for the finite width); p = 1, 2, 3 give 3.073, 3.164, 3.228: the
+# polygonal hole's vertices are re-entrant corners (185.6 degrees), weakly singular, so the
+# peak creeps up with p. A wrong condition breaks both: clamped symmetry edges put 35 % of
+# the reaction on y = 0 and the peak (3.80) at the corner (10, 0); swapped rollers leave a
+# rigid motion free (GMRES stalls).
+k="$tmp/kirsch"
+"$cli" solve --problem-file "$src/examples/plate-hole.json" --mesh "$src/examples/plate-hole.msh" --order 2 \
+  --device ref --restart 200 --vtu "$k.vtu" > "$k.txt" 2>&1 || bad "plate-hole"
+close "$(field "$k.txt" 'reaction: left' Fx)" -10 0.01 || bad "plate-hole: reaction on x = 0 $(field "$k.txt" 'reaction: left' Fx) (want -10)"
+close "$(field "$k.txt" 'reaction: left' Fy)" 0 1e-9 || bad "plate-hole: tangential reaction on x = 0"
+close "$(field "$k.txt" 'reaction: bottom' Fx)" 0 1e-9 || bad "plate-hole: tangential reaction on y = 0"
+close "$(field "$k.txt" 'reaction: bottom' Fy)" 0 0.02 || bad "plate-hole: reaction on y = 0 $(field "$k.txt" 'reaction: bottom' Fy) (want 0)"
+close "$(field "$k.txt" 'reaction: right' Fx)" 10 1e-9 || bad "plate-hole: traction side"
+vm=$(field "$k.txt" 'von-mises' max)
+close "$vm" 3 0.25 || bad "plate-hole: stress concentration $vm (Kirsch: 3)"
+close "$(field "$k.txt" 'von-mises' x)" 0 0.05 && close "$(field "$k.txt" 'von-mises' y)" 1 0.05 ||
+  bad "plate-hole: the largest von Mises stress is not at the top of the hole: $(grep von-mises "$k.txt")"
+[ -s "$k.vtu" ] && grep -q 'Name="von_mises"' "$k.vtu" || bad "plate-hole: no VTU with von_mises"
+# the same conditions per component in a problem file ({"ux": 0}, {"uy": 0, "tx": 0}): the same numbers
+sed 's/"left, bottom": "roller"/"left": {"ux": 0}, "bottom": {"uy": 0, "tx": 0}/' \
+  "$src/examples/plate-hole.json" > "$tmp/components.json"
+"$cli" solve --problem-file "$tmp/components.json" --mesh "$src/examples/plate-hole.msh" --order 2 \
+  --device ref --restart 200 > "$k-c.txt" 2>&1 || bad "plate-hole per component"
+[ "$(grep '^output' "$k.txt")" = "$(grep '^output' "$k-c.txt")" ] || bad "plate-hole: per-component conditions differ from the rollers"
+
+# 7. bad input: one line naming the problem, non-zero exit, no output file
 expect_error() { # expect_error 'message part' args...
   msg=$1
   shift
@@ -141,6 +175,15 @@ else
 fi
 [ ! -e "$tmp/o.json" ] || bad "output file left by the compiler refusal"
 expect_error "an option of a user's own problem" --problem helmholtz-sin --f 1
+expect_error "roller on 'hole': the face at" --problem user --pde elasticity --mesh "$src/examples/plate-hole.msh" \
+  --bc "hole: roller; left, bottom, right, top: traction: 0"
+expect_error "displacement has 3 components, the mesh is 2D" --problem user --pde elasticity \
+  --bc "left: displacement: 0, 0, 0; right, bottom, top: traction: 0"
+expect_error "names component z (uz or tz), the mesh is 2D" --problem user --pde elasticity \
+  --bc "left: ux = 0, uz = 0; right, bottom, top: traction: 0"
+expect_error "component y given twice" --problem user --pde elasticity --bc "left: uy = 0, ty = 1" --bc-default "traction: 0"
+printf '{"pde": "elasticity", "boundary": {"left": {"ux": 0, "uq": 1}}, "default": {"traction": 0}}\n' > "$tmp/uq.json"
+expect_error 'expected {"KIND": VALUE}' --problem-file "$tmp/uq.json"
 
 [ $fail -eq 0 ] && echo "cli_problem_file: all passed"
 exit $fail

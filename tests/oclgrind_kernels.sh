@@ -165,6 +165,12 @@ fi
   # mapped_postprocess and errors on triangles, user_coefficients; GMRES).
   solve tri-p1-user-points --problem user --kappa "1 + x*x" --c "x" --beta "-y, x" --exact "x*y+1" \
     --bc "left: dirichlet; right, bottom, top: neumann" --mesh square:2 --order 1 --rtol 0.5 --maxit 20
+  # Per-component faces (docs/problems.md (P4)): the fixed rows and columns in
+  # add_neumann (interleaved and row-major blocks) and fix_solution.
+  solve tri-p1-user-roller --problem user --pde elasticity --exact "0.01*x, -0.003*y" \
+    --bc "left: roller; bottom: uy = 0, tx = 0; right, top: traction" --mesh square:1 --order 1 --rtol 0.5 --maxit 5
+  solve tri-p1-user-roller-bell --problem user --pde elasticity --exact "0.01*x, -0.003*y" --format bell \
+    --bc "left: roller; bottom: uy = 0, tx = 0; right, top: traction" --mesh square:1 --order 1 --rtol 0.5 --maxit 5
   run clblast "$test_clblast" oclgrind
 ) &
 wait

@@ -5,6 +5,7 @@
  *    "kappa": "k0", "f": 1, "beta": [1, 0.5],
  *    "boundary": {"cone": {"dirichlet": 1}, "box": {"neumann": 0},
  *                 "left, right": {"robin": [2, "x"]}},
+ *    (elasticity: "left": "roller", "bottom": {"uy": 0, "tx": "0.1*x"}),
  *    "default": {"dirichlet": 0},
  *    "regions": {"7": {"kappa": 2}},
  *    "exact": "sin(pi * x)", "outputs": ["flux: cone", {"point": [0.5, 0.5]}]}
@@ -65,12 +66,37 @@ static int vector(const cJSON *v, const char *path, const char *what, const char
   return HDGCL_SUCCESS;
 }
 
-/* {"KIND": VALUE} (exactly one member) as "KIND: VALUE". */
+/* True if every member of object v is a component: ux, uy, uz, tx, ty, tz. */
+static bool components(const cJSON *v) {
+  static const char *const names[] = {"ux", "uy", "uz", "tx", "ty", "tz"};
+  const cJSON *c;
+  cJSON_ArrayForEach(c, v) {
+    bool known = false;
+    for (int i = 0; i < 6; i++) known |= strcmp(c->string, names[i]) == 0;
+    if (!known) return false;
+  }
+  return v->child != NULL;
+}
+
+/* {"KIND": VALUE} (exactly one member) as "KIND: VALUE"; a string as itself
+ * ("roller"); {"ux": G, "ty": G, ...} as "ux = G, ty = G, ...". */
 static int condition(const cJSON *v, const char *path, const char *what, out *o) {
+  if (cJSON_IsString(v)) return put(o, path, what, v->valuestring);
+  if (cJSON_IsObject(v) && components(v)) {
+    const cJSON *c;
+    int i = 0;
+    cJSON_ArrayForEach(c, v) {
+      if (i++) HDGCL_TRY(put(o, path, what, ", "));
+      HDGCL_TRY(put(o, path, what, c->string));
+      HDGCL_TRY(put(o, path, what, " = "));
+      HDGCL_TRY(scalar(c, path, what, o));
+    }
+    return HDGCL_SUCCESS;
+  }
   if (!cJSON_IsObject(v) || !v->child || v->child->next)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "%s: %s: expected {\"KIND\": VALUE} with one kind (dirichlet, neumann, robin, "
-                       "displacement, traction)",
+                       "displacement, traction), \"roller\", or components {\"ux\": G, \"ty\": G, ...}",
                        path, what);
   const cJSON *c = v->child;
   HDGCL_TRY(put(o, path, what, c->string));

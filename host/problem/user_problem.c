@@ -147,9 +147,90 @@ static int read_constants(hdg_user_problem *up, const sources *src) {
 static const char *const kind_names[] = {"dirichlet", "neumann", "robin", "displacement", "traction",
                                          "flux", NULL};
 
-/* "KIND: VALUE" (or "KIND" alone where the exact solution gives the data). */
+/* Per-component elasticity data (docs/problems.md (P4)): ux, uy, uz give a
+ * displacement component, tx, ty, tz a traction component. */
+static const char *const component_names[] = {"ux", "uy", "uz", "tx", "ty", "tz"};
+
+/* True if text is "NAME = ..." with NAME a component name (not "=="). */
+static bool is_components(const char *text) {
+  while (isspace((unsigned char)*text)) text++;
+  for (int i = 0; i < 6; i++) {
+    if (strncmp(text, component_names[i], 2) != 0) continue;
+    const char *p = text + 2;
+    while (isspace((unsigned char)*p)) p++;
+    if (*p == '=' && p[1] != '=') return true;
+  }
+  return false;
+}
+
+/* True if text is the word `word` (surrounding blanks and one trailing ':' allowed). */
+static bool is_word(const char *text, const char *word) {
+  while (isspace((unsigned char)*text)) text++;
+  size_t n = strlen(word);
+  if (strncmp(text, word, n) != 0) return false;
+  text += n;
+  while (isspace((unsigned char)*text)) text++;
+  if (*text == ':') text++;
+  while (isspace((unsigned char)*text)) text++;
+  return *text == '\0';
+}
+
+/* "ux = G, ty = G, ...": the components named are fixed (u) or loaded (t);
+ * the others are traction-free. */
+static int read_components(hdg_user_problem *up, const char *text, const char *what,
+                           hdg_user_condition *bc) {
+  char buf[4096], *items[6];
+  int n = split(text, ',', buf, sizeof buf, items, 6);
+  if (n < 0)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s': more than 6 components", what, text);
+  bc->kind = USER_BC_COMPONENTS;
+  int given = 0;
+  for (int i = 0; i < n; i++) {
+    char *eq = strchr(items[i], '=');
+    int k = -1;
+    if (eq) {
+      *eq = '\0';
+      char *name = items[i], *e = name + strlen(name);
+      while (e > name && isspace((unsigned char)e[-1])) *--e = '\0';
+      for (int j = 0; j < 6; j++)
+        if (strcmp(name, component_names[j]) == 0) k = j;
+    }
+    if (k < 0)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "%s: '%s': expected ux, uy, uz (displacement) or tx, ty, tz (traction) = "
+                         "EXPRESSION, separated by commas",
+                         what, text);
+    int c = k % 3;
+    if (given & (1 << c))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s': component %c given twice", what, text,
+                         "xyz"[c]);
+    given |= 1 << c;
+    if (k < 3) bc->fixed |= 1 << c;
+    if (c + 1 > bc->num_values) bc->num_values = c + 1;
+    char w[400];
+    snprintf(w, sizeof w, "%s (%s)", what, component_names[k]);
+    HDGCL_TRY(parse(up, eq + 1, w, false, &bc->value[c]));
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* "KIND: VALUE" (or "KIND" alone where the exact solution gives the data);
+ * elasticity also "roller" (or "symmetry") and "ux = G, ty = G, ...". */
 static int read_condition(hdg_user_problem *up, const char *text, const char *what,
                           hdg_user_condition *bc) {
+  bool vector = up->problem.vector;
+  bool roller = is_word(text, "roller") || is_word(text, "symmetry");
+  if (roller || is_components(text)) {
+    if (!vector)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "%s: '%s' is an elasticity condition (scalar: dirichlet, neumann (or flux) "
+                         "or robin)",
+                         what, text);
+    if (!roller) return read_components(up, text, what, bc);
+    bc->kind = USER_BC_COMPONENTS;
+    bc->roller = true;
+    return HDGCL_SUCCESS;
+  }
   const char *colon = strchr(text, ':');
   char kind[32];
   size_t len = colon ? (size_t)(colon - text) : strlen(text);
@@ -161,10 +242,15 @@ static int read_condition(hdg_user_problem *up, const char *text, const char *wh
   int k = -1;
   for (int i = 0; kind_names[i]; i++)
     if (strcmp(kind, kind_names[i]) == 0) k = i;
-  bool vector = up->problem.vector;
+  if (strcmp(kind, "roller") == 0 || strcmp(kind, "symmetry") == 0)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "%s: '%s' takes no value (u . n = 0; for other data give the components, "
+                       "e.g. 'ux = 0.1')",
+                       what, kind);
   if (k < 0 || (vector && (k == 0 || k == 1 || k == 2 || k == 5)) || (!vector && (k == 3 || k == 4)))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: unknown boundary condition '%s' (%s)", what, kind,
-                       vector ? "elasticity: displacement or traction"
+                       vector ? "elasticity: displacement, traction, roller (or symmetry), or "
+                                "components 'ux = G, ty = G, ...'"
                               : "scalar: dirichlet, neumann (or flux) or robin");
   bc->kind = (k == 0 || k == 3) ? USER_BC_DIRICHLET : k == 2 ? USER_BC_ROBIN : USER_BC_NEUMANN;
   const char *value = colon ? colon + 1 : "";
@@ -192,6 +278,7 @@ static int read_condition(hdg_user_problem *up, const char *text, const char *wh
   }
   int n = 0;
   HDGCL_TRY(parse_vector(up, value, what, true, bc->value, &n));
+  bc->num_values = n;
   if (!vector && n != 1)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s' has %d components, a scalar problem takes 1",
                        what, value, n);
@@ -519,9 +606,11 @@ int hdg_user_problem_create(hdgcl_options opts, hdg_user_problem **out) {
   HDGCL_TRY_GOTO(status, read_regions(up, &src), fail);
   HDGCL_TRY_GOTO(status, read_outputs(up, &src), fail);
   HDGCL_TRY_GOTO(status, read_sampling(up, &src), fail);
-  /* Traction data make the elasticity trace system nonsymmetric (as elasticity-mixed). */
+  /* Traction data make the elasticity trace system nonsymmetric (as elasticity-mixed), and so
+   * do per-component faces, whose free components are traction rows ((E13), (P4)). */
   for (int i = 0; i < up->num_conditions; i++) {
-    if (vector && up->conditions[i].kind == USER_BC_NEUMANN) up->problem.nonsymmetric = true;
+    int kind = up->conditions[i].kind;
+    if (vector && (kind == USER_BC_NEUMANN || kind == USER_BC_COMPONENTS)) up->problem.nonsymmetric = true;
     if (up->conditions[i].kind == USER_BC_ROBIN) up->any_robin = true;
   }
   if (src.file) hdgcl_options_destroy(&src.file);
@@ -578,8 +667,63 @@ static int resolve_tags(const hdgcl_mesh *mesh, int dim, const char *text, const
   return HDGCL_SUCCESS;
 }
 
+/* The axis k whose coordinate is the same at every vertex of boundary face f
+ * (relative to the face's size), i.e. the face is normal to e_k; -1 if none.
+ * n gets the face's unit normal (for messages). */
+static int face_axis(const hdgcl_mesh *mesh, int32_t f, double *n) {
+  int d = mesh->dim, nv = mesh->verts_per_face;
+  const int32_t *v = mesh->face_verts + (size_t)f * nv;
+  double lo[3], hi[3], size = 0.0;
+  for (int k = 0; k < d; k++) {
+    lo[k] = hi[k] = mesh->coords[(size_t)v[0] * d + k];
+    for (int a = 1; a < nv; a++) {
+      double x = mesh->coords[(size_t)v[a] * d + k];
+      lo[k] = fmin(lo[k], x);
+      hi[k] = fmax(hi[k], x);
+    }
+    size = fmax(size, hi[k] - lo[k]);
+  }
+  double t[2][3] = {{0, 0, 0}, {0, 0, 0}};
+  for (int k = 0; k < d; k++) {
+    t[0][k] = mesh->coords[(size_t)v[1] * d + k] - mesh->coords[(size_t)v[0] * d + k];
+    t[1][k] = mesh->coords[(size_t)v[nv - 1] * d + k] - mesh->coords[(size_t)v[0] * d + k];
+  }
+  if (d == 2) {
+    n[0] = t[0][1];
+    n[1] = -t[0][0];
+    n[2] = 0.0;
+  } else {
+    n[0] = t[0][1] * t[1][2] - t[0][2] * t[1][1];
+    n[1] = t[0][2] * t[1][0] - t[0][0] * t[1][2];
+    n[2] = t[0][0] * t[1][1] - t[0][1] * t[1][0];
+  }
+  double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  for (int k = 0; k < 3; k++) n[k] = len > 0 ? n[k] / len : 0.0;
+  for (int k = 0; k < d; k++)
+    if (hi[k] - lo[k] <= 1e-10 * size) return k;
+  return -1;
+}
+
+/* The number of components of an elasticity condition: 1 (every component)
+ * or the mesh's dim for displacement and traction; at most dim for per-component data. */
+static int check_components(const hdg_user_problem *up, const hdg_user_condition *bc, int dim) {
+  if (!up->problem.vector || bc->num_values == 0) return HDGCL_SUCCESS;
+  if (bc->kind == USER_BC_COMPONENTS) {
+    if (bc->num_values <= dim) return HDGCL_SUCCESS;
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "%s: boundary condition on '%s' names component z (uz or tz), the mesh is 2D",
+                       up->source, bc->tags);
+  }
+  if (bc->num_values == 1 || bc->num_values == dim) return HDGCL_SUCCESS;
+  return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                     "%s: boundary condition on '%s': %s has %d components, the mesh is %dD (give "
+                     "%d, or 1 for all)",
+                     up->source, bc->tags, bc->kind == USER_BC_DIRICHLET ? "displacement" : "traction",
+                     bc->num_values, dim, dim);
+}
+
 int hdg_user_problem_bind(hdg_user_problem *up, const hdgcl_mesh *mesh, int8_t *bnd_bc,
-                          int8_t *bnd_cond) {
+                          int8_t *bnd_cond, int8_t *bnd_fixed) {
   up->dim = mesh->dim;
   char what[400];
   int nreal = up->num_conditions - (up->has_default ? 1 : 0);
@@ -588,6 +732,7 @@ int hdg_user_problem_bind(hdg_user_problem *up, const hdgcl_mesh *mesh, int8_t *
     snprintf(what, sizeof what, "%s: boundary condition on '%s'", up->source, bc->tags);
     HDGCL_TRY(resolve_tags(mesh, mesh->dim - 1, bc->tags, what, bc->tag_ids, &bc->num_tags));
   }
+  for (int i = 0; i < up->num_conditions; i++) HDGCL_TRY(check_components(up, &up->conditions[i], mesh->dim));
   for (int i = 0; i < up->num_regions; i++) {
     hdg_user_region *r = &up->regions[i];
     snprintf(what, sizeof what, "%s: region '%s'", up->source, r->tag);
@@ -628,6 +773,34 @@ int hdg_user_problem_bind(hdg_user_problem *up, const hdgcl_mesh *mesh, int8_t *
     int kind = up->conditions[found].kind;
     bnd_bc[b] = kind == USER_BC_DIRICHLET ? FACE_DIRICHLET : kind == USER_BC_ROBIN ? FACE_ROBIN : FACE_NEUMANN;
     bnd_cond[b] = (int8_t)found;
+    /* (P4): a per-component face is a traction face whose fixed components are given */
+    const hdg_user_condition *bc = &up->conditions[found];
+    bnd_fixed[b] = (int8_t)(kind == USER_BC_COMPONENTS ? bc->fixed : 0);
+    if (kind == USER_BC_COMPONENTS && bc->roller) {
+      double n[3], x[3];
+      int axis = face_axis(mesh, f, n);
+      if (axis < 0) {
+        const char *name = hdgcl_mesh_tag_name(mesh, mesh->dim - 1, tag);
+        int d = mesh->dim, nv = mesh->verts_per_face;
+        for (int k = 0; k < 3; k++) x[k] = 0.0;
+        for (int a = 0; a < nv; a++)
+          for (int k = 0; k < d; k++) x[k] += mesh->coords[(size_t)mesh->face_verts[(size_t)f * nv + a] * d + k] / nv;
+        char at[128], nn[128];
+        if (d == 3) {
+          snprintf(at, sizeof at, "(%g, %g, %g)", x[0], x[1], x[2]);
+          snprintf(nn, sizeof nn, "(%.3g, %.3g, %.3g)", n[0], n[1], n[2]);
+        } else {
+          snprintf(at, sizeof at, "(%g, %g)", x[0], x[1]);
+          snprintf(nn, sizeof nn, "(%.3g, %.3g)", n[0], n[1]);
+        }
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "%s: roller on '%s': the face at %s of boundary tag %d%s%s%s has normal %s, "
+                           "not along x, y or z (a roller needs faces normal to an axis)",
+                           up->source, bc->tags, at, (int)tag, name ? " ('" : "", name ? name : "",
+                           name ? "')" : "", nn);
+      }
+      bnd_fixed[b] = (int8_t)(1 << axis);
+    }
   }
   return HDGCL_SUCCESS;
 }
@@ -792,8 +965,11 @@ void hdg_user_displacement(const hdg_user_problem *up, int cond, const double *x
   double v[USER_NUM_BOUNDARY_VARS];
   vector_point(up, x, v);
   const hdg_user_condition *bc = &up->conditions[cond];
-  for (int i = 0; i < up->dim; i++)
-    out[i] = bc->value[i] ? hdg_expr_eval(bc->value[i], v) : hdg_expr_eval(up->exact[i], v);
+  for (int i = 0; i < up->dim; i++) {
+    const hdg_expr *g = bc->value[i];
+    if (!g && bc->kind != USER_BC_COMPONENTS) g = up->exact[i]; /* from the exact solution */
+    out[i] = g ? hdg_expr_eval(g, v) : 0.0;                    /* per component: 0 if not given */
+  }
 }
 
 void hdg_user_traction(const hdg_user_problem *up, int cond, const double *x, const double *n,
@@ -803,8 +979,8 @@ void hdg_user_traction(const hdg_user_problem *up, int cond, const double *x, co
   vector_point(up, x, v);
   for (int k = 0; k < d; k++) v[USER_NX + k] = n[k];
   const hdg_user_condition *bc = &up->conditions[cond];
-  if (bc->value[0]) {
-    for (int i = 0; i < d; i++) g[i] = hdg_expr_eval(bc->value[i], v);
+  if (bc->kind == USER_BC_COMPONENTS || bc->value[0]) { /* per component: 0 if not given */
+    for (int i = 0; i < d; i++) g[i] = bc->value[i] ? hdg_expr_eval(bc->value[i], v) : 0.0;
     return;
   }
   /* sigma n of the exact solution with the problem's own mu, lambda at x. */

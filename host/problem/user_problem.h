@@ -37,8 +37,11 @@ extern const char *const hdg_user_problem_options[];
 #define HDG_USER_MAX_TAGS 32 /* tags of one condition or output */
 
 /* Boundary condition kinds.  Scalar: u = g; kappa du/dn = g; alpha u + kappa
- * du/dn = g.  Elasticity: displacement u = g; traction sigma n = g. */
-enum { USER_BC_DIRICHLET = 0, USER_BC_NEUMANN, USER_BC_ROBIN };
+ * du/dn = g.  Elasticity: displacement u = g; traction sigma n = g; per
+ * component (docs/problems.md (P4)): u_c = g_c for the fixed components c,
+ * (sigma n)_c = g_c for the others (a roller: u . n = 0 on faces normal to
+ * an axis, the tangential traction 0). */
+enum { USER_BC_DIRICHLET = 0, USER_BC_NEUMANN, USER_BC_ROBIN, USER_BC_COMPONENTS };
 
 /* Output kinds (docs/problems.md section "Outputs"). */
 enum { USER_OUT_FLUX = 0, USER_OUT_INTEGRAL, USER_OUT_POINT, USER_OUT_REACTION, USER_OUT_VON_MISES };
@@ -54,8 +57,12 @@ typedef struct hdg_user_condition {
   int32_t tag_ids[HDG_USER_MAX_TAGS];
   int num_tags;
   int kind;              /* USER_BC_* */
-  hdg_expr *value[3];    /* g, one per component (elasticity: dim of them) */
+  hdg_expr *value[3];    /* g, one per component (elasticity: dim of them); per
+                            component: u_c's or (sigma n)_c's data, NULL for 0 */
+  int num_values;        /* components given (elasticity: 1, or the mesh's dim) */
   hdg_expr *alpha;       /* Robin */
+  int fixed;             /* USER_BC_COMPONENTS: bit c set if u_c is given */
+  bool roller;           /* USER_BC_COMPONENTS: u . n = 0, the fixed bit from each face's normal */
 } hdg_user_condition;
 
 typedef struct hdg_user_region {
@@ -113,9 +120,11 @@ void hdg_user_problem_destroy(hdg_user_problem **up);
 
 /* Resolves tags against the mesh and fixes the dimension: every boundary
  * face must have a condition (or the default), every tag named must exist.
- * Fills bnd_bc[b] (FACE_*) and bnd_cond[b] for the boundary faces. */
+ * Fills bnd_bc[b] (FACE_*), bnd_cond[b] and bnd_fixed[b] (the components a
+ * per-component face fixes: bit c for u_c, hdg_numbering.face_fixed) for
+ * the boundary faces; a roller face must be normal to x, y or z. */
 int hdg_user_problem_bind(hdg_user_problem *up, const hdgcl_mesh *mesh, int8_t *bnd_bc,
-                          int8_t *bnd_cond);
+                          int8_t *bnd_cond, int8_t *bnd_fixed);
 
 /* Element coefficients at the centroids (region overrides applied), checked:
  * kappa > 0, c >= 0 (scalar); mu > 0, lambda > -2 mu / d (elasticity). */

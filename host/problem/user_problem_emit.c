@@ -187,11 +187,12 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
   add(&t, "  const double nx = 0.0, ny = 0.0, nz = 0.0;\n  (void)nx; (void)ny; (void)nz;\n  switch (cond) {\n");
   for (int i = 0; i < up->num_conditions; i++) {
     const hdg_user_condition *bc = &up->conditions[i];
-    if (!up->problem.vector || bc->kind != USER_BC_DIRICHLET) continue;
+    if (!up->problem.vector || (bc->kind != USER_BC_DIRICHLET && bc->kind != USER_BC_COMPONENTS))
+      continue;
     add(&t, "  case %d:\n", i);
-    for (int c = 0; c < nc; c++) {
+    for (int c = 0; c < nc; c++) { /* per component: the given ones, 0 elsewhere (unused) */
       add(&t, "    v[%d] = ", c);
-      expr(&t, bc->value[0] ? bc->value[c] : up->exact[c]);
+      expr(&t, bc->value[0] || bc->kind == USER_BC_COMPONENTS ? bc->value[c] : up->exact[c]);
       add(&t, ";\n");
     }
     add(&t, "    return;\n");
@@ -202,9 +203,10 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
   add(&t, "  switch (cond) {\n");
   for (int i = 0; i < up->num_conditions; i++) {
     const hdg_user_condition *bc = &up->conditions[i];
-    if (!up->problem.vector || bc->kind != USER_BC_NEUMANN) continue;
+    if (!up->problem.vector || (bc->kind != USER_BC_NEUMANN && bc->kind != USER_BC_COMPONENTS))
+      continue;
     add(&t, "  case %d: {\n", i);
-    if (bc->value[0]) {
+    if (bc->value[0] || bc->kind == USER_BC_COMPONENTS) { /* per component: 0 where not given */
       for (int c = 0; c < nc; c++) {
         add(&t, "    g[%d] = ", c);
         expr(&t, bc->value[c]);
