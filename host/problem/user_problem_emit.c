@@ -106,9 +106,22 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
     add(&t, "  case %d: return ", i);
     if (bc->value[0]) {
       expr(&t, bc->value[0]);
+    } else if (up->kappa.rows) { /* n . K grad u of the exact solution, as exact_flux() */
+      const char *nn[3] = {"nx", "ny", "nz"};
+      for (int k = 0; k < up->dim; k++) {
+        add(&t, "%s(", k ? " + " : "");
+        for (int l = 0; l < up->dim; l++) {
+          add(&t, "%s(", l ? " + " : "");
+          expr(&t, up->kappa.m[k][l]);
+          add(&t, ") * (");
+          expr(&t, up->exact_grad[0][l]);
+          add(&t, ")");
+        }
+        add(&t, ") * %s", nn[k]);
+      }
     } else { /* kappa grad u . n of the exact solution, as exact_flux() */
       add(&t, "(");
-      expr(&t, up->kappa);
+      expr(&t, up->kappa.scalar);
       add(&t, ") * (");
       const char *nn[3] = {"nx", "ny", "nz"};
       for (int k = 0; k < up->dim; k++) {
