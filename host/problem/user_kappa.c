@@ -130,10 +130,11 @@ void hdg_user_kappa_eval(const hdg_user_kappa *k, int d, const double *v, double
 /* "[[a, b], [c, d]]" of K for messages. */
 static void format(int d, const double *K, char *buf, size_t n) {
   size_t len = 0;
+  buf[0] = '\0';
   for (int i = 0; i < d; i++)
-    for (int j = 0; j < d; j++)
-      len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%g%s", j ? ", " : i ? ", [" : "[[",
-                              K[i * d + j], j == d - 1 ? (i == d - 1 ? "]]" : "]") : "");
+    for (int j = 0; j < d && len < n; j++)
+      len += (size_t)snprintf(buf + len, n - len, "%s%g%s", j ? ", " : i ? ", [" : "[[", K[i * d + j],
+                              j == d - 1 ? (i == d - 1 ? "]]" : "]") : "");
 }
 
 int hdg_user_kappa_factor(const hdg_user_kappa *k, const char *source, int d, double *K, int e,
