@@ -60,7 +60,7 @@ __kernel void local_build_s(const int e0, const int n, __global const double *co
     element_geometry(e, coords, elem_verts, &g);
     const bool first = get_group_id(0) == 0; /* the first block of entries writes the factors */
     double ws[NWS], ef[NEF], kf[NKF];
-    element_factors(&g, beta, tau, kappa_e[e], c_e[e], ws, first ? ef : NULL, kf);
+    element_factors(&g, beta, tau, kappa_e, e, c_e[e], ws, first ? ef : NULL, kf);
     for (int t = 0; t < NWS; t++) w[k][t] = ws[t];
     if (!first) continue;
     for (int t = 0; t < NEF; t++) rec[k][t] = ef[t];

@@ -103,7 +103,7 @@ void local_element_tiled(const int e0, const int n, __global const double *coord
     geometry g;
     element_geometry(e, coords, elem_verts, &g);
     double w[NWS], rp[NEF], k[NKF];
-    element_factors(&g, beta, tau, kappa_e[e], c_e[e], w, rp, k);
+    element_factors(&g, beta, tau, kappa_e, e, c_e[e], w, rp, k);
     for (int t = 0; t < NWS; t++) factors[t] = w[t];
     for (int t = 0; t < NEF; t++) factors[NWS + t] = rp[t];
     for (int t = 0; t < NKF; t++) factors[NWS + NEF + t] = k[t];

@@ -17,17 +17,19 @@ double face_tau(const geometry *g, const double *beta, const double tau, const i
 }
 
 /* Per element, the NWS weights of S's reference tables (F13), (F25):
- * tau_f sigma_f per face, c|J|, kappa|J| G_lm (G = J^-1 J^-T) and
- * |J| (J^-1 beta)_l. */
+ * tau_f sigma_f per face, c|J|, kappa|J| G_lm (G = J^-1 J^-T; a tensor
+ * kappa: |J| (J^-1 K J^-T)_lm, (F13t)) and |J| (J^-1 beta)_l. */
 #define WS_C NFACES
 #define WS_G (NFACES + 1)
 #define WS_BETA (NFACES + 1 + DIM * DIM)
 #define NWS (NFACES + 1 + DIM * DIM + DIM)
 /* Per element, the NKF factors of K0 (k0_entry): (kappa/|J|) sigma_fa
- * sigma_fb (n_fa . n_fb) for each pair of faces, then (tau_f - beta.n_f) sigma_f. */
+ * sigma_fb (n_fa . n_fb) (a tensor: (1/|J|) sigma_fa sigma_fb (n_fa . K n_fb),
+ * (F15t)) for each pair of faces, then (tau_f - beta.n_f) sigma_f. */
 #define NKF (NFACES * NFACES + NFACES)
 /* Per element, the NEF factors of [W | F] (local_build): for [W | F] (F14),
- * (F25) sigma_f (tau_f - beta.n_f), sigma_f kappa (J^-1 n_f)_l and
+ * (F25) sigma_f (tau_f - beta.n_f), sigma_f kappa (J^-1 n_f)_l (a tensor:
+ * sigma_f (J^-1 K n_f)_l, (F14t)) and
  * sigma_f beta.n_f per face; for the load (F16) the affine map x0, J and |J|. */
 #define EF_A 0                        /* [NFACES] */
 #define EF_B NFACES                   /* [NFACES][DIM] */
@@ -37,11 +39,13 @@ double face_tau(const geometry *g, const double *beta, const double tau, const i
 #define EF_DETJ (EF_JAC + DIM * DIM)
 #define NEF (EF_DETJ + 1)
 
-/* The three sets of factors of the element with geometry g, conductivity
- * kappa and reaction c, for the problem's beta and stabilisation tau; ws
- * only where ef is NULL (local_build_s's work-groups but the first). */
-void element_factors(const geometry *g, const double *beta, const double tau, const double kappa,
-                     const double c, double *ws, double *ef, double *kf) {
+/* The three sets of factors of element e with geometry g, conductivity
+ * kappa_e[e] (KAPPA_TENSOR: the tensor K, cl/problems.h) and reaction c, for
+ * the problem's beta and stabilisation tau; ws only where ef is NULL
+ * (local_build_s's work-groups but the first). */
+void element_factors(const geometry *g, const double *beta, const double tau,
+                     __global const double *kappa_e, const long e, const double c, double *ws,
+                     double *ef, double *kf) {
   double sigma[NFACES], bn[NFACES], taun[NFACES];
   for (int f = 0; f < NFACES; f++) {
     sigma[f] = g->face_measure[f] / FACE_REF_MEASURE;
@@ -50,9 +54,30 @@ void element_factors(const geometry *g, const double *beta, const double tau, co
     ws[f] = tf * sigma[f];
   }
   ws[WS_C] = c * g->detj;
+#ifdef KAPPA_TENSOR
+  /* A^-1 = (K (x) I) / |J| on an affine element, so in (F13) kappa G becomes
+   * J^-1 K J^-T, in (F14) kappa J^-1 n_f becomes J^-1 K n_f and in (F15)
+   * kappa n_fa . n_fb becomes n_fa . K n_fb (docs/formulation.md section 7c). */
+  double K[DIM * DIM], JK[DIM * DIM]; /* K, J^-1 K */
+  kappa_tensor(kappa_e, e, KAPPA_K(DIM), K);
+  for (int l = 0; l < DIM; l++)
+    for (int m = 0; m < DIM; m++) {
+      double s = 0.0;
+      for (int d = 0; d < DIM; d++) s += g->jinv[l * DIM + d] * K[d * DIM + m];
+      JK[l * DIM + m] = s;
+    }
+  for (int l = 0; l < DIM; l++)
+    for (int m = l; m < DIM; m++) { /* (J^-1 K J^-T)_lm, symmetric to the bit */
+      double s = 0.0;
+      for (int d = 0; d < DIM; d++) s += JK[l * DIM + d] * g->jinv[m * DIM + d];
+      ws[WS_G + l * DIM + m] = ws[WS_G + m * DIM + l] = g->detj * s;
+    }
+#else
+  const double kappa = kappa_e[e];
   double G[DIM * DIM]; /* J^-1 J^-T */
   element_metric(g, G);
   for (int lm = 0; lm < DIM * DIM; lm++) ws[WS_G + lm] = kappa * g->detj * G[lm];
+#endif
   for (int l = 0; l < DIM; l++) {
     double bref = 0.0;
     for (int d = 0; d < DIM; d++) bref += g->jinv[l * DIM + d] * beta[d];
@@ -62,16 +87,31 @@ void element_factors(const geometry *g, const double *beta, const double tau, co
   for (int f = 0; f < NFACES; f++) {
     ef[EF_A + f] = sigma[f] * taun[f];
     for (int l = 0; l < DIM; l++) {
+#ifdef KAPPA_TENSOR
+      double v = 0.0; /* (J^-1 K n_f)_l */
+      for (int d = 0; d < DIM; d++) v += JK[l * DIM + d] * g->normal[f][d];
+      ef[EF_B + f * DIM + l] = sigma[f] * v;
+#else
       double v = 0.0; /* (J^-1 n_f)_l */
       for (int d = 0; d < DIM; d++) v += g->jinv[l * DIM + d] * g->normal[f][d];
       ef[EF_B + f * DIM + l] = sigma[f] * kappa * v;
+#endif
     }
     ef[EF_C + f] = sigma[f] * bn[f];
+#ifdef KAPPA_TENSOR
+    for (int h = f; h < NFACES; h++) { /* (F15t), symmetric to the bit */
+      double ndot = 0.0; /* n_f . K n_h */
+      for (int d = 0; d < DIM; d++)
+        for (int m = 0; m < DIM; m++) ndot += g->normal[f][d] * K[d * DIM + m] * g->normal[h][m];
+      kf[f * NFACES + h] = kf[h * NFACES + f] = sigma[f] * sigma[h] * ndot / g->detj;
+    }
+#else
     for (int h = 0; h < NFACES; h++) { /* (F15) */
       double ndot = 0.0;
       for (int d = 0; d < DIM; d++) ndot += g->normal[f][d] * g->normal[h][d];
       kf[f * NFACES + h] = (kappa / g->detj) * sigma[f] * sigma[h] * ndot;
     }
+#endif
     kf[NFACES * NFACES + f] = taun[f] * sigma[f];
   }
   for (int d = 0; d < DIM; d++) ef[EF_X0 + d] = g->x0[d];

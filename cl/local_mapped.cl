@@ -173,7 +173,11 @@ __kernel void mapped_build(const int e0, const int m_over_kappa, __global const 
       Se[(j0 + b) * NP + i] = d[b];
     }
 #else
+#ifdef KAPPA_TENSOR
+    const double ms = 1.0; /* A^-1 = K (x) M^-1: M^-1 here, K by mapped_kappa_mix */
+#else
     const double ms = m_over_kappa ? 1.0 / kappa_e[e] : 1.0; /* A = M / kappa for its inverse */
+#endif
     for (int b = 0; b < MB && j0 + b < NP; b++) {
       Me[(j0 + b) * NP + i] = ms * m[b];
       Se[(j0 + b) * NP + i] = c * m[b] + d[b];
@@ -285,7 +289,9 @@ __kernel void mapped_factor(const int e0, __global const double *kappa_e, __glob
     if (lid == 0) a[j * NP + j] = inv;
     barrier(CLK_LOCAL_MEM_FENCE | FACTOR_FENCE);
   }
-#ifdef POINT_COEFFICIENTS /* M was A = (phi_j / kappa, phi_i)_K: A^-1 = L^-T L^-1 */
+#if defined(POINT_COEFFICIENTS) || defined(KAPPA_TENSOR)
+  /* points: M was A = (phi_j / kappa, phi_i)_K, A^-1 = L^-T L^-1; a tensor:
+   * Ls = L^-1, K enters by mapped_kappa_mix */
   const double sk = 1.0;
 #else
   const double sk = sqrt(kappa_e[e0 + le]);
@@ -293,6 +299,34 @@ __kernel void mapped_factor(const int e0, __global const double *kappa_e, __glob
   for (int idx = lid; idx < NP * NP; idx += wg) Me[idx] = idx % NP <= idx / NP ? sk * a[idx] : 0.0;
 }
 #undef FACTOR_FENCE
+
+#ifdef KAPPA_TENSOR
+/* A tensor kappa (docs/formulation.md section 7c): A^-1 = K (x) M^-1 for the
+ * element's constant K, so with X_l = M^-1 Y_l (inverse) or L^-1 Y_l
+ * (factored) computed with kappa = 1, per column of X and row j, in place:
+ *   inverse:  X_k <- sum_l K_kl X_l       (X = A^-1 Y, G = Y^T X),
+ *   factored: X_m <- sum_k R_km X_k       (K = R R^T: G = X^T X = Y^T A^-1 Y),
+ * and recovery (cl/recover.cl mapped_recover_q) applies R again in the
+ * factored form. */
+__kernel void mapped_kappa_mix(const int e0, const int inverse, __global const double *kappa_e,
+                               __global double *X) {
+  const int le = get_group_id(0);
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  double t[DIM * DIM];
+  kappa_tensor(kappa_e, e0 + le, inverse ? KAPPA_K(DIM) : KAPPA_R(DIM), t);
+  __global double *Xe = X + (long)le * XROWS * XCOLS;
+  for (int idx = lid; idx < NP * XCOLS; idx += wg) {
+    const int c = idx / NP, j = idx % NP;
+    double x[DIM];
+    for (int l = 0; l < DIM; l++) x[l] = Xe[c * XROWS + l * NP + j];
+    for (int k = 0; k < DIM; k++) {
+      double s = 0.0;
+      for (int l = 0; l < DIM; l++) s += (inverse ? t[k * DIM + l] : t[l * DIM + k]) * x[l];
+      Xe[c * XROWS + k * NP + j] = s;
+    }
+  }
+}
+#endif
 
 #if NCOMP > 1
 /* Linear elasticity on mapped elements (docs/elasticity.md section 11): the

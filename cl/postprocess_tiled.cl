@@ -7,9 +7,10 @@
  * non-zero mean), so that the right block left by the elimination is u*
  * itself, every mode, one column per component.  Vector problems (NCOMP >
  * 1): (E10), component c from row c of H (q [e][c][DIM][NP]) in place of
- * -q / kappa.  The elimination is cl/gauss_jordan_tiled.h's with GJ_ROWS =
- * NP1, GJ_COLS = NP1 + NCOMP (the host's -D options).  Prepended: common.h,
- * problems.h, geometry.h, gauss_jordan_tiled.h. */
+ * -q / kappa; a tensor kappa: K^-1 q in place of q / kappa (F12t).  The
+ * elimination is cl/gauss_jordan_tiled.h's with GJ_ROWS = NP1, GJ_COLS =
+ * NP1 + NCOMP (the host's -D options).  Prepended: common.h, problems.h,
+ * geometry.h, gauss_jordan_tiled.h. */
 __kernel __attribute__((reqd_work_group_size(GRID * GRID, 1, 1)))
 void postprocess_tiled(const int e0, __global const double *coords,
                        __global const int *elem_verts, __global const double *kappa_e,
@@ -18,7 +19,7 @@ void postprocess_tiled(const int e0, __global const double *coords,
                        __global const double *u, __global const double *q,
                        __global double *ustar) {
   __local double rowk[2 * GJ_TC * GRID], colk[2 * GJ_TR * GRID];
-  __local double v[NCOMP * DIM * NP]; /* scale sum_k Jinv[l][k] q_k, per component and l */
+  __local double v[NCOMP * DIM * NP]; /* scale sum_k jq[l][k] q_k, per component and l */
   __local double rhs[NCOMP * NP1];
   const int lid = get_local_id(0), tr = lid % GRID, tc = lid / GRID;
   const long e = e0 + get_group_id(0);
@@ -29,15 +30,21 @@ void postprocess_tiled(const int e0, __global const double *coords,
   for (int lm = 0; lm < DIM * DIM; lm++) G[lm] *= g.detj;
 #if NCOMP > 1
   const double scale = g.detj; /* (E10): H_c. = -q / kappa */
+  const double *jq = g.jinv;
+#elif defined(KAPPA_TENSOR)
+  const double scale = -g.detj; /* (F12t) */
+  double jq[DIM * DIM];
+  kappa_jinv(g.jinv, kappa_e, e, jq);
 #else
   const double scale = -(g.detj / kappa_e[e]);
+  const double *jq = g.jinv;
 #endif
   /* The right-hand sides: Dpost_l applied to v_l = scale sum_k Jinv[l][k] q_k. */
   for (int t = lid; t < NCOMP * DIM * NP; t += GRID * GRID) {
     const int j = t % NP, l = (t / NP) % DIM, cc = t / (NP * DIM);
     __global const double *qc = q + (e * NCOMP + cc) * DIM * NP;
     double s = 0.0;
-    for (int k = 0; k < DIM; k++) s += g.jinv[l * DIM + k] * qc[k * NP + j];
+    for (int k = 0; k < DIM; k++) s += jq[l * DIM + k] * qc[k * NP + j];
     v[t] = scale * s;
   }
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -47,6 +47,33 @@
  * user's list of boundary conditions; 0 for the built-in problems). */
 #define PROBLEM_USER 11
 
+/* A user's tensor kappa (docs/problems.md "Tensor kappa"): per element, d x d
+ * row-major each, K, K^-1 and the lower triangular R with K = R R^T
+ * (host/problem/user_kappa.c).  The kernels are compiled with -DKAPPA_TENSOR
+ * and read these from their kappa buffer; without it kappa is one value per
+ * element. */
+#define KAPPA_TENSOR_VALUES(d) (3 * (d) * (d))
+#define KAPPA_K(d) 0
+#define KAPPA_KINV(d) ((d) * (d))
+#define KAPPA_R(d) (2 * (d) * (d))
+#if defined(__OPENCL_C_VERSION__) && defined(KAPPA_TENSOR)
+/* Block `which` (KAPPA_K, KAPPA_KINV, KAPPA_R) of element e's tensor into t. */
+void kappa_tensor(__global const double *kappa_e, const long e, const int which, double *t) {
+  for (int i = 0; i < DIM * DIM; i++) t[i] = kappa_e[e * KAPPA_TENSOR_VALUES(DIM) + which + i];
+}
+/* jk = J^-1 K^-1 (jinv row-major): u*'s right-hand side takes K^-1 q (F12t). */
+void kappa_jinv(const double *jinv, __global const double *kappa_e, const long e, double *jk) {
+  double kinv[DIM * DIM];
+  kappa_tensor(kappa_e, e, KAPPA_KINV(DIM), kinv);
+  for (int l = 0; l < DIM; l++)
+    for (int k = 0; k < DIM; k++) {
+      double s = 0.0;
+      for (int m = 0; m < DIM; m++) s += jinv[l * DIM + m] * kinv[m * DIM + k];
+      jk[l * DIM + k] = s;
+    }
+}
+#endif
+
 /* Parameters of a problem instance (meaning per problem; see host/problem.c). */
 typedef struct problem_params {
   int id;

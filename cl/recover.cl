@@ -56,6 +56,35 @@ __kernel void recover_local(const int e0, const int zfirst, const int nint,
   barrier(CLK_LOCAL_MEM_FENCE);
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
+#ifdef KAPPA_TENSOR
+  /* (F17t): q = K q1 per node j, q1 the q of (F17) with kappa = 1 */
+  double K[DIM * DIM];
+  kappa_tensor(kappa_e, e, KAPPA_K(DIM), K);
+  for (int j = lid; j < NP; j += wg) {
+    double q1[DIM];
+    for (int k = 0; k < DIM; k++) {
+      double s = 0.0;
+      for (int l = 0; l < DIM; l++) {
+        double dtu = 0.0;
+        for (int i = 0; i < NP; i++) dtu += dm[(l * NP + i) * NP + j] * ul[i];
+        s += g.jinv[l * DIM + k] * dtu;
+      }
+      for (int f = 0; f < NFACES; f++) {
+        const int o = elem_orient[e * NFACES + f];
+        __global const double *E = ef + ((f * NORIENT + o) * NP + j) * NF;
+        double el = 0.0;
+        for (int m = 0; m < NF; m++) el += E[m] * lam[f * NF + m];
+        s -= (g.face_measure[f] / FACE_REF_MEASURE) * g.normal[f][k] * el / g.detj;
+      }
+      q1[k] = s;
+    }
+    for (int k = 0; k < DIM; k++) {
+      double s = 0.0;
+      for (int l = 0; l < DIM; l++) s += K[k * DIM + l] * q1[l];
+      q[(e * DIM + k) * NP + j] = s;
+    }
+  }
+#else
   const double kappa = kappa_e[e];
   /* q_k = kappa sum_l Jinv[l][k] (Dm_l^T u) - (kappa/|J|) sum_f sigma_f n_fk Ef_{f,o} lambda_f */
   for (int idx = lid; idx < DIM * NP; idx += wg) {
@@ -75,6 +104,7 @@ __kernel void recover_local(const int e0, const int zfirst, const int nint,
     }
     q[(e * DIM + k) * NP + j] = s;
   }
+#endif /* KAPPA_TENSOR */
 #endif
 }
 
@@ -215,7 +245,6 @@ __kernel void postprocess(const int e0, __global const double *coords,
 #endif
   geometry g;
   element_geometry(e, coords, elem_verts, &g);
-  const double kappa = kappa_e[e];
   double G[DIM * DIM]; /* |J| J^-1 J^-T */
   element_metric(&g, G);
   for (int lm = 0; lm < DIM * DIM; lm++) G[lm] *= g.detj;
@@ -232,15 +261,21 @@ __kernel void postprocess(const int e0, __global const double *coords,
   }
 #if NCOMP > 1
   const double scale = g.detj; /* (E10): H_c. = -q / kappa */
+  const double *jq = g.jinv;
+#elif defined(KAPPA_TENSOR)
+  const double scale = -g.detj; /* (F12t): K^-1 q in place of q / kappa */
+  double jq[DIM * DIM];
+  kappa_jinv(g.jinv, kappa_e, e, jq);
 #else
-  const double scale = -(g.detj / kappa);
+  const double scale = -(g.detj / kappa_e[e]);
+  const double *jq = g.jinv;
 #endif
   for (int ci = lid; ci < NCOMP * NPOST; ci += wg) {
     const int cc = ci / NPOST, i = ci % NPOST;
     double s = 0.0;
     for (int l = 0; l < DIM; l++)
       for (int k = 0; k < DIM; k++) {
-        double c = g.jinv[l * DIM + k];
+        double c = jq[l * DIM + k];
         __global const double *qk = q + ((e * NCOMP + cc) * DIM + k) * NP;
         __global const double *D = dpost + (l * NP1 + i + 1) * NP;
         double dq = 0.0;
@@ -265,7 +300,8 @@ __kernel void postprocess(const int e0, __global const double *coords,
 
 /* q_k = -kappa M^-1 (B_k u + C_k lambda) = -Ls^T X_k [u; lambda] (F8) with
  * M = L L^T, Ls = sqrt(kappa) L^-1 and X = Ls [B | C] from cl/local_mapped.cl
- * (chunk-relative). */
+ * (chunk-relative).  A tensor kappa, factored: X_m = sum_k R_km L^-1 Y_k
+ * (mapped_kappa_mix), so q_k = -sum_m R_km L^-T X_m [u; lambda]. */
 __kernel void mapped_recover_q(const int e0, const int nint, const int inverse,
                                __global const double *Ls,
                                __global const double *X, __global const double *x,
@@ -294,12 +330,30 @@ __kernel void mapped_recover_q(const int e0, const int nint, const int inverse,
   /* q = -Ls^T v per component (Ls lower triangular), or with inverse
    * (X = A^-1 Y, host/local_mapped.c) q = -v. */
   for (int r = lid; r < XROWS && inverse; r += wg) q[e * XROWS + r] = -v[r];
+#ifdef KAPPA_TENSOR
+  double R[DIM * DIM];
+  kappa_tensor(kappa_e, e, KAPPA_R(DIM), R);
+  for (int i = lid; i < NP && !inverse; i += wg) {
+    double t[DIM];
+    for (int m = 0; m < DIM; m++) {
+      double s = 0.0;
+      for (int j = i; j < NP; j++) s += Le[j * NP + i] * v[m * NP + j];
+      t[m] = s;
+    }
+    for (int k = 0; k < DIM; k++) {
+      double s = 0.0;
+      for (int m = 0; m <= k; m++) s += R[k * DIM + m] * t[m];
+      q[e * XROWS + k * NP + i] = -s;
+    }
+  }
+#else
   for (int r = lid; r < XROWS && !inverse; r += wg) {
     const int k = r / NP, i = r % NP;
     double s = 0.0;
     for (int j = i; j < NP; j++) s += Le[j * NP + i] * v[k * NP + j];
     q[e * XROWS + r] = -s;
   }
+#endif
 }
 
 #if NCOMP > 1
@@ -394,9 +448,12 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
 #endif
   }
   barrier(CLK_GLOBAL_MEM_FENCE);
-#ifdef POINT_COEFFICIENTS
+#ifdef KAPPA_TENSOR
+  double kinv[DIM * DIM]; /* (F12t): K^-1 q_h at each point, in place of q_h / kappa */
+  kappa_tensor(kappa_e, e, KAPPA_KINV(DIM), kinv);
+#elif defined(POINT_COEFFICIENTS) /* 1 / kappa(x) is in the points' w adj already */
   const double kappa = 1.0;
-#else
+#elif NCOMP == 1
   const double kappa = kappa_e[e];
 #endif
   for (int t = lid; t < NPOST * (NPOST + 1) / 2; t += wg) {
@@ -427,11 +484,24 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
       __global double *f = pf + k * POST_FAC;
       double uh = 0.0;
       for (int j = 0; j < NP; j++) uh += uc[j] * phi[k * NP + j];
+#ifdef KAPPA_TENSOR
+      double qh[DIM];
+      for (int c = 0; c < DIM; c++) {
+        qh[c] = 0.0;
+        for (int j = 0; j < NP; j++) qh[c] += qc[c * NP + j] * phi[k * NP + j];
+      }
+      for (int c = 0; c < DIM; c++) {
+        double s = 0.0;
+        for (int l = 0; l < DIM; l++) s += kinv[c * DIM + l] * qh[l];
+        f[1 + 2 * DIM * DIM + c] = s;
+      }
+#else
       for (int c = 0; c < DIM; c++) {
         double qh = 0.0;
         for (int j = 0; j < NP; j++) qh += qc[c * NP + j] * phi[k * NP + j];
         f[1 + 2 * DIM * DIM + c] = qh;
       }
+#endif
       f[1 + 2 * DIM * DIM + DIM] = uh;
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
@@ -448,6 +518,8 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
       }
 #if NCOMP > 1
       b[i] = s;
+#elif defined(KAPPA_TENSOR)
+      b[i] = -s; /* K^-1 q_h above */
 #else
       b[i] = -s / kappa;
 #endif
@@ -487,7 +559,7 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
 /* Rows i = 1 + lid, 1 + lid + ERR_WG, ... of r = A u* - b (F12), every
  * component, into *rmax and *rscale (see CHECK_VALUES). */
 static void ustar_residual(const long e, __global const double *coords,
-                           __global const int *elem_verts, const double kappa,
+                           __global const int *elem_verts, __global const double *kappa_e,
                            __global const double *kpost, __global const double *dpost,
                            __global const double *q, __global const double *ustar,
                            double *rmax, double *rscale) {
@@ -498,8 +570,14 @@ static void ustar_residual(const long e, __global const double *coords,
   for (int lm = 0; lm < DIM * DIM; lm++) G[lm] *= g.detj;
 #if NCOMP > 1
   const double scale = g.detj; /* (E10) */
+  const double *jq = g.jinv;
+#elif defined(KAPPA_TENSOR)
+  const double scale = -g.detj; /* (F12t) */
+  double jq[DIM * DIM];
+  kappa_jinv(g.jinv, kappa_e, e, jq);
 #else
-  const double scale = -(g.detj / kappa);
+  const double scale = -(g.detj / kappa_e[e]);
+  const double *jq = g.jinv;
 #endif
   for (int cc = 0; cc < NCOMP; cc++) {
     __global const double *us = ustar + (e * NCOMP + cc) * NP1;
@@ -515,7 +593,7 @@ static void ustar_residual(const long e, __global const double *coords,
       for (int l = 0; l < DIM; l++)
         for (int j = 0; j < NP; j++) {
           double v = 0.0;
-          for (int k = 0; k < DIM; k++) v += g.jinv[l * DIM + k] * qc[k * NP + j];
+          for (int k = 0; k < DIM; k++) v += jq[l * DIM + k] * qc[k * NP + j];
           b += dpost[(l * NP1 + i) * NP + j] * v;
         }
       b *= scale;
@@ -549,7 +627,10 @@ __kernel void errors(const int e0, __global const double *coords, __global const
   problem_params pp = {problem_id, DIM, problem_degree, problem_param};
   double s[ERR_VALUES];
   for (int c = 0; c < ERR_VALUES; c++) s[c] = 0.0;
-#ifndef POINT_COEFFICIENTS
+#ifdef KAPPA_TENSOR
+  double K[DIM * DIM]; /* exact q = -K grad u */
+  kappa_tensor(kappa_e, e, KAPPA_K(DIM), K);
+#elif !defined(POINT_COEFFICIENTS) /* else kappa(x) at each point below */
   const double kap = kappa_e[e]; /* constant per element (host/problem.c) */
 #endif
   for (int k = lid; k < NQ_ERR; k += ERR_WG) {
@@ -568,9 +649,17 @@ __kernel void errors(const int e0, __global const double *coords, __global const
     for (int c = 0; c < DIM; c++) {
       double qh = 0.0;
       for (int i = 0; i < NP; i++) qh += q[(e * DIM + c) * NP + i] * phi[i];
+#ifdef KAPPA_TENSOR
+      double kg = 0.0; /* (K grad u)_c */
+      for (int l = 0; l < DIM; l++) kg += K[c * DIM + l] * grad[l];
+      const double dq = qh + kg;
+      eq += dq * dq;
+      qq += kg * kg;
+#else
       const double dq = qh + kap * grad[c];
       eq += dq * dq;
       qq += kap * kap * grad[c] * grad[c];
+#endif
     }
     const double w = err_weights[k] * detj;
     s[0] += w * (uh - uex) * (uh - uex);
@@ -584,7 +673,7 @@ __kernel void errors(const int e0, __global const double *coords, __global const
     s[8] += w;
   }
 #if !MAPPED
-  ustar_residual(e, coords, elem_verts, kappa_e[e], kpost, dpost, q, ustar, &s[9], &s[10]);
+  ustar_residual(e, coords, elem_verts, kappa_e, kpost, dpost, q, ustar, &s[9], &s[10]);
 #endif
   for (int c = 0; c < ERR_VALUES; c++) {
     const bool is_max = c == 3 || CHECK_IS_MAX(c, ERR_VALUES);
@@ -666,8 +755,8 @@ __kernel void elasticity_errors(const int e0, __global const double *coords,
     s[8 + 2 * NCOMP] += w;
   }
 #if !MAPPED
-  ustar_residual(e, coords, elem_verts, 1.0, kpost, dpost, q, ustar, &s[8 + 2 * NCOMP + 1],
-                 &s[8 + 2 * NCOMP + 2]);
+  ustar_residual(e, coords, elem_verts, kappa_e, kpost, dpost, q, ustar, &s[8 + 2 * NCOMP + 1],
+                 &s[8 + 2 * NCOMP + 2]); /* NCOMP > 1: kappa_e unused */
 #endif
   for (int c = 0; c < ELAS_ERR_VALUES; c++) {
     const bool is_max = c == 4 || CHECK_IS_MAX(c, ELAS_ERR_VALUES);

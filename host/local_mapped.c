@@ -2,7 +2,8 @@
  * cl/local_mapped.cl): element matrices by quadrature, Y = [B_k | C_k] (B_k by
  * a batched GEMM with the basis table), A^-1 = kappa M^-1 (scalar problems,
  * register-tiled Gauss-Jordan) or M = L L^T and Ls = sqrt(kappa) L^-1,
- * X = A^-1 Y or Ls Y by batched GEMMs, and the three couplings
+ * X = A^-1 Y or Ls Y by batched GEMMs (a tensor kappa: with kappa = 1, then
+ * mixed by K or R per element, mapped_kappa_mix), and the three couplings
  * S = D + G_BB, W = E - G_BC, K0 = H + G_CC with G = Y^T A^-1 Y (= Y^T X, or
  * X^T X) by blocks (G_CB = G_BC^T not formed), batched GEMMs that add into
  * S, [W | F] and K.  The affine steps of local.c finish the condensation. */
@@ -73,6 +74,7 @@ int local_mapped_create(hdgcl_solver s, local_stage *ls) {
                          "HDGCL_MAPPED_INVERSE=on: no grid's register tile fits M (%d rows)", sz->np);
   }
   if (!ls->minverse) HDGCL_TRY(hdgcl_kernel_create(program, "mapped_factor", &ls->mfactor));
+  if (s->kappa_tensor) HDGCL_TRY(hdgcl_kernel_create(program, "mapped_kappa_mix", &ls->mkmix));
   uint64_t m, x, t, fac, c = ls->chunk;
   local_mapped_sizes(s, &m, &x, &t, &fac);
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * m * 8, "mapped M", &ls->m));
@@ -224,6 +226,13 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
   /* X_k = A^-1 Y_k, or Ls Y_k, for each component block k, then the blocks
    * of G added to S, [W | F] (and [W_t | F]) and K0 (F19), (F20): mapped_operands. */
   for (int k = 0; k < sz->dim; k++) HDGCL_TRY(mapped_gemm(s, ls, MAPPED_GEMM_X, k, n));
+  if (ls->mkmix) { /* a tensor kappa: A^-1 = K (x) M^-1 (cl/local_mapped.cl) */
+    cl_int inverse = ls->minverse != NULL;
+    hdgcl_arg kargs[] = {HDGCL_ARG(ce0), HDGCL_ARG(inverse), HDGCL_ARG(d->kappa.mem),
+                         HDGCL_ARG(ls->x.mem)};
+    HDGCL_TRY(hdgcl_kernel_set_args(ls->mkmix, 4, kargs));
+    HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->mkmix, 1, &global, &ls->wg, NULL));
+  }
   HDGCL_TRY(mapped_gemm(s, ls, MAPPED_GEMM_S, 0, n));
   for (int w = 0; w < (ls->nonsymmetric ? 2 : 1); w++) HDGCL_TRY(mapped_gemm(s, ls, MAPPED_GEMM_W, w, n));
   HDGCL_TRY(mapped_gemm(s, ls, MAPPED_GEMM_K, 0, n));
@@ -274,7 +283,7 @@ int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
 }
 
 void local_mapped_destroy(hdgcl_solver s, local_stage *ls) {
-  cl_kernel kernels[] = {ls->mbuild, ls->mfactor, ls->mepre, ls->mepost};
+  cl_kernel kernels[] = {ls->mbuild, ls->mfactor, ls->mepre, ls->mepost, ls->mkmix};
   for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
     if (kernels[i]) clReleaseKernel(kernels[i]);
   for (int i = 0; i < NUM_MAPPED_GEMM; i++) batched_gemm_destroy(&ls->mgemm[i]);

@@ -120,6 +120,14 @@ static int volume_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
         v[USER_QX + c] = fl[c];
         v[USER_UX + c] = -fl[c] / kappa; /* q = -kappa grad u (F2) */
       }
+      if (s->kappa_tensor) { /* q = -K grad u: grad u = -K^-1 q */
+        const double *kinv = s->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d) + KAPPA_KINV(d);
+        for (int c = 0; c < d; c++) {
+          double g = 0.0;
+          for (int l = 0; l < d; l++) g -= kinv[c * d + l] * fl[l];
+          v[USER_UX + c] = g;
+        }
+      }
       sum += qe->weights[k] * fabs(detj) * hdg_expr_eval(o->integrand, v);
     }
   }

@@ -54,6 +54,7 @@ uint64_t pipeline_fixed_bytes(hdgcl_solver s) {
   uint64_t bytes = 0;
   bytes += (uint64_t)m->num_vertices * m->dim * 8 + ne * (m->verts_per_element + sz->nfaces) * 4;
   bytes += ne * sz->nfaces + ne * (sz->ncomp > 1 ? 24 : 16);    /* orientation, kappa, c (lambda) */
+  if (s->kappa_tensor) bytes += ne * 8 * (KAPPA_TENSOR_VALUES(sz->dim) - 1); /* K, K^-1, R */
   bytes += nfc * (m->verts_per_face * 4 + 8 + 2 + 1 + 4) + rows * (4 + 4 * sz->nslots);
   bytes += rows * sz->nslots * sz->nfb * sz->nfb * 8;             /* matrix values */
   if (s->format == FORMAT_ELL) bytes += rows * sz->nslots * sz->nfb * sz->nfb * 4; /* columns */
@@ -90,7 +91,11 @@ static int upload(hdgcl_solver s) {
    * the scalar element matrices with kappa = mu, mapped elements' X = sqrt(mu)
    * L^-1 [B | C]); their lambda per element has a buffer of its own. */
   bool vector = sz->ncomp > 1;
-  UPLOAD(d->kappa, ne, double, vector ? s->mu : s->kappa, "kappa");
+  /* A tensor kappa: its K, K^-1 and R per element (kernels built with -DKAPPA_TENSOR). */
+  if (s->kappa_tensor)
+    UPLOAD(d->kappa, ne * KAPPA_TENSOR_VALUES(dim), double, s->kappa_tensor, "kappa tensors");
+  else
+    UPLOAD(d->kappa, ne, double, vector ? s->mu : s->kappa, "kappa");
   UPLOAD(d->c, ne, double, s->c, "c");
   {
     /* coefficients = points: each element's region, for user_coefficients */
@@ -189,10 +194,11 @@ int pipeline_create(hdgcl_solver s) {
     snprintf(view ? s->dev->trace_options : s->dev->options, sizeof s->dev->options,
              "-DELEMENT_TYPE=%d -DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d "
              "-DNF=%d -DNT=%d -DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d -DNCOMP=%d "
-             "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d",
+             "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d%s",
              (int)sz->type, sz->dim, s->mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
              sz->np1, view ? sz->nfb : sz->nf, view ? sz->ntb : sz->nt, sz->nslots, ref->qload.n,
-             ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz, (int)s->dev->mapped);
+             ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz, (int)s->dev->mapped,
+             s->kappa_tensor ? " -DKAPPA_TENSOR" : "");
   HDGCL_TRY(local_stage_create(s, &s->dev->local));
   HDGCL_TRY(assembly_create(s, &s->dev->assemble));
   HDGCL_TRY(krylov_create(s, &s->dev->krylov));

@@ -72,6 +72,7 @@ typedef struct local_stage {
   hdgcl_buffer y, t;                   /* mapped: Y = [B|C], T (B = -T Phi^T) */
   batched_gemm mgemm[NUM_MAPPED_GEMM];               /* mapped: local_mapped.c's products, MAPPED_GEMM_* */
   cl_kernel mepre, mepost;             /* mapped elasticity: expansion to Z, [Wext | Fext], K */
+  cl_kernel mkmix;                     /* mapped, tensor kappa: X mixed by K or R (else NULL) */
   hdgcl_buffer ms, mwf, mwl, mk;       /* mapped elasticity: the scalar S0, [W0 | F], K0 */
   int64_t chunk;      /* elements per batch */
   int num_chunks;

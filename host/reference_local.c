@@ -22,14 +22,15 @@ int reference_element_create(const hdg_sizes *sz, reference_element *el) {
                     (size_t)np * np,     (size_t)np * nt,     (size_t)np * nt,
                     (size_t)nt * nt,     (size_t)np,          (size_t)np * np,
                     (size_t)np * np,     (size_t)np * (nt + 1), (size_t)np * nt,
-                    (size_t)nt * nt,     (size_t)np * (nt + 1), (size_t)np * (np > nt ? np : nt)};
+                    (size_t)nt * nt,     (size_t)np * (nt + 1), (size_t)np * (np > nt ? np : nt),
+                    (size_t)d * np * (np + nt)};
   size_t total = 0;
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) total += sizes[i];
   double *block;
   HDGCL_TRY(hdgcl_calloc(total, sizeof(double), "element matrices", &block));
   double **slots[] = {&el->a, &el->b,     &el->c, &el->d,  &el->e, &el->et,    &el->h,
                       &el->f, &el->achol, &el->s, &el->wf, &el->wl, &el->k, &el->z,
-                      &el->scratch};
+                      &el->scratch, &el->my};
   size_t off = 0;
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
     *slots[i] = block + off;
@@ -139,6 +140,45 @@ int reference_element_matrices(hdgcl_solver s, int32_t e, reference_element *el)
   return HDGCL_SUCCESS;
 }
 
+/* A tensor kappa (docs/formulation.md section 7c): A = (K^-1 (x) M) over the
+ * d components (A from reference_element_matrices with kappa = 1 is M), so
+ * A^-1 = K (x) M^-1 and, with X_k = sum_l K_kl M^-1 [B_l | C_l],
+ *   S += sum_k B_k^T X_k^B,  W, W_t -= sum_k B_k^T X_k^C,  K += sum_k C_k^T X_k^C. */
+static void tensor_couplings(hdgcl_solver s, int32_t e, reference_element *el) {
+  const hdg_sizes *sz = &s->ref.sz;
+  int d = sz->dim, np = sz->np, nt = sz->nt, nc = np + nt;
+  const double *K = s->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d) + KAPPA_K(d);
+  for (int l = 0; l < d; l++) { /* my_l = M^-1 [B_l | C_l] */
+    double *y = el->my + (size_t)l * np * nc;
+    for (int i = 0; i < np; i++) {
+      memcpy(y + (size_t)i * nc, el->b + ((size_t)l * np + i) * np, sizeof(double) * np);
+      memcpy(y + (size_t)i * nc + np, el->c + ((size_t)l * np + i) * nt, sizeof(double) * nt);
+    }
+    dense_cholesky_solve(np, el->achol, nc, y);
+  }
+  for (int k = 0; k < d; k++) {
+    const double *bk = el->b + (size_t)k * np * np, *ck = el->c + (size_t)k * np * nt;
+    double *x = el->scratch; /* one row of X_k at a time */
+    for (int r = 0; r < np; r++) {
+      for (int j = 0; j < nc; j++) {
+        double v = 0.0;
+        for (int l = 0; l < d; l++) v += K[k * d + l] * el->my[((size_t)l * np + r) * nc + j];
+        x[j] = v;
+      }
+      /* row r of X_k meets row r of B_k and C_k (B_k^T X_k = sum_r B_k[r]^T X_k[r]) */
+      for (int i = 0; i < np; i++) {
+        for (int j = 0; j < np; j++) el->s[i * np + j] += bk[r * np + i] * x[j];
+        for (int j = 0; j < nt; j++) {
+          el->wf[i * (nt + 1) + j] -= bk[r * np + i] * x[np + j];
+          el->wl[i * nt + j] -= bk[r * np + i] * x[np + j];
+        }
+      }
+      for (int a = 0; a < nt; a++)
+        for (int j = 0; j < nt; j++) el->k[a * nt + j] += ck[r * nt + a] * x[np + j];
+    }
+  }
+}
+
 int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el) {
   const hdg_sizes *sz = &s->ref.sz;
   int d = sz->dim, np = sz->np, nt = sz->nt;
@@ -156,7 +196,8 @@ int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el)
   for (int i = 0; i < np; i++) el->wf[i * (nt + 1) + nt] = el->f[i];
   memcpy(el->wl, el->et, sizeof(double) * np * nt);
   memcpy(el->k, el->h, sizeof(double) * nt * nt);
-  for (int k = 0; k < d; k++) {
+  if (s->kappa_tensor) tensor_couplings(s, e, el);
+  for (int k = 0; k < d && !s->kappa_tensor; k++) {
     const double *bk = el->b + (size_t)k * np * np, *ck = el->c + (size_t)k * np * nt;
     double *y = el->scratch; /* A^-1 B_k, then A^-1 C_k */
     memcpy(y, bk, sizeof(double) * np * np); /* y = A^-1 B_k (np x np) */

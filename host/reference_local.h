@@ -22,6 +22,7 @@ typedef struct reference_element {
   double *k;     /* [nt][nt]            K_e */
   double *z;     /* [np][nt+1]          S^-1 [W | F] */
   double *scratch; /* [np][max(np, nt)] */
+  double *my;      /* [dim][np][np + nt]  M^-1 [B_l | C_l] (a tensor kappa only) */
   int *piv;        /* [np] */
 } reference_element;
 

@@ -135,6 +135,13 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[6], double chec
     double uex = problem_u(s->params, x[0], x[1], x[2], g);
     double kap, cc, beta[3]; /* the element's, or kappa(x) with coefficients = points */
     solver_coefficients_at(s, e, x, &kap, &cc, beta);
+    if (s->kappa_tensor) { /* exact q = -K grad u: g <- K g (kap = 1) */
+      const double *K = s->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d) + KAPPA_K(d);
+      double kg[3] = {0, 0, 0};
+      for (int c = 0; c < d; c++)
+        for (int l = 0; l < d; l++) kg[c] += K[c * d + l] * g[l];
+      for (int c = 0; c < d; c++) g[c] = kg[c];
+    }
     double uh = 0.0, us = 0.0, eq = 0.0, qq = 0.0;
     for (int i = 0; i < np; i++) uh += u[i] * phi[i];
     for (int i = 0; i < np1; i++) us += ustar[i] * phi1[i];
@@ -164,10 +171,11 @@ int reference_recover(hdgcl_solver s) {
   if (sz->ncomp > 1) return elasticity_recover(s);
   reference_element el;
   reference_postprocess_work w = {0};
-  double *lam = NULL;
+  double *lam = NULL, *qkinv = NULL;
   int status;
   HDGCL_TRY(reference_element_create(sz, &el));
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "trace", &lam), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)d * np, sizeof(double), "K^-1 q", &qkinv), done);
   HDGCL_TRY_GOTO(status, reference_postprocess_work_create(sz, &w), done);
   double err[6] = {0, 0, 0, 0, 0, 0};
   ustar_check chk = {0};
@@ -184,7 +192,8 @@ int reference_recover(hdgcl_solver s) {
       for (int a = 0; a < nt; a++) sum += el.z[i * (nt + 1) + a] * lam[a];
       u[i] = sum;
     }
-    /* q_k = -A^-1 (B_k u + C_k lambda)  (F8). */
+    /* q_k = -A^-1 (B_k u + C_k lambda)  (F8); a tensor kappa: A^-1 = K (x) M^-1,
+     * M^-1 here (A = M) and K below. */
     for (int k = 0; k < d; k++) {
       double *qk = s->q + ((size_t)e * d + k) * np;
       for (int j = 0; j < np; j++) {
@@ -195,9 +204,28 @@ int reference_recover(hdgcl_solver s) {
       }
       dense_cholesky_solve(np, el.achol, 1, qk);
     }
+    const double *gq = s->q + (size_t)e * d * np; /* (F12): q / kappa */
+    double divisor = -s->kappa[e];
+    if (s->kappa_tensor) { /* q_k = sum_l K_kl q1_l, and (F12t) takes K^-1 q = q1 */
+      const double *kt = s->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d);
+      double *q = s->q + (size_t)e * d * np;
+      for (int j = 0; j < np; j++) {
+        double q1[3], kq[3] = {0, 0, 0}, kiq[3] = {0, 0, 0};
+        for (int l = 0; l < d; l++) q1[l] = q[l * np + j];
+        for (int k = 0; k < d; k++)
+          for (int l = 0; l < d; l++) kq[k] += kt[KAPPA_K(d) + k * d + l] * q1[l];
+        for (int k = 0; k < d; k++)
+          for (int l = 0; l < d; l++) kiq[k] += kt[KAPPA_KINV(d) + k * d + l] * kq[l];
+        for (int k = 0; k < d; k++) {
+          q[k * np + j] = kq[k];
+          qkinv[k * np + j] = kiq[k];
+        }
+      }
+      gq = qkinv;
+      divisor = -1.0;
+    }
     HDGCL_TRY_GOTO(status,
-                   reference_postprocess(s, e, u, s->q + (size_t)e * d * np, -s->kappa[e],
-                                         s->ustar + (size_t)e * np1, &w),
+                   reference_postprocess(s, e, u, gq, divisor, s->ustar + (size_t)e * np1, &w),
                    done);
     double ee[6] = {0, 0, 0, 0, 0, 0}, check[5] = {0, 0, 0, 0, 0};
     element_errors(s, e, ee, check);
@@ -218,6 +246,7 @@ int reference_recover(hdgcl_solver s) {
   status = ustar_check_finish(s, &chk);
 done:
   free(lam);
+  free(qkinv);
   reference_postprocess_work_destroy(&w);
   reference_element_destroy(&el);
   return status;

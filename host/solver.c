@@ -176,7 +176,11 @@ static int solver_init(hdgcl_solver s, int order) {
     HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "lambda", &s->lambda));
   }
   if (s->user) {
-    HDGCL_TRY(hdg_user_problem_coefficients(s->user, mesh, s->kappa, s->c, s->mu, s->lambda));
+    if (s->user->tensor_kappa)
+      HDGCL_TRY(hdgcl_calloc(ne * KAPPA_TENSOR_VALUES(mesh->dim), sizeof(double), "kappa tensors",
+                             &s->kappa_tensor));
+    HDGCL_TRY(hdg_user_problem_coefficients(s->user, mesh, s->kappa, s->kappa_tensor, s->c, s->mu,
+                                            s->lambda));
     if (s->user->any_robin) HDGCL_TRY(solver_robin_blocks(s));
   } else {
     HDGCL_TRY(hdg_problem_coefficients(&s->params, mesh, s->kappa, s->c));
@@ -404,6 +408,7 @@ int hdgcl_solver_destroy(hdgcl_solver *solver) {
   hdg_reference_destroy(&s->ref);
   hdg_numbering_destroy(&s->num);
   free(s->kappa);
+  free(s->kappa_tensor);
   free(s->robin);
   free(s->outputs);
   if (s->owns_user) hdg_user_problem_destroy(&s->user);

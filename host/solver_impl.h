@@ -64,6 +64,9 @@ struct hdgcl_solver_s {
   int keep_local;       /* -1 automatic, 0 recompute, 1 keep */
   int scratch;          /* SCRATCH_AUTO / _LOCAL / _GLOBAL: where per-element factorisations work */
   double *kappa, *c;    /* [num_elements]; vector problems: kappa = 1, c = 0 (mu, lambda: below) */
+  /* A user's tensor kappa (docs/problems.md): per element K, K^-1 and R,
+   * KAPPA_TENSOR_VALUES(dim) values (cl/problems.h), with kappa = 1; else NULL. */
+  double *kappa_tensor;
   /* Robin faces' alpha-weighted face mass blocks [num_boundary_faces][nfb][nfb]
    * (docs/problems.md (P3)); NULL when no face is Robin. */
   double *robin;

@@ -5,7 +5,8 @@
 # Robin sides) converges at p+1, p+1, p+2 and its outputs match closed forms;
 # the capacitor example gives 8 pi and its two fluxes balance; Kirsch's plate
 # with a hole (rollers on its symmetry edges) balances its reactions and
-# concentrates the stress near 3 T;
+# concentrates the stress near 3 T; the anisotropic (tensor kappa) example
+# balances its source and matches the 1D model along its fast direction;
 # the default device agrees with --device ref (scalar and elasticity); bad
 # input gets one-line errors and no output file.
 set -u
@@ -136,6 +137,32 @@ sed 's/"left, bottom": "roller"/"left": {"ux": 0}, "bottom": {"uy": 0, "tx": 0}/
   --device ref --restart 200 > "$k-c.txt" 2>&1 || bad "plate-hole per component"
 [ "$(grep '^output' "$k.txt")" = "$(grep '^output' "$k-c.txt")" ] || bad "plate-hole: per-component conditions differ from the rollers"
 
+# 6b. anisotropic diffusion (a tensor kappa, K = Q diag(100, 1) Q^T rotated by 30 degrees) on
+# examples/anisotropic.msh (444 triangles, a plate with an insulated hole): the heat leaving
+# through the sides balances the source (flux: outer = -integral: 1, the mesh's area), none
+# through the hole; u at (0.5, 0.29) and (0.5, -0.29) within 5% of the 1D solutions along the
+# 30-degree lines, 0.00327 and 0.00410 (p = 2: 0.003362, 0.004051; the tensor rotated the
+# other way, or a transposed K J^-T, swaps or moves them); the default device agrees with ref.
+a="$src/examples/anisotropic.json"
+for dev in ref auto; do
+  "$cli" solve --problem-file "$a" --mesh "$src/examples/anisotropic.msh" --order 2 --device $dev > "$tmp/a-$dev.txt" 2>&1 || bad "anisotropic on $dev"
+done
+f_out=$(field "$tmp/a-ref.txt" 'flux: outer' flux)
+area=$(field "$tmp/a-ref.txt" 'integral: 1' integral)
+[ -n "$f_out" ] && [ -n "$area" ] && close "$f_out" "-$area" 1e-8 || bad "anisotropic: flux: outer $f_out does not balance the source $area"
+close "$(field "$tmp/a-ref.txt" 'flux: hole' flux)" 0 1e-10 || bad "anisotropic: heat through the insulated hole"
+ua=$(field "$tmp/a-ref.txt" 'point: 0.5, 0.29' u)
+ub=$(field "$tmp/a-ref.txt" 'point: 0.5, -0.29' u)
+close "$ua" 0.00327 0.00016 || bad "anisotropic: u(0.5, 0.29) = $ua (1D model 0.00327)"
+close "$ub" 0.00410 0.0002 || bad "anisotropic: u(0.5, -0.29) = $ub (1D model 0.00410)"
+for label in 'point: 0.5, 0.29' 'point: 0.5, -0.29'; do
+  for name in u qx qy; do
+    close "$(field "$tmp/a-ref.txt" "$label" $name)" "$(field "$tmp/a-auto.txt" "$label" $name)" 1e-10 ||
+      bad "anisotropic $label $name: ref and device differ"
+  done
+done
+close "$(field "$tmp/a-auto.txt" 'flux: outer' flux)" "$f_out" 1e-9 || bad "anisotropic: device flux differs from ref"
+
 # 7. bad input: one line naming the problem, non-zero exit, no output file
 expect_error() { # expect_error 'message part' args...
   msg=$1
@@ -184,6 +211,17 @@ expect_error "names component z (uz or tz), the mesh is 2D" --problem user --pde
 expect_error "component y given twice" --problem user --pde elasticity --bc "left: uy = 0, ty = 1" --bc-default "traction: 0"
 printf '{"pde": "elasticity", "boundary": {"left": {"ux": 0, "uq": 1}}, "default": {"traction": 0}}\n' > "$tmp/uq.json"
 expect_error 'expected {"KIND": VALUE}' --problem-file "$tmp/uq.json"
+
+# a tensor kappa: not symmetric, not positive definite, of the wrong size (option and file)
+expect_error "--kappa: '\[\[2, 0.5\], \[0.7, 1\]\]' is not symmetric: entry (1,2) = 0.5 but entry (2,1) = 0.7" \
+  --problem user --kappa "[[2, 0.5], [0.7, 1]]" --bc-default "dirichlet: 0"
+expect_error "is not symmetric (entries (1,2) = " --problem user --kappa "[[1, x], [y, 1]]" --bc-default "dirichlet: 0"
+expect_error "--kappa = \[\[1, 2\], \[2, 1\]\] is not positive definite" --problem user --kappa "[[1, 2], [2, 1]]" --bc-default "dirichlet: 0"
+expect_error "--kappa: a 3x3 matrix on a 2D mesh" --problem user --kappa "[[1, 0, 0], [0, 1, 0], [0, 0, 1]]" --bc-default "dirichlet: 0"
+printf '{"kappa": [[1, 0.5], [0.5, 1]], "regions": {"0": {"kappa": [[1, 0], [0, -1]]}},\n "default": {"dirichlet": 0}}\n' > "$tmp/kreg.json"
+expect_error "kreg.json: region (region 0, kappa) = \[\[1, 0\], \[0, -1\]\] is not positive definite" --problem-file "$tmp/kreg.json"
+printf '{"kappa": [[1, 0], [0, 1], [0, 0]], "default": {"dirichlet": 0}}\n' > "$tmp/ksize.json"
+expect_error "ksize.json: kappa: '\[\[1, 0\], \[0, 1\], \[0, 0\]\]': row 1 has 2 entries, the matrix has 3 rows" --problem-file "$tmp/ksize.json"
 
 [ $fail -eq 0 ] && echo "cli_problem_file: all passed"
 exit $fail

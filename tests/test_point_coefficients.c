@@ -9,8 +9,9 @@
  * 2. constant coefficients through the per-point kernels on simplices give
  *    the affine kernels' solution to 1e-10 (the mapped path on triangles and
  *    tetrahedra, which only point coefficients use);
- * 3. bad input: a variable beta at the centroid, points for elasticity,
- *    kappa <= 0 at a vertex are refused naming the setting. */
+ * 3. bad input: a variable beta at the centroid, points for elasticity or
+ *    with a tensor kappa, kappa <= 0 at a vertex are refused naming the
+ *    setting. */
 #include "hdg_test.h"
 
 /* u = sin(pi x) sin(pi y) [sin(pi z)]; -div(kappa grad u) + beta . grad u
@@ -116,7 +117,14 @@ static void rejected(hdgcl_context ctx) {
   /* positive at every centroid of the mesh, 0 at the vertices on x = 1 */
   check_rejected(ctx, "at its vertex (1, ", "problem", "user", "kappa", "1 - x",
                  "bc-default", "dirichlet: 0", NULL);
-  printf("bad input: 4 cases refused\n");
+  /* a tensor kappa is taken at the centroid: not with coefficients varying at points */
+  check_rejected(ctx, "points: a tensor kappa is taken at each element's centroid", "problem", "user",
+                 "kappa", "[[2, 0.5], [0.5, 1]]", "coefficients", "points", "bc-default",
+                 "dirichlet: 0", NULL);
+  check_rejected(ctx, "kappa is a tensor, taken at each element's centroid, while c or beta varies",
+                 "problem", "user", "kappa", "[[2, 0.5], [0.5, 1]]", "c", "1 + x", "bc-default",
+                 "dirichlet: 0", NULL);
+  printf("bad input: 6 cases refused\n");
 }
 
 int main(void) {

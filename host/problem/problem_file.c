@@ -7,10 +7,12 @@
  *                 "left, right": {"robin": [2, "x"]}},
  *    (elasticity: "left": "roller", "bottom": {"uy": 0, "tx": "0.1*x"}),
  *    "default": {"dirichlet": 0},
- *    "regions": {"7": {"kappa": 2}},
+ *    "regions": {"7": {"kappa": 2}, "8": {"kappa": [[2, 0.5], [0.5, 1]]}},
  *    "exact": "sin(pi * x)", "outputs": ["flux: cone", {"point": [0.5, 0.5]}]}
  *
- * Numbers may stand for expressions; arrays for comma-separated vectors. */
+ * Numbers may stand for expressions; arrays for comma-separated vectors; a
+ * tensor kappa is an array of rows, written [[a, b], [c, d]] as in the
+ * option syntax. */
 #include "problem_file.h"
 
 #include <cjson/cJSON.h>
@@ -64,6 +66,25 @@ static int vector(const cJSON *v, const char *path, const char *what, const char
   }
   if (i == 0) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: %s: empty array", path, what);
   return HDGCL_SUCCESS;
+}
+
+/* kappa: a scalar, or an array of row arrays as "[[a, b], [c, d]]" (user_kappa.c). */
+static int coefficient(const cJSON *v, const char *path, const char *what, out *o) {
+  if (!cJSON_IsArray(v)) return scalar(v, path, what, o);
+  const cJSON *row;
+  int i = 0;
+  HDGCL_TRY(put(o, path, what, "["));
+  cJSON_ArrayForEach(row, v) {
+    if (!cJSON_IsArray(row))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "%s: %s: expected a number, an expression or a matrix [[kxx, kxy], [kxy, kyy]]",
+                         path, what);
+    HDGCL_TRY(put(o, path, what, i++ ? ", [" : "["));
+    HDGCL_TRY(vector(row, path, what, ", ", o));
+    HDGCL_TRY(put(o, path, what, "]"));
+  }
+  if (i == 0) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: %s: empty array", path, what);
+  return put(o, path, what, "]");
 }
 
 /* True if every member of object v is a component: ux, uy, uz, tx, ty, tz. */
@@ -138,7 +159,7 @@ static int members(const cJSON *v, const char *path, const char *what, out *o, b
       if (j++) HDGCL_TRY(put(o, path, w, ", "));
       HDGCL_TRY(put(o, path, w, c->string));
       HDGCL_TRY(put(o, path, w, " = "));
-      HDGCL_TRY(scalar(c, path, w, o));
+      HDGCL_TRY(strcmp(c->string, "kappa") == 0 ? coefficient(c, path, w, o) : scalar(c, path, w, o));
     }
   }
   return HDGCL_SUCCESS;
@@ -225,7 +246,7 @@ static int read_text(const char *path, char **text) {
   return HDGCL_SUCCESS;
 }
 
-static const char *const plain_keys[] = {"pde", "kappa", "c", "f", "mu", "lambda", "bc-default",
+static const char *const plain_keys[] = {"pde", "c", "f", "mu", "lambda", "bc-default",
                                          "coefficients", NULL};
 static const char *const vector_keys[] = {"beta", "body-force", "exact", NULL};
 
@@ -252,6 +273,8 @@ static int convert(const cJSON *root, const char *path, hdgcl_options opts) {
       continue;
     } else if (in(plain_keys, key)) {
       status = scalar(item, path, key, o);
+    } else if (strcmp(key, "kappa") == 0) {
+      status = coefficient(item, path, key, o);
     } else if (in(vector_keys, key)) {
       status = vector(item, path, key, ", ", o);
     } else if (strcmp(key, "exact-grad") == 0) {

@@ -48,15 +48,16 @@ static const char *lookup(const sources *src, const char *key, char *what, size_
   return NULL;
 }
 
-/* Splits text at `sep` outside parentheses into at most max pieces (copied,
- * trimmed, into buf, NUL-separated); returns the count or -1 if too many. */
+/* Splits text at `sep` outside parentheses and brackets (a tensor kappa's
+ * [[..], [..]]) into at most max pieces (copied, trimmed, into buf,
+ * NUL-separated); returns the count or -1 if too many. */
 static int split(const char *text, char sep, char *buf, size_t bufsize, char **pieces, int max) {
   snprintf(buf, bufsize, "%s", text);
   int n = 0, depth = 0;
   char *start = buf;
   for (char *p = buf;; p++) {
-    if (*p == '(') depth++;
-    if (*p == ')') depth--;
+    if (*p == '(' || *p == '[') depth++;
+    if (*p == ')' || *p == ']') depth--;
     if ((*p == sep && depth == 0) || *p == '\0') {
       bool end = *p == '\0';
       *p = '\0';
@@ -91,6 +92,19 @@ static int parse_field(hdg_user_problem *up, const char *text, const char *what,
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "%s: '%s' uses the normal %s, which only boundary data have", what, text,
                          boundary_vars[v]);
+  return HDGCL_SUCCESS;
+}
+
+static int field_parser(void *up, const char *text, const char *what, hdg_expr **e) {
+  return parse_field(up, text, what, e);
+}
+
+/* kappa: one expression or a matrix (user_kappa.c); a matrix makes the
+ * problem's kappa a tensor. */
+static int parse_kappa(hdg_user_problem *up, const char *text, const char *what, hdg_user_kappa *k) {
+  hdg_user_kappa_destroy(k); /* given twice: the last one */
+  HDGCL_TRY(hdg_user_kappa_read(text, what, field_parser, up, k));
+  if (k->rows) up->tensor_kappa = true;
   return HDGCL_SUCCESS;
 }
 
@@ -355,19 +369,21 @@ static int read_regions(hdg_user_problem *up, const sources *src) {
       *eq = '\0';
       char *name = items[j], *ne = name + strlen(name);
       while (ne > name && isspace((unsigned char)ne[-1])) *--ne = '\0';
-      hdg_expr **slot = strcmp(name, "kappa") == 0    ? &r->kappa
-                        : strcmp(name, "c") == 0      ? &r->c
+      bool kappa = strcmp(name, "kappa") == 0;
+      hdg_expr **slot = strcmp(name, "c") == 0        ? &r->c
                         : strcmp(name, "mu") == 0     ? &r->mu
                         : strcmp(name, "lambda") == 0 ? &r->lambda
                                                       : NULL;
-      bool ok = slot && (up->problem.vector ? (slot == &r->mu || slot == &r->lambda)
-                                            : (slot == &r->kappa || slot == &r->c));
+      bool ok = up->problem.vector ? (slot == &r->mu || slot == &r->lambda) : (kappa || slot == &r->c);
       if (!ok)
         return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: region %s: '%s' is not a coefficient of %s",
                            what, r->tag, name,
                            up->problem.vector ? "elasticity (mu, lambda)" : "the scalar PDE (kappa, c)");
       snprintf(w, sizeof w, "%s (region %s, %s)", what, r->tag, name);
-      HDGCL_TRY(parse_field(up, eq + 1, w, slot));
+      if (kappa)
+        HDGCL_TRY(parse_kappa(up, eq + 1, w, &r->kappa));
+      else
+        HDGCL_TRY(parse_field(up, eq + 1, w, slot));
     }
     up->num_regions++;
   }
@@ -486,12 +502,12 @@ static int read_field(hdg_user_problem *up, const sources *src, const char *key,
 /* True if the scalar PDE's kappa, c or beta (or a region's) depends on x, y, z. */
 static bool coefficients_vary(const hdg_user_problem *up) {
   if (up->problem.vector) return false;
-  const hdg_expr *all[3 + 2 * HDG_USER_MAX_REGIONS] = {up->kappa, up->c};
+  const hdg_expr *all[5 + 2 * HDG_USER_MAX_REGIONS] = {up->kappa.scalar, up->c};
   int n = 2;
   for (int c = 0; c < 3; c++)
     if (up->beta[c]) all[n++] = up->beta[c];
   for (int i = 0; i < up->num_regions; i++) {
-    all[n++] = up->regions[i].kappa;
+    all[n++] = up->regions[i].kappa.scalar;
     all[n++] = up->regions[i].c;
   }
   for (int i = 0; i < n; i++)
@@ -507,6 +523,11 @@ static int read_sampling(hdg_user_problem *up, const sources *src) {
   char what[300];
   const char *t = lookup(src, "coefficients", what, sizeof what);
   bool vary = coefficients_vary(up);
+  if (!t && up->tensor_kappa && vary)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "%s: kappa is a tensor, taken at each element's centroid, while c or beta "
+                       "varies in space: give coefficients = centroid to take c there too (a "
+                       "variable beta needs a scalar kappa)", up->source);
   if (!t) {
     up->point_coefficients = vary;
     return HDGCL_SUCCESS;
@@ -514,6 +535,10 @@ static int read_sampling(hdg_user_problem *up, const sources *src) {
   if (strcmp(t, "points") != 0 && strcmp(t, "centroid") != 0)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s': expected points or centroid", what, t);
   up->point_coefficients = strcmp(t, "points") == 0;
+  if (up->point_coefficients && up->tensor_kappa)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "%s: points: a tensor kappa is taken at each element's centroid (points "
+                       "needs a scalar kappa)", what);
   if (up->point_coefficients && up->problem.vector)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "%s: points: elasticity's mu and lambda are taken at each element's centroid "
@@ -580,7 +605,9 @@ int hdg_user_problem_create(hdgcl_options opts, hdg_user_problem **out) {
         goto fail;
       }
   } else {
-    HDGCL_TRY_GOTO(status, read_field(up, &src, "kappa", "1", &up->kappa), fail);
+    const char *kt = lookup(&src, "kappa", what, sizeof what);
+    if (!kt) snprintf(what, sizeof what, "kappa (default)");
+    HDGCL_TRY_GOTO(status, parse_kappa(up, kt ? kt : "1", what, &up->kappa), fail);
     HDGCL_TRY_GOTO(status, read_field(up, &src, "c", "0", &up->c), fail);
     HDGCL_TRY_GOTO(status, read_field(up, &src, "f", "0", &up->f), fail);
     const char *t = lookup(&src, "beta", what, sizeof what);
@@ -625,7 +652,8 @@ fail:
 void hdg_user_problem_destroy(hdg_user_problem **upp) {
   hdg_user_problem *up = *upp;
   if (!up) return;
-  hdg_expr **all[] = {&up->kappa, &up->c, &up->f, &up->mu, &up->lambda};
+  hdg_user_kappa_destroy(&up->kappa);
+  hdg_expr **all[] = {&up->c, &up->f, &up->mu, &up->lambda};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdg_expr_destroy(all[i]);
   for (int c = 0; c < 3; c++) {
     hdg_expr_destroy(&up->beta[c]);
@@ -639,7 +667,7 @@ void hdg_user_problem_destroy(hdg_user_problem **upp) {
   }
   for (int i = 0; i < HDG_USER_MAX_REGIONS; i++) {
     hdg_user_region *r = &up->regions[i];
-    hdg_expr_destroy(&r->kappa);
+    hdg_user_kappa_destroy(&r->kappa);
     hdg_expr_destroy(&r->c);
     hdg_expr_destroy(&r->mu);
     hdg_expr_destroy(&r->lambda);
@@ -748,6 +776,11 @@ int hdg_user_problem_bind(hdg_user_problem *up, const hdgcl_mesh *mesh, int8_t *
     else if (o->kind == USER_OUT_INTEGRAL && *o->tags)
       HDGCL_TRY(resolve_tags(mesh, mesh->dim, o->tags, what, o->tag_ids, &o->num_tags));
   }
+  if (!up->problem.vector) { /* a tensor kappa is d x d */
+    HDGCL_TRY(hdg_user_kappa_check_size(&up->kappa, mesh->dim));
+    for (int i = 0; i < up->num_regions; i++)
+      HDGCL_TRY(hdg_user_kappa_check_size(&up->regions[i].kappa, mesh->dim));
+  }
   if (up->problem.vector) {
     int ncomp = 0;
     while (ncomp < 3 && up->exact[ncomp]) ncomp++;
@@ -834,7 +867,8 @@ static int check_vertices(const hdg_user_problem *up, const hdgcl_mesh *mesh, in
 }
 
 int hdg_user_problem_coefficients(const hdg_user_problem *up, const hdgcl_mesh *mesh,
-                                  double *kappa, double *c, double *mu, double *lambda) {
+                                  double *kappa, double *ktensor, double *c, double *mu,
+                                  double *lambda) {
   int d = mesh->dim;
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     double v[USER_NUM_BOUNDARY_VARS] = {0};
@@ -857,8 +891,20 @@ int hdg_user_problem_coefficients(const hdg_user_problem *up, const hdgcl_mesh *
                            "%s: element %d (tag %d) at (%g, %g, %g): mu = %g, lambda = %g (need mu > 0 "
                            "and lambda + 2 mu / %d > 0)",
                            up->source, (int)e, (int)tag, v[0], v[1], v[2], mu[e], lambda[e], d);
+    } else if (up->tensor_kappa) { /* K, K^-1, R; kappa = 1 (the reference path's M) */
+      const hdg_user_kappa *k = r && hdg_user_kappa_given(&r->kappa) ? &r->kappa : &up->kappa;
+      double K[9];
+      hdg_user_kappa_eval(k, d, v, K);
+      HDGCL_TRY(hdg_user_kappa_factor(k, up->source, d, K, (int)e, (int)tag, v,
+                                      ktensor + (size_t)e * KAPPA_TENSOR_VALUES(d)));
+      kappa[e] = 1.0;
+      c[e] = hdg_expr_eval(r && r->c ? r->c : up->c, v);
+      if (!(c[e] >= 0) || !isfinite(c[e]))
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "%s: element %d (tag %d) at (%g, %g, %g): c = %g (need c >= 0)",
+                           up->source, (int)e, (int)tag, v[0], v[1], v[2], c[e]);
     } else {
-      kappa[e] = hdg_expr_eval(r && r->kappa ? r->kappa : up->kappa, v);
+      kappa[e] = hdg_expr_eval(r && r->kappa.scalar ? r->kappa.scalar : up->kappa.scalar, v);
       c[e] = hdg_expr_eval(r && r->c ? r->c : up->c, v);
       if (!(kappa[e] > 0) || !isfinite(kappa[e]) || !(c[e] >= 0) || !isfinite(c[e]))
         return hdgcl_error(HDGCL_ERROR_ARGUMENT,
@@ -903,16 +949,28 @@ void hdg_user_coefficients(const hdg_user_problem *up, int set, double x, double
   double v[USER_NUM_BOUNDARY_VARS];
   point(v, x, y, z);
   const hdg_user_region *r = set >= 0 && set < up->num_regions ? &up->regions[set] : NULL;
-  *kappa = hdg_expr_eval(r && r->kappa ? r->kappa : up->kappa, v);
+  /* a scalar kappa (coefficients = points refuses a tensor) */
+  *kappa = hdg_expr_eval(r && r->kappa.scalar ? r->kappa.scalar : up->kappa.scalar, v);
   *c = hdg_expr_eval(r && r->c ? r->c : up->c, v);
   for (int k = 0; k < 3; k++) b[k] = k < up->dim && up->beta[k] ? hdg_expr_eval(up->beta[k], v) : 0.0;
 }
 
-/* kappa grad u . n of the exact solution (data a condition leaves out). */
+/* kappa grad u . n of the exact solution (data a condition leaves out),
+ * with the problem's kappa at the point; a tensor: n . K grad u as
+ * sum_k (sum_l K_kl g_l) n_k (user_problem_emit.c writes the same). */
 static double exact_flux(const hdg_user_problem *up, const double *v) {
   double s = 0.0;
+  if (up->kappa.rows) {
+    for (int k = 0; k < up->dim; k++) {
+      double t = 0.0;
+      for (int l = 0; l < up->dim; l++)
+        t += hdg_expr_eval(up->kappa.m[k][l], v) * hdg_expr_eval(up->exact_grad[0][l], v);
+      s += t * v[USER_NX + k];
+    }
+    return s;
+  }
   for (int k = 0; k < up->dim; k++) s += hdg_expr_eval(up->exact_grad[0][k], v) * v[USER_NX + k];
-  return hdg_expr_eval(up->kappa, v) * s;
+  return hdg_expr_eval(up->kappa.scalar, v) * s;
 }
 
 double hdg_user_dirichlet(const hdg_user_problem *up, int cond, double x, double y, double z) {

@@ -8,7 +8,8 @@
  * for PROBLEM_USER.
  *
  * Coefficients kappa, c (scalar) and mu, lambda (elasticity) are constant on
- * each element: the expression (or the element's region's) at its centroid.
+ * each element: the expression (or the element's region's) at its centroid;
+ * kappa may be a symmetric tensor, a matrix of expressions (user_kappa.h).
  * beta is a constant vector.  f, the body force and all boundary data are
  * evaluated at every quadrature point. */
 #ifndef HDGCL_HOST_USER_PROBLEM_H
@@ -21,6 +22,7 @@
 #include "hdgcl/mesh.h"
 #include "hdgcl/options.h"
 #include "problem.h"
+#include "user_kappa.h"
 
 /* The option names a user's problem reads: HDG_USER_PROBLEM_OPTION_NAMES,
  * also part of hdgcl_solver_options (host/solver.c), and the same list
@@ -68,7 +70,8 @@ typedef struct hdg_user_condition {
 typedef struct hdg_user_region {
   char tag[64];
   int32_t tag_id;
-  hdg_expr *kappa, *c, *mu, *lambda; /* NULL: the problem's own */
+  hdg_user_kappa kappa;   /* not given: the problem's own */
+  hdg_expr *c, *mu, *lambda; /* NULL: the problem's own */
 } hdg_user_region;
 
 typedef struct hdg_user_output {
@@ -91,7 +94,9 @@ typedef struct hdg_user_problem {
   int num_constants;
   char constant_names[HDG_USER_MAX_CONSTANTS][32];
   double constant_values[HDG_USER_MAX_CONSTANTS];
-  hdg_expr *kappa, *c, *f, *beta[3]; /* scalar PDE */
+  hdg_user_kappa kappa;  /* scalar PDE: kappa, a scalar or a tensor */
+  bool tensor_kappa;     /* kappa or a region's is a matrix (hdg_user_problem_coefficients' K) */
+  hdg_expr *c, *f, *beta[3];
   double beta_value[3];
   hdg_expr *mu, *lambda, *force[3];   /* elasticity */
   hdg_expr *exact[3], *exact_grad[3][3]; /* exact solution (NULL: none) */
@@ -127,9 +132,13 @@ int hdg_user_problem_bind(hdg_user_problem *up, const hdgcl_mesh *mesh, int8_t *
                           int8_t *bnd_cond, int8_t *bnd_fixed);
 
 /* Element coefficients at the centroids (region overrides applied), checked:
- * kappa > 0, c >= 0 (scalar); mu > 0, lambda > -2 mu / d (elasticity). */
+ * kappa > 0, c >= 0 (scalar); mu > 0, lambda > -2 mu / d (elasticity).  With
+ * tensor_kappa, kappa[e] = 1 and ktensor[e] holds KAPPA_TENSOR_VALUES(d)
+ * values, K, K^-1 and R (K = R R^T), of the symmetric positive definite K
+ * (hdg_user_kappa_factor); ktensor is NULL otherwise. */
 int hdg_user_problem_coefficients(const hdg_user_problem *up, const hdgcl_mesh *mesh,
-                                  double *kappa, double *c, double *mu, double *lambda);
+                                  double *kappa, double *ktensor, double *c, double *mu,
+                                  double *lambda);
 
 /* The index of element e's region in up->regions, or -1: the coefficient
  * set passed to user_coefficients (hdg_user_coefficients on the host). */

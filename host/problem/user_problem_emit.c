@@ -103,15 +103,15 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
             "double *b) {\n  switch (set) {\n");
     for (int i = 0; i < up->num_regions; i++) {
       const hdg_user_region *r = &up->regions[i];
-      if (!r->kappa && !r->c) continue;
+      if (!r->kappa.scalar && !r->c) continue;
       add(&t, "  case %d:\n    *kappa = ", i);
-      expr(&t, r->kappa ? r->kappa : up->kappa);
+      expr(&t, r->kappa.scalar ? r->kappa.scalar : up->kappa.scalar); /* a tensor: 0.0, unused */
       add(&t, ";\n    *c = ");
       expr(&t, r->c ? r->c : up->c);
       add(&t, ";\n    break;\n");
     }
     add(&t, "  default:\n    *kappa = ");
-    expr(&t, up->kappa);
+    expr(&t, up->kappa.scalar);
     add(&t, ";\n    *c = ");
     expr(&t, up->c);
     add(&t, ";\n  }\n");
@@ -142,9 +142,22 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
     add(&t, "  case %d: return ", i);
     if (bc->value[0]) {
       expr(&t, bc->value[0]);
+    } else if (up->kappa.rows) { /* n . K grad u of the exact solution, as exact_flux() */
+      const char *nn[3] = {"nx", "ny", "nz"};
+      for (int k = 0; k < up->dim; k++) {
+        add(&t, "%s(", k ? " + " : "");
+        for (int l = 0; l < up->dim; l++) {
+          add(&t, "%s(", l ? " + " : "");
+          expr(&t, up->kappa.m[k][l]);
+          add(&t, ") * (");
+          expr(&t, up->exact_grad[0][l]);
+          add(&t, ")");
+        }
+        add(&t, ") * %s", nn[k]);
+      }
     } else { /* kappa grad u . n of the exact solution, as exact_flux() */
       add(&t, "(");
-      expr(&t, up->kappa);
+      expr(&t, up->kappa.scalar);
       add(&t, ") * (");
       const char *nn[3] = {"nx", "ny", "nz"};
       for (int k = 0; k < up->dim; k++) {
