@@ -7,15 +7,7 @@
 # the cone and the box balance (f = 0, the HDG flux is conservative).
 # About a minute on 2 cores: labelled slow.
 set -u
-cli=${HDGCL_CLI:?}
-src=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-field() { # the value of NAME in an output line: field FILE 'label' NAME
-  grep "^output    $2:" "$1" | sed -n "s/.* $3 = \([^,]*\).*/\1/p" | head -1
-}
+. "$(dirname "$0")/cli_common.sh"
 c=""
 for p in 1 2 3; do
   "$cli" solve --problem-file "$src/examples/cone-in-box.json" --mesh "$src/examples/cone-in-box.msh" \

@@ -9,12 +9,7 @@
 # Usage: cli_json.sh PYTHON3 (HDGCL_CLI: the hdgcl executable)
 set -u
 py=${1:-python3}
-cli=${HDGCL_CLI:?HDGCL_CLI not set}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail=0
-ok() { printf 'ok   %s\n' "$1"; }
-bad() { printf 'FAIL %s\n' "$1"; fail=1; }
+. "$(dirname "$0")/cli_common.sh"
 
 # A convergence study on the reference path: {"runs": [...], "rates": [...]}.
 if "$cli" solve --device ref --mesh square:2 --order 2 --convergence 3 --json "$dir/c.json" \
@@ -91,4 +86,4 @@ PY
 else
   bad "device solve"; cat "$dir/out"
 fi
-exit $fail
+[ "$fail" -eq 0 ]

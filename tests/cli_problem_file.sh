@@ -10,18 +10,7 @@
 # the default device agrees with --device ref (scalar and elasticity); bad
 # input gets one-line errors and no output file.
 set -u
-cli=${HDGCL_CLI:?}
-src=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
-field() { # the value of NAME in an output line: field FILE 'label' NAME
-  grep "^output    $2:" "$1" | sed -n "s/.* $3 = \([^,]*\).*/\1/p" | head -1
-}
-close() { # close A B TOL: |A - B| <= TOL
-  awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'
-}
+. "$(dirname "$0")/cli_common.sh"
 
 # 1. the built-in problem and its problem file: the same errors
 "$cli" solve --problem helmholtz-sin --mesh square:8 --order 3 --device ref > "$tmp/b.txt" 2>&1 || bad "built-in"
@@ -224,4 +213,4 @@ printf '{"kappa": [[1, 0], [0, 1], [0, 0]], "default": {"dirichlet": 0}}\n' > "$
 expect_error "ksize.json: kappa: '\[\[1, 0\], \[0, 1\], \[0, 0\]\]': row 1 has 2 entries, the matrix has 3 rows" --problem-file "$tmp/ksize.json"
 
 [ $fail -eq 0 ] && echo "cli_problem_file: all passed"
-exit $fail
+[ "$fail" -eq 0 ]

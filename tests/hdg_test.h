@@ -122,6 +122,20 @@ static inline double solution_difference(const solved *a, const solved *b, int n
   return d;
 }
 
+/* The observed rates of L2(u), L2(q), L2(u*) from solves s0 (mesh n0) and s1
+ * (2 n0) at degree p, printed after `label`, and checked against p+1, p+1
+ * (within 0.25) and p+2 (within 0.35). */
+static inline void check_convergence_rates(const char *label, const solved *s0, const solved *s1, int p, int n0) {
+  double e0[3] = {s0->result->l2_u, s0->result->l2_q, s0->result->l2_ustar};
+  double e1[3] = {s1->result->l2_u, s1->result->l2_q, s1->result->l2_ustar}, rate[3];
+  for (int k = 0; k < 3; k++) rate[k] = log(e0[k] / e1[k]) / log(s0->result->h / s1->result->h);
+  printf("%s p=%d n=%d..%d rates u %.2f q %.2f u* %.2f (finest %.2e %.2e %.2e)\n", label, p, n0,
+         2 * n0, rate[0], rate[1], rate[2], e1[0], e1[1], e1[2]);
+  CHECK_MSG(fabs(rate[0] - (p + 1)) <= 0.25, "%s: u rate %.2f", label, rate[0]);
+  CHECK_MSG(fabs(rate[1] - (p + 1)) <= 0.25, "%s: q rate %.2f", label, rate[1]);
+  CHECK_MSG(fabs(rate[2] - (p + 2)) <= 0.35, "%s: u* rate %.2f", label, rate[2]);
+}
+
 /* max |K - K^T| / max |K| of the solver's assembled block-ELL trace matrix
  * (block (u, slot s) with column c against the transpose of block (c, slot t)
  * with column u); INFINITY if a block has no transposed partner or the
