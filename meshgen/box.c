@@ -7,7 +7,7 @@
  * by walking 0 -> e_a -> e_a+e_b -> e_a+e_b+e_c.  Every cell is split the
  * same way, so the split of a shared cell face (the diagonal through its
  * lowest corner) is the same on both sides: the mesh is conforming. */
-#include "error.h"
+#include "core/error.h"
 #include "mesh_internal.h"
 
 /* Axis orderings; the odd ones (last three) give negatively oriented walks

@@ -6,7 +6,7 @@
  * parallelogram (unlike independent random perturbations at each level). */
 #include <math.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "hdgcl/mesh.h"
 #include "mesh_internal.h"
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "gmsh_sections.h"
 #include "mesh_internal.h"
 

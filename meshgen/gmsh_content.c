@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "error.h"
+#include "core/error.h"
 
 int gmsh_type_nodes(int64_t gmsh_type) {
   switch (gmsh_type) {

@@ -2,7 +2,7 @@
  * formats 2.2 and 4.1). */
 #include <stdio.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "gmsh_sections.h"
 
 int gmsh_check_element_type(gmsh_input *in, int64_t number, int64_t gmsh_type) {

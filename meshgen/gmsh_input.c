@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "error.h"
+#include "core/error.h"
 
 int gmsh_input_open(gmsh_input *in, const char *path) {
   *in = (gmsh_input){NULL, path, 0, NULL, 0, ""};

@@ -5,7 +5,7 @@
  * line.  Binary files are refused. */
 #include <string.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "gmsh_sections.h"
 
 /* "$MeshFormat" line already read: version, file type, data size. */

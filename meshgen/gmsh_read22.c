@@ -3,7 +3,7 @@
  *   $Elements: count, then "number type ntags tag... node..." lines; the
  *   first tag is the physical group (0 = none), the second the elementary
  *   entity. */
-#include "error.h"
+#include "core/error.h"
 #include "gmsh_sections.h"
 
 int gmsh_read_nodes22(gmsh_input *in, gmsh_content *c) {

@@ -8,7 +8,7 @@
  *   $Elements: "blocks elements minTag maxTag", then per block
  *     "entityDim entityTag type n" and n lines "number node...".
  * An element's physical group is the (first) physical tag of its entity. */
-#include "error.h"
+#include "core/error.h"
 #include "gmsh_sections.h"
 
 int gmsh_read_entities41(gmsh_input *in, gmsh_content *c) {

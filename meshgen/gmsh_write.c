@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "mesh_internal.h"
 
 typedef struct tag_set {

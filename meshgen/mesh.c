@@ -2,7 +2,7 @@
  * include/hdgcl/mesh.h (vertex coordinates, local faces, edges). */
 #include <stdlib.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "mesh_internal.h"
 
 /* Reference vertices (Gmsh numbering). */

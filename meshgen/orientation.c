@@ -3,7 +3,7 @@
  * Jacobian is negative at every corner) is the same point set as a
  * positively oriented element with reordered vertices; fix it.  Elements
  * with a zero or sign-changing Jacobian are degenerate and refused. */
-#include "error.h"
+#include "core/error.h"
 #include "mesh_internal.h"
 
 void hdgcl_mesh_element_mirror(hdgcl_mesh *mesh, int32_t e) {

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "mesh_internal.h"
 
 enum { MAX_HALVINGS = 8 };

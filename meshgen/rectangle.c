@@ -1,6 +1,6 @@
 /* Structured meshes of a rectangle: nx x ny cells, each a quadrilateral or
  * two triangles split along a diagonal ("/", "\" or a checkerboard of both). */
-#include "error.h"
+#include "core/error.h"
 #include "mesh_internal.h"
 
 /* The two counter-clockwise triangles of cell (a, b, c, d) = corners

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "mesh_internal.h"
 
 typedef struct mesh_kind {

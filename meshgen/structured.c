@@ -3,7 +3,7 @@
  * sides of the box. */
 #include <math.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "mesh_internal.h"
 
 int hdgcl_structured_check(const char *what, int dim, const int *n, const double *lo,

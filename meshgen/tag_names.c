@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "mesh_internal.h"
 
 /* [+-]digits: what hdgcl_mesh_find_tag reads as a tag number. */

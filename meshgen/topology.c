@@ -13,7 +13,7 @@
  * meshes; no per-face allocation. */
 #include <stdlib.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "mesh_internal.h"
 
 typedef struct occurrence_table {

@@ -2,7 +2,7 @@
  * first problem found is reported, naming the element or face. */
 #include <math.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "mesh_internal.h"
 
 static int check_layout(const hdgcl_mesh *mesh) {

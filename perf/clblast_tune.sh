@@ -13,7 +13,7 @@
 #                       S (= SxSxS) [64 30x13x30 80x41x80]: the 64^3 of
 #                       `hdgcl bench`, and the local stage's first GEMM
 #                       (np x nt+1 x np) at order 3 in 2D (triangles) and 3D
-#                       (tetrahedra), host/local.c
+#                       (tetrahedra), host/pipeline/local.c
 #   HDGCL_TUNE_FRACTION the tuner's -fraction: it tries 1/FRACTION of the
 #                       configurations (>= 1; 32: 1 of the 46 of the first phase,
 #                       263 of the 8420 of the second) [32]

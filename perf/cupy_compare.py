@@ -4,7 +4,7 @@
 usage: python3 perf/cupy_compare.py PREFIX [--repeat R] [--gemm M,N,K,BATCH ...] [--json OUT]
 
 PREFIX.mtx / PREFIX.rhs.mtx come from `hdgcl solve ... --export-matrix PREFIX`
-(MatrixMarket, see host/matrix_export.c).  Measured in one run, with CUDA
+(MatrixMarket, see host/io/matrix_export.c).  Measured in one run, with CUDA
 events, median of R repetitions after a warm-up:
   - copy bandwidth: a 1 GiB device-to-device copy (bytes read + written);
   - cuSPARSE CSR SpMV (CuPy's csr_matrix @ x) on the exported matrix, with the

@@ -5,7 +5,7 @@
 #define HDGCL_TESTS_DIRECT_SOLVE_H
 
 #include "hdg_test.h"
-#include "solver_impl.h"
+#include "drivers/solver_impl.h"
 
 /* Solves the dense n x n system a x = b in place (a row-major, destroyed). */
 static inline int dense_lu_solve(int n, double *a, double *b) {

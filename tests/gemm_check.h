@@ -1,5 +1,5 @@
-/* One batched DGEMM (hdgcl_dgemm_strided_batched, host/blas.c, or a
- * configuration of host/batched_gemm.c) checked against a host triple loop:
+/* One batched DGEMM (hdgcl_dgemm_strided_batched, host/core/blas.c, or a
+ * configuration of host/core/batched_gemm.c) checked against a host triple loop:
  * the check of test_clblast.c (every case), test_clblast_tuning.c (products
  * under a tuning) and test_batched_gemm.c (the tiled kernel). */
 #ifndef HDGCL_TESTS_GEMM_CHECK_H
@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "batched_gemm.h"
-#include "blas.h"
+#include "core/batched_gemm.h"
+#include "core/blas.h"
 #include "check.h"
 
 /* C_q = alpha op(A_q) op(B_q) + beta C_q, q < batch, column-major. */

@@ -58,10 +58,10 @@ else bad "hdgcl devices under oclgrind"; cat "$dir/devices.out" "$dir/devices.er
 # barrier in the work-group sum: a data race; no bounds check in axpy: writes
 # past the end) must be reported.
 mkdir "$dir/cl-broken"
-cp "$cl_dir"/* "$dir/cl-broken/"
+cp -r "$cl_dir"/* "$dir/cl-broken/"
 sed -i -e '/if (lid < s) buf\[lid\] += buf\[lid + s\];/{n;d}' -e 's/if (i < n) y\[i\]/y[i]/' \
-  "$dir/cl-broken/selftest.cl"
-if cmp -s "$cl_dir/selftest.cl" "$dir/cl-broken/selftest.cl"; then bad "canary: could not break selftest.cl"
+  "$dir/cl-broken/core/selftest.cl"
+if cmp -s "$cl_dir/core/selftest.cl" "$dir/cl-broken/core/selftest.cl"; then bad "canary: could not break selftest.cl"
 else
   export HDGCL_KERNEL_DIR="$dir/cl-broken"
   run canary "$test_context" oclgrind
@@ -85,7 +85,7 @@ fi
   # every other affine case takes postprocess_tiled.
   HDGCL_POSTPROCESS=cholesky solve tri-p2-belli-jacobi --mesh square:2 --order 2 --format bell-i --precond jacobi $quick
   solve quad-p1-mapped --mesh quad:2 --order 1 $quick
-  # The batched products by cl/batched_gemm.cl (tiles of 8 x 8 across the
+  # The batched products by cl/core/batched_gemm.cl (tiles of 8 x 8 across the
   # matrices' edges, slices of 3 across k's): Z and K in chunks of 3, then
   # the mapped stage's five (Phi shared: stride 0).
   export HDGCL_BATCHED_GEMM=tiled:8x8:2x2:3
@@ -113,7 +113,7 @@ fi
   solve tet-p1-user-tensor --problem user --kappa "[[2, 0.5, 0.2], [0.5, 1, 0.1], [0.2, 0.1, 1]]" \
     --exact "x*y+z" --f -1 --bc-default dirichlet --mesh cube:1 --order 1 $quick
   run selftest "$test_context" oclgrind
-  # Every SpMV storage (cl/spmv.cl) and hdgcl bench's ceilings (cl/bench.cl).
+  # Every SpMV storage (cl/solvers/spmv.cl) and hdgcl bench's ceilings (cl/core/bench.cl).
   HDGCL_DEVICE=oclgrind run spmv "$test_spmv" small
 ) &
 (
@@ -131,7 +131,7 @@ fi
   # The whole stage one element per work-item (local_element) in work-groups
   # of 4 (one work-item idle), chunks of 3, with Neumann faces.
   HDGCL_LOCAL_ELEMENT=on:4 solve tri-p2-local-element-chunks --problem poisson-mixed --mesh square:2 --order 2 --chunk 3 $quick
-  # p = 1: S of 3 rows, odd (cl/cholesky_rows.h: one narrow panel, a row solved alone).
+  # p = 1: S of 3 rows, odd (cl/pipeline/cholesky_rows.h: one narrow panel, a row solved alone).
   HDGCL_LOCAL_ELEMENT=on:4 solve tri-p1-local-element --mesh square:2 --order 1 $quick
   # The whole stage one element per 4 x 4 work-items (local_element_tiled),
   # four elements per group, chunks of 3 (a missing element in each group).
@@ -218,10 +218,10 @@ cat "$dir"/*.out | sed -n "s/^Instructions executed for kernel '\(.*\)':.*/\1/p"
 missing=""
 # Kernels are "__kernel void NAME(" lines, "void NAME(" after a line
 # "__kernel __attribute__((...))", or instances of a kernel-defining
-# macro, "MACRO(name, type)" (cl/spmv.cl's SPMV_BELL_INTERLEAVED).
+# macro, "MACRO(name, type)" (cl/solvers/spmv.cl's SPMV_BELL_INTERLEAVED).
 kernels=$( { sed -n -e 's/^__kernel void \([A-Za-z_0-9]*\).*/\1/p' \
-  -e 's/^[A-Z][A-Z_]*(\([a-z][a-z_0-9]*\), [a-z]*)$/\1/p' "$cl_dir"/*.cl
-  grep -h -A1 '^__kernel __attribute__' "$cl_dir"/*.cl | sed -n 's/^void \([A-Za-z_0-9]*\)(.*/\1/p'; } | sort -u)
+  -e 's/^[A-Z][A-Z_]*(\([a-z][a-z_0-9]*\), [a-z]*)$/\1/p' "$cl_dir"/*/*.cl
+  grep -h -A1 '^__kernel __attribute__' "$cl_dir"/*/*.cl | sed -n 's/^void \([A-Za-z_0-9]*\)(.*/\1/p'; } | sort -u)
 for k in $kernels; do
   grep -qx "$k" "$dir/launched" || missing="$missing $k"
 done

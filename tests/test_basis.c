@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "basis.h"
+#include "fem/basis.h"
 #include "check.h"
-#include "face_map.h"
-#include "quadrature.h"
+#include "fem/face_map.h"
+#include "fem/quadrature.h"
 
 typedef struct shape_case {
   hdgcl_shape shape;

@@ -1,4 +1,4 @@
-/* cl/batched_gemm.cl and its choice against CLBlast (host/batched_gemm.c):
+/* cl/core/batched_gemm.cl and its choice against CLBlast (host/core/batched_gemm.c):
  * - every transpose pair, sizes below, at and across a tile (ragged edges),
  *   slices of k that do not divide it, padded leading dimensions, offsets,
  *   gaps between batch members, alpha and beta, in several tile

@@ -1,4 +1,4 @@
-/* hdgcl_dgemm_strided_batched (host/blas.c, CLBlast) against a host triple
+/* hdgcl_dgemm_strided_batched (host/core/blas.c, CLBlast) against a host triple
  * loop: transposes, odd sizes, padded leading dimensions, offsets, strides
  * between batch members, alpha and beta; and its argument errors.
  *

@@ -1,4 +1,4 @@
-/* Tuned CLBlast parameters (host/blas_tuning.c): every embedded database
+/* Tuned CLBlast parameters (host/core/blas_tuning.c): every embedded database
  * file parses and is found by its device's name; malformed files give one
  * line naming the file, the line and the problem; on the device,
  * HDGCL_CLBLAST_TUNING=none applies nothing, an impossible tuning (work-groups
@@ -13,7 +13,7 @@
 
 #include "gemm_check.h"
 #include "hdgcl/options.h"
-#include "kernel_sources.h"
+#include "core/kernel_sources.h"
 
 #define FAMILY_OK "KWID=2 VWMD=1 VWND=2 PADA=1 PADB=1"
 /* A configuration CLBlast's own tuner verified on PoCL; not CLBlast's default. */

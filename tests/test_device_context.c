@@ -1,7 +1,7 @@
-/* The device layer on a real OpenCL device (host/device.c, context.c):
+/* The device layer on a real OpenCL device (host/core/device.c, context.c):
  * the device list, context creation, device-memory accounting, buffers
  * refused up front, buffer write/read/fill/copy round trips, the selftest
- * kernels (cl/selftest.cl) and named launch errors.
+ * kernels (cl/core/selftest.cl) and named launch errors.
  *
  * Usage: test_device_context [SPEC]   (default $HDGCL_DEVICE, else "pocl";
  * the oclgrind test runs it with "oclgrind" under the simulator).  The
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "context.h"
+#include "core/context.h"
 #include "hdgcl/device.h"
 #include "hdgcl/options.h"
 
@@ -166,7 +166,7 @@ static void check_round_trip(hdgcl_context ctx) {
   free(back);
 }
 
-/* cl/selftest.cl: y = a x + y over a size that is no multiple of the
+/* cl/core/selftest.cl: y = a x + y over a size that is no multiple of the
  * work-group, and work-group sums through local memory. */
 static void check_selftest(hdgcl_context ctx, bool api_errors) {
   const char *files[] = {"common.h", "selftest.cl"};

@@ -1,7 +1,7 @@
 /* Linear elasticity by HDG on the reference path (docs/elasticity.md).
  *
  *   test_elasticity         (label unit, --device ref only):
- *     - the exact solutions and loads of cl/problems.h against
+ *     - the exact solutions and loads of cl/fem/problems.h against
  *       central differences (grad u, p = -(mu + lambda) div u,
  *       f = -div(mu H - p I)), 2D and 3D, both problems;
  *     - rates: u, H and p within 0.2 of p+1, u* within 0.3 of p+2 between the
@@ -29,7 +29,7 @@
 
 #include "cli_run.h"
 #include "hdg_test.h"
-#include "problem_elasticity.h"
+#include "problem/problem_elasticity.h"
 
 
 /* The CLI with --device ref: summary, convergence table, JSON, help, errors. */

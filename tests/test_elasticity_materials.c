@@ -1,6 +1,6 @@
 /* Lame parameters per element (docs/elasticity.md section 13).
  *
- *   - elasticity-bimaterial's exact solution (cl/problems.h) against central
+ *   - elasticity-bimaterial's exact solution (cl/fem/problems.h) against central
  *     differences (grad u, p = -(mu + lambda) div u, f = -div sigma) on both
  *     sides, 2D and 3D, and its interface conditions at x = 1/2: u and
  *     sigma e_x continuous, a tangential derivative d_y u_x that is not zero
@@ -23,7 +23,7 @@
  *     with the layered section's E I (checked by hand), the tip within 3 %. */
 #include "cli_run.h"
 #include "hdg_test.h"
-#include "problem_elasticity.h"
+#include "problem/problem_elasticity.h"
 
 /* sigma = mu (H + H^T) + lambda tr(H) I of the exact solution at x. */
 static void exact_stress(const problem_params *pp, const double *x, double *sigma) {

@@ -1,12 +1,12 @@
-/* Error names (host/error.c, host/blas.c): OpenCL codes by their CL_ name,
+/* Error names (host/core/error.c, host/core/blas.c): OpenCL codes by their CL_ name,
  * unknown codes by number, CLBlast status names, hdgcl status names, and
  * the one-line messages of hdgcl_error_cl. */
 #include <clblast_c.h>
 #include <string.h>
 
-#include "blas.h"
+#include "core/blas.h"
 #include "check.h"
-#include "error.h"
+#include "core/error.h"
 
 #define CHECK_STR(got, want)                                                                     \
   CHECK_MSG(strcmp((got), (want)) == 0, "got '%s', expected '%s'", (got), (want))

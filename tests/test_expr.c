@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "expr.h"
+#include "problem/expr.h"
 
 static const char *const vars[] = {"x", "y", "z"};
 static const char *const cnames[] = {"k0", "k1"};

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "context.h"
-#include "expr.h"
+#include "core/context.h"
+#include "problem/expr.h"
 #include "hdg_test.h"
 
 static const char *const vars[] = {"x", "y", "z"};

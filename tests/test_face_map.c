@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "face_map.h"
+#include "fem/face_map.h"
 
 /* ---- the mesh.h conventions ------------------------------------------------ */
 

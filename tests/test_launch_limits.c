@@ -6,9 +6,9 @@
 #include <limits.h>
 #include <string.h>
 
-#include "blas.h"
+#include "core/blas.h"
 #include "check.h"
-#include "context.h"
+#include "core/context.h"
 #include "hdg_test.h"
 
 int main(void) {

@@ -1,6 +1,6 @@
-/* The whole local stage in one kernel (host/local.c): cl/local_element.cl,
+/* The whole local stage in one kernel (host/pipeline/local.c): cl/pipeline/local_element.cl,
  * one element per work-item (the form for CPUs), and
- * cl/local_element_tiled.cl, one element per work-group, Gauss-Jordan on
+ * cl/pipeline/local_element_tiled.cl, one element per work-group, Gauss-Jordan on
  * the augmented matrix [S, W F; (W F)^T, K0] (the form for GPUs).  With
  * HDGCL_LOCAL_ELEMENT=on[:WG] or tiled[:G] each gives the trace matrix and u
  * of the split kernels (local_build_s, local_build, Z, K) to 1e-12

@@ -1,4 +1,4 @@
-/* The local stage's S^-1 kernels and their choice (host/local.c): in a
+/* The local stage's S^-1 kernels and their choice (host/pipeline/local.c): in a
  * temporary cache directory, a mesh below the trial's size takes the default
  * (Cholesky; Gauss-Jordan when nonsymmetric) and writes no record; with
  * HDGCL_LOCAL_INVERT=tuned the first solve times the candidates and writes

@@ -1,4 +1,4 @@
-/* p-multigrid preconditioner (host/precond_pmg.c, cl/precond_pmg.cl):
+/* p-multigrid preconditioner (host/solvers/precond_pmg.c, cl/solvers/precond_pmg.cl):
  *  - the face mode maps of the transfers pick the fine functions equal to
  *    the coarse ones (segment, triangle, quadrilateral faces, degrees 0..7);
  *  - CG and GMRES with pmg converge and give the dense direct solution on
@@ -20,9 +20,9 @@
  *    GMRES must have switched to the flexible form itself (same iterations
  *    and trace as --flexible true);
  *  - bad option values are rejected with a message naming them. */
-#include "basis.h"
+#include "fem/basis.h"
 #include "direct_solve.h"
-#include "precond.h"
+#include "solvers/precond.h"
 
 static void mode_maps(void) {
   const hdgcl_shape shapes[] = {HDGCL_SHAPE_SEGMENT, HDGCL_SHAPE_TRIANGLE,

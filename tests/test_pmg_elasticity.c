@@ -1,4 +1,4 @@
-/* p-multigrid on the vector problems (host/precond_pmg.c; face blocks of
+/* p-multigrid on the vector problems (host/solvers/precond_pmg.c; face blocks of
  * nfb = ncomp Nf values, component-major c Nf + m; docs/elasticity.md
  * section 12, "p-multigrid for the vector problems"):
  *  - the block maps send coarse mode k of component c to the equal fine
@@ -12,9 +12,9 @@
  *  - it does its job: elasticity-incompressible on square:16 p = 3 at
  *    lambda = 1 takes at most 30 CG iterations with pmg and at most a
  *    quarter of block-Jacobi's. */
-#include "basis.h"
+#include "fem/basis.h"
 #include "direct_solve.h"
-#include "precond.h"
+#include "solvers/precond.h"
 
 static void block_maps(void) {
   const hdgcl_shape shapes[] = {HDGCL_SHAPE_SEGMENT, HDGCL_SHAPE_TRIANGLE,

@@ -1,7 +1,7 @@
 /* The postprocessed u* (F12) on the device, by both of its methods
- * (host/recover.c): cl/postprocess_tiled.cl (Gauss-Jordan of [A | b] in
+ * (host/pipeline/recover.c): cl/pipeline/postprocess_tiled.cl (Gauss-Jordan of [A | b] in
  * registers, the default on affine elements whose system fits) and
- * cl/recover.cl's postprocess (packed Cholesky, HDGCL_POSTPROCESS=cholesky).
+ * cl/pipeline/recover.cl's postprocess (packed Cholesky, HDGCL_POSTPROCESS=cholesky).
  * On triangles p = 1, 5, 9 (grids 8, 8 and 11; p = 9 by default on GPUs
  * only), tetrahedra, convection-diffusion and elasticity in 2D and 3D (NCOMP
  * right-hand sides), and on the grids asked for (tiled:11, tiled:16), the two
@@ -83,7 +83,7 @@ int main(void) {
   const char *tiled = "gauss-jordan-tiled", *tri = "square:4,perturb=0.2,seed=6";
   compare(ctx, tri, "helmholtz-sin", 1, 2, 1, NULL, tiled);
   compare(ctx, tri, "helmholtz-sin", 5, 2, 1, NULL, tiled);
-  /* p = 9: the 11 x 11 grid, by default on GPUs only (host/recover.c says why) */
+  /* p = 9: the 11 x 11 grid, by default on GPUs only (host/pipeline/recover.c says why) */
   compare(ctx, tri, "helmholtz-sin", 9, 2, 1, NULL, info.is_cpu ? "cholesky" : tiled);
   compare(ctx, tri, "helmholtz-sin", 9, 2, 1, "tiled", tiled);
   compare(ctx, tri, "helmholtz-sin", 4, 2, 1, "tiled:16", tiled);

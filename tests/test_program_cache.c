@@ -1,4 +1,4 @@
-/* The kernel program caches (host/program.c) on PoCL (or $HDGCL_DEVICE), in a temporary
+/* The kernel program caches (host/core/program.c) on PoCL (or $HDGCL_DEVICE), in a temporary
  * cache directory: a first build is a miss that writes one entry, a second
  * context hits it, corrupted entries (a flipped byte, truncation, trailing
  * bytes, a wrong header) are rejected and rebuilt, other options or source
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "context.h"
+#include "core/context.h"
 #include "hdg_test.h"
 
 static const char *source_a =

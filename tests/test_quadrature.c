@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "quadrature.h"
+#include "fem/quadrature.h"
 
 #define PI 3.14159265358979323846
 

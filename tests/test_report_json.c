@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "error.h"
-#include "report_json.h"
+#include "core/error.h"
+#include "cli/report_json.h"
 
 /* --- cJSON allocations that fail on the fail_at-th call (0: never) --- */
 static long allocations, fail_at;

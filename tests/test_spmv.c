@@ -1,16 +1,16 @@
-/* The trace operator in every storage of host/spmv.h (cl/spmv.cl) against
+/* The trace operator in every storage of host/solvers/spmv.h (cl/solvers/spmv.cl) against
  * the host product, on the assembled matrices of triangles, quadrilaterals,
  * tetrahedra and hexahedra at several orders.  The host product is itself
  * checked: applied to the solved trace it reproduces the right-hand side.
- * Also the device ceilings of hdgcl bench (host/bench.c) on a small size:
+ * Also the device ceilings of hdgcl bench (host/drivers/bench.c) on a small size:
  * finite and positive.  Usage: test_spmv [small] (small: one mesh, for
  * oclgrind). */
 #include <stdint.h>
 
-#include "bench.h"
+#include "drivers/bench.h"
 #include "hdg_test.h"
-#include "solver_impl.h"
-#include "spmv.h"
+#include "drivers/solver_impl.h"
+#include "solvers/spmv.h"
 
 static void check_storages(hdgcl_context ctx, const char *problem, const char *mesh,
                            const char *order) {

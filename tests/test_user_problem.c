@@ -211,7 +211,7 @@ static void cantilever(hdgcl_context ctx, const char *examples) {
   solved_destroy(&su);
 }
 
-/* The other vector built-ins (cl/problems.h), written in their operation order. */
+/* The other vector built-ins (cl/fem/problems.h), written in their operation order. */
 static void elasticity_builtins(hdgcl_context ctx, const char *examples, double tol) {
   {
     /* paper 004 section 4.2: u = mu (200 A(x) B(y), -200 B(x) A(y)), A = (t - t^2)^2,
@@ -326,7 +326,7 @@ static void builtins(hdgcl_context ctx, const char *examples, double tol) {
     /* degree 3 at order 2 (not reproduced: errors above round-off);
      * a_ij = 1 / (1 + i + 2 j) */
     const char *b[] = {"problem", "polynomial", "poly-degree", "3", "order", "2", "rtol", "1e-14", NULL};
-/* written in cl/problems.h's operation order (power() multiplies out, the
+/* written in cl/fem/problems.h's operation order (power() multiplies out, the
      * sums run over j then i, a_ij * x^i * y^j); the gradient is the
      * symbolic derivative */
 #define POLY                                                                                       \
@@ -348,7 +348,7 @@ static void builtins(hdgcl_context ctx, const char *examples, double tol) {
     same_errors(ctx, "convection-diffusion square:4 p=2", "square:4", b, u, false, tol);
   }
   {
-    /* paper 004 section 4.1 (cl/problems.h problem_elasticity_u, _f), mu = lambda = 1 */
+    /* paper 004 section 4.1 (cl/fem/problems.h problem_elasticity_u, _f), mu = lambda = 1 */
     const char *b[] = {"problem", "elasticity", "order", "2", "rtol", "1e-14", NULL};
     const char *u[] = {
         "problem", "user", "pde", "elasticity", "order", "2", "rtol", "1e-14", "constants",

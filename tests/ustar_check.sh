@@ -1,5 +1,5 @@
 #!/bin/sh
-# u*'s consistency check (docs/reliability.md; host/recover.c ustar_check_*):
+# u*'s consistency check (docs/reliability.md; host/pipeline/recover.c ustar_check_*):
 # ustar_check is in the JSON of the device and the reference paths, at
 # round-off; and with the test hook HDGCL_TEST_CORRUPT_USTAR=E (one element's
 # u* corrupted in the device buffer before the check) the solve fails with

@@ -1,18 +1,18 @@
 /* hdgcl bench: per-stage and per-kernel performance of solves, against the
- * device's own ceilings measured in the same run (host/bench.c), as a table
+ * device's own ceilings measured in the same run (host/drivers/bench.c), as a table
  * and as JSON lines (one object per case; schema in docs/performance.md). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "cli.h"
-#include "context.h"
-#include "error.h"
-#include "report.h"
-#include "report_json.h"
-#include "spmv.h"
+#include "drivers/bench.h"
+#include "cli/cli.h"
+#include "core/context.h"
+#include "core/error.h"
+#include "cli/report.h"
+#include "cli/report_json.h"
+#include "solvers/spmv.h"
 
 static const char *const bench_cli_options[] = {"device", "mesh",   "meshes",   "orders", "json",
                                                 "quiet",  "warmup", "repeat",   "min-time", "copy-mib",

@@ -1,14 +1,14 @@
 /* hdgcl devices: every OpenCL platform/device, which one `auto` picks, the
- * CLBlast tuning that applies to it (host/blas_tuning.c), and the host CPU
+ * CLBlast tuning that applies to it (host/core/blas_tuning.c), and the host CPU
  * topology (hwloc). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "blas.h"
-#include "cli.h"
-#include "error.h"
-#include "report_json.h"
+#include "core/blas.h"
+#include "cli/cli.h"
+#include "core/error.h"
+#include "cli/report_json.h"
 
 static const char *const device_cli_options[] = {"json", "device", NULL};
 

@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static const cli_command *const commands[] = {&cli_devices, &cli_mesh, &cli_solve, &cli_bench};
 enum { NUM_COMMANDS = sizeof commands / sizeof commands[0] };

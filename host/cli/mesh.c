@@ -2,8 +2,8 @@
  * named tags) and optionally writes it as a Gmsh file. */
 #include <string.h>
 
-#include "cli.h"
-#include "error.h"
+#include "cli/cli.h"
+#include "core/error.h"
 
 static void summary(FILE *out, const hdgcl_mesh *mesh) {
   double measure = 0;

@@ -1,5 +1,5 @@
 /* Human-readable summaries of solver results (JSON: report_json.c). */
-#include "report.h"
+#include "cli/report.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,13 +1,13 @@
 /* JSON output of solver results with cJSON (report_json.h). */
-#include "report_json.h"
+#include "cli/report_json.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "error.h"
-#include "report.h"
+#include "core/error.h"
+#include "cli/report.h"
 
 static int no_memory(const char *what) {
   return hdgcl_error(HDGCL_ERROR_MEMORY, "out of host memory %s", what);

@@ -4,15 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "error.h"
-#include "report.h"
-#include "report_json.h"
+#include "cli/cli.h"
+#include "core/error.h"
+#include "cli/report.h"
+#include "cli/report_json.h"
 
 static const char *const solve_cli_options[] = {"device",  "mesh",  "json",   "vtu",   "convergence",
                                                 "history", "quiet", "warmup", "repeat", "export-matrix", NULL};
 
-/* The coarsest p-multigrid solver of this build (host/precond_pmg.c). */
+/* The coarsest p-multigrid solver of this build (host/solvers/precond_pmg.c). */
 #ifdef HDGCL_WITH_HYPRE
 #define PMG_COARSE_SOLVER "BoomerAMG (hypre) on the host"
 #else

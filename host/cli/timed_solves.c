@@ -1,8 +1,8 @@
 /* Repeated solves with median stage times (hdgcl solve and hdgcl bench). */
 #include <stdlib.h>
 
-#include "cli.h"
-#include "error.h"
+#include "cli/cli.h"
+#include "core/error.h"
 
 static int compare_doubles(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;

@@ -1,6 +1,6 @@
 /* Expressions (expr.h): the tree, constant folding, host evaluation and
  * the parser; expr_text.c prints and emits, expr_derivative.c differentiates. */
-#include "expr.h"
+#include "problem/expr.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "expr_impl.h"
+#include "core/error.h"
+#include "problem/expr_impl.h"
 
 #define EXPR_PI 3.14159265358979323846
 #define EXPR_E 2.71828182845904523536

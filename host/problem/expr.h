@@ -38,7 +38,7 @@
  * the host at parse time; a constant that is not finite (1e999, 1/0,
  * log(-1)) is refused.
  *
- * Errors follow host/error.h: HDGCL_ERROR_ARGUMENT with a one-line message
+ * Errors follow host/core/error.h: HDGCL_ERROR_ARGUMENT with a one-line message
  * "WHAT: column N: ..." (N 1-based); every function returns an int status
  * except the pure queries. */
 #ifndef HDGCL_HOST_PROBLEM_EXPR_H
@@ -118,7 +118,7 @@ int hdg_expr_emit(const hdg_expr *e, const char *const *var_c, char **text);
 /* The name a parsed expression goes by in messages: hdg_expr_parse's `what`
  * (e.g. "--f"), or what hdg_expr_set_label gave; NULL for copies and
  * derivatives unless set.  The emitted code carries it in a comment, so that
- * an OpenCL compiler's complaint names the expression (host/program.c). */
+ * an OpenCL compiler's complaint names the expression (host/core/program.c). */
 const char *hdg_expr_label(const hdg_expr *e);
 int hdg_expr_set_label(hdg_expr *e, const char *label);
 

@@ -8,9 +8,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "error.h"
-#include "expr.h"
-#include "expr_impl.h"
+#include "core/error.h"
+#include "problem/expr.h"
+#include "problem/expr_impl.h"
 
 static bool is_number(const hdg_expr *e, double v) { return e->kind == EXPR_NUM && e->value == v; }
 

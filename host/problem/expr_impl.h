@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "expr.h"
+#include "problem/expr.h"
 
 typedef enum expr_kind {
   EXPR_NUM,  /* value */

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "expr.h"
-#include "expr_impl.h"
+#include "core/error.h"
+#include "problem/expr.h"
+#include "problem/expr_impl.h"
 
 /* Both write into an open_memstream; a failed write shows at fclose. */
 static int text_open(FILE **f, char **text, size_t *size) {

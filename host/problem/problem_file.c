@@ -13,7 +13,7 @@
  * Numbers may stand for expressions; arrays for comma-separated vectors; a
  * tensor kappa is an array of rows, written [[a, b], [c, d]] as in the
  * option syntax. */
-#include "problem_file.h"
+#include "problem/problem_file.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "core/error.h"
 
 typedef struct out {
   char s[16384];

@@ -1,13 +1,13 @@
 /* A user's kappa, scalar or a symmetric tensor (user_kappa.h): reading the
  * matrix syntax, sampling it, and checking and factoring it per element. */
-#include "user_kappa.h"
+#include "problem/user_kappa.h"
 
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "error.h"
+#include "core/error.h"
 
 #define SYMMETRY_TOL 1e-12 /* mirrored entries may differ by this much of max |K| */
 

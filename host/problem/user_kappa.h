@@ -2,13 +2,13 @@
  * isotropic kappa I) or a symmetric d x d matrix of expressions
  * `[[kxx, kxy], [kxy, kyy]]`, each sampled at the element's centroid.  For a
  * problem with a tensor kappa the solver keeps per element K, K^-1 and the
- * Cholesky factor R of K = R R^T (KAPPA_TENSOR_VALUES, cl/problems.h). */
+ * Cholesky factor R of K = R R^T (KAPPA_TENSOR_VALUES, cl/fem/problems.h). */
 #ifndef HDGCL_HOST_USER_KAPPA_H
 #define HDGCL_HOST_USER_KAPPA_H
 
 #include <stdbool.h>
 
-#include "expr.h"
+#include "problem/expr.h"
 
 typedef struct hdg_user_kappa {
   hdg_expr *scalar;  /* isotropic (NULL if not given or a matrix) */

@@ -1,8 +1,8 @@
 /* A user's own problem: reading the options (and the problem file) into
  * parsed expressions, binding them to a mesh, and the host's evaluation of
- * them (the hdg_user_* functions cl/problems.h calls on the host).  The
+ * them (the hdg_user_* functions cl/fem/problems.h calls on the host).  The
  * option syntax is docs/problems.md's. */
-#include "user_problem.h"
+#include "problem/user_problem.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "hdg.h"
-#include "problem_file.h"
+#include "core/error.h"
+#include "fem/hdg.h"
+#include "problem/problem_file.h"
 
 const char *const hdg_user_problem_options[] = {HDG_USER_PROBLEM_OPTION_NAMES, NULL};
 
@@ -883,7 +883,7 @@ int hdg_user_problem_coefficients(const hdg_user_problem *up, const hdgcl_mesh *
       /* kappa = 1 as for the built-in elasticity problems (problem_kappa): the
        * reference path builds its mass matrix M from the scalar element
        * matrices with 1 / kappa and applies mu itself (A_H = M / mu,
-       * host/reference_elasticity.c (E7)); the device path takes mu from s->mu. */
+       * host/reference/reference_elasticity.c (E7)); the device path takes mu from s->mu. */
       kappa[e] = 1.0;
       c[e] = 0.0;
       if (!(mu[e] > 0) || !isfinite(mu[e]) || !(lambda[e] > -2.0 * mu[e] / d) || !isfinite(lambda[e]))
@@ -916,7 +916,7 @@ int hdg_user_problem_coefficients(const hdg_user_problem *up, const hdgcl_mesh *
   return HDGCL_SUCCESS;
 }
 
-/* ---- the host's evaluation (cl/problems.h's USER() on the host) ---- */
+/* ---- the host's evaluation (cl/fem/problems.h's USER() on the host) ---- */
 
 static void point(double *v, double x, double y, double z) {
   v[0] = x;

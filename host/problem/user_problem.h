@@ -4,7 +4,7 @@
  * (the same names on the command line, in the C API and in a problem file,
  * problem_file.c).  The expressions are evaluated on the host (reference
  * path, element coefficients, checks) and emitted as OpenCL C compiled into
- * the kernels (user_problem_emit.c), where cl/problems.h dispatches to them
+ * the kernels (user_problem_emit.c), where cl/fem/problems.h dispatches to them
  * for PROBLEM_USER.
  *
  * Coefficients kappa, c (scalar) and mu, lambda (elasticity) are constant on
@@ -18,14 +18,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "expr.h"
+#include "problem/expr.h"
 #include "hdgcl/mesh.h"
 #include "hdgcl/options.h"
-#include "problem.h"
-#include "user_kappa.h"
+#include "problem/problem.h"
+#include "problem/user_kappa.h"
 
 /* The option names a user's problem reads: HDG_USER_PROBLEM_OPTION_NAMES,
- * also part of hdgcl_solver_options (host/solver.c), and the same list
+ * also part of hdgcl_solver_options (host/drivers/solver.c), and the same list
  * NULL-terminated. */
 #define HDG_USER_PROBLEM_OPTION_NAMES                                                            \
   "problem-file", "pde", "constants", "kappa", "c", "f", "beta", "mu", "lambda", "body-force",   \
@@ -82,7 +82,7 @@ typedef struct hdg_user_output {
   int num_tags;
   hdg_expr *integrand;   /* integral */
   double point[3];       /* point */
-  const char *names;     /* filled by solver_outputs (host/outputs.c): the values' names */
+  const char *names;     /* filled by solver_outputs (host/drivers/outputs.c): the values' names */
   int num_values;
   double values[12];     /* flux: 1; integral: 1; point: u, q (or u and grad u per component);
                             reaction: dim; von-mises: max and its point */
@@ -148,7 +148,7 @@ int hdg_user_element_set(const hdg_user_problem *up, const hdgcl_mesh *mesh, int
 double hdg_user_robin_alpha(const hdg_user_problem *up, int cond, const double *x);
 
 /* The OpenCL C prelude defining HDGCL_USER_PROBLEM and the user_* functions
- * cl/problems.h calls (malloc'd; user_problem_emit.c). */
+ * cl/fem/problems.h calls (malloc'd; user_problem_emit.c). */
 int hdg_user_problem_emit(const hdg_user_problem *up, char **source);
 
 #endif

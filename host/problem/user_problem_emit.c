@@ -1,4 +1,4 @@
-/* The OpenCL C of a user's problem: the user_* functions cl/problems.h calls
+/* The OpenCL C of a user's problem: the user_* functions cl/fem/problems.h calls
  * for PROBLEM_USER, written from the parsed expressions (hdg_expr_emit), so
  * the kernels compute exactly what hdg_user_* computes on the host.  The text
  * is part of the program source, so the binary cache is keyed on it. */
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "user_problem.h"
+#include "core/error.h"
+#include "problem/user_problem.h"
 
 typedef struct text {
   char *s;
@@ -55,7 +55,7 @@ static void expr(text *t, const hdg_expr *e) {
   }
   add(t, "%s", s);
   free(s);
-  /* its name in a comment, for a compiler's complaint (host/program.c);
+  /* its name in a comment, for a compiler's complaint (host/core/program.c);
    * a label cannot close the comment early */
   const char *label = hdg_expr_label(e);
   if (label) {
@@ -95,7 +95,7 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
   for (int k = 0; k < 3; k++) add(&t, "  b[%d] = %.17g;\n", k, k < up->dim ? up->beta_value[k] : 0.0);
   add(&t, "}\n");
   /* Coefficients at a point of an element of region `set` (-1: none), for
-   * coefficients = points (cl/problems.h problem_coefficients_at; the
+   * coefficients = points (cl/fem/problems.h problem_coefficients_at; the
    * kernels call it only where the prelude defines POINT_COEFFICIENTS). */
   {
     if (up->point_coefficients && !up->problem.vector) add(&t, "#define POINT_COEFFICIENTS 1\n");

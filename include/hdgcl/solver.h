@@ -120,7 +120,7 @@ typedef struct hdgcl_result {
   const char *local_invert_source; /* "trial" (timed in this run), "cache" (the tuning
                                       record), "default" (a mesh too small for a trial),
                                       "environment" (HDGCL_LOCAL_INVERT) */
-  const char *local_schur;  /* method of K = K0 - [W|F]^T Z: "local-schur" (cl/local.cl),
+  const char *local_schur;  /* method of K = K0 - [W|F]^T Z: "local-schur" (cl/pipeline/local.cl),
                                "gemm" (a batched GEMM: local_gemm_k), "element" or
                                "local-element" or "local-element-tiled" (device) */
   const char *local_schur_source; /* as local_invert_source (HDGCL_LOCAL_SCHUR) */
@@ -140,7 +140,7 @@ typedef struct hdgcl_result {
                                        apply (convection, elasticity, mapped elements) */
   const char *local_gemm_z; /* the batched GEMM of Z = S^-1 [W|F] after an explicit S^-1 (the
                                methods cholesky, gauss-jordan, gauss-jordan-tiled): "clblast" or
-                               cl/batched_gemm.cl as "tiled:TMxTN:RMxRN:KB" (device) */
+                               cl/core/batched_gemm.cl as "tiled:TMxTN:RMxRN:KB" (device) */
   const char *local_gemm_z_source; /* as local_invert_source (HDGCL_BATCHED_GEMM) */
   const char *local_gemm_k; /* the batched GEMM of K where local_schur is "gemm", as local_gemm_z */
   const char *local_gemm_k_source;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Stop 26, run 2: hdgcl bench on PoCL (16 cores) with the blocked Cholesky (cl/cholesky_rows.h).
+# Stop 26, run 2: hdgcl bench on PoCL (16 cores) with the blocked Cholesky (cl/pipeline/cholesky_rows.h).
 mkdir -p $OUT/r
 B=build-gpu
 bench() { # name timeout args...

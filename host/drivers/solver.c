@@ -1,0 +1,441 @@
+/* The solver object (include/hdgcl/solver.h): options, setup shared by both
+ * paths, dispatch to the reference path or the device pipeline, results. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "reference/reference.h"
+#include "solvers/krylov.h"
+#include "drivers/solver_impl.h"
+#include "problem/user_problem.h"
+
+#define MAX_ORDER 10
+
+const char *const hdgcl_solver_options[] = {
+    "problem",   "order",       "tau",        "rtol",     "maxit",      "solver",
+    "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "cheb-mixed", "format",
+    "chunk",     "keep-local",  "poly-degree", "kappa2",  "beta",  "scratch",    "pmg-smooth", "pmg-coarse",
+    "mu",        "lambda",      "weight",     "contrast", "material",
+    /* a user's own problem (host/problem/user_problem.h, docs/problems.md) */
+    HDG_USER_PROBLEM_OPTION_NAMES, NULL};
+
+/* In the order of PRECOND_* (solver_impl.h) and SOLVER_* (krylov.h). */
+static const char *const precond_names[] = {"none", "jacobi", "block-jacobi", "chebyshev", "asm",
+                                            "pmg",  NULL};
+static const char *const solver_names[] = {"cg", "gmres", NULL};
+static const char *const format_names[] = {"bell", "ell", "bell-i", NULL};
+static const char *const stage_names[HDGCL_NUM_STAGES] = {"upload",  "local",   "assemble",
+                                                          "solve",   "recover", "download"};
+
+static double largest_diameter(const hdgcl_mesh *mesh) {
+  double h = 0.0;
+  int nv = mesh->verts_per_element, d = mesh->dim;
+  for (int32_t e = 0; e < mesh->num_elements; e++) {
+    const int32_t *v = mesh->elem_verts + (size_t)e * nv;
+    for (int a = 0; a < nv; a++)
+      for (int b = a + 1; b < nv; b++) {
+        double s = 0.0;
+        for (int k = 0; k < d; k++) {
+          double dx = mesh->coords[(size_t)v[a] * d + k] - mesh->coords[(size_t)v[b] * d + k];
+          s += dx * dx;
+        }
+        if (s > h) h = s;
+      }
+  }
+  return sqrt(h);
+}
+
+static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order) {
+  const char *name;
+  bool user = hdg_user_problem_requested(opts);
+  if (user) {
+    HDGCL_TRY(hdg_user_problem_create(opts, &s->user));
+    s->owns_user = true;
+    s->problem = &s->user->problem;
+  } else {
+    HDGCL_TRY(hdgcl_options_get_string(opts, "problem", "helmholtz-sin", &name));
+    HDGCL_TRY(hdg_problem_find(name, &s->problem));
+    for (int i = 1; hdg_user_problem_options[i]; i++) /* [0] is problem-file */
+      if (opts && hdgcl_options_has(opts, hdg_user_problem_options[i]) &&
+          strcmp(hdg_user_problem_options[i], "beta") && strcmp(hdg_user_problem_options[i], "mu") &&
+          strcmp(hdg_user_problem_options[i], "lambda"))
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "--%s: an option of a user's own problem (give --problem-file FILE or "
+                           "--problem user; docs/problems.md), not of --problem %s",
+                           hdg_user_problem_options[i], name);
+  }
+  HDGCL_TRY(hdgcl_options_get_int(opts, "order", 3, 0, MAX_ORDER, order));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "tau", 1.0, 1e-300, 1e300, &s->tau));
+  if (!(s->tau > 0)) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--tau must be > 0");
+  /* The cantilever (docs/elasticity.md section 9): GMRES's true residual stalls
+   * near eps cond(K) ~ 1e-10..1e-9 on a slender beam, and restarts slow it down. */
+  bool beam = s->problem->id == PROBLEM_CANTILEVER;
+  HDGCL_TRY(hdgcl_options_get_real(opts, "rtol", beam ? 1e-8 : 1e-12, 1e-300, 1.0, &s->rtol));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "maxit", 10000, 1, 1000000000, &s->maxit));
+  if (user && hdgcl_options_has(opts, "material"))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--material: a user's problem gives coefficients per tag with --region "
+                       "'TAG: mu = ..., lambda = ...'");
+  if (!user) HDGCL_TRY(hdg_problem_read_materials(s->problem, opts, dim, &s->materials));
+  s->nonsymmetric = s->problem->nonsymmetric;
+  bool nonsym = s->nonsymmetric;
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "solver", solver_names, nonsym ? SOLVER_GMRES : SOLVER_CG,
+                                     &s->solver));
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "precond", precond_names, PRECOND_BLOCK_JACOBI,
+                                     &s->precond));
+  /* more than MDOT_MAX - 2 on the reference path only (solver_init) */
+  HDGCL_TRY(hdgcl_options_get_int(opts, "restart", beam ? 1000 : 30, 1, 100000, &s->restart));
+  HDGCL_TRY(hdgcl_options_get_bool(opts, "flexible", false, &s->flexible));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "cheb-degree", 4, 1, 100, &s->cheb_degree));
+  static const char *const inner_names[] = {"jacobi", "block-jacobi", NULL};
+  int inner;
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "cheb-inner", inner_names, 1, &inner));
+  s->cheb_inner = inner == 0 ? PRECOND_JACOBI : PRECOND_BLOCK_JACOBI;
+  HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-smooth", 4, 1, 100, &s->pmg_smooth));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-coarse", 0, 0, 1, &s->pmg_coarse));
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL_I, &s->format));
+  HDGCL_TRY(hdgcl_options_get_bool(opts, "cheb-mixed", false, &s->cheb_mixed));
+  /* CG and Chebyshev (real eigenvalue bounds) need a symmetric positive
+   * definite trace system; pmg has a nonsymmetric variant (precond_pmg.c),
+   * with GMRES only. */
+  if (nonsym && (s->solver == SOLVER_CG || s->precond == PRECOND_CHEBYSHEV))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--problem %s is nonsymmetric: --%s %s needs a symmetric positive definite "
+                       "system (use --solver gmres with --precond none, jacobi, block-jacobi, asm "
+                       "or pmg)",
+                       s->problem->info.name, s->solver == SOLVER_CG ? "solver" : "precond",
+                       s->solver == SOLVER_CG ? "cg" : precond_names[s->precond]);
+  if (s->cheb_mixed && s->format != FORMAT_BELL_I)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--cheb-mixed true needs --format bell-i (got %s)",
+                       format_names[s->format]);
+  int chunk;
+  HDGCL_TRY(hdgcl_options_get_int(opts, "chunk", 0, 0, 2000000000, &chunk));
+  s->chunk_option = chunk;
+  static const char *const keep_names[] = {"auto", "false", "true", NULL};
+  int keep;
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "keep-local", keep_names, 0, &keep));
+  s->keep_local = keep - 1;
+  static const char *const scratch_names[] = {"auto", "local", "global", NULL};
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "scratch", scratch_names, SCRATCH_AUTO, &s->scratch));
+  if (user) {
+    /* mu, lambda of the exact pressure -(mu + lambda) div u: the problem's own where constant */
+    double mu = NAN, lambda = NAN;
+    if (s->problem->vector) {
+      if (!hdg_expr_constant(s->user->mu, &mu)) mu = NAN;
+      if (!hdg_expr_constant(s->user->lambda, &lambda)) lambda = NAN;
+    }
+    s->params = (problem_params){.id = PROBLEM_USER, .dim = dim, .degree = *order, .mu = mu,
+                                 .lambda = lambda, .user = s->user};
+    return HDGCL_SUCCESS;
+  }
+  HDGCL_TRY(hdg_problem_params(s->problem, opts, *order, dim, &s->params));
+  return HDGCL_SUCCESS;
+}
+
+/* Everything of a solver after its options: checks, reference tables,
+ * numbering, coefficients, host arrays, result fields and the pipeline. */
+static int solver_init(hdgcl_solver s, int order) {
+  const hdgcl_mesh *mesh = s->mesh;
+  hdgcl_context ctx = s->ctx;
+  if (hdgcl_context_is_reference(ctx) &&
+      (s->precond == PRECOND_CHEBYSHEV || s->precond == PRECOND_ASM || s->precond == PRECOND_PMG))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--solver %s --precond %s: the reference path (--device ref) has CG and "
+                       "GMRES with none, jacobi or block-jacobi only",
+                       solver_names[s->solver], precond_names[s->precond]);
+  if (!hdgcl_context_is_reference(ctx) && s->restart > MDOT_MAX - 2)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--restart %d: at most %d on OpenCL devices (the reference path takes more)",
+                       s->restart, MDOT_MAX - 2);
+  if (mesh->num_elements <= 0) return hdgcl_error(HDGCL_ERROR_MESH, "the mesh has no elements");
+  HDGCL_TRY(hdg_problem_check_mesh(s->problem, &s->params, mesh));
+  HDGCL_TRY(hdg_reference_create(mesh->type, order, &s->ref));
+  HDGCL_TRY(hdg_sizes_set_components(&s->ref.sz, hdg_problem_components(s->problem, mesh->dim)));
+  const hdg_sizes *sz = &s->ref.sz;
+  size_t nc = (size_t)sz->ncomp;
+  if (s->user) {
+    size_t nb = (size_t)(mesh->num_faces - mesh->num_interior_faces) + 1;
+    int8_t *bnd = NULL;
+    HDGCL_TRY(hdgcl_calloc(3 * nb, 1, "boundary conditions", &bnd));
+    int status = hdg_user_problem_bind(s->user, mesh, bnd, bnd + nb, bnd + 2 * nb);
+    if (status == HDGCL_SUCCESS)
+      status = hdg_numbering_create_with(mesh, sz, NULL, 0, bnd, bnd + nb, bnd + 2 * nb, &s->num);
+    free(bnd);
+    HDGCL_TRY(status);
+  } else {
+    HDGCL_TRY(hdg_numbering_create(mesh, sz, s->problem->neumann_tags, s->problem->num_neumann,
+                                   &s->num));
+  }
+  size_t ne = (size_t)mesh->num_elements, rows = (size_t)s->num.num_unknown_faces;
+  HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "kappa", &s->kappa));
+  HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "c", &s->c));
+  if (s->problem->vector) {
+    HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "mu", &s->mu));
+    HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "lambda", &s->lambda));
+  }
+  if (s->user) {
+    if (s->user->tensor_kappa)
+      HDGCL_TRY(hdgcl_calloc(ne * KAPPA_TENSOR_VALUES(mesh->dim), sizeof(double), "kappa tensors",
+                             &s->kappa_tensor));
+    HDGCL_TRY(hdg_user_problem_coefficients(s->user, mesh, s->kappa, s->kappa_tensor, s->c, s->mu,
+                                            s->lambda));
+    if (s->user->any_robin) HDGCL_TRY(solver_robin_blocks(s));
+  } else {
+    HDGCL_TRY(hdg_problem_coefficients(&s->params, mesh, s->kappa, s->c));
+    if (s->problem->vector) HDGCL_TRY(hdg_problem_lame(&s->params, &s->materials, mesh, s->mu, s->lambda));
+  }
+  /* Face blocks of nfb = ncomp * nf values; u, q (H), u* per component. */
+  HDGCL_TRY(hdgcl_calloc(rows * sz->nslots * sz->nfb * sz->nfb, sizeof(double), "trace matrix",
+                         &s->matrix));
+  HDGCL_TRY(hdgcl_calloc(rows * sz->nfb, sizeof(double), "right-hand side", &s->rhs));
+  HDGCL_TRY(hdgcl_calloc((size_t)mesh->num_faces * sz->nfb, sizeof(double), "trace", &s->trace));
+  HDGCL_TRY(hdgcl_calloc(ne * nc * sz->np, sizeof(double), "u", &s->u));
+  HDGCL_TRY(hdgcl_calloc(ne * nc * sz->dim * sz->np, sizeof(double), "q", &s->q));
+  HDGCL_TRY(hdgcl_calloc(ne * nc * sz->np1, sizeof(double), "u*", &s->ustar));
+  if (s->problem->vector) HDGCL_TRY(hdgcl_calloc(ne * sz->np, sizeof(double), "p", &s->p));
+
+  hdgcl_result *r = &s->result;
+  r->problem = s->problem->info.name;
+  hdgcl_device_info info;
+  HDGCL_TRY(hdgcl_context_info(ctx, &info));
+  snprintf(r->device, sizeof r->device, "%s", info.name);
+  r->solver = solver_names[s->solver];
+  r->precond = precond_names[s->precond];
+  r->restart = s->solver == SOLVER_GMRES ? s->restart : 0;
+  r->cheb_degree = s->precond == PRECOND_CHEBYSHEV ? s->cheb_degree : 0;
+  r->format = format_names[s->format];
+  r->order = order;
+  r->tau = s->tau;
+  r->rtol = s->rtol;
+  r->num_elements = mesh->num_elements;
+  r->num_faces = mesh->num_faces;
+  r->num_unknown_faces = s->num.num_unknown_faces;
+  /* scalar: u and q; vector: u, H and p (docs/elasticity.md) */
+  r->element_dofs = (int64_t)ne * (nc * (1 + sz->dim) + (s->problem->vector ? 1 : 0)) * sz->np;
+  r->trace_dofs = (int64_t)rows * sz->nfb;
+  r->l2_p = r->norm_p = s->problem->vector ? 0.0 : NAN;
+  r->tip_deflection = r->beam_deflection = NAN;
+  r->ustar_check = NAN;
+  r->mu_min = r->mu_max = r->lambda_min = r->lambda_max = NAN;
+  if (s->problem->vector) {
+    r->mu_min = r->mu_max = s->mu[0];
+    r->lambda_min = r->lambda_max = s->lambda[0];
+    for (size_t e = 1; e < ne; e++) {
+      r->mu_min = fmin(r->mu_min, s->mu[e]);
+      r->mu_max = fmax(r->mu_max, s->mu[e]);
+      r->lambda_min = fmin(r->lambda_min, s->lambda[e]);
+      r->lambda_max = fmax(r->lambda_max, s->lambda[e]);
+    }
+  }
+  r->h = largest_diameter(mesh);
+  for (int i = 0; i < HDGCL_NUM_STAGES; i++) r->stages[i].name = stage_names[i];
+  if (!hdgcl_context_is_reference(ctx)) HDGCL_TRY(pipeline_create(s));
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
+                        hdgcl_solver *solver) {
+  if (!ctx || !mesh || !solver)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_create: NULL argument");
+  *solver = NULL;
+  double t0 = hdgcl_wtime();
+  hdgcl_solver s;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *s, "solver", &s));
+  s->ctx = ctx;
+  s->mesh = mesh;
+  int status, order;
+  HDGCL_TRY_GOTO(status, read_options(s, opts, mesh->dim, &order), fail);
+  HDGCL_TRY_GOTO(status, solver_init(s, order), fail);
+  s->result.setup_seconds = hdgcl_wtime() - t0;
+  *solver = s;
+  return HDGCL_SUCCESS;
+fail:
+  hdgcl_solver_destroy(&s);
+  return status;
+}
+
+int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb_degree,
+                        int gmres_restart, int64_t chunk, hdgcl_solver *level) {
+  *level = NULL;
+  hdgcl_solver s;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *s, "p-multigrid level", &s));
+  s->ctx = fine->ctx;
+  s->mesh = fine->mesh;
+  s->problem = fine->problem;
+  s->user = fine->user; /* owned by the fine solver */
+  s->params = fine->params; /* the same PDE: only the discretisation degree changes */
+  s->materials = fine->materials;
+  s->nonsymmetric = fine->nonsymmetric;
+  s->tau = fine->tau;
+  s->rtol = fine->rtol;
+  s->maxit = fine->maxit;
+  s->precond = precond_kind;
+  s->format = fine->format;
+  s->solver = gmres_restart > 0 ? SOLVER_GMRES : SOLVER_CG;
+  s->restart = gmres_restart > 0 ? gmres_restart : fine->restart;
+  s->cheb_degree = cheb_degree;
+  s->cheb_inner = PRECOND_BLOCK_JACOBI;
+  s->pmg_smooth = fine->pmg_smooth;
+  s->pmg_coarse = fine->pmg_coarse;
+  s->chunk_option = chunk; /* no larger than the fine level's batches */
+  s->keep_local = 0;       /* no recovery on a level: nothing to keep */
+  s->scratch = fine->scratch;
+  int status;
+  HDGCL_TRY_GOTO(status, solver_init(s, order), fail);
+  if (s->num.num_unknown_faces != fine->num.num_unknown_faces) {
+    status = hdgcl_error(HDGCL_ERROR_INTERNAL,
+                         "p-multigrid level %d: %d unknown faces, the fine level has %d", order,
+                         s->num.num_unknown_faces, fine->num.num_unknown_faces);
+    goto fail;
+  }
+  *level = s;
+  return HDGCL_SUCCESS;
+fail:
+  hdgcl_solver_destroy(&s);
+  return status;
+}
+
+bool solver_scratch_global(hdgcl_solver s, size_t bytes) {
+  if (s->scratch != SCRATCH_AUTO) return s->scratch == SCRATCH_GLOBAL;
+  hdgcl_device_info info;
+  if (hdgcl_context_info(s->ctx, &info) != HDGCL_SUCCESS) return true;
+  return bytes + 1024 > info.local_mem; /* 1 KiB for the kernels' other local arrays */
+}
+
+int solver_record_residual(hdgcl_solver s, double relres) {
+  hdgcl_result *r = &s->result;
+  if (r->history_length == s->history_capacity) {
+    int cap = s->history_capacity ? 2 * s->history_capacity : 256;
+    double *grown = realloc(s->history, sizeof(double) * cap);
+    if (!grown) return hdgcl_error(HDGCL_ERROR_MEMORY, "out of host memory for the residual history");
+    s->history = grown;
+    s->history_capacity = cap;
+  }
+  s->history[r->history_length++] = relres;
+  r->history = s->history;
+  return HDGCL_SUCCESS;
+}
+
+/* A user's problem: its outputs, and NaN errors where it has no exact solution. */
+static int user_results(hdgcl_solver s) {
+  hdgcl_result *r = &s->result;
+  if (!s->user->has_exact)
+    r->l2_u = r->l2_q = r->l2_ustar = r->linf_u = r->norm_u = r->norm_q = r->l2_p = r->norm_p = NAN;
+  HDGCL_TRY(solver_outputs(s));
+  int n = s->user->num_outputs;
+  if (n == 0) return HDGCL_SUCCESS;
+  if (!s->outputs) HDGCL_TRY(hdgcl_calloc((size_t)n, sizeof *s->outputs, "outputs", &s->outputs));
+  for (int i = 0; i < n; i++) {
+    const hdg_user_output *o = &s->user->outputs[i];
+    hdgcl_output *p = &s->outputs[i];
+    p->label = o->label;
+    p->names = o->names;
+    p->num_values = o->num_values;
+    memcpy(p->values, o->values, sizeof p->values);
+  }
+  r->num_outputs = n;
+  r->outputs = s->outputs;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_solve(hdgcl_solver s) {
+  if (!s) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_solve: NULL solver");
+  s->result.history_length = 0;
+  for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
+    s->result.stages[i].seconds = 0;
+    s->result.stages[i].flops = 0;
+    s->result.stages[i].bytes = 0;
+  }
+  int status = hdgcl_context_is_reference(s->ctx) ? reference_solve(s) : pipeline_solve(s);
+  if (status == HDGCL_SUCCESS && s->user) status = user_results(s);
+  s->solved = status == HDGCL_SUCCESS;
+  double total = 0.0;
+  for (int i = 0; i < HDGCL_NUM_STAGES; i++) total += s->result.stages[i].seconds;
+  s->result.total_seconds = total;
+  return status;
+}
+
+int hdgcl_solver_result(hdgcl_solver s, const hdgcl_result **result) {
+  if (!s || !result) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_result: NULL argument");
+  *result = &s->result;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_solution(hdgcl_solver s, const double **u, const double **q, const double **ustar,
+                          const double **trace) {
+  if (!s) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_solution: NULL solver");
+  if (!s->solved)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_solution: call hdgcl_solver_solve first");
+  if (u) *u = s->u;
+  if (q) *q = s->q;
+  if (ustar) *ustar = s->ustar;
+  if (trace) *trace = s->trace;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_pressure(hdgcl_solver s, const double **p) {
+  if (!s || !p) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_pressure: NULL argument");
+  if (!s->solved)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_pressure: call hdgcl_solver_solve first");
+  if (!s->p)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_pressure: problem %s has no pressure",
+                       s->problem->info.name);
+  *p = s->p;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_matrix(hdgcl_solver s, int *rows, int *slots, int *nf, const double **values,
+                        const int32_t **columns, const double **rhs) {
+  if (!s) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_matrix: NULL solver");
+  if (!s->solved)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_matrix: call hdgcl_solver_solve first");
+  if (s->dev && values) HDGCL_TRY(pipeline_download_matrix(s));
+  if (rows) *rows = s->num.num_unknown_faces;
+  if (slots) *slots = s->ref.sz.nslots;
+  if (nf) *nf = s->ref.sz.nfb; /* block size: ncomp * Nf */
+  if (values) *values = s->matrix;
+  if (columns) *columns = s->num.block_cols;
+  if (rhs) *rhs = s->rhs;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_destroy(hdgcl_solver *solver) {
+  if (!solver || !*solver) return HDGCL_SUCCESS;
+  hdgcl_solver s = *solver;
+  pipeline_destroy(s);
+  hdg_reference_destroy(&s->ref);
+  hdg_numbering_destroy(&s->num);
+  free(s->kappa);
+  free(s->kappa_tensor);
+  free(s->robin);
+  free(s->outputs);
+  if (s->owns_user) hdg_user_problem_destroy(&s->user);
+  free(s->mu);
+  free(s->lambda);
+  free(s->c);
+  free(s->matrix);
+  free(s->rhs);
+  free(s->trace);
+  free(s->u);
+  free(s->q);
+  free(s->ustar);
+  free(s->p);
+  free(s->history);
+  free(s);
+  *solver = NULL;
+  return HDGCL_SUCCESS;
+}
+
+void solver_coefficients_at(hdgcl_solver s, int32_t e, const double *x, double *kappa, double *c,
+                            double *beta) {
+  if (s->user && s->user->point_coefficients) {
+    hdg_user_coefficients(s->user, hdg_user_element_set(s->user, s->mesh, e), x[0], x[1], x[2],
+                          kappa, c, beta);
+    return;
+  }
+  *kappa = s->kappa[e];
+  *c = s->c[e];
+  problem_beta(s->params, beta);
+}

@@ -1,0 +1,292 @@
+/* ParaView output: every element is subdivided on a lattice of n+1 points
+ * per edge into linear sub-cells of its own kind (VTK_TRIANGLE, VTK_TETRA,
+ * VTK_QUAD, VTK_HEXAHEDRON), at whose vertices u, q and u* (vector problems:
+ * u, u*, stress, von Mises stress and pressure) are evaluated from their
+ * modal coefficients.  Points are not shared between elements, so the
+ * discontinuous fields show as they are.  Written atomically. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fem/basis.h"
+#include "core/error.h"
+#include "drivers/solver_impl.h"
+
+enum { VTK_TRIANGLE = 5, VTK_TETRA = 10, VTK_QUAD = 9, VTK_HEXAHEDRON = 12 };
+
+/* The reference lattice of one element: points and sub-cells. */
+typedef struct lattice {
+  int npts, ncells, verts; /* vertices per sub-cell */
+  int vtk_type;
+  double *xi;              /* [npts][dim] */
+  int *cells;              /* [ncells][verts] lattice point indices */
+} lattice;
+
+/* Index of lattice point (i, j, k) in a table of (n+1)^3 entries. */
+#define AT(i, j, k) (((k) * (n + 1) + (j)) * (n + 1) + (i))
+
+static int lattice_build(hdgcl_element_type type, int n, lattice *L) {
+  memset(L, 0, sizeof *L);
+  int d = (type == HDGCL_TRIANGLE || type == HDGCL_QUADRILATERAL) ? 2 : 3;
+  bool simplex = type == HDGCL_TRIANGLE || type == HDGCL_TETRAHEDRON;
+  int *id = NULL, status;
+  size_t table = (size_t)(n + 1) * (n + 1) * (d == 3 ? n + 1 : 1);
+  HDGCL_TRY(hdgcl_calloc(table, sizeof *id, "lattice", &id));
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(table * d, sizeof(double), "lattice points", &L->xi), fail);
+  for (int k = 0; k <= (d == 3 ? n : 0); k++)
+    for (int j = 0; j <= n; j++)
+      for (int i = 0; i <= n; i++) {
+        id[AT(i, j, k)] = -1;
+        if (simplex && i + j + k > n) continue;
+        int c[3] = {i, j, k};
+        for (int l = 0; l < d; l++) L->xi[(size_t)L->npts * d + l] = -1.0 + 2.0 * c[l] / n;
+        id[AT(i, j, k)] = L->npts++;
+      }
+  L->ncells = d == 2 ? n * n : n * n * n;
+  L->verts = simplex ? d + 1 : (d == 2 ? 4 : 8);
+  L->vtk_type = type == HDGCL_TRIANGLE      ? VTK_TRIANGLE
+                : type == HDGCL_TETRAHEDRON ? VTK_TETRA
+                : type == HDGCL_QUADRILATERAL ? VTK_QUAD
+                                              : VTK_HEXAHEDRON;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)L->ncells * L->verts, sizeof(int), "lattice cells", &L->cells),
+                 fail);
+  int *c = L->cells;
+#define CELL(...)                                                                                \
+  do {                                                                                           \
+    int v_[] = {__VA_ARGS__};                                                                    \
+    memcpy(c, v_, sizeof v_);                                                                    \
+    c += sizeof v_ / sizeof *v_;                                                                 \
+  } while (0)
+  if (type == HDGCL_TRIANGLE) {
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i + j < n; i++) {
+        CELL(id[AT(i, j, 0)], id[AT(i + 1, j, 0)], id[AT(i, j + 1, 0)]);
+        if (i + j + 1 < n) CELL(id[AT(i + 1, j, 0)], id[AT(i + 1, j + 1, 0)], id[AT(i, j + 1, 0)]);
+      }
+  } else if (type == HDGCL_TETRAHEDRON) {
+    /* n^3 sub-tetrahedra: an "up" tet at every lattice point, the octahedron
+     * between four of them split into 4 tets along one diagonal, and a "down" tet. */
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j + k < n; j++)
+        for (int i = 0; i + j + k < n; i++) {
+          CELL(id[AT(i, j, k)], id[AT(i + 1, j, k)], id[AT(i, j + 1, k)], id[AT(i, j, k + 1)]);
+          if (i + j + k + 2 <= n) {
+            int a = id[AT(i + 1, j, k)], b = id[AT(i, j + 1, k)], cc = id[AT(i, j, k + 1)];
+            int dd = id[AT(i + 1, j + 1, k)], e = id[AT(i + 1, j, k + 1)], f = id[AT(i, j + 1, k + 1)];
+            CELL(a, f, b, dd);
+            CELL(a, f, dd, e);
+            CELL(a, f, e, cc);
+            CELL(a, f, cc, b);
+          }
+          if (i + j + k + 3 <= n)
+            CELL(id[AT(i + 1, j + 1, k)], id[AT(i + 1, j, k + 1)], id[AT(i, j + 1, k + 1)],
+                 id[AT(i + 1, j + 1, k + 1)]);
+        }
+  } else if (type == HDGCL_QUADRILATERAL) {
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < n; i++)
+        CELL(id[AT(i, j, 0)], id[AT(i + 1, j, 0)], id[AT(i + 1, j + 1, 0)], id[AT(i, j + 1, 0)]);
+  } else {
+    for (int k = 0; k < n; k++)
+      for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+          CELL(id[AT(i, j, k)], id[AT(i + 1, j, k)], id[AT(i + 1, j + 1, k)], id[AT(i, j + 1, k)],
+               id[AT(i, j, k + 1)], id[AT(i + 1, j, k + 1)], id[AT(i + 1, j + 1, k + 1)],
+               id[AT(i, j + 1, k + 1)]);
+  }
+#undef CELL
+  if (type == HDGCL_TETRAHEDRON) /* VTK wants positive orientation: swap two vertices if not */
+    for (int t = 0; t < L->ncells; t++) {
+      int *v = L->cells + 4 * t;
+      double a[3][3];
+      for (int r = 0; r < 3; r++)
+        for (int l = 0; l < 3; l++) a[r][l] = L->xi[3 * v[r + 1] + l] - L->xi[3 * v[0] + l];
+      double det = a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) -
+                   a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+                   a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+      if (det < 0) {
+        int tmpv = v[2];
+        v[2] = v[3];
+        v[3] = tmpv;
+      }
+    }
+  if (c != L->cells + (size_t)L->ncells * L->verts) {
+    status = hdgcl_error(HDGCL_ERROR_INTERNAL, "VTU lattice: %td cells written, %d expected",
+                         (c - L->cells) / L->verts, L->ncells);
+    goto fail;
+  }
+  free(id);
+  return HDGCL_SUCCESS;
+fail:
+  free(id);
+  free(L->xi);
+  free(L->cells);
+  return status;
+}
+#undef AT
+
+/* Vector problems (docs/elasticity.md section 10): the displacement u and u*
+ * (3 components, z = 0 in 2D), the Cauchy stress
+ *   sigma = mu (H + H^T - tr(H) I) - p I   (= mu (H + H^T) + lambda tr(H) I, (E12)); von Mises (E16)
+ * from H and the discrete pressure p (9 components, row-major; in 2D plane
+ * strain, sigma_zz = -lambda / (mu + lambda) p), its von Mises stress
+ * sqrt(3/2 s:s) with s the deviator of sigma, and the pressure p.  The point
+ * data section, "</Cells>" line included. */
+static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *L, const double *phi0,
+                              const double *phi) {
+  const hdg_sizes *sz = &s->ref.sz;
+  const hdgcl_mesh *m = s->mesh;
+  int np = sz->np, np1 = sz->np1, d = sz->dim;
+  fprintf(f, "</DataArray>\n</Cells>\n"
+             "<PointData Scalars=\"von_mises\" Vectors=\"u\" Tensors=\"stress\">\n");
+  static const char *const names[5] = {"u", "ustar", "stress", "von_mises", "pressure"};
+  static const int ncomp[5] = {3, 3, 9, 1, 1};
+  for (int field = 0; field < 5; field++) {
+    fprintf(f, "<DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"ascii\">\n",
+            names[field], ncomp[field]);
+    for (int32_t e = 0; e < m->num_elements; e++)
+      for (int k = 0; k < L->npts; k++) {
+        const double *b = phi0 + (size_t)k * np, *b1 = phi + (size_t)k * np1;
+        double v[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+        if (field == 0 || field == 1) {
+          for (int c = 0; c < d; c++) {
+            if (field == 0)
+              for (int i = 0; i < np; i++) v[c] += s->u[((size_t)e * d + c) * np + i] * b[i];
+            else
+              for (int i = 0; i < np1; i++) v[c] += s->ustar[((size_t)e * d + c) * np1 + i] * b1[i];
+          }
+          fprintf(f, "%.17g %.17g %.17g\n", v[0], v[1], v[2]);
+          continue;
+        }
+        double h[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, p = 0.0, tr = 0.0, sig[3][3];
+        for (int i = 0; i < d; i++)
+          for (int j = 0; j < d; j++)
+            for (int a = 0; a < np; a++) h[i][j] += s->q[(((size_t)e * d + i) * d + j) * np + a] * b[a];
+        for (int a = 0; a < np; a++) p += s->p[(size_t)e * np + a] * b[a];
+        if (field == 4) {
+          fprintf(f, "%.17g\n", p);
+          continue;
+        }
+        double mu = s->mu[e], lambda = s->lambda[e]; /* the element's material */
+        for (int i = 0; i < d; i++) tr += h[i][i];
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) sig[i][j] = mu * (h[i][j] + h[j][i] - (i == j ? tr : 0.0)) - (i == j ? p : 0.0);
+        if (d == 2) sig[2][2] = -lambda / (mu + lambda) * p; /* plane strain */
+        if (field == 2) {
+          for (int i = 0; i < 9; i++) fprintf(f, "%.17g%c", sig[i / 3][i % 3], i < 8 ? ' ' : '\n');
+          continue;
+        }
+        double mean = (sig[0][0] + sig[1][1] + sig[2][2]) / 3, ss = 0.0;
+        for (int i = 0; i < 3; i++)
+          for (int j = 0; j < 3; j++) {
+            double dev = sig[i][j] - (i == j ? mean : 0.0);
+            ss += dev * dev;
+          }
+        fprintf(f, "%.17g\n", sqrt(1.5 * ss));
+      }
+    fprintf(f, "</DataArray>\n");
+  }
+  fprintf(f, "</PointData>\n");
+}
+
+int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
+  if (!s || !path) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_write_vtu: NULL argument");
+  if (!s->solved)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_write_vtu: call hdgcl_solver_solve first");
+  const hdg_sizes *sz = &s->ref.sz;
+  const hdgcl_mesh *m = s->mesh;
+  int n = subdivisions > 0 ? subdivisions : sz->order + 1;
+  if (n > 64) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "VTU subdivisions %d out of range [1, 64]", n);
+  int np = sz->np, np1 = sz->np1, d = sz->dim;
+  lattice L;
+  HDGCL_TRY(lattice_build(m->type, n, &L));
+  /* Degree p and p+1 bases at the lattice points: phi0 [npts][np] for u and q
+   * (H, p), phi [npts][np1] for u*.  (The tensor-product bases of quadrilaterals
+   * and hexahedra are not hierarchical, basis.h: the first np functions of
+   * degree p+1 are not the degree-p basis.) */
+  double *phi = NULL, *phi0 = NULL;
+  int status;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)L.npts * np1, sizeof(double), "VTU basis", &phi), done);
+  HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, sz->order + 1, L.npts, L.xi, phi, NULL), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)L.npts * np, sizeof(double), "VTU basis", &phi0), done);
+  HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, sz->order, L.npts, L.xi, phi0, NULL), done);
+
+  char tmp[4096];
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    status = hdgcl_error(HDGCL_ERROR_IO, "cannot write %s", path);
+    goto done;
+  }
+  size_t total_pts = (size_t)m->num_elements * L.npts, total_cells = (size_t)m->num_elements * L.ncells;
+  fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" "
+             "byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n"
+             "<Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n<Points>\n"
+             "<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n",
+          total_pts, total_cells);
+  for (int32_t e = 0; e < m->num_elements; e++)
+    for (int k = 0; k < L.npts; k++) {
+      double x[3], jac[9];
+      hdg_map(m, e, L.xi + (size_t)k * d, x, jac);
+      fprintf(f, "%.17g %.17g %.17g\n", x[0], x[1], d == 3 ? x[2] : 0.0);
+    }
+  fprintf(f, "</DataArray>\n</Points>\n<Cells>\n"
+             "<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n");
+  for (int32_t e = 0; e < m->num_elements; e++) {
+    size_t base = (size_t)e * L.npts;
+    for (int c = 0; c < L.ncells; c++) {
+      for (int v = 0; v < L.verts; v++)
+        fprintf(f, "%zu%c", base + L.cells[c * L.verts + v], v + 1 < L.verts ? ' ' : '\n');
+    }
+  }
+  fprintf(f, "</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n");
+  for (size_t c = 1; c <= total_cells; c++) fprintf(f, "%zu\n", (size_t)L.verts * c);
+  fprintf(f, "</DataArray>\n<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n");
+  for (size_t c = 0; c < total_cells; c++) fprintf(f, "%d\n", L.vtk_type);
+  if (sz->ncomp > 1) {
+    vector_point_data(s, f, &L, phi0, phi);
+    goto cell_data;
+  }
+  fprintf(f, "</DataArray>\n</Cells>\n<PointData Scalars=\"u\" Vectors=\"q\">\n");
+  const char *names[2] = {"u", "ustar"};
+  for (int field = 0; field < 2; field++) {
+    fprintf(f, "<DataArray type=\"Float64\" Name=\"%s\" format=\"ascii\">\n", names[field]);
+    for (int32_t e = 0; e < m->num_elements; e++)
+      for (int k = 0; k < L.npts; k++) {
+        const double *c = field == 0 ? s->u + (size_t)e * np : s->ustar + (size_t)e * np1;
+        const double *b = field == 0 ? phi0 + (size_t)k * np : phi + (size_t)k * np1;
+        int nb = field == 0 ? np : np1;
+        double v = 0.0;
+        for (int i = 0; i < nb; i++) v += c[i] * b[i];
+        fprintf(f, "%.17g\n", v);
+      }
+    fprintf(f, "</DataArray>\n");
+  }
+  fprintf(f, "<DataArray type=\"Float64\" Name=\"q\" NumberOfComponents=\"3\" format=\"ascii\">\n");
+  for (int32_t e = 0; e < m->num_elements; e++)
+    for (int k = 0; k < L.npts; k++) {
+      double v[3] = {0, 0, 0};
+      for (int c = 0; c < d; c++)
+        for (int i = 0; i < np; i++) v[c] += s->q[((size_t)e * d + c) * np + i] * phi0[(size_t)k * np + i];
+      fprintf(f, "%.17g %.17g %.17g\n", v[0], v[1], v[2]);
+    }
+  fprintf(f, "</DataArray>\n</PointData>\n");
+cell_data:
+  fprintf(f, "<CellData>\n<DataArray type=\"Int32\" Name=\"element\" format=\"ascii\">\n");
+  for (int32_t e = 0; e < m->num_elements; e++)
+    for (int c = 0; c < L.ncells; c++) fprintf(f, "%d\n", (int)e);
+  fprintf(f, "</DataArray>\n</CellData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
+  status = HDGCL_SUCCESS;
+  if ((ferror(f) | fclose(f)) != 0) status = hdgcl_error(HDGCL_ERROR_IO, "cannot write %s", path);
+  if (status == HDGCL_SUCCESS && rename(tmp, path) != 0)
+    status = hdgcl_error(HDGCL_ERROR_IO, "cannot rename %s to %s", tmp, path);
+  if (status != HDGCL_SUCCESS) remove(tmp);
+done:
+  free(phi);
+  free(phi0);
+  free(L.xi);
+  free(L.cells);
+  return status;
+}

@@ -1,0 +1,205 @@
+/* The device pipeline: mesh -> local -> assemble -> solve -> recover.
+ * pipeline.c uploads what every stage reads and drives the stages; each
+ * stage is one host file beside the kernel file of the same name
+ * (local.c + cl/pipeline/local.cl, assemble.c + cl/pipeline/assemble.cl, solve.c with the trace
+ * operator of spmv.c + cl/solvers/spmv.cl and the Krylov methods and preconditioners
+ * of krylov.h, recover.c + cl/pipeline/recover.cl). */
+#ifndef HDGCL_HOST_PIPELINE_H
+#define HDGCL_HOST_PIPELINE_H
+
+#include "core/batched_gemm.h"
+#include "solvers/krylov.h"
+#include "drivers/solver_impl.h"
+
+/* Read-only data on the device: mesh, numbering, coefficients, tables. */
+typedef struct device_data {
+  hdgcl_buffer coords, elem_verts, elem_faces, elem_orient, kappa, c;
+  hdgcl_buffer elem_set; /* region per element of a user's point coefficients (else one 0) */
+  hdgcl_buffer lambda; /* vector problems: lambda per element (kappa holds mu) */
+  hdgcl_buffer face_verts, face_elems, face_local, face_bc, face_unknown, unknown_face, block_cols;
+  hdgcl_buffer face_cond, robin; /* boundary faces' condition index and Robin blocks */
+  hdgcl_buffer face_fixed;       /* per face: the components a per-component face fixes (hdg.h) */
+  hdgcl_buffer dm, dmdmt, pf, ef, dmef, efef, kpost, dpost;
+  hdgcl_buffer load_points, load_weights, phi_load;
+  hdgcl_buffer face_points, face_weights, psi_face, phi_face, face_xi, face_tangent, face_nref;
+  hdgcl_buffer face_orient, dphi_load, phi1_load, dphi1_load;
+  hdgcl_buffer err_points, err_weights, phi_err, phi1_err;
+} device_data;
+
+/* The batched products of the mapped stage (local_mapped.c's mapped_operands). */
+enum { MAPPED_GEMM_Y, MAPPED_GEMM_X, MAPPED_GEMM_S, MAPPED_GEMM_W, MAPPED_GEMM_K, NUM_MAPPED_GEMM };
+
+/* Local stage (local.c, and local_mapped.c for bilinear/trilinear elements):
+ * builds and condenses element chunks. */
+typedef struct local_stage {
+  cl_kernel build;
+  cl_kernel build_s;     /* S of affine scalar elements, SB per work-group (cl/pipeline/local.cl) */
+  cl_kernel invert;      /* S^-1 by Cholesky (SPD) or Gauss-Jordan (host/pipeline/local.c) */
+#define NUM_TILED 3
+  cl_kernel tiled[NUM_TILED]; /* S^-1 by Gauss-Jordan in registers, one per grid (NULL: not compiled yet) */
+  cl_kernel solve[NUM_TILED]; /* Z = S^-1 [W|F] by Gauss-Jordan on [S | W F] in registers, the same grids */
+  cl_kernel columns;     /* Z = S^-1 [W|F] one column per work-item (small SPD S; NULL until used) */
+  cl_kernel cholesky_solve; /* Z = S^-1 [W|F] one element per work-item (SPD S, CPUs; NULL until used) */
+  int invert_kind;       /* the method of Z (-1 until local_stage_prepare), and its work-group size */
+  size_t invert_wg;
+  const char *invert_source; /* "trial", "cache", "default" or "environment" (hdgcl_result) */
+  cl_kernel schur;       /* K = K0 - [W|F]^T Z (cl/pipeline/local.cl), or CLBlast: schur_kind */
+  cl_kernel k0;          /* affine scalar: K0 from its factors kf, before CLBlast's K -= [W|F]^T Z */
+  cl_kernel schur_element; /* K -= [W|F]^T Z one element per work-item (CPUs; NULL until used) */
+  cl_kernel element;     /* the whole stage one element per work-item (cl/pipeline/local_element.cl; NULL until used) */
+#define NUM_ELEMENT_SHAPES 5
+  cl_kernel element_tiled[NUM_ELEMENT_SHAPES]; /* the whole stage one element per G x G work-items,
+                                         Gauss-Jordan on the augmented matrix
+                                         (cl/pipeline/local_element_tiled.cl), one per shape of local.c's
+                                         element_shapes (NULL until used) */
+  size_t element_wg;     /* the work-group size of the one kernel that runs the stage, 0: the split kernels */
+  int element_shape;     /* where element_wg: -1 local_element, else local_element_tiled's shape */
+  const char *element_source; /* as invert_source */
+  bool k0_factors;       /* affine scalar: local_build_s writes K0's factors (kf), not K0 */
+  hdgcl_buffer kf;       /* K0's factors, chunk-sized where k0_factors */
+  hdgcl_buffer ef;       /* local_build's factors of each element (cl/pipeline/local.cl's EF), as kf */
+  int schur_kind;
+  batched_gemm gemm_z;   /* Z = S^-1 [W | F] after an explicit S^-1 (NN, NZ x NTB+1 x NZ) */
+  batched_gemm gemm_k;   /* K -= [W | F]^T Z where schur_kind is the GEMM (TN, NTB+1 x NTB+1 x NZ) */
+  size_t schur_stage; /* bytes of local memory local_schur stages Z in, 0: none (cl/pipeline/local.cl SCHUR_STAGE) */
+  size_t schur_wg;    /* local_schur's work-group size (schur_layout) */
+  const char *schur_source; /* as invert_source */
+  cl_kernel mbuild, mfactor;          /* mapped elements */
+  cl_kernel minverse;                  /* mapped scalar: A^-1 = (M / kappa)^-1 in place (NULL: mfactor) */
+  size_t minverse_wg;
+  hdgcl_buffer m, x, fac;              /* mapped: M, then A^-1 (minverse) or Ls = sqrt(kappa) L^-1
+                                          (M = L L^T); X = A^-1 [B|C] or Ls [B|C]; per-point factors */
+  hdgcl_buffer y, t;                   /* mapped: Y = [B|C], T (B = -T Phi^T) */
+  batched_gemm mgemm[NUM_MAPPED_GEMM];               /* mapped: local_mapped.c's products, MAPPED_GEMM_* */
+  cl_kernel mepre, mepost;             /* mapped elasticity: expansion to Z, [Wext | Fext], K */
+  cl_kernel mkmix;                     /* mapped, tensor kappa: X mixed by K or R (else NULL) */
+  hdgcl_buffer ms, mwf, mwl, mk;       /* mapped elasticity: the scalar S0, [W0 | F], K0 */
+  int64_t chunk;      /* elements per batch */
+  int num_chunks;
+  bool keep;          /* Z of all elements kept for recovery */
+  bool scratch_global; /* the Cholesky work copy does not fit in local memory */
+  bool nonsymmetric;   /* convection: S^-1 by Gauss-Jordan, K = K0 - [W_t|F]^T Z (F24);
+                          elasticity with traction data: [Wext + P | Fext] (E13) */
+  bool vector;         /* elasticity: S is the (u, p) matrix Z of (E8), Gauss-Jordan only */
+  bool cpu;            /* a CPU device: the trials also time cholesky-solve and element */
+  int rows, cols;      /* S is rows x rows (NZ), [W|F] rows x cols (NTB + 1) */
+  hdgcl_buffer s, wf, z, k; /* chunk-sized (z: all elements when keep) */
+  hdgcl_buffer wl;          /* [W_t | F], chunk-sized when nonsymmetric */
+  hdgcl_buffer scratch;     /* chunk-sized when scratch_global */
+  size_t wg;
+  int build_epg;            /* elements per work-group of local_build (its BEPG) */
+} local_stage;
+
+int local_stage_create(hdgcl_solver s, local_stage *ls);
+/* *value = the environment variable `name` if set ("on" or "off"), else
+ * `fallback`, and *set (unless NULL) whether it was set; any other value is
+ * an argument error naming the variable. */
+int env_on_off(const char *name, bool fallback, bool *value, bool *set);
+/* The register-tiled Gauss-Jordan inverse of NZ x NZ matrices
+ * (cl/pipeline/local_invert_tiled.cl, in place, one matrix per work-group) and its
+ * work-group size: the largest grid G with G <= NZ / 2 whose tile fits
+ * (at least two rows per work-item), else the smallest that fits; *out NULL
+ * where none fits or compiles.  local_mapped.c inverts M / kappa with it. */
+int local_invert_tiled_kernel(hdgcl_solver s, local_stage *ls, cl_kernel *out, size_t *wg);
+/* Once the mesh data is on the device (before the first local stage): the
+ * S^-1 kernel from $HDGCL_LOCAL_INVERT, the tuning record, or a timed trial
+ * on the first elements (its time counts as setup). */
+int local_stage_prepare(hdgcl_solver s, local_stage *ls);
+/* Elements [e0, e0+n): S^-1, Z = S^-1 [W|F] (into ls->z at the element's slot),
+ * K = K0 - [W_t|F]^T Z (into ls->k, chunk-relative; W_t = W when symmetric).  Its flops and bytes are
+ * charged to stage `charge` (local, or recover when recomputed there). */
+int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
+/* local_stage_run over all elements, chunk after chunk, charged to the local stage. */
+int local_stage_run_all(hdgcl_solver s, local_stage *ls);
+/* Mapped elements (local_mapped.c): kernels, chunk buffers, the per-element
+ * bytes of those buffers, and the build of S, [W|F], K0 for a chunk. */
+int local_mapped_create(hdgcl_solver s, local_stage *ls);
+uint64_t local_mapped_bytes_per_element(hdgcl_solver s);
+/* Per-element doubles of the mapped buffers M, X (and Y), T, G and the geometric factors. */
+void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *t,
+                        uint64_t *fac);
+int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
+/* batched_gemm_trial for each of the mapped stage's products (those that
+ * batched_gemm_choose left untried) on the chunk's first n elements. */
+int local_mapped_trial_gemms(hdgcl_solver s, local_stage *ls, int64_t n);
+void local_mapped_destroy(hdgcl_solver s, local_stage *ls);
+
+/* Element offset of ls->z's first element for a chunk starting at e0. */
+int64_t local_stage_z_first(const local_stage *ls, int64_t e0);
+void local_stage_destroy(hdgcl_solver s, local_stage *ls);
+
+/* Assembly (assemble.c). */
+typedef struct assembly {
+  cl_kernel boundary, matrix, rhs, neumann, ell_columns, fix;
+  hdgcl_buffer values, cols, rhs_buf, bvals;
+} assembly;
+
+int assembly_create(hdgcl_solver s, assembly *as);
+int assembly_boundary_data(hdgcl_solver s, assembly *as);  /* bvals; zeroes matrix and rhs */
+int assembly_add_chunk(hdgcl_solver s, assembly *as, const local_stage *ls, int64_t e0, int64_t n);
+int assembly_finish(hdgcl_solver s, assembly *as);         /* Neumann loads, fixed components */
+/* The solved trace's fixed components (per-component faces) set to their data (x: the solution). */
+int assembly_fix_solution(hdgcl_solver s, assembly *as, hdgcl_buffer *x);
+void assembly_destroy(hdgcl_solver s, assembly *as);
+
+/* Recovery (recover.c). */
+typedef struct recovery {
+  cl_kernel local, post, errors;
+  cl_kernel mapped_q; /* mapped elements: q from L and X of the local stage */
+  hdgcl_buffer u, q, ustar, err;
+  hdgcl_buffer p; /* pressure of the vector problems */
+  bool vector;    /* elasticity: elasticity_recover and elasticity_errors */
+  int post_grid;        /* u* by cl/pipeline/postprocess_tiled.cl on a grid of this side, or 0:
+                           cl/pipeline/recover.cl's Cholesky (HDGCL_POSTPROCESS, recover.c) */
+  bool scratch_global;  /* the postprocessing Cholesky does not fit in local memory */
+  hdgcl_buffer scratch; /* chunk-sized when scratch_global */
+  size_t wg, err_wg;
+} recovery;
+
+int recovery_create(hdgcl_solver s, recovery *rc);
+int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, const assembly *as,
+                       const krylov *kr, int64_t e0, int64_t n);
+int recovery_errors(hdgcl_solver s, recovery *rc);
+/* After the u* check refused the tiled kernel's u*: switch to the packed
+ * Cholesky kernel (another compiled kernel: PoCL 5.0 miscompiles
+ * postprocess_tiled now and then, docs/reliability.md).  *switched false
+ * where u* already came from the Cholesky kernel. */
+int recovery_use_cholesky(hdgcl_solver s, recovery *rc, bool *switched);
+void recovery_destroy(hdgcl_solver s, recovery *rc);
+
+struct device_pipeline {
+  bool mapped; /* bilinear/trilinear elements: element matrices by quadrature (local_mapped.c) */
+  device_data data;
+  char options[1024]; /* -D sizes shared by every element program */
+  char *user_source;  /* a user's problem's OpenCL C (NULL for the built-in problems) */
+  char trace_options[1024]; /* the same for the solve stage: NF = NFB, NT = NTB (block sizes) */
+  local_stage local;
+  assembly assemble;
+  krylov krylov;
+  recovery recover;
+};
+
+/* Builds one stage's program: common.h, problems.h, geometry.h (when
+ * with_geometry) and the stage's .cl file, with the shared -D options plus extra. */
+int pipeline_program(hdgcl_solver s, const char *file, bool with_geometry, const char *extra,
+                     cl_program *program);
+/* Largest work-group size allowed for a kernel on this device, capped at 256. */
+size_t pipeline_kernel_max_wg(hdgcl_solver s, cl_kernel kernel);
+/* The grid sides G of the register-tiled Gauss-Jordan kernels
+ * (local_invert_tiled, local_solve_tiled, postprocess_tiled). */
+static const int gauss_jordan_grids[NUM_TILED] = {8, 11, 16};
+/* Whether cl/pipeline/gauss_jordan_tiled.h's tile of an nz x nc matrix on a g x g grid
+ * fits in registers: at most 8 rows and 64 entries per work-item. */
+static inline bool gauss_jordan_tile_fits(int nz, int nc, int g) {
+  int rows = (nz + g - 1) / g, cols = (nc + g - 1) / g;
+  return rows <= 8 && rows * cols <= 64;
+}
+/* The same with shared kernel headers (cl/NAME.h, a NULL-terminated list of
+ * at most four, or NULL for none) before the file. */
+int pipeline_program_with(hdgcl_solver s, const char *const *headers, const char *file,
+                          bool with_geometry, const char *extra, cl_program *program);
+
+/* Device memory the pipeline needs besides the local-stage chunks (bytes). */
+uint64_t pipeline_fixed_bytes(hdgcl_solver s);
+
+#endif

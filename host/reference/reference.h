@@ -1,0 +1,71 @@
+/* Reference path stages (reference_*.c), driven by reference.c. */
+#ifndef HDGCL_HOST_REFERENCE_H
+#define HDGCL_HOST_REFERENCE_H
+
+#include "reference/reference_local.h"
+#include "drivers/solver_impl.h"
+
+/* Fills s->matrix and s->rhs (F11) from the condensed elements. */
+int reference_assemble(hdgcl_solver s, const double *bvals);
+
+/* Preconditioned CG on s->matrix; x has rows*nf values (output). */
+int reference_cg(hdgcl_solver s, double *x);
+int reference_gmres(hdgcl_solver s, double *x);
+
+/* u, q (F8)-(F9), u* (F12) and the error norms into s->result (vector
+ * problems: elasticity_recover). */
+int reference_recover(hdgcl_solver s);
+
+/* Work arrays of reference_postprocess. */
+typedef struct reference_postprocess_work {
+  double *gx;   /* [np1][dim] physical gradients at one point */
+  double *kst;  /* [np1-1]^2  reduced stiffness */
+  double *rhs;  /* [np1]      right-hand side, then u*_1.. */
+  double *mphi; /* [np1]      (phi+_j, 1)_K */
+  double *kst0; /* [np1-1]^2  the stiffness and right-hand side kept for the */
+  double *rhs0; /* [np1]      residual of u*'s check */
+  double rmax, rscale; /* the check's residual terms (ustar_check), maxima
+                          over the calls since the caller zeroed them */
+} reference_postprocess_work;
+int reference_postprocess_work_create(const hdg_sizes *sz, reference_postprocess_work *w);
+void reference_postprocess_work_destroy(reference_postprocess_work *w);
+
+/* u* (np1 values) on element e from u (np values) and g ([dim][np]):
+ * (grad u*, grad w) = (g, grad w) / divisor for w in P_{p+1}, mean of u* = mean
+ * of u (F12; divisor = -kappa with g = q; (E10) with g = H_i., divisor = 1). */
+int reference_postprocess(hdgcl_solver s, int32_t e, const double *u, const double *g,
+                          double divisor, double *ustar, reference_postprocess_work *w);
+
+/* Vector problems (linear elasticity, docs/elasticity.md; reference_elasticity.c). */
+typedef struct elasticity_element {
+  hdg_sizes sz;
+  reference_element scalar; /* M (a, with kappa = 1), B_k, C_k, D, E, H of (E5) */
+  double *s0;  /* [np][np]              S0 (E7) */
+  double *w0;  /* [np][nt]              W0 (E7) */
+  double *k0;  /* [nt][nt]              K0 (E7), one component */
+  double *z;   /* [nz][nz]              Z (E8), then its LU factors; nz = (dim+1) np */
+  double *wf;  /* [nz][ntb+1]           [Wext | Fext] (E8) */
+  double *zs;  /* [nz][ntb+1]           Z^-1 [Wext | Fext] */
+  double *k;   /* [ntb][ntb]            K_e (E9) */
+  double *g;   /* [ntb]                 g_e (E9) */
+  double *y;   /* [np][max(np, nt)]     scratch */
+  double *yb;  /* [dim][np][np]         M^-1 B_k (traction faces, (E13)) */
+  double *yc;  /* [dim][np][nt]         M^-1 C_k (traction faces, (E13)) */
+  double *wt;  /* [nz][ntb+1]           [Wext + P | Fext], traction faces' left factor (E13) */
+  int *piv;    /* [nz] */
+} elasticity_element;
+
+int elasticity_element_create(const hdg_sizes *sz, elasticity_element *el);
+void elasticity_element_destroy(elasticity_element *el);
+/* (E5)-(E9) on element e: fills every field. */
+int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *el);
+/* Boundary data of face f, nfb values: the projected Dirichlet displacement (E4)
+ * or, on a traction face, the load <g_N, psi_m>_F of each component (E12). */
+int elasticity_boundary_values(hdgcl_solver s, int32_t f, double *out);
+/* u, p, H (E7)-(E8), u* (E10) and the errors (E11) into s->result. */
+int elasticity_recover(hdgcl_solver s);
+/* After the recovery (either path): the cantilever's result fields, errors
+ * NaN (no exact solution) and the tip deflection from s->trace (E15). */
+int elasticity_finish(hdgcl_solver s);
+
+#endif

@@ -1,0 +1,253 @@
+/* Reference path, recovery: u and q on each element from the trace (F8),
+ * (F9), the postprocessed u* (F12), and L2 errors against the exact
+ * solution, all by quadrature with the geometry evaluated at every point. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dense.h"
+#include "core/error.h"
+#include "reference/reference.h"
+#include "problem/user_problem.h"
+
+int reference_postprocess_work_create(const hdg_sizes *sz, reference_postprocess_work *w) {
+  *w = (reference_postprocess_work){0};
+  int np1 = sz->np1, d = sz->dim, status;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * d, sizeof(double), "gradients", &w->gx), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * np1, sizeof(double), "stiffness", &w->kst), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "rhs", &w->rhs), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "means", &w->mphi), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)np1 * np1, sizeof(double), "stiffness", &w->kst0), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(np1, sizeof(double), "rhs", &w->rhs0), fail);
+  return HDGCL_SUCCESS;
+fail:
+  reference_postprocess_work_destroy(w);
+  return status;
+}
+
+void reference_postprocess_work_destroy(reference_postprocess_work *w) {
+  free(w->gx);
+  free(w->kst);
+  free(w->rhs);
+  free(w->mphi);
+  free(w->kst0);
+  free(w->rhs0);
+  *w = (reference_postprocess_work){0};
+}
+
+/* Geometry of element e at the point xi: x, J^-1; returns det J. */
+static double point_geometry(hdgcl_solver s, int32_t e, const double *xi, double *x, double *jinv) {
+  int d = s->ref.sz.dim;
+  double jac[9];
+  double detj = hdg_map(s->mesh, e, xi, x, jac);
+  hdg_invert(d, jac, detj, jinv);
+  return detj;
+}
+
+/* u* on element e (F12), given u (np values) and g ([dim][np]) with
+ * (grad u*, grad w) = (g, grad w) / divisor: g = q and divisor = -kappa for the
+ * scalar problems, g = row i of H and divisor 1 for component i of the vector
+ * ones (docs/elasticity.md (E10)).  Reduced stiffness on the non-constant modes
+ * 1..np1-1 (phi+_0 is the constant), then the constant mode from the mean of u.
+ * Integrated with the load quadrature, as the device does: on mapped elements
+ * the stiffness integrand is rational, so the rule is part of the method. */
+int reference_postprocess(hdgcl_solver s, int32_t e, const double *u, const double *g,
+                          double divisor, double *ustar, reference_postprocess_work *w) {
+  const hdg_sizes *sz = &s->ref.sz;
+  const hdgcl_quadrature *qe = &s->ref.qload;
+  int d = sz->dim, np = sz->np, np1 = sz->np1, n = np1 - 1;
+  memset(w->kst, 0, sizeof(double) * n * n);
+  memset(w->rhs, 0, sizeof(double) * np1);
+  memset(w->mphi, 0, sizeof(double) * np1);
+  double mean_u = 0.0;
+  for (int k = 0; k < qe->n; k++) {
+    double x[3], jinv[9];
+    double wq = qe->weights[k] * point_geometry(s, e, qe->points + (size_t)k * d, x, jinv);
+    const double *phi = s->ref.phi_load + (size_t)k * np, *phi1 = s->ref.phi1_load + (size_t)k * np1;
+    const double *gr = s->ref.dphi1_load + (size_t)k * np1 * d;
+    double gh[3] = {0, 0, 0}, uh = 0.0;
+    for (int c = 0; c < d; c++)
+      for (int i = 0; i < np; i++) gh[c] += g[c * np + i] * phi[i];
+    for (int i = 0; i < np; i++) uh += u[i] * phi[i];
+    for (int i = 0; i < np1; i++)
+      for (int c = 0; c < d; c++) {
+        double sum = 0.0;
+        for (int l = 0; l < d; l++) sum += jinv[l * d + c] * gr[i * d + l];
+        w->gx[i * d + c] = sum;
+      }
+    double div = divisor;
+    if (s->user && s->user->point_coefficients && sz->ncomp == 1) { /* -kappa(x) */
+      double kappa, c, beta[3];
+      solver_coefficients_at(s, e, x, &kappa, &c, beta);
+      div = -kappa;
+    }
+    for (int i = 1; i < np1; i++) {
+      double r = 0.0;
+      for (int c = 0; c < d; c++) r += gh[c] * w->gx[i * d + c];
+      w->rhs[i - 1] += wq * r / div;
+      for (int j = 1; j < np1; j++) {
+        double a = 0.0;
+        for (int c = 0; c < d; c++) a += w->gx[i * d + c] * w->gx[j * d + c];
+        w->kst[(i - 1) * n + (j - 1)] += wq * a;
+      }
+    }
+    mean_u += wq * uh;
+    for (int j = 0; j < np1; j++) w->mphi[j] += wq * phi1[j];
+  }
+  memcpy(w->kst0, w->kst, sizeof(double) * n * n);
+  memcpy(w->rhs0, w->rhs, sizeof(double) * n);
+  if (n > 0) {
+    if (dense_cholesky(n, w->kst))
+      return hdgcl_error(HDGCL_ERROR_INTERNAL, "element %d: postprocessing stiffness singular", (int)e);
+    dense_cholesky_solve(n, w->kst, 1, w->rhs);
+  }
+  double rest = 0.0;
+  for (int j = 1; j < np1; j++) {
+    ustar[j] = w->rhs[j - 1];
+    rest += ustar[j] * w->mphi[j];
+  }
+  ustar[0] = (mean_u - rest) / w->mphi[0];
+  for (int i = 0; i < n; i++) { /* u*'s check: r = K u* - rhs */
+    double au = 0.0, sa = 0.0;
+    for (int j = 0; j < n; j++) {
+      au += w->kst0[i * n + j] * ustar[j + 1];
+      sa += fabs(w->kst0[i * n + j] * ustar[j + 1]);
+    }
+    w->rmax = fmax(w->rmax, fabs(au - w->rhs0[i]));
+    w->rscale = fmax(w->rscale, sa + fabs(w->rhs0[i]));
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* Squared L2 errors of u, q, u*, max |u - u_h|, squared norms of the exact u
+ * and q on element e. */
+static void element_errors(hdgcl_solver s, int32_t e, double err[6], double check[5]) {
+  const hdg_sizes *sz = &s->ref.sz;
+  const hdgcl_quadrature *qe = &s->ref.qerr;
+  int d = sz->dim, np = sz->np, np1 = sz->np1;
+  const double *u = s->u + (size_t)e * np, *q = s->q + (size_t)e * d * np;
+  const double *ustar = s->ustar + (size_t)e * np1;
+  for (int k = 0; k < qe->n; k++) {
+    double x[3], jinv[9];
+    double wq = qe->weights[k] * point_geometry(s, e, qe->points + (size_t)k * d, x, jinv);
+    const double *phi = s->ref.phi_err + (size_t)k * np, *phi1 = s->ref.phi1_err + (size_t)k * np1;
+    double g[3];
+    double uex = problem_u(s->params, x[0], x[1], x[2], g);
+    double kap, cc, beta[3]; /* the element's, or kappa(x) with coefficients = points */
+    solver_coefficients_at(s, e, x, &kap, &cc, beta);
+    if (s->kappa_tensor) { /* exact q = -K grad u: g <- K g (kap = 1) */
+      const double *K = s->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d) + KAPPA_K(d);
+      double kg[3] = {0, 0, 0};
+      for (int c = 0; c < d; c++)
+        for (int l = 0; l < d; l++) kg[c] += K[c * d + l] * g[l];
+      for (int c = 0; c < d; c++) g[c] = kg[c];
+    }
+    double uh = 0.0, us = 0.0, eq = 0.0, qq = 0.0;
+    for (int i = 0; i < np; i++) uh += u[i] * phi[i];
+    for (int i = 0; i < np1; i++) us += ustar[i] * phi1[i];
+    for (int c = 0; c < d; c++) {
+      double qh = 0.0;
+      for (int i = 0; i < np; i++) qh += q[c * np + i] * phi[i];
+      double dq = qh + kap * g[c]; /* exact q = -kappa grad u */
+      eq += dq * dq;
+      qq += kap * kap * g[c] * g[c];
+    }
+    err[0] += wq * (uh - uex) * (uh - uex);
+    err[1] += wq * eq;
+    err[2] += wq * (us - uex) * (us - uex);
+    if (fabs(uh - uex) > err[3]) err[3] = fabs(uh - uex);
+    err[4] += wq * uex * uex;
+    err[5] += wq * qq;
+    check[0] += wq * (us - uh);
+    check[1] += wq * uh * uh;
+    check[2] += wq;
+  }
+}
+
+int reference_recover(hdgcl_solver s) {
+  const hdgcl_mesh *mesh = s->mesh;
+  const hdg_sizes *sz = &s->ref.sz;
+  int d = sz->dim, np = sz->np, np1 = sz->np1, nf = sz->nf, nt = sz->nt, nfe = sz->nfaces;
+  if (sz->ncomp > 1) return elasticity_recover(s);
+  reference_element el;
+  reference_postprocess_work w = {0};
+  double *lam = NULL, *qkinv = NULL;
+  int status;
+  HDGCL_TRY(reference_element_create(sz, &el));
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "trace", &lam), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)d * np, sizeof(double), "K^-1 q", &qkinv), done);
+  HDGCL_TRY_GOTO(status, reference_postprocess_work_create(sz, &w), done);
+  double err[6] = {0, 0, 0, 0, 0, 0};
+  ustar_check chk = {0};
+  for (int32_t e = 0; e < mesh->num_elements; e++) {
+    HDGCL_TRY_GOTO(status, reference_element_condense(s, e, &el), done);
+    for (int f = 0; f < nfe; f++) {
+      int32_t face = mesh->elem_faces[(size_t)e * nfe + f];
+      memcpy(lam + f * nf, s->trace + (size_t)face * nf, sizeof(double) * nf);
+    }
+    /* u = S^-1 (F + W lambda) = z_F + Z_W lambda  (F9). */
+    double *u = s->u + (size_t)e * np;
+    for (int i = 0; i < np; i++) {
+      double sum = el.z[i * (nt + 1) + nt];
+      for (int a = 0; a < nt; a++) sum += el.z[i * (nt + 1) + a] * lam[a];
+      u[i] = sum;
+    }
+    /* q_k = -A^-1 (B_k u + C_k lambda)  (F8); a tensor kappa: A^-1 = K (x) M^-1,
+     * M^-1 here (A = M) and K below. */
+    for (int k = 0; k < d; k++) {
+      double *qk = s->q + ((size_t)e * d + k) * np;
+      for (int j = 0; j < np; j++) {
+        double sum = 0.0;
+        for (int i = 0; i < np; i++) sum += el.b[((size_t)k * np + j) * np + i] * u[i];
+        for (int a = 0; a < nt; a++) sum += el.c[((size_t)k * np + j) * nt + a] * lam[a];
+        qk[j] = -sum;
+      }
+      dense_cholesky_solve(np, el.achol, 1, qk);
+    }
+    const double *gq = s->q + (size_t)e * d * np; /* (F12): q / kappa */
+    double divisor = -s->kappa[e];
+    if (s->kappa_tensor) { /* q_k = sum_l K_kl q1_l, and (F12t) takes K^-1 q = q1 */
+      const double *kt = s->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d);
+      double *q = s->q + (size_t)e * d * np;
+      for (int j = 0; j < np; j++) {
+        double q1[3], kq[3] = {0, 0, 0}, kiq[3] = {0, 0, 0};
+        for (int l = 0; l < d; l++) q1[l] = q[l * np + j];
+        for (int k = 0; k < d; k++)
+          for (int l = 0; l < d; l++) kq[k] += kt[KAPPA_K(d) + k * d + l] * q1[l];
+        for (int k = 0; k < d; k++)
+          for (int l = 0; l < d; l++) kiq[k] += kt[KAPPA_KINV(d) + k * d + l] * kq[l];
+        for (int k = 0; k < d; k++) {
+          q[k * np + j] = kq[k];
+          qkinv[k * np + j] = kiq[k];
+        }
+      }
+      gq = qkinv;
+      divisor = -1.0;
+    }
+    HDGCL_TRY_GOTO(status,
+                   reference_postprocess(s, e, u, gq, divisor, s->ustar + (size_t)e * np1, &w),
+                   done);
+    double ee[6] = {0, 0, 0, 0, 0, 0}, check[5] = {0, 0, 0, 0, 0};
+    element_errors(s, e, ee, check);
+    check[3] = w.rmax;
+    check[4] = w.rscale;
+    w.rmax = w.rscale = 0.0;
+    ustar_check_element(&chk, e, 1, check);
+    for (int c = 0; c < 6; c++)
+      if (c != 3) err[c] += ee[c];
+    if (ee[3] > err[3]) err[3] = ee[3];
+  }
+  s->result.l2_u = sqrt(err[0]);
+  s->result.l2_q = sqrt(err[1]);
+  s->result.l2_ustar = sqrt(err[2]);
+  s->result.linf_u = err[3];
+  s->result.norm_u = sqrt(err[4]);
+  s->result.norm_q = sqrt(err[5]);
+  status = ustar_check_finish(s, &chk);
+done:
+  free(lam);
+  free(qkinv);
+  reference_postprocess_work_destroy(&w);
+  reference_element_destroy(&el);
+  return status;
+}

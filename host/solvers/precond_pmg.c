@@ -1,0 +1,525 @@
+/* p-multigrid preconditioner for the trace system (kernels:
+ * cl/solvers/precond_pmg.cl; paper 004 section 3.3, Algorithm 2; issue 6).
+ *
+ * Levels: degrees p > p/2 > ... > pc, pc = `pmg-coarse` (0 or 1).  Level l
+ * is the HDG trace system re-discretised at its degree: an internal solver
+ * (solver_create_level) on the same mesh, problem and tau whose upload, local
+ * stage and assembly run once per setup (pipeline_assemble_only); its
+ * block-ELL matrix stays on the device.  The trace unknowns of every level
+ * are the same faces in the same order, so the transfers are face-wise:
+ * restriction keeps the modes of degree <= p_{l+1} of each face and
+ * prolongation injects them (binary, R = P^T with the orthonormal
+ * hierarchical face basis, cl/solvers/precond_pmg.cl).
+ *
+ * Smoother on every level but the coarsest: `pmg-smooth` steps of Chebyshev
+ * on face block-Jacobi (precond_chebyshev.c, eigenvalue interval estimated
+ * per level at setup), the same operator S before and after the correction:
+ *   x = S b;  x += P V_{l+1}(R (b - A x));  x += S (b - A x).
+ * S is symmetric and the transfers are transposes, so the V-cycle is a fixed
+ * symmetric operator: CG and the plain right-preconditioned GMRES apply.  It
+ * is positive definite when I - S A is an A-contraction, which the
+ * Chebyshev interval (1.1 x the largest Ritz value) is chosen to ensure.
+ *
+ * Coarsest level: with hypre (HDGCL_WITH_HYPRE) one BoomerAMG V-cycle on the
+ * host (matrix downloaded once at setup in CSR; symmetric hybrid
+ * Gauss-Seidel relaxation, zero initial guess, so a fixed SPD operator), the
+ * only host round trip of an apply.  Without hypre, PMG_COARSE_DEGREE
+ * Chebyshev steps on the device: a fixed SPD operator as well, weaker on
+ * fine meshes (the smooth error is then only damped, not solved).
+ *
+ * Nonsymmetric problems (convection-diffusion; docs/solvers.md, p-multigrid,
+ * "nonsymmetric problems"): the same cycle, GMRES outside.  The smoother's
+ * interval comes from an Arnoldi estimate instead of Lanczos (the Chebyshev
+ * unit picks it for a nonsymmetric problem), BoomerAMG is unchanged (its
+ * hybrid Gauss-Seidel sweeps are defined for any matrix with a nonzero
+ * diagonal; the cycle is a fixed operator, not symmetric), and the device
+ * coarse solver is GMRES(PMG_COARSE_RESTART) preconditioned by the level's
+ * Chebyshev smoother (pmg-smooth steps, Arnoldi interval) from zero to
+ * PMG_COARSE_RTOL or PMG_COARSE_MAXIT iterations: a nonlinear operator, so
+ * the preconditioner says it is not fixed and the outer GMRES is the
+ * flexible one (krylov_gmres.c chooses it from `fixed`). */
+#include <stdlib.h>
+
+#include "fem/basis.h"
+#include "core/error.h"
+#include "pipeline/pipeline.h"
+#include "solvers/precond.h"
+
+#ifdef HDGCL_WITH_HYPRE
+#include <HYPRE.h>
+#include <HYPRE_parcsr_ls.h>
+#include <mpi.h>
+#ifdef __SANITIZE_ADDRESS__
+/* Open MPI keeps (or loses, in plugins it unloads before the leak check, so
+ * that no stack names them) allocations made by MPI_Init and MPI_Finalize.
+ * They are not ours: LeakSanitizer ignores what is allocated between
+ * __lsan_disable and __lsan_enable, and everything else stays checked. */
+#include <sanitizer/lsan_interface.h>
+#define NOT_OUR_LEAKS_BEGIN() __lsan_disable()
+#define NOT_OUR_LEAKS_END() __lsan_enable()
+#else
+#define NOT_OUR_LEAKS_BEGIN() ((void)0)
+#define NOT_OUR_LEAKS_END() ((void)0)
+#endif
+#endif
+
+#define PMG_MAX_LEVELS 8
+#define PMG_COARSE_DEGREE 0 /* device coarse solver: Chebyshev degree from its spectrum */
+/* Nonsymmetric device coarse solver: GMRES(m) preconditioned by the
+ * level's smoother to a relative residual PMG_COARSE_RTOL, at most
+ * PMG_COARSE_MAXIT iterations (square:80 p = 1 on PoCL: 0.05 took 55 inner
+ * iterations per cycle, 10 outer, 9.1 s; 0.1 48, 11, 7.3 s; 0.2 28, 14,
+ * 3.7 s; with block-Jacobi instead of the smoother 117 inner iterations at
+ * 0.05 and 23 s). */
+#define PMG_COARSE_RESTART 60
+#define PMG_COARSE_RTOL 0.1
+#define PMG_COARSE_MAXIT 120
+
+typedef struct pmg_level {
+  hdgcl_solver s; /* the fine solver at level 0, an internal one below */
+  krylov *kr;
+  precond *smooth;          /* smoother, or the device coarse solver at the coarsest */
+  hdgcl_buffer b, x, r, t;  /* b, x below level 0 (level 0 uses apply's r, z) */
+  hdgcl_buffer map;         /* fine mode of each mode of the next level */
+  cl_kernel restrict_k, prolong_k;
+  int order, nf;
+} pmg_level;
+
+typedef struct pmg {
+  int nlevels;
+  pmg_level lv[PMG_MAX_LEVELS];
+  precond fine_smooth; /* level 0's smoother (levels below use their solver's) */
+  bool hypre;          /* the coarsest level is solved by BoomerAMG on the host */
+  bool coarse_gmres;   /* nonsymmetric without hypre: GMRES on the coarsest level */
+  double coarse_flops, coarse_bytes; /* of the last coarse GMRES solve */
+  double *hb, *hx;     /* host copies of the coarsest b and x */
+  double amg_flops;    /* host flops of one BoomerAMG cycle */
+  double coarse_nnz;   /* nonzeros of the coarsest matrix */
+#ifdef HDGCL_WITH_HYPRE
+  HYPRE_IJMatrix A;
+  HYPRE_IJVector bv, xv;
+  HYPRE_Solver amg;
+  HYPRE_BigInt *idx;
+#endif
+} pmg;
+
+/* Degrees of the levels: p, p/2, ... down to pc. */
+static int level_orders(int p, int pc, int *orders) {
+  int n = 0;
+  orders[n++] = p;
+  while (orders[n - 1] > pc && n < PMG_MAX_LEVELS) {
+    int next = orders[n - 1] / 2;
+    orders[n++] = next > pc ? next : pc;
+  }
+  return n;
+}
+
+#ifdef HDGCL_WITH_HYPRE
+static bool mpi_ours;
+
+static void hypre_at_exit(void) {
+  NOT_OUR_LEAKS_BEGIN();
+  HYPRE_Finalize();
+  int done = 0;
+  MPI_Finalized(&done);
+  if (mpi_ours && !done) MPI_Finalize();
+  NOT_OUR_LEAKS_END();
+}
+
+/* MPI (if nobody has) and hypre, once per process; finalised at exit. */
+static int hypre_init_once(void) {
+  static int ready = 0;
+  if (ready) return HDGCL_SUCCESS;
+  int flag = 0;
+  MPI_Initialized(&flag);
+  if (!flag) {
+    NOT_OUR_LEAKS_BEGIN();
+    int rc = MPI_Init(NULL, NULL);
+    NOT_OUR_LEAKS_END();
+    if (rc != MPI_SUCCESS)
+      return hdgcl_error(HDGCL_ERROR_INTERNAL, "p-multigrid: MPI_Init failed (needed by hypre)");
+    mpi_ours = true;
+  }
+  NOT_OUR_LEAKS_BEGIN();
+  int rc = HYPRE_Init();
+  NOT_OUR_LEAKS_END();
+  if (rc != 0) return hdgcl_error(HDGCL_ERROR_INTERNAL, "p-multigrid: HYPRE_Init failed");
+  atexit(hypre_at_exit);
+  ready = 1;
+  return HDGCL_SUCCESS;
+}
+
+static void hypre_release(pmg *g) {
+  if (g->amg) HYPRE_BoomerAMGDestroy(g->amg);
+  if (g->A) HYPRE_IJMatrixDestroy(g->A);
+  if (g->bv) HYPRE_IJVectorDestroy(g->bv);
+  if (g->xv) HYPRE_IJVectorDestroy(g->xv);
+  free(g->idx);
+  g->amg = NULL, g->A = NULL, g->bv = NULL, g->xv = NULL, g->idx = NULL;
+}
+
+#define HYPRE_TRY(call)                                                                          \
+  do {                                                                                           \
+    if ((call) != 0) {                                                                           \
+      HYPRE_ClearAllErrors();                                                                    \
+      return hdgcl_error(HDGCL_ERROR_INTERNAL, "p-multigrid: hypre call %s failed", #call);     \
+    }                                                                                            \
+  } while (0)
+
+/* The coarsest matrix to the host (block-ELL -> CSR rows, empty slots
+ * dropped) and BoomerAMG set up as a one-cycle preconditioner. */
+static int amg_setup(pmg *g, pmg_level *c) {
+  hdgcl_solver s = c->s;
+  const hdg_sizes *sz = &s->ref.sz;
+  HDGCL_TRY(pipeline_download_matrix(s));
+  hypre_release(g);
+  /* nf: values per face block (ncomp * Nf for the vector problems) */
+  int rows = s->num.num_unknown_faces, nf = sz->nfb, nsl = sz->nslots;
+  HYPRE_BigInt n = (HYPRE_BigInt)rows * nf;
+  HYPRE_TRY(HYPRE_IJMatrixCreate(MPI_COMM_SELF, 0, n - 1, 0, n - 1, &g->A));
+  HYPRE_TRY(HYPRE_IJMatrixSetObjectType(g->A, HYPRE_PARCSR));
+  HYPRE_TRY(HYPRE_IJMatrixInitialize(g->A));
+  HYPRE_BigInt *cols;
+  double *vals;
+  HDGCL_TRY(hdgcl_calloc((size_t)nsl * nf, sizeof *cols, "AMG row columns", &cols));
+  int status = hdgcl_calloc((size_t)nsl * nf, sizeof *vals, "AMG row values", &vals);
+  if (status != HDGCL_SUCCESS) free(cols);
+  HDGCL_TRY(status);
+  g->coarse_nnz = 0;
+  for (int u = 0; u < rows && status == HDGCL_SUCCESS; u++)
+    for (int m = 0; m < nf && status == HDGCL_SUCCESS; m++) {
+      HYPRE_Int ncols = 0;
+      HYPRE_BigInt row = (HYPRE_BigInt)u * nf + m;
+      for (int sl = 0; sl < nsl; sl++) {
+        int32_t v = s->num.block_cols[(size_t)u * nsl + sl];
+        if (v < 0) continue;
+        for (int k = 0; k < nf; k++) {
+          cols[ncols] = (HYPRE_BigInt)v * nf + k;
+          vals[ncols++] = s->matrix[(((size_t)u * nsl + sl) * nf + m) * nf + k];
+        }
+      }
+      g->coarse_nnz += ncols;
+      /* AddTo: a column block in two slots (never in a conforming mesh) sums. */
+      if (HYPRE_IJMatrixAddToValues(g->A, 1, &ncols, &row, cols, vals) != 0) {
+        HYPRE_ClearAllErrors();
+        status = hdgcl_error(HDGCL_ERROR_INTERNAL, "p-multigrid: hypre matrix row %lld rejected",
+                             (long long)row);
+      }
+    }
+  free(cols);
+  free(vals);
+  HDGCL_TRY(status);
+  HYPRE_TRY(HYPRE_IJMatrixAssemble(g->A));
+  HDGCL_TRY(hdgcl_calloc((size_t)n, sizeof *g->idx, "AMG indices", &g->idx));
+  for (HYPRE_BigInt i = 0; i < n; i++) g->idx[i] = i;
+  HYPRE_IJVector *vecs[2] = {&g->bv, &g->xv};
+  for (int i = 0; i < 2; i++) {
+    HYPRE_TRY(HYPRE_IJVectorCreate(MPI_COMM_SELF, 0, n - 1, vecs[i]));
+    HYPRE_TRY(HYPRE_IJVectorSetObjectType(*vecs[i], HYPRE_PARCSR));
+    HYPRE_TRY(HYPRE_IJVectorInitialize(*vecs[i]));
+    HYPRE_TRY(HYPRE_IJVectorAssemble(*vecs[i]));
+  }
+  HYPRE_ParCSRMatrix pa;
+  HYPRE_ParVector pb, px;
+  HYPRE_TRY(HYPRE_IJMatrixGetObject(g->A, (void **)&pa));
+  HYPRE_TRY(HYPRE_IJVectorGetObject(g->bv, (void **)&pb));
+  HYPRE_TRY(HYPRE_IJVectorGetObject(g->xv, (void **)&px));
+  HYPRE_TRY(HYPRE_BoomerAMGCreate(&g->amg));
+  HYPRE_BoomerAMGSetPrintLevel(g->amg, 0);
+  HYPRE_BoomerAMGSetMaxIter(g->amg, 1); /* one V-cycle: a fixed operator */
+  HYPRE_BoomerAMGSetTol(g->amg, 0.0);
+  HYPRE_BoomerAMGSetRelaxType(g->amg, 6); /* hybrid symmetric Gauss-Seidel: the cycle stays SPD */
+  HYPRE_BoomerAMGSetNumSweeps(g->amg, 1);
+  /* Face modes as the functions of a system (unknown-based AMG): mode m of
+   * every face is function m, interleaved as the rows u nf + m; for the
+   * vector problems each (component, mode) pair of the face block
+   * c Nf + m is one function (docs/elasticity.md section 12 measures this
+   * against the ncomp components as the functions). */
+  if (nf > 1) HYPRE_BoomerAMGSetNumFunctions(g->amg, nf);
+  HYPRE_BoomerAMGSetStrongThreshold(g->amg, sz->dim == 3 ? 0.5 : 0.25);
+  HYPRE_TRY(HYPRE_BoomerAMGSetup(g->amg, pa, pb, px));
+  /* One V-cycle: a symmetric sweep (2 products with the level's matrix)
+   * before and after, a residual and the transfers; the hierarchy's
+   * nonzeros are about twice the fine ones for HMIS coarsening (operator
+   * complexity), so about 10 x 2 nnz flops in all. */
+  g->amg_flops = 10.0 * 2.0 * g->coarse_nnz;
+  return HDGCL_SUCCESS;
+}
+
+static int amg_apply(hdgcl_solver s, pmg *g, pmg_level *c, const hdgcl_buffer *b,
+                     hdgcl_buffer *x) {
+  size_t n = (size_t)c->kr->n;
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, b, 0, n * 8, g->hb));
+  for (size_t i = 0; i < n; i++) g->hx[i] = 0.0;
+  HYPRE_TRY(HYPRE_IJVectorSetValues(g->bv, (HYPRE_Int)n, g->idx, g->hb));
+  HYPRE_TRY(HYPRE_IJVectorSetValues(g->xv, (HYPRE_Int)n, g->idx, g->hx));
+  HYPRE_ParCSRMatrix pa;
+  HYPRE_ParVector pb, px;
+  HYPRE_TRY(HYPRE_IJMatrixGetObject(g->A, (void **)&pa));
+  HYPRE_TRY(HYPRE_IJVectorGetObject(g->bv, (void **)&pb));
+  HYPRE_TRY(HYPRE_IJVectorGetObject(g->xv, (void **)&px));
+  HYPRE_BoomerAMGSolve(g->amg, pa, pb, px); /* tol 0: "not converged" is expected */
+  HYPRE_ClearAllErrors();
+  HYPRE_TRY(HYPRE_IJVectorGetValues(g->xv, (HYPRE_Int)n, g->idx, g->hx));
+  return hdgcl_buffer_write(s->ctx, x, 0, n * 8, g->hx);
+}
+#endif
+
+static int setup(hdgcl_solver s, krylov *kr, precond *pc) {
+  pmg *g = pc->data;
+  pmg_level *last = &g->lv[g->nlevels - 1];
+  for (int l = 1; l < g->nlevels; l++) {
+    pmg_level *lv = &g->lv[l];
+    HDGCL_TRY(pipeline_assemble_only(lv->s));
+  }
+  for (int l = 0; l < g->nlevels; l++) {
+    pmg_level *lv = &g->lv[l];
+    if (lv->smooth) HDGCL_TRY(lv->smooth->setup(lv->s, lv->kr, lv->smooth));
+  }
+#ifdef HDGCL_WITH_HYPRE
+  if (g->hypre) HDGCL_TRY(amg_setup(g, last));
+#endif
+  (void)last;
+  /* The levels' assembly and smoother setups are work of this setup. */
+  for (int l = 1; l < g->nlevels; l++)
+    for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
+      s->result.stages[HDGCL_STAGE_SOLVE].flops += g->lv[l].s->result.stages[i].flops;
+      s->result.stages[HDGCL_STAGE_SOLVE].bytes += g->lv[l].s->result.stages[i].bytes;
+    }
+  (void)kr;
+  return HDGCL_SUCCESS;
+}
+
+static int transfer(pmg_level *f, pmg_level *c, cl_kernel k, const hdgcl_buffer *from,
+                    hdgcl_buffer *to) {
+  cl_int ncoarse = c->kr->n;
+  hdgcl_arg a[] = {HDGCL_ARG(ncoarse), HDGCL_ARG(c->nf), HDGCL_ARG(f->nf),
+                   HDGCL_ARG(f->map.mem), HDGCL_ARG(from->mem), HDGCL_ARG(to->mem)};
+  return krylov_launch(f->s, k, 6, a, (size_t)ncoarse, 0);
+}
+
+/* Nonsymmetric device coarse solver: x = GMRES(b) from zero (see the top);
+ * not converging to PMG_COARSE_RTOL within the limit is no error. */
+static int coarse_gmres(pmg *g, pmg_level *c, const hdgcl_buffer *b, hdgcl_buffer *x) {
+  hdgcl_solver s = c->s;
+  hdgcl_stage_stats *st = &s->result.stages[HDGCL_STAGE_SOLVE];
+  double f0 = st->flops, b0 = st->bytes, residual;
+  int iterations;
+  bool converged;
+  s->result.history_length = 0; /* the level's history: this solve's only */
+  HDGCL_TRY(krylov_gmres_run(s, c->kr, c->kr->pc, b, x, &iterations, &residual, &converged));
+  g->coarse_flops = st->flops - f0;
+  g->coarse_bytes = st->bytes - b0;
+  return HDGCL_SUCCESS;
+}
+
+/* x = V_l b (x overwritten). */
+static int vcycle(pmg *g, int l, const hdgcl_buffer *b, hdgcl_buffer *x) {
+  pmg_level *lv = &g->lv[l];
+  if (l == g->nlevels - 1) {
+#ifdef HDGCL_WITH_HYPRE
+    if (g->hypre) return amg_apply(lv->s, g, lv, b, x);
+#endif
+    if (g->coarse_gmres) return coarse_gmres(g, lv, b, x);
+    return lv->smooth->apply(lv->s, lv->kr, lv->smooth, b, x);
+  }
+  pmg_level *c = &g->lv[l + 1];
+  hdgcl_solver s = lv->s;
+  krylov *kr = lv->kr;
+  HDGCL_TRY(lv->smooth->apply(s, kr, lv->smooth, b, x)); /* x = S b */
+  HDGCL_TRY(krylov_spmv(s, kr, x, &lv->r));
+  HDGCL_TRY(vec_residual(s, kr, b, &lv->r)); /* r = b - A x */
+  HDGCL_TRY(transfer(lv, c, lv->restrict_k, &lv->r, &c->b));
+  HDGCL_TRY(vcycle(g, l + 1, &c->b, &c->x));
+  HDGCL_TRY(transfer(lv, c, lv->prolong_k, &c->x, x)); /* x += P x_c */
+  HDGCL_TRY(krylov_spmv(s, kr, x, &lv->r));
+  HDGCL_TRY(vec_residual(s, kr, b, &lv->r));
+  HDGCL_TRY(lv->smooth->apply(s, kr, lv->smooth, &lv->r, &lv->t));
+  return vec_axpby(s, kr, 1.0, &lv->t, 1.0, x); /* x += S r */
+}
+
+static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z) {
+  (void)s, (void)kr;
+  return vcycle(pc->data, 0, r, z);
+}
+
+static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
+  const pmg *g = pc->data;
+  double f = 0, b = 0;
+  for (int l = 0; l < g->nlevels; l++) {
+    const pmg_level *lv = &g->lv[l];
+    double n = lv->kr->n, fs, bs, fa, ba;
+    if (l == g->nlevels - 1) {
+      if (g->hypre) { /* host work; the device side is the two copies */
+        f += g->amg_flops;
+        b += 16 * n;
+      } else if (g->coarse_gmres) { /* counted by the last solve's GMRES */
+        f += g->coarse_flops;
+        b += g->coarse_bytes;
+      } else {
+        lv->smooth->counts(lv->s, lv->smooth, &fs, &bs);
+        f += fs, b += bs;
+      }
+      break;
+    }
+    double nc = g->lv[l + 1].kr->n;
+    lv->smooth->counts(lv->s, lv->smooth, &fs, &bs);
+    krylov_spmv_counts(lv->s, &fa, &ba);
+    /* two smoothings, two products and residuals (n, 24 n), the update
+     * (2 n, 24 n), restriction (0, 20 nc) and prolongation (nc, 28 nc). */
+    f += 2 * fs + 2 * (fa + n) + 2 * n + nc;
+    b += 2 * bs + 2 * (ba + 24 * n) + 24 * n + 48 * nc;
+  }
+  (void)s;
+  *flops = f;
+  *bytes = b;
+}
+
+static void destroy(hdgcl_solver s, precond *pc) {
+  pmg *g = pc->data;
+  if (!g) return;
+#ifdef HDGCL_WITH_HYPRE
+  hypre_release(g);
+#endif
+  free(g->hb);
+  free(g->hx);
+  for (int l = 0; l < g->nlevels; l++) {
+    pmg_level *lv = &g->lv[l];
+    if (lv->restrict_k) clReleaseKernel(lv->restrict_k);
+    if (lv->prolong_k) clReleaseKernel(lv->prolong_k);
+    hdgcl_buffer *bufs[] = {&lv->b, &lv->x, &lv->r, &lv->t, &lv->map};
+    for (int i = 0; i < 5; i++) hdgcl_buffer_release(s->ctx, bufs[i]);
+    if (l > 0) hdgcl_solver_destroy(&lv->s);
+  }
+  precond_destroy(s, &g->fine_smooth);
+  free(g);
+  pc->data = NULL;
+}
+
+int precond_pmg_mode_map(hdgcl_shape shape, int pf, int pc, int32_t *map, int nfc) {
+  /* The k-th fine face function of degree <= pc is coarse function k:
+   * segments and triangles order their functions by degree (a prefix);
+   * quadrilaterals index i + (p+1) j, whose entries with i, j <= pc come in
+   * the coarse order i + (pc+1) j.  tests/test_pmg.c checks the functions. */
+  int nff = hdgcl_basis_size(shape, pf), k = 0;
+  for (int i = 0; i < nff; i++)
+    if (hdgcl_basis_degree(shape, pf, i) <= pc) {
+      if (k == nfc) break;
+      map[k++] = i;
+    }
+  if (k != nfc || nfc != hdgcl_basis_size(shape, pc))
+    return hdgcl_error(HDGCL_ERROR_INTERNAL,
+                       "p-multigrid: %d face modes of degree <= %d in the degree-%d basis, %d expected",
+                       k, pc, pf, nfc);
+  return HDGCL_SUCCESS;
+}
+
+int precond_pmg_block_map(hdgcl_shape shape, int pf, int pc, int ncomp, int32_t *map) {
+  /* Face blocks are component-major (c Nf + m, host/fem/hdg.h): coarse mode k of
+   * component c is fine mode map[k] of component c. */
+  int nfc = hdgcl_basis_size(shape, pc), nff = hdgcl_basis_size(shape, pf);
+  HDGCL_TRY(precond_pmg_mode_map(shape, pf, pc, map, nfc));
+  for (int c = ncomp - 1; c >= 0; c--)
+    for (int k = 0; k < nfc; k++) map[c * nfc + k] = c * nff + map[k];
+  return HDGCL_SUCCESS;
+}
+
+/* The map of precond_pmg_block_map on the device (nfc: coarse block size). */
+static int mode_map(hdgcl_shape shape, int pf, int pc, int ncomp, int nfc, hdgcl_context ctx,
+                    hdgcl_buffer *buf) {
+  int32_t *map;
+  HDGCL_TRY(hdgcl_calloc((size_t)nfc, sizeof *map, "p-multigrid mode map", &map));
+  int status = precond_pmg_block_map(shape, pf, pc, ncomp, map);
+  if (status == HDGCL_SUCCESS)
+    status = hdgcl_buffer_create(ctx, (size_t)nfc * 4, "p-multigrid mode map", buf);
+  if (status == HDGCL_SUCCESS) status = hdgcl_buffer_write(ctx, buf, 0, (size_t)nfc * 4, map);
+  free(map);
+  return status;
+}
+
+uint64_t precond_pmg_bytes(hdgcl_solver s) {
+  /* Level 0: its Chebyshev smoother (block-Jacobi inverses and 3 vectors)
+   * and r, t.  The coarser levels are separate solvers with their own
+   * memory accounting. */
+  const hdg_sizes *sz = &s->ref.sz;
+  uint64_t n = (uint64_t)s->num.num_unknown_faces * sz->nfb;
+  uint64_t bytes = n * sz->nfb * 8 + 5 * n * 8;
+  if (s->nonsymmetric) {
+    bytes += 13 * n * 8; /* the smoother's Arnoldi basis */
+#ifndef HDGCL_WITH_HYPRE
+    if (!s->flexible) bytes += (uint64_t)s->restart * n * 8; /* FGMRES's Z (krylov_gmres.c) */
+#endif
+  }
+  return bytes;
+}
+
+int precond_pmg_create(hdgcl_solver s, krylov *kr, precond *pc) {
+  bool nonsym = s->nonsymmetric;
+  *pc = (precond){.name = "pmg", .setup = setup, .apply = apply, .counts = counts,
+                  .destroy = destroy, .fixed = true, .symmetric = !nonsym};
+  pmg *g;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *g, "p-multigrid preconditioner", &g));
+  pc->data = g;
+#ifdef HDGCL_WITH_HYPRE
+  g->hypre = true;
+  HDGCL_TRY(hypre_init_once());
+#endif
+  g->coarse_gmres = nonsym && !g->hypre;
+  pc->fixed = !g->coarse_gmres; /* an inner GMRES is not a linear operator: FGMRES outside */
+  int orders[PMG_MAX_LEVELS];
+  g->nlevels = level_orders(s->ref.sz.order, s->pmg_coarse, orders);
+  for (int l = 0; l < g->nlevels; l++) {
+    pmg_level *lv = &g->lv[l];
+    bool coarsest = l == g->nlevels - 1;
+    lv->order = orders[l];
+    int degree = coarsest && !g->coarse_gmres ? PMG_COARSE_DEGREE : s->pmg_smooth;
+    if (l == 0) {
+      lv->s = s;
+      lv->kr = kr;
+      if (coarsest && g->coarse_gmres)
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "--precond pmg on nonsymmetric --problem %s needs order > --pmg-coarse "
+                           "(%d) without hypre",
+                           s->problem->info.name, s->pmg_coarse);
+      if (!(coarsest && g->hypre)) {
+        HDGCL_TRY(precond_chebyshev_create_degree(s, kr, degree, PRECOND_BLOCK_JACOBI,
+                                                  &g->fine_smooth));
+        lv->smooth = &g->fine_smooth;
+      }
+    } else {
+      int kind = coarsest && g->hypre ? PRECOND_NONE : PRECOND_CHEBYSHEV;
+      int restart = coarsest && g->coarse_gmres ? PMG_COARSE_RESTART : 0;
+      /* Batches no larger than the fine level's: a level's elements are
+       * smaller, so its local-stage buffers are too. */
+      HDGCL_TRY(solver_create_level(s, orders[l], kind, degree, restart, s->dev->local.chunk,
+                                    &lv->s));
+      lv->kr = &lv->s->dev->krylov;
+      if (kind != PRECOND_NONE) lv->smooth = lv->kr->pc; /* set up with the level */
+      if (restart) {
+        lv->s->rtol = PMG_COARSE_RTOL;
+        lv->s->maxit = PMG_COARSE_MAXIT;
+      }
+    }
+    lv->nf = lv->s->ref.sz.nfb; /* the transfers' block: ncomp * Nf */
+    size_t vb = (size_t)(lv->kr->n ? lv->kr->n : 1) * 8;
+    if (l > 0) {
+      HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "p-multigrid b", &lv->b));
+      HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "p-multigrid x", &lv->x));
+    }
+    if (!coarsest) {
+      HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "p-multigrid residual", &lv->r));
+      HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "p-multigrid correction", &lv->t));
+      HDGCL_TRY(hdgcl_kernel_create(lv->kr->program, "pmg_restrict", &lv->restrict_k));
+      HDGCL_TRY(hdgcl_kernel_create(lv->kr->program, "pmg_prolong_add", &lv->prolong_k));
+    }
+  }
+  for (int l = 0; l + 1 < g->nlevels; l++)
+    HDGCL_TRY(mode_map(s->ref.sz.face_shape, g->lv[l].order, g->lv[l + 1].order,
+                       s->ref.sz.ncomp, g->lv[l + 1].nf, s->ctx, &g->lv[l].map));
+  if (g->hypre) {
+    size_t n = (size_t)g->lv[g->nlevels - 1].kr->n + 1;
+    HDGCL_TRY(hdgcl_calloc(n, sizeof(double), "p-multigrid coarse b", &g->hb));
+    HDGCL_TRY(hdgcl_calloc(n, sizeof(double), "p-multigrid coarse x", &g->hx));
+  }
+  return HDGCL_SUCCESS;
+}
