@@ -149,6 +149,10 @@ double hdg_map(const hdgcl_mesh *mesh, int32_t e, const double *xi, double *x, d
 /* inv = jac^-1 for a dim x dim matrix of determinant det. */
 void hdg_invert(int dim, const double *jac, double det, double *inv);
 
+/* The normal spanned by a face's tangents: in 2D t0 turned clockwise
+ * (t0_y, -t0_x, 0), in 3D t0 x t1; not normalised, orientation as given. */
+void hdg_normal_from_tangents(int dim, const double t[2][3], double *n);
+
 /* At the element reference point X on local face f of element e: the
  * physical point x[3] and the outward normal scaled by the surface Jacobian,
  * nds[3] = n dS/ds relative to the face's reference measure ds (so that

@@ -126,6 +126,18 @@ void hdg_invert(int dim, const double *J, double det, double *inv) {
   inv[8] = (J[0] * J[4] - J[1] * J[3]) / det;
 }
 
+void hdg_normal_from_tangents(int dim, const double t[2][3], double *n) {
+  if (dim == 2) {
+    n[0] = t[0][1];
+    n[1] = -t[0][0];
+    n[2] = 0.0;
+  } else {
+    n[0] = t[0][1] * t[1][2] - t[0][2] * t[1][1];
+    n[1] = t[0][2] * t[1][0] - t[0][0] * t[1][2];
+    n[2] = t[0][0] * t[1][1] - t[0][1] * t[1][0];
+  }
+}
+
 double hdg_face_normal(const hdgcl_mesh *mesh, int32_t e, int f, const double *X, double *x,
                        double *nds) {
   int d = mesh->dim;
@@ -144,15 +156,7 @@ double hdg_face_normal(const hdgcl_mesh *mesh, int32_t e, int f, const double *X
       t[0][k] += jac[k * d + l] * (X1[l] - X0[l]);
       if (d == 3) t[1][k] += jac[k * d + l] * (X2[l] - X0[l]);
     }
-  if (d == 2) {
-    nds[0] = t[0][1];
-    nds[1] = -t[0][0];
-    nds[2] = 0.0;
-  } else {
-    nds[0] = t[0][1] * t[1][2] - t[0][2] * t[1][1];
-    nds[1] = t[0][2] * t[1][0] - t[0][0] * t[1][2];
-    nds[2] = t[0][0] * t[1][1] - t[0][1] * t[1][0];
-  }
+  hdg_normal_from_tangents(d, (const double(*)[3])t, nds);
   /* Outward: along cof(J) n_ref = det(J) J^-T n_ref. */
   double nref[3] = {0, 0, 0}, cof[3] = {0, 0, 0};
   hdgcl_reference_face_normal(mesh->type, f, nref);

@@ -716,15 +716,7 @@ static int face_axis(const hdgcl_mesh *mesh, int32_t f, double *n) {
     t[0][k] = mesh->coords[(size_t)v[1] * d + k] - mesh->coords[(size_t)v[0] * d + k];
     t[1][k] = mesh->coords[(size_t)v[nv - 1] * d + k] - mesh->coords[(size_t)v[0] * d + k];
   }
-  if (d == 2) {
-    n[0] = t[0][1];
-    n[1] = -t[0][0];
-    n[2] = 0.0;
-  } else {
-    n[0] = t[0][1] * t[1][2] - t[0][2] * t[1][1];
-    n[1] = t[0][2] * t[1][0] - t[0][0] * t[1][2];
-    n[2] = t[0][0] * t[1][1] - t[0][1] * t[1][0];
-  }
+  hdg_normal_from_tangents(d, (const double(*)[3])t, n);
   double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
   for (int k = 0; k < 3; k++) n[k] = len > 0 ? n[k] / len : 0.0;
   for (int k = 0; k < d; k++)
