@@ -896,8 +896,8 @@ int hdg_user_problem_coefficients(const hdg_user_problem *up, const hdgcl_mesh *
                            "%s: element %d (tag %d) at (%g, %g, %g): c = %g (need c >= 0)",
                            up->source, (int)e, (int)tag, v[0], v[1], v[2], c[e]);
     } else {
-      kappa[e] = hdg_expr_eval(r && r->kappa.scalar ? r->kappa.scalar : up->kappa.scalar, v);
-      c[e] = hdg_expr_eval(r && r->c ? r->c : up->c, v);
+      double b[3];
+      hdg_user_coefficients(up, ri, v[0], v[1], v[2], &kappa[e], &c[e], b);
       if (!(kappa[e] > 0) || !isfinite(kappa[e]) || !(c[e] >= 0) || !isfinite(c[e]))
         return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                            "%s: element %d (tag %d) at (%g, %g, %g): kappa = %g, c = %g (need kappa > 0, "
