@@ -78,7 +78,9 @@ __kernel void mapped_build(const int e0, const int m_over_kappa, __global const 
   problem_beta(pp, beta);
 #ifdef POINT_COEFFICIENTS
   const int set = elem_set[e];
-  const bool convection = true; /* beta at each point */
+#endif
+#ifdef POINT_BETA
+  const bool convection = true; /* beta(x) at each point, not 0 everywhere */
 #else
   const bool convection = beta[0] != 0.0 || beta[1] != 0.0 || beta[2] != 0.0;
 #endif

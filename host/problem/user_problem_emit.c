@@ -98,7 +98,11 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
    * coefficients = points (cl/fem/problems.h problem_coefficients_at; the
    * kernels call it only where the prelude defines POINT_COEFFICIENTS). */
   {
-    if (up->point_coefficients && !up->problem.vector) add(&t, "#define POINT_COEFFICIENTS 1\n");
+    if (up->point_coefficients && !up->problem.vector) {
+      add(&t, "#define POINT_COEFFICIENTS 1\n");
+      /* beta somewhere not 0: the kernels add the convection terms */
+      if (up->problem.nonsymmetric) add(&t, "#define POINT_BETA 1\n");
+    }
     add(&t, "void user_coefficients(int set, double x, double y, double z, double *kappa, double *c, "
             "double *b) {\n  switch (set) {\n");
     for (int i = 0; i < up->num_regions; i++) {
