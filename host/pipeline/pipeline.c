@@ -68,12 +68,26 @@ uint64_t pipeline_fixed_bytes(hdgcl_solver s) {
   return bytes;
 }
 
-#define UPLOAD(buf, count, type, src, name)                                                      \
-  do {                                                                                           \
-    size_t bytes_ = (size_t)(count) * sizeof(type);                                              \
-    HDGCL_TRY(hdgcl_buffer_create(s->ctx, bytes_ ? bytes_ : sizeof(type), name, &(buf)));          \
-    if (bytes_) HDGCL_TRY(hdgcl_buffer_write(s->ctx, &(buf), 0, bytes_, (src)));                  \
-  } while (0)
+/* A device buffer of `bytes` (at least `min`: no buffer is empty) holding src. */
+static int upload_bytes(hdgcl_solver s, hdgcl_buffer *buf, size_t bytes, size_t min, const void *src,
+                        const char *name) {
+  HDGCL_TRY(hdgcl_buffer_create(s->ctx, bytes ? bytes : min, name, buf));
+  return bytes ? hdgcl_buffer_write(s->ctx, buf, 0, bytes, src) : HDGCL_SUCCESS;
+}
+#define UPLOAD(buf, count, type, src, name) \
+  HDGCL_TRY(upload_bytes(s, &(buf), (size_t)(count) * sizeof(type), sizeof(type), (src), name))
+
+/* coefficients = points: each element's region, for user_coefficients (else one 0). */
+static int upload_element_regions(hdgcl_solver s, hdgcl_buffer *buf) {
+  bool points = s->user && s->user->point_coefficients;
+  size_t n = points ? (size_t)s->mesh->num_elements : 1;
+  int32_t *set;
+  HDGCL_TRY(hdgcl_calloc(n, sizeof *set, "element regions", &set));
+  for (size_t e = 0; points && e < n; e++) set[e] = hdg_user_element_set(s->user, s->mesh, (int32_t)e);
+  int status = upload_bytes(s, buf, n * sizeof *set, sizeof *set, set, "element regions");
+  free(set);
+  return status;
+}
 
 /* Allocates and fills device_data (counted as the upload stage). */
 static int upload(hdgcl_solver s) {
@@ -98,19 +112,7 @@ static int upload(hdgcl_solver s) {
   else
     UPLOAD(d->kappa, ne, double, vector ? s->mu : s->kappa, "kappa");
   UPLOAD(d->c, ne, double, s->c, "c");
-  {
-    /* coefficients = points: each element's region, for user_coefficients */
-    bool points = s->user && s->user->point_coefficients;
-    int32_t *set, zero = 0;
-    HDGCL_TRY(hdgcl_calloc(points ? ne : 1, sizeof *set, "element regions", &set));
-    for (size_t e = 0; points && e < ne; e++) set[e] = hdg_user_element_set(s->user, m, (int32_t)e);
-    int status = HDGCL_SUCCESS;
-    size_t bytes = (points ? ne : 1) * sizeof *set;
-    status = hdgcl_buffer_create(s->ctx, bytes, "element regions", &d->elem_set);
-    if (!status) status = hdgcl_buffer_write(s->ctx, &d->elem_set, 0, bytes, points ? set : &zero);
-    free(set);
-    HDGCL_TRY(status);
-  }
+  HDGCL_TRY(upload_element_regions(s, &d->elem_set));
   UPLOAD(d->lambda, vector ? ne : 1, double, vector ? s->lambda : s->c, "lambda");
   UPLOAD(d->face_verts, nfc * m->verts_per_face, int32_t, m->face_verts, "face_verts");
   UPLOAD(d->face_elems, nfc * 2, int32_t, m->face_elems, "face_elems");
