@@ -1,8 +1,11 @@
 /* hdgcl: command-line entry point; dispatches to the subcommands. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/temp_file.h"
 
 static const cli_command *const commands[] = {&cli_devices, &cli_mesh, &cli_solve, &cli_bench};
 enum { NUM_COMMANDS = sizeof commands / sizeof commands[0] };
@@ -14,6 +17,29 @@ static void usage(FILE *out) {
     fprintf(out, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
   fprintf(out, "\nThe device is chosen with --device SPEC or $HDGCL_DEVICE "
                "(auto, gpu, cpu, ref, a vendor or platform name, or P:D).\n");
+}
+
+/* SIGINT (Ctrl-C) or SIGTERM: remove the temporaries of the output files
+ * being written (no partial file), say so, and stop at once with the shell's
+ * code for the signal (128 + its number).  Only async-signal-safe calls. */
+static void interrupted(int sig) {
+  hdgcl_temp_remove_all();
+  static const char msg_int[] = "hdgcl: interrupted (SIGINT): stopped, unfinished output files removed\n";
+  static const char msg_term[] = "hdgcl: terminated (SIGTERM): stopped, unfinished output files removed\n";
+  if (sig == SIGINT)
+    (void)!write(STDERR_FILENO, msg_int, sizeof msg_int - 1);
+  else
+    (void)!write(STDERR_FILENO, msg_term, sizeof msg_term - 1);
+  _exit(128 + sig);
+}
+
+static void catch_interrupts(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = interrupted;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
 }
 
 int main(int argc, char **argv) {
@@ -41,6 +67,7 @@ int main(int argc, char **argv) {
       cmd->help(stdout);
       return 0;
     }
+  catch_interrupts();
   hdgcl_options opts = NULL;
   int status = hdgcl_options_create(&opts);
   if (status == HDGCL_SUCCESS) status = hdgcl_options_parse(opts, argc, argv, 2);

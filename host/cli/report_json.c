@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/error.h"
 #include "cli/report.h"
@@ -15,19 +14,9 @@ static int no_memory(const char *what) {
 
 /* --- the file --- */
 
-int json_open(json_file *j, const char *path) {
-  snprintf(j->path, sizeof j->path, "%s", path);
-  snprintf(j->tmp, sizeof j->tmp, "%s.tmp.%ld", path, (long)getpid());
-  j->f = fopen(j->tmp, "w");
-  if (!j->f) return hdgcl_error(HDGCL_ERROR_IO, "cannot write %s", path);
-  return HDGCL_SUCCESS;
-}
+int json_open(json_file *j, const char *path) { return hdgcl_temp_open(j, path, "w"); }
 
-void json_abort(json_file *j) {
-  if (j->f) fclose(j->f);
-  j->f = NULL;
-  remove(j->tmp);
-}
+void json_abort(json_file *j) { hdgcl_temp_discard(j); }
 
 /* cJSON_Print's text with its tabs as before hdgcl used cJSON: two spaces per
  * level, "key": value.  A raw tab in its text is always layout (cJSON writes
@@ -69,14 +58,7 @@ int json_commit(json_file *j, const cJSON *root) {
       return status;
     }
   }
-  int bad = ferror(j->f);
-  bad |= fclose(j->f);
-  j->f = NULL;
-  if (bad || rename(j->tmp, j->path) != 0) {
-    remove(j->tmp);
-    return hdgcl_error(HDGCL_ERROR_IO, "cannot write %s", j->path);
-  }
-  return HDGCL_SUCCESS;
+  return hdgcl_temp_commit(j);
 }
 
 /* --- building --- */

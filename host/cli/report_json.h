@@ -19,14 +19,12 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/temp_file.h"
 #include "hdgcl/hdgcl.h"
 
 /* A JSON file written atomically: opened as PATH.tmp.PID, renamed on success,
- * removed on failure (so a failed run leaves no partial file). */
-typedef struct json_file {
-  FILE *f;
-  char path[4096], tmp[4200];
-} json_file;
+ * removed on failure or an interrupt (so a failed run leaves no partial file). */
+typedef hdgcl_temp_file json_file;
 
 int json_open(json_file *j, const char *path);
 /* Writes root (formatted; NULL: nothing more, e.g. after json_write_line),

@@ -21,6 +21,7 @@
 
 #include "core/context.h"
 #include "core/error.h"
+#include "core/temp_file.h"
 #include "core/kernel_sources.h"
 
 #define CACHE_MAGIC "HDGCLBIN"
@@ -189,14 +190,14 @@ static void cache_store(hdgcl_context ctx, const uint64_t key[2], cl_program pro
   h.key[1] = key[1];
   h.length = len;
   h.checksum = checksum(bin, len);
-  char path[4200], tmp[4300];
+  char path[4096];
   cache_path(ctx, key, path, sizeof path);
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
-  if (f) {
-    int bad = fwrite(&h, sizeof h, 1, f) != 1 || fwrite(bin, 1, len, f) != len;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) remove(tmp);
+  /* A failure only loses the cache entry: no error. */
+  hdgcl_temp_file out;
+  if (hdgcl_temp_open(&out, path, "wb") == HDGCL_SUCCESS) {
+    if (fwrite(&h, sizeof h, 1, out.f) == 1 && fwrite(bin, 1, len, out.f) == len)
+      (void)hdgcl_temp_commit(&out);
+    hdgcl_temp_discard(&out);
   }
   free(bin);
 }
@@ -317,14 +318,12 @@ bool hdgcl_tuning_load(hdgcl_context ctx, const char *label, char *value, size_t
 
 void hdgcl_tuning_store(hdgcl_context ctx, const char *label, const char *value) {
   if (!ctx->use_cache || ctx->reference || make_dirs(ctx->cache_dir) != 0) return;
-  char path[4200], tmp[4300];
+  char path[4096];
   tuning_path(ctx, label, path, sizeof path);
-  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (!f) return;
-  bool ok = fprintf(f, "%s\n", value) > 0;
-  ok = fclose(f) == 0 && ok;
-  if (!ok || rename(tmp, path) != 0) remove(tmp);
+  hdgcl_temp_file out; /* a failure only loses the record: no error */
+  if (hdgcl_temp_open(&out, path, "w") != HDGCL_SUCCESS) return;
+  if (fprintf(out.f, "%s\n", value) > 0) (void)hdgcl_temp_commit(&out);
+  hdgcl_temp_discard(&out);
 }
 
 /* Builds `source` (named `what` in messages) through both caches. */

@@ -11,17 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/error.h"
+#include "core/temp_file.h"
 #include "hdgcl/solver.h"
-
-static int open_tmp(const char *path, char *tmp, size_t n, FILE **f) {
-  snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
-  *f = fopen(tmp, "w");
-  if (!*f) return hdgcl_error(HDGCL_ERROR_IO, "cannot write %s", path);
-  return HDGCL_SUCCESS;
-}
 
 int hdgcl_solver_export_matrix(hdgcl_solver solver, const char *prefix) {
   if (!solver || !prefix || !*prefix)
@@ -31,18 +24,18 @@ int hdgcl_solver_export_matrix(hdgcl_solver solver, const char *prefix) {
   const int32_t *cols;
   HDGCL_TRY(hdgcl_solver_matrix(solver, &rows, &slots, &nf, &values, &cols, &rhs));
   size_t plen = strlen(prefix) + 16;
-  char *mpath = malloc(plen), *rpath = malloc(plen), *mtmp = malloc(plen + 32),
-       *rtmp = malloc(plen + 32);
-  FILE *fm = NULL, *fr = NULL;
+  char *mpath = malloc(plen), *rpath = malloc(plen);
+  hdgcl_temp_file tm = {0}, tr = {0};
   int status = HDGCL_SUCCESS;
-  if (!mpath || !rpath || !mtmp || !rtmp) {
+  if (!mpath || !rpath) {
     status = hdgcl_error(HDGCL_ERROR_MEMORY, "out of host memory for file names");
     goto done;
   }
   snprintf(mpath, plen, "%s.mtx", prefix);
   snprintf(rpath, plen, "%s.rhs.mtx", prefix);
-  HDGCL_TRY_GOTO(status, open_tmp(mpath, mtmp, plen + 32, &fm), done);
-  HDGCL_TRY_GOTO(status, open_tmp(rpath, rtmp, plen + 32, &fr), done);
+  HDGCL_TRY_GOTO(status, hdgcl_temp_open(&tm, mpath, "w"), done);
+  HDGCL_TRY_GOTO(status, hdgcl_temp_open(&tr, rpath, "w"), done);
+  FILE *fm = tm.f, *fr = tr.f;
   long long n = (long long)rows * nf, nnz = 0;
   for (long long u = 0; u < rows; u++)
     for (int sl = 0; sl < slots; sl++)
@@ -61,29 +54,13 @@ int hdgcl_solver_export_matrix(hdgcl_solver solver, const char *prefix) {
       }
   fprintf(fr, "%%%%MatrixMarket matrix array real general\n%lld 1\n", n);
   for (long long i = 0; i < n; i++) fprintf(fr, "%.17g\n", rhs[i]);
-  int werr = ferror(fm) | ferror(fr);
-  werr |= fclose(fm);
-  fm = NULL;
-  werr |= fclose(fr);
-  fr = NULL;
-  if (werr) {
-    status = hdgcl_error(HDGCL_ERROR_IO, "error writing %s (disk full?)", mpath);
-    goto done;
-  }
-  if (rename(mtmp, mpath) != 0 || rename(rtmp, rpath) != 0) {
-    remove(mpath);
-    status = hdgcl_error(HDGCL_ERROR_IO, "cannot rename the temporaries to %s and %s", mpath, rpath);
-  }
+  HDGCL_TRY_GOTO(status, hdgcl_temp_commit(&tr), done);
+  status = hdgcl_temp_commit(&tm);
+  if (status != HDGCL_SUCCESS) remove(rpath); /* no right-hand side without its matrix */
 done:
-  if (fm) fclose(fm);
-  if (fr) fclose(fr);
-  if (status != HDGCL_SUCCESS && mtmp && rtmp) {
-    remove(mtmp);
-    remove(rtmp);
-  }
+  hdgcl_temp_discard(&tm);
+  hdgcl_temp_discard(&tr);
   free(mpath);
   free(rpath);
-  free(mtmp);
-  free(rtmp);
   return status;
 }

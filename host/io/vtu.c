@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "fem/basis.h"
 #include "core/error.h"
+#include "core/temp_file.h"
 #include "drivers/solver_impl.h"
 
 enum { VTK_TRIANGLE = 5, VTK_TETRA = 10, VTK_QUAD = 9, VTK_HEXAHEDRON = 12 };
@@ -213,13 +213,9 @@ int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)L.npts * np, sizeof(double), "VTU basis", &phi0), done);
   HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, sz->order, L.npts, L.xi, phi0, NULL), done);
 
-  char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
-    status = hdgcl_error(HDGCL_ERROR_IO, "cannot write %s", path);
-    goto done;
-  }
+  hdgcl_temp_file out;
+  HDGCL_TRY_GOTO(status, hdgcl_temp_open(&out, path, "w"), done);
+  FILE *f = out.f;
   size_t total_pts = (size_t)m->num_elements * L.npts, total_cells = (size_t)m->num_elements * L.ncells;
   fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" "
              "byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n"
@@ -278,11 +274,7 @@ cell_data:
   for (int32_t e = 0; e < m->num_elements; e++)
     for (int c = 0; c < L.ncells; c++) fprintf(f, "%d\n", (int)e);
   fprintf(f, "</DataArray>\n</CellData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
-  status = HDGCL_SUCCESS;
-  if ((ferror(f) | fclose(f)) != 0) status = hdgcl_error(HDGCL_ERROR_IO, "cannot write %s", path);
-  if (status == HDGCL_SUCCESS && rename(tmp, path) != 0)
-    status = hdgcl_error(HDGCL_ERROR_IO, "cannot rename %s to %s", tmp, path);
-  if (status != HDGCL_SUCCESS) remove(tmp);
+  status = hdgcl_temp_commit(&out);
 done:
   free(phi);
   free(phi0);
