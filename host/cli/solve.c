@@ -99,6 +99,8 @@ static void help(FILE *out) {
           "  --warmup W         W untimed solves first (kernel JIT, caches; default 0)\n"
           "  --repeat R         R timed solves; each stage reports its median (default 1)\n"
           "  --no-cache         do not use the kernel binary cache\n"
+          "  --max-device-memory SIZE  use at most SIZE of device memory (512M, 2G): the local\n"
+          "                     stage runs in batches that fit, or the solve stops first\n"
           "  --profile          print each kernel's device time at the end (or HDGCL_PROFILE=1)\n"
           "  --quiet            print nothing but errors\n");
 }

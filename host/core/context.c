@@ -1,5 +1,6 @@
 /* Contexts: device selection, queue, device buffers with memory accounting,
  * kernel launches with named errors, timing. */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,8 @@
 #include "core/error.h"
 #include "core/profile.h"
 
-const char *const hdgcl_context_options[] = {"no-cache", "cache-dir", "verbose", "profile", NULL};
+const char *const hdgcl_context_options[] = {"no-cache", "cache-dir", "verbose", "profile",
+                                             "max-device-memory", NULL};
 
 /* Cache directory: option, else $XDG_CACHE_HOME/hdgcl, else ~/.cache/hdgcl. */
 static void default_cache_dir(char *out, size_t n) {
@@ -64,6 +66,48 @@ static int open_device(hdgcl_context ctx, const char *spec) {
   return HDGCL_SUCCESS;
 }
 
+/* "N", "NK", "NM", "NG" (binary units, K = 1024; also KiB, MB, ...) -> bytes. */
+static int parse_memory_size(const char *text, uint64_t *bytes) {
+  char *end;
+  errno = 0;
+  double v = strtod(text, &end);
+  uint64_t unit = 1;
+  switch (*end) {
+  case 'k': case 'K': unit = 1ull << 10; end++; break;
+  case 'm': case 'M': unit = 1ull << 20; end++; break;
+  case 'g': case 'G': unit = 1ull << 30; end++; break;
+  case 't': case 'T': unit = 1ull << 40; end++; break;
+  }
+  if (unit > 1 && (!strcmp(end, "iB") || !strcmp(end, "B"))) end += strlen(end);
+  if (end == text || *end || errno || !(v >= 1) || v * unit > 1e18)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--max-device-memory '%s': expected a size such as 512M, 2G or 1048576 bytes",
+                       text);
+  *bytes = (uint64_t)(v * unit);
+  return HDGCL_SUCCESS;
+}
+
+/* --max-device-memory: hdgcl uses at most that much of the device, as if the
+ * device had no more (chunk sizes and the up-front refusals follow it). */
+static int apply_memory_limit(hdgcl_context ctx, hdgcl_options opts) {
+  const char *text;
+  HDGCL_TRY(hdgcl_options_get_string(opts, "max-device-memory", NULL, &text));
+  if (!text) return HDGCL_SUCCESS;
+  uint64_t cap = 0;
+  HDGCL_TRY(parse_memory_size(text, &cap));
+  if (ctx->reference) return HDGCL_SUCCESS; /* the reference path holds no device memory */
+  if (cap < ctx->info.global_mem) {
+    ctx->info.global_mem = cap;
+    ctx->memory_limited = true;
+  }
+  if (cap < ctx->info.max_alloc) ctx->info.max_alloc = cap;
+  return HDGCL_SUCCESS;
+}
+
+const char *hdgcl_context_memory_name(hdgcl_context ctx) {
+  return ctx->memory_limited ? "--max-device-memory" : "the device's memory";
+}
+
 int hdgcl_context_create(const char *spec, hdgcl_options opts, hdgcl_context *ctx_out) {
   if (!ctx_out) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_context_create: NULL output");
   *ctx_out = NULL;
@@ -98,6 +142,7 @@ int hdgcl_context_create(const char *spec, hdgcl_options opts, hdgcl_context *ct
   } else {
     HDGCL_TRY_GOTO(status, open_device(ctx, given), fail);
   }
+  HDGCL_TRY_GOTO(status, apply_memory_limit(ctx, opts), fail);
   *ctx_out = ctx;
   return HDGCL_SUCCESS;
 fail:
@@ -143,15 +188,16 @@ int hdgcl_buffer_create(hdgcl_context ctx, size_t bytes, const char *name, hdgcl
   if (bytes == 0) return hdgcl_error(HDGCL_ERROR_INTERNAL, "device buffer %s of 0 bytes", name);
   if (bytes > ctx->info.max_alloc)
     return hdgcl_error(HDGCL_ERROR_MEMORY,
-                       "device buffer %s needs %.1f MiB, more than the device's largest "
-                       "allocation (%.1f MiB)",
-                       name, bytes / 1048576.0, ctx->info.max_alloc / 1048576.0);
+                       "device buffer %s needs %.1f MiB, more than the largest allocation "
+                       "(%.1f MiB, %s)",
+                       name, bytes / 1048576.0, ctx->info.max_alloc / 1048576.0,
+                       ctx->memory_limited ? "--max-device-memory" : "the device's");
   if (ctx->mem_in_use + bytes > ctx->info.global_mem)
     return hdgcl_error(HDGCL_ERROR_MEMORY,
                        "device buffer %s needs %.1f MiB; with the %.1f MiB already held that "
-                       "exceeds the device's %.1f MiB",
+                       "exceeds the %.1f MiB of %s",
                        name, bytes / 1048576.0, ctx->mem_in_use / 1048576.0,
-                       ctx->info.global_mem / 1048576.0);
+                       ctx->info.global_mem / 1048576.0, hdgcl_context_memory_name(ctx));
   cl_int err;
   buf->mem = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
   if (err != CL_SUCCESS) return hdgcl_error_cl(err, "clCreateBuffer", name);

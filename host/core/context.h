@@ -26,6 +26,7 @@ struct hdgcl_context_s {
   bool verbose;
   char cache_dir[4096];
   uint64_t mem_in_use, mem_high_water;
+  bool memory_limited;     /* --max-device-memory lowered info.global_mem */
   program_entry *programs;
   int num_programs;
   /* On-disk program cache counters (tests, verbose output). */
@@ -35,6 +36,10 @@ struct hdgcl_context_s {
   void *profile_data;
   char blas_tuning[512]; /* what CLBlast tuning applies (host/core/blas_tuning.c) */
 };
+
+/* What bounds device memory, for messages: "--max-device-memory" where that
+ * option lowered it, else "the device's memory". */
+const char *hdgcl_context_memory_name(hdgcl_context ctx);
 
 /* Fills info for a device of a platform (device.c). */
 int hdgcl_device_describe(cl_platform_id platform, cl_device_id device, hdgcl_device_info *info);

@@ -121,12 +121,19 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
            8 * (uint64_t)s->ref.qload.n * (2 + 2 * sz->dim * sz->dim + sz->dim);
   uint64_t zper = 8 * np * nt1;
   uint64_t fixed = pipeline_fixed_bytes(s);
+  /* 90% of the device (or --max-device-memory), less what other solvers on
+   * this context hold already (the finer levels of p-multigrid). */
+  uint64_t held = 0, peak = 0;
+  HDGCL_TRY(hdgcl_context_memory(s->ctx, &held, &peak));
   uint64_t budget = info.global_mem / 10 * 9;
+  budget = held < budget ? budget - held : 0;
   if (fixed + per + zper > budget)
     return hdgcl_error(HDGCL_ERROR_MEMORY,
-                       "the trace system needs %.1f MiB, more than the device's %.1f MiB "
-                       "(use a smaller mesh or order)",
-                       fixed / 1048576.0, info.global_mem / 1048576.0);
+                       "the trace system needs %.1f MiB (and a local batch %.1f KiB per element), "
+                       "more than the %.1f MiB left of 90%% of the %.1f MiB of %s (use a smaller "
+                       "mesh or order)",
+                       fixed / 1048576.0, (per + zper) / 1024.0, budget / 1048576.0,
+                       info.global_mem / 1048576.0, hdgcl_context_memory_name(s->ctx));
   uint64_t avail = budget - fixed;
   uint64_t biggest = np * np > np * nt1 ? np * np : np * nt1;
   if (nt1 * nt1 > biggest) biggest = nt1 * nt1;

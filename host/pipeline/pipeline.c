@@ -46,41 +46,31 @@ size_t pipeline_kernel_max_wg(hdgcl_solver s, cl_kernel kernel) {
   return max;
 }
 
-/* Bytes of the device buffers other than the local-stage chunks. */
-uint64_t pipeline_fixed_bytes(hdgcl_solver s) {
-  const hdgcl_mesh *m = s->mesh;
-  const hdg_sizes *sz = &s->ref.sz;
-  uint64_t ne = (uint64_t)m->num_elements, nfc = (uint64_t)m->num_faces;
-  uint64_t rows = (uint64_t)s->num.num_unknown_faces, n = rows * sz->nfb;
-  uint64_t bytes = 0;
-  bytes += (uint64_t)m->num_vertices * m->dim * 8 + ne * (m->verts_per_element + sz->nfaces) * 4;
-  bytes += ne * sz->nfaces + ne * (sz->ncomp > 1 ? 24 : 16);    /* orientation, kappa, c (lambda) */
-  if (s->kappa_tensor) bytes += ne * 8 * (KAPPA_TENSOR_VALUES(sz->dim) - 1); /* K, K^-1, R */
-  bytes += nfc * (m->verts_per_face * 4 + 8 + 2 + 1 + 4) + rows * (4 + 4 * sz->nslots);
-  bytes += rows * sz->nslots * sz->nfb * sz->nfb * 8;             /* matrix values */
-  if (s->format == FORMAT_ELL) bytes += rows * sz->nslots * sz->nfb * sz->nfb * 4; /* columns */
-  bytes += n * 8;                                               /* rhs */
-  bytes += krylov_bytes(s);                     /* Krylov vectors, preconditioner, history */
-  bytes += (nfc - (uint64_t)m->num_interior_faces) * sz->nfb * 8; /* boundary data */
-  /* u, q (H), u*, errors; the pressure of the vector problems */
-  bytes += ne * ((uint64_t)sz->ncomp * (sz->np * (1 + sz->dim) + sz->np1) + 4) * 8;
-  if (sz->ncomp > 1) bytes += ne * ((uint64_t)sz->np + 4) * 8;
-  return bytes;
-}
-
 /* A device buffer of `bytes` (at least `min`: no buffer is empty) holding src. */
 static int upload_bytes(hdgcl_solver s, hdgcl_buffer *buf, size_t bytes, size_t min, const void *src,
                         const char *name) {
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, bytes ? bytes : min, name, buf));
   return bytes ? hdgcl_buffer_write(s->ctx, buf, 0, bytes, src) : HDGCL_SUCCESS;
 }
-#define UPLOAD(buf, count, type, src, name) \
-  HDGCL_TRY(upload_bytes(s, &(buf), (size_t)(count) * sizeof(type), sizeof(type), (src), name))
+/* With `count` set, UPLOAD only adds the bytes it would allocate (what
+ * pipeline_fixed_bytes counts), else allocates and writes. */
+#define UPLOAD(buf, n, type, src, name)                                                        \
+  do {                                                                                         \
+    size_t bytes_ = (size_t)(n) * sizeof(type);                                                \
+    if (count)                                                                                 \
+      *count += bytes_ ? bytes_ : sizeof(type);                                                \
+    else                                                                                       \
+      HDGCL_TRY(upload_bytes(s, &(buf), bytes_, sizeof(type), (src), name));                   \
+  } while (0)
 
 /* coefficients = points: each element's region, for user_coefficients (else one 0). */
-static int upload_element_regions(hdgcl_solver s, hdgcl_buffer *buf) {
+static int upload_element_regions(hdgcl_solver s, hdgcl_buffer *buf, uint64_t *count) {
   bool points = s->user && s->user->point_coefficients;
   size_t n = points ? (size_t)s->mesh->num_elements : 1;
+  if (count) {
+    *count += n * sizeof(int32_t);
+    return HDGCL_SUCCESS;
+  }
   int32_t *set;
   HDGCL_TRY(hdgcl_calloc(n, sizeof *set, "element regions", &set));
   for (size_t e = 0; points && e < n; e++) set[e] = hdg_user_element_set(s->user, s->mesh, (int32_t)e);
@@ -89,8 +79,9 @@ static int upload_element_regions(hdgcl_solver s, hdgcl_buffer *buf) {
   return status;
 }
 
-/* Allocates and fills device_data (counted as the upload stage). */
-static int upload(hdgcl_solver s) {
+/* Allocates and fills device_data (counted as the upload stage); with count
+ * set, only adds the bytes that would take. */
+static int upload(hdgcl_solver s, uint64_t *count) {
   device_data *d = &s->dev->data;
   const hdgcl_mesh *m = s->mesh;
   const hdg_reference *ref = &s->ref;
@@ -112,7 +103,7 @@ static int upload(hdgcl_solver s) {
   else
     UPLOAD(d->kappa, ne, double, vector ? s->mu : s->kappa, "kappa");
   UPLOAD(d->c, ne, double, s->c, "c");
-  HDGCL_TRY(upload_element_regions(s, &d->elem_set));
+  HDGCL_TRY(upload_element_regions(s, &d->elem_set, count));
   UPLOAD(d->lambda, vector ? ne : 1, double, vector ? s->lambda : s->c, "lambda");
   UPLOAD(d->face_verts, nfc * m->verts_per_face, int32_t, m->face_verts, "face_verts");
   UPLOAD(d->face_elems, nfc * 2, int32_t, m->face_elems, "face_elems");
@@ -159,7 +150,26 @@ static int upload(hdgcl_solver s) {
   UPLOAD(d->err_weights, ref->qerr.n, double, ref->qerr.weights, "error weights");
   UPLOAD(d->phi_err, (size_t)ref->qerr.n * np, double, ref->phi_err, "error basis");
   UPLOAD(d->phi1_err, (size_t)ref->qerr.n * np1, double, ref->phi1_err, "error basis p+1");
-  return hdgcl_context_finish(s->ctx);
+  return count ? HDGCL_SUCCESS : hdgcl_context_finish(s->ctx);
+}
+
+/* Bytes of the device buffers other than the local-stage chunks. */
+uint64_t pipeline_fixed_bytes(hdgcl_solver s) {
+  const hdgcl_mesh *m = s->mesh;
+  const hdg_sizes *sz = &s->ref.sz;
+  uint64_t ne = (uint64_t)m->num_elements, nfc = (uint64_t)m->num_faces;
+  uint64_t rows = (uint64_t)s->num.num_unknown_faces, n = rows * sz->nfb;
+  uint64_t bytes = 0;
+  (void)upload(s, &bytes); /* mesh, numbering, coefficients, reference tables */
+  bytes += rows * sz->nslots * sz->nfb * sz->nfb * 8;             /* matrix values */
+  if (s->format == FORMAT_ELL) bytes += rows * sz->nslots * sz->nfb * sz->nfb * 4; /* columns */
+  bytes += n * 8;                                               /* rhs */
+  bytes += krylov_bytes(s);                     /* Krylov vectors, preconditioner, history */
+  bytes += (nfc - (uint64_t)m->num_interior_faces) * sz->nfb * 8; /* boundary data */
+  /* u, q (H), u*, errors; the pressure of the vector problems */
+  bytes += ne * ((uint64_t)sz->ncomp * (sz->np * (1 + sz->dim) + sz->np1) + 4) * 8;
+  if (sz->ncomp > 1) bytes += ne * ((uint64_t)sz->np + 4) * 8;
+  return bytes;
 }
 
 static void release_data(hdgcl_solver s) {
@@ -220,7 +230,7 @@ static int upload_local_assemble(hdgcl_solver s) {
   release_data(s);
 
   double t = hdgcl_wtime();
-  HDGCL_TRY(upload(s));
+  HDGCL_TRY(upload(s, NULL));
   st[HDGCL_STAGE_UPLOAD].seconds = hdgcl_wtime() - t;
   HDGCL_TRY(local_stage_prepare(s, ls));
 

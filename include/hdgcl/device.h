@@ -63,7 +63,10 @@ typedef struct hdgcl_context_s *hdgcl_context;
 extern const char *const hdgcl_context_options[];
 
 /* Options read: "no-cache" (bool), "cache-dir" (string; default
- * $XDG_CACHE_HOME/hdgcl or ~/.cache/hdgcl), "verbose" (bool). */
+ * $XDG_CACHE_HOME/hdgcl or ~/.cache/hdgcl), "verbose" (bool), "profile"
+ * (bool), "max-device-memory" (a size such as "512M" or "2G": hdgcl uses at
+ * most that much device memory, batching the local stage to fit, and
+ * refuses a problem that cannot fit before allocating). */
 int hdgcl_context_create(const char *spec, hdgcl_options opts, hdgcl_context *ctx);
 int hdgcl_context_destroy(hdgcl_context *ctx);
 
