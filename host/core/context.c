@@ -143,6 +143,8 @@ int hdgcl_context_create(const char *spec, hdgcl_options opts, hdgcl_context *ct
     HDGCL_TRY_GOTO(status, open_device(ctx, given), fail);
   }
   HDGCL_TRY_GOTO(status, apply_memory_limit(ctx, opts), fail);
+  const char *fail = getenv("HDGCL_TEST_FAIL_ENQUEUE"); /* a test hook: context.h */
+  if (fail && fail[0]) ctx->fail_enqueue = strtol(fail, NULL, 10);
   *ctx_out = ctx;
   return HDGCL_SUCCESS;
 fail:
@@ -168,6 +170,7 @@ int hdgcl_context_memory(hdgcl_context ctx, uint64_t *in_use, uint64_t *high_wat
 int hdgcl_context_destroy(hdgcl_context *ctx) {
   if (!ctx || !*ctx) return HDGCL_SUCCESS;
   hdgcl_context c = *ctx;
+  if (c->queue) clFinish(c->queue); /* enqueued commands end before their objects go */
   profile_report(c, stderr);
   profile_destroy(c);
   if (c->fill) clReleaseKernel(c->fill);
@@ -223,19 +226,45 @@ static int check_range(const hdgcl_buffer *buf, size_t offset, size_t bytes, con
   return HDGCL_SUCCESS;
 }
 
+/* The test hook's fault (context.h fail_enqueue): CL_OUT_OF_RESOURCES in
+ * place of the Nth enqueue, else CL_SUCCESS and the enqueue goes ahead. */
+static cl_int injected_fault(hdgcl_context ctx) {
+  if (ctx->fail_enqueue > 0 && ++ctx->enqueues == ctx->fail_enqueue) return CL_OUT_OF_RESOURCES;
+  return CL_SUCCESS;
+}
+
+/* An enqueue's error: hdgcl_error_cl's message, saying when the test hook made it. */
+static int enqueue_error(hdgcl_context ctx, cl_int err, const char *call, const char *what) {
+  int status = hdgcl_error_cl(err, call, what);
+  if (ctx->fail_enqueue > 0 && ctx->enqueues == ctx->fail_enqueue) {
+    char message[512]; /* a copy: the message is formatted into the same buffer */
+    snprintf(message, sizeof message, "%s", hdgcl_last_error());
+    hdgcl_error(status, "%s (injected by HDGCL_TEST_FAIL_ENQUEUE=%ld)", message, ctx->fail_enqueue);
+  }
+  return status;
+}
+
+/* Enqueues `call` unless the test hook fails it; an error names the call. */
+#define ENQUEUE(ctx, call_expr, call_name, what)                                                 \
+  do {                                                                                           \
+    cl_int err_ = injected_fault(ctx);                                                           \
+    if (err_ == CL_SUCCESS) err_ = (call_expr);                                                  \
+    if (err_ != CL_SUCCESS) return enqueue_error(ctx, err_, call_name, what);                    \
+  } while (0)
+
 int hdgcl_buffer_write(hdgcl_context ctx, hdgcl_buffer *buf, size_t offset, size_t bytes,
                        const void *src) {
   HDGCL_TRY(check_range(buf, offset, bytes, "write"));
-  HDGCL_CL(clEnqueueWriteBuffer(ctx->queue, buf->mem, CL_TRUE, offset, bytes, src, 0, NULL, NULL),
-           "clEnqueueWriteBuffer", NULL);
+  ENQUEUE(ctx, clEnqueueWriteBuffer(ctx->queue, buf->mem, CL_TRUE, offset, bytes, src, 0, NULL, NULL),
+          "clEnqueueWriteBuffer", NULL);
   return HDGCL_SUCCESS;
 }
 
 int hdgcl_buffer_read(hdgcl_context ctx, const hdgcl_buffer *buf, size_t offset, size_t bytes,
                       void *dst) {
   HDGCL_TRY(check_range(buf, offset, bytes, "read"));
-  HDGCL_CL(clEnqueueReadBuffer(ctx->queue, buf->mem, CL_TRUE, offset, bytes, dst, 0, NULL, NULL),
-           "clEnqueueReadBuffer", NULL);
+  ENQUEUE(ctx, clEnqueueReadBuffer(ctx->queue, buf->mem, CL_TRUE, offset, bytes, dst, 0, NULL, NULL),
+          "clEnqueueReadBuffer", NULL);
   return HDGCL_SUCCESS;
 }
 
@@ -268,8 +297,8 @@ int hdgcl_buffer_copy(hdgcl_context ctx, const hdgcl_buffer *src, hdgcl_buffer *
   HDGCL_TRY(check_range(dst, 0, bytes, "copy"));
   for (size_t done = 0; done < bytes; done += FILL_PIECE) { /* pieces, as for fills */
     size_t piece = bytes - done < FILL_PIECE ? bytes - done : FILL_PIECE;
-    HDGCL_CL(clEnqueueCopyBuffer(ctx->queue, src->mem, dst->mem, done, done, piece, 0, NULL, NULL),
-             "clEnqueueCopyBuffer", NULL);
+    ENQUEUE(ctx, clEnqueueCopyBuffer(ctx->queue, src->mem, dst->mem, done, done, piece, 0, NULL, NULL),
+            "clEnqueueCopyBuffer", NULL);
   }
   return HDGCL_SUCCESS;
 }
@@ -318,12 +347,14 @@ int hdgcl_kernel_launch(hdgcl_context ctx, cl_kernel kernel, cl_uint dim, const 
     }
   }
   cl_event own = NULL;
-  cl_int err = clEnqueueNDRangeKernel(ctx->queue, kernel, dim, NULL, g, local, 0, NULL,
-                                      event ? event : ctx->profile ? &own : NULL);
+  cl_int err = injected_fault(ctx);
+  if (err == CL_SUCCESS)
+    err = clEnqueueNDRangeKernel(ctx->queue, kernel, dim, NULL, g, local, 0, NULL,
+                                 event ? event : ctx->profile ? &own : NULL);
   if (err != CL_SUCCESS) {
     char name[128];
     kernel_name(kernel, name, sizeof name);
-    return hdgcl_error_cl(err, "clEnqueueNDRangeKernel", name);
+    return enqueue_error(ctx, err, "clEnqueueNDRangeKernel", name);
   }
   if (own) {
     char name[128];

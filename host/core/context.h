@@ -27,6 +27,9 @@ struct hdgcl_context_s {
   char cache_dir[4096];
   uint64_t mem_in_use, mem_high_water;
   bool memory_limited;     /* --max-device-memory lowered info.global_mem */
+  /* Test hook $HDGCL_TEST_FAIL_ENQUEUE=N: the context's Nth enqueue (kernel
+   * launch, read, write, copy) fails with CL_OUT_OF_RESOURCES (0: none). */
+  long fail_enqueue, enqueues;
   program_entry *programs;
   int num_programs;
   /* On-disk program cache counters (tests, verbose output). */

@@ -365,6 +365,10 @@ int pipeline_download_matrix(hdgcl_solver s) {
 
 void pipeline_destroy(hdgcl_solver s) {
   if (!s->dev) return;
+  /* After an error, commands enqueued before it may still run: let them end
+   * before their kernels and buffers go (PoCL crashed compiling a kernel of
+   * an enqueued launch while the objects were released, tests/cli_enqueue_faults.sh). */
+  clFinish(s->ctx->queue);
   recovery_destroy(s, &s->dev->recover);
   krylov_destroy(s, &s->dev->krylov);
   assembly_destroy(s, &s->dev->assemble);
