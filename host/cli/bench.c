@@ -224,6 +224,7 @@ static int run(hdgcl_options opts) {
   json_file json = {0};
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_context_create(device_spec, opts, &ctx), done);
+  HDGCL_TRY_GOTO(status, cli_progress_install(ctx, quiet), done);
   if (ctx->reference) {
     status = hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "--device ref: hdgcl bench measures an OpenCL device, and the reference "
@@ -237,6 +238,7 @@ static int run(hdgcl_options opts) {
   if (json_path) HDGCL_TRY_GOTO(status, json_open(&json, json_path), done);
   bench_peaks pk;
   HDGCL_TRY_GOTO(status, bench_measure_peaks(ctx, min_time, (uint64_t)copy_mib << 20, dgemm_batch, &pk), done);
+  cli_progress_clear();
   if (!quiet) {
     printf("device    %s (%s), %u compute units; host %s (%d cores)\n", dev.name, dev.platform,
            dev.compute_units, host.cpu_model, host.cores);
@@ -259,6 +261,7 @@ static int run(hdgcl_options opts) {
       HDGCL_TRY_GOTO(status, bench_spmv_storages(solver, min_time, kernels), done);
       HDGCL_TRY_GOTO(status, bench_local_stage(solver, min_time, &kernels[SPMV_STORAGES]), done);
       HDGCL_TRY_GOTO(status, bench_local_gemm(solver, min_time, &kernels[SPMV_STORAGES + 1]), done);
+      cli_progress_clear();
       if (!quiet) print_case(words[mi], &r, &pk, kernels, NUM_KERNELS);
       if (json_path)
         HDGCL_TRY_GOTO(status, write_case(&json, words[mi], mesh, &dev, &host, &pk, ctx->blas_tuning, &r, kernels,

@@ -2,6 +2,7 @@
 #ifndef HDGCL_CLI_H
 #define HDGCL_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "hdgcl/hdgcl.h"
@@ -18,6 +19,11 @@ typedef struct cli_command {
 /* Solves warmup + repeat times; *out is the last result with each stage's
  * time replaced by its median over the repeats (timed_solves.c). */
 int cli_timed_solves(hdgcl_solver solver, int warmup, int repeat, hdgcl_result *out);
+
+/* The progress line (progress.c): installed on ctx where stderr is a
+ * terminal and not quiet; cleared before anything else is printed. */
+int cli_progress_install(hdgcl_context ctx, bool quiet);
+void cli_progress_clear(void);
 
 extern const cli_command cli_devices, cli_mesh, cli_solve, cli_bench;
 

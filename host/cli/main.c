@@ -24,6 +24,8 @@ static void usage(FILE *out) {
  * code for the signal (128 + its number).  Only async-signal-safe calls. */
 static void interrupted(int sig) {
   hdgcl_temp_remove_all();
+  static const char clear[] = "\r\033[K"; /* a progress line, if any (not on a file: harmless) */
+  if (isatty(STDERR_FILENO)) (void)!write(STDERR_FILENO, clear, sizeof clear - 1);
   static const char msg_int[] = "hdgcl: interrupted (SIGINT): stopped, unfinished output files removed\n";
   static const char msg_term[] = "hdgcl: terminated (SIGTERM): stopped, unfinished output files removed\n";
   if (sig == SIGINT)
@@ -72,6 +74,7 @@ int main(int argc, char **argv) {
   int status = hdgcl_options_create(&opts);
   if (status == HDGCL_SUCCESS) status = hdgcl_options_parse(opts, argc, argv, 2);
   if (status == HDGCL_SUCCESS) status = cmd->run(opts);
+  cli_progress_clear();
   hdgcl_options_destroy(&opts);
   if (status != HDGCL_SUCCESS) {
     fprintf(stderr, "hdgcl %s: error: %s\n", cmd->name, hdgcl_last_error());

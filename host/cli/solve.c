@@ -175,6 +175,7 @@ static int run(hdgcl_options opts) {
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(levels, sizeof *runs, "runs", &runs), done);
   HDGCL_TRY_GOTO(status, hdgcl_context_create(device_spec, opts, &ctx), done);
+  HDGCL_TRY_GOTO(status, cli_progress_install(ctx, quiet), done);
   hdgcl_device_info dev;
   HDGCL_TRY_GOTO(status, hdgcl_context_info(ctx, &dev), done);
   if (json_path) HDGCL_TRY_GOTO(status, json_open(&json, json_path), done);
@@ -192,6 +193,7 @@ static int run(hdgcl_options opts) {
     HDGCL_TRY_GOTO(status, hdgcl_solver_create(ctx, mesh, opts, &solver), done);
     HDGCL_TRY_GOTO(status, hdgcl_options_check_unused(opts), done);
     HDGCL_TRY_GOTO(status, cli_timed_solves(solver, warmup, repeat, &rec->result), done);
+    cli_progress_clear();
     const hdgcl_result *r = &rec->result;
     if (!quiet && levels == 1) report_summary(stdout, rec->spec, mesh, &dev, r, history);
     if (json_path) {

@@ -2,6 +2,7 @@
  * kernel launches with named errors, timing. */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,23 @@ int hdgcl_context_memory(hdgcl_context ctx, uint64_t *in_use, uint64_t *high_wat
   if (in_use) *in_use = ctx->mem_in_use;
   if (high_water) *high_water = ctx->mem_high_water;
   return HDGCL_SUCCESS;
+}
+
+int hdgcl_context_set_progress(hdgcl_context ctx, hdgcl_progress_fn fn, void *data) {
+  if (!ctx) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_context_set_progress: NULL context");
+  ctx->progress = fn;
+  ctx->progress_data = data;
+  return HDGCL_SUCCESS;
+}
+
+void hdgcl_progress(hdgcl_context ctx, const char *fmt, ...) {
+  if (!ctx || !ctx->progress) return;
+  char line[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  ctx->progress(ctx->progress_data, line);
 }
 
 int hdgcl_context_destroy(hdgcl_context *ctx) {
@@ -395,6 +413,8 @@ int hdgcl_time_best(hdgcl_context ctx, hdgcl_timed_fn run, hdgcl_timed_fn before
                     double *seconds, int *calls) {
   double best = 1e300;
   int reps = 1;
+  hdgcl_progress(ctx, "timing kernel variants for %s (%d so far, recorded for next time)",
+                 ctx->info.name, ++ctx->trials_run);
   for (int timing = -2; timing < HDGCL_TIMINGS; timing++) { /* -2, -1: warm-up, sizing */
     if (before) HDGCL_TRY(before(data));
     HDGCL_TRY(hdgcl_context_finish(ctx));

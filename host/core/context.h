@@ -30,6 +30,10 @@ struct hdgcl_context_s {
   /* Test hook $HDGCL_TEST_FAIL_ENQUEUE=N: the context's Nth enqueue (kernel
    * launch, read, write, copy) fails with CL_OUT_OF_RESOURCES (0: none). */
   long fail_enqueue, enqueues;
+  hdgcl_progress_fn progress; /* hdgcl_context_set_progress (NULL: none) */
+  void *progress_data;
+  int programs_built;         /* compiled in this context (not from a cache) */
+  int trials_run;             /* candidates timed by hdgcl_time_best */
   program_entry *programs;
   int num_programs;
   /* On-disk program cache counters (tests, verbose output). */
@@ -43,6 +47,9 @@ struct hdgcl_context_s {
 /* What bounds device memory, for messages: "--max-device-memory" where that
  * option lowered it, else "the device's memory". */
 const char *hdgcl_context_memory_name(hdgcl_context ctx);
+
+/* A one-line status for the context's progress callback, if any (printf-style). */
+void hdgcl_progress(hdgcl_context ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Fills info for a device of a platform (device.c). */
 int hdgcl_device_describe(cl_platform_id platform, cl_device_id device, hdgcl_device_info *info);

@@ -353,6 +353,8 @@ static int get_program(hdgcl_context ctx, const char *what, const char *source, 
     p = clCreateProgramWithSource(ctx->context, 1, &source, &len, &err);
     if (err != CL_SUCCESS) return hdgcl_error_cl(err, "clCreateProgramWithSource", what);
     double t0 = hdgcl_wtime();
+    hdgcl_progress(ctx, "compiling kernels for %s (%d so far%s)", ctx->info.name,
+                   ++ctx->programs_built, ctx->use_cache ? ", cached for next time" : "");
     err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
     if (ctx->verbose) fprintf(stderr, "hdgcl: built %s in %.2f s\n", what, hdgcl_wtime() - t0);
     if (err != CL_SUCCESS) {

@@ -70,6 +70,14 @@ extern const char *const hdgcl_context_options[];
 int hdgcl_context_create(const char *spec, hdgcl_options opts, hdgcl_context *ctx);
 int hdgcl_context_destroy(hdgcl_context *ctx);
 
+/* Progress of the long steps (kernel compilation on a cold cache, the
+ * timed trials, the Krylov iterations): fn(data, line) with a one-line
+ * status, e.g. "compiling kernels for NVIDIA H100 (3 so far, cached for
+ * next time)".  For a terminal; the hdgcl tool shows it on stderr when
+ * that is one and --quiet is not given.  fn NULL: none (the default). */
+typedef void (*hdgcl_progress_fn)(void *data, const char *line);
+int hdgcl_context_set_progress(hdgcl_context ctx, hdgcl_progress_fn fn, void *data);
+
 /* Info of the context's device; for the reference path the name is "reference (serial C)". */
 int hdgcl_context_info(hdgcl_context ctx, hdgcl_device_info *info);
 bool hdgcl_context_is_reference(hdgcl_context ctx);
