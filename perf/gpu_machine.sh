@@ -38,6 +38,9 @@
 #                                        # point (coefficients = points) against the centroid's
 #                                        # affine path, NVIDIA and PoCL; examples/variable-coefficients.json
 #                                        # on NVIDIA against the reference path
+#   sh perf/gpu_machine.sh before-after  # issue 27: hdgcl bench of two builds in one run
+#                                        # (BEFORE=dir of the old hdgcl, $build the new),
+#                                        # square:80 p = 3, 9 and cube:16 p = 3, alternated, warm
 #   sh perf/gpu_machine.sh elasticity    # issue 5: device tests, paper 004's manufactured solution on
 #                                        # tetrahedra: NVIDIA, reference path, PoCL
 set -u
@@ -311,6 +314,23 @@ points)
     "$build/hdgcl" solve --device $dev --problem-file examples/variable-coefficients.json --mesh square:4 \
       --order 3 --convergence 3 > "$out/variable-$dev.log" 2>&1 || echo "FAIL variable $dev" >> "$out/points.log"
   done ;;
+before-after)
+  # Both builds warm their caches first; then ROUNDS (default 3) rounds of
+  # old, new alternated, so drift of the machine hits both alike.
+  old=${BEFORE:?BEFORE=dir of the old build}
+  for round in 0 $(seq 1 "${ROUNDS:-3}"); do
+    for which in before after; do
+      b=$build; [ $which = before ] && b=$old
+      [ $round = 0 ] && q="--repeat 1" || q="--repeat 5"
+      for c in "square:80 3,9" "cube:16 3"; do
+        set -- $c
+        LD_LIBRARY_PATH=$PWD/$b:$LD_LIBRARY_PATH "$b/hdgcl" bench --device nvidia --meshes "$1" --orders "$2" $q \
+          --min-time 0.05 --json "$out/ba-$which-r$round.jsonl" > "$out/ba-tmp.log" 2>&1 || { cat "$out/ba-tmp.log"; exit 1; }
+        [ $round = 0 ] || { echo "== $which round $round $c"; cat "$out/ba-tmp.log"; } >> "$out/before-after.log"
+      done
+    done
+  done
+  cat "$out"/ba-*-r[1-9]*.jsonl > "$out/before-after.jsonl"; rm -f "$out"/ba-*.jsonl "$out/ba-tmp.log" ;;
 elasticity)
   # Issue 5: the device pipeline's tests on NVIDIA, then paper 004's
   # manufactured solution (problem elasticity, mu = lambda = 1) on cube:N
