@@ -10,7 +10,7 @@
 #   invert:X      HDGCL_LOCAL_INVERT=X for every method and work-group size or
 #                 grid the trial can pick (those it printed too), K's method
 #                 from the trial's record, HDGCL_LOCAL_ELEMENT=off;
-#   schur:X       HDGCL_LOCAL_SCHUR=X (local-schur, gemm, element), Z's method
+#   schur:X       HDGCL_LOCAL_SCHUR=X (local-schur, gemm), Z's method
 #                 from the record, HDGCL_LOCAL_ELEMENT=off;
 #   element:X     HDGCL_LOCAL_ELEMENT=X (off, on:1, on:16 and each
 #                 local_element_tiled shape G:E), the split methods from the
@@ -234,7 +234,7 @@ echo "$cases" | tr ';' '\n' | while read -r group problem mesh range; do
       done
     fi
     if wants schur; then
-      for v in local-schur gemm element; do
+      for v in local-schur gemm; do
         run "$problem" "$mesh" "$p" "schur:$v" "$cache" tuned "$v" off
       done
     fi

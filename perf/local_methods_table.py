@@ -36,7 +36,7 @@ AXES = [("invert", "Z = S^-1 [W | F] (HDGCL_LOCAL_INVERT)"),
 # The methods in the order the code lists them (others follow as found).
 ORDER = {"invert": ["cholesky", "gauss-jordan", "gauss-jordan-tiled", "gauss-jordan-solve",
                     "cholesky-columns", "cholesky-solve"],
-         "schur": ["local-schur", "gemm", "element"],
+         "schur": ["local-schur", "gemm", "element"],  # element: removed at stop 36
          "element": ["off", "on", "tiled"]}
 TYPES = {"triangle": "tri", "quadrilateral": "quad", "tetrahedron": "tet", "hexahedron": "hex"}
 

@@ -125,9 +125,9 @@ fi
   HDGCL_LOCAL_SCHUR=gemm solve tri-p1-ell-blockjacobi-chunks --mesh square:2 --order 1 --format ell --precond block-jacobi --chunk 3 $quick
   # Z one column per work-item (local_solve_columns), chunk by chunk.
   HDGCL_LOCAL_INVERT=cholesky-columns:64 solve tet-p1-columns-chunks --mesh cube:1 --order 1 --chunk 4 $quick
-  # Z and K one element per work-item (local_cholesky_solve in work-groups of
-  # 4, one work-item idle, and local_schur_element: the CPU forms), chunks of 3.
-  HDGCL_LOCAL_INVERT=cholesky-solve:4 HDGCL_LOCAL_SCHUR=element solve tri-p2-cpu-forms-chunks --mesh square:2 --order 2 --chunk 3 $quick
+  # Z one element per work-item (local_cholesky_solve in work-groups of 4, one
+  # work-item idle: the CPU form), K by local_k0 and the GEMM, chunks of 3.
+  HDGCL_LOCAL_INVERT=cholesky-solve:4 HDGCL_LOCAL_SCHUR=gemm solve tri-p2-cpu-forms-chunks --mesh square:2 --order 2 --chunk 3 $quick
   # The whole stage one element per work-item (local_element) in work-groups
   # of 4 (one work-item idle), chunks of 3, with Neumann faces.
   HDGCL_LOCAL_ELEMENT=on:4 solve tri-p2-local-element-chunks --problem poisson-mixed --mesh square:2 --order 2 --chunk 3 $quick

@@ -9,7 +9,7 @@
  * (transposed, row i its NRHS values padded to NRP) stay in its private
  * memory, NP (NP + NRP) doubles (the host takes this kernel where that is at
  * most ELEMENT_PRIVATE_MAX, host/pipeline/local.c).  Against the split kernels (local_build_s,
- * local_build, local_cholesky_solve, local_k0, local_schur_element) this
+ * local_build, local_cholesky_solve, local_k0 and the GEMM) this
  * writes S and [W | F] nowhere and reads nothing back.
  * Flops: S's lower triangle (NFACES + DIM^2) NP (NP + 1), [W | F]
  * 2 (DIM + 1) NT NP + 2 NQ_LOAD NP, the factor NP^3 / 3, the two solves

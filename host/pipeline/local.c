@@ -78,10 +78,11 @@ static const char *const invert_names[NUM_INVERT] = {
     "cholesky-columns", "cholesky-solve"};
 #define COLUMNS_MAX 11 /* the largest S (NZ) of local_solve_columns: its factor stays in registers */
 /* The methods of K = K0 - [W | F]^T Z: cl/pipeline/local.cl's local_schur (one
- * work-item per row of K), a batched GEMM (gemm_k), or on CPU devices
- * cl/pipeline/local_schur_element.cl (one work-item per element). */
-enum { SCHUR_KERNEL, SCHUR_GEMM, SCHUR_ELEMENT, NUM_SCHUR };
-static const char *const schur_names[NUM_SCHUR] = {"local-schur", "gemm", "element"};
+ * work-item per row of K) or a batched GEMM (gemm_k).  A third, one work-item
+ * per element for CPUs, never won a trial on PoCL or the H100 and was removed
+ * (perf/results/stop36). */
+enum { SCHUR_KERNEL, SCHUR_GEMM, NUM_SCHUR };
+static const char *const schur_names[NUM_SCHUR] = {"local-schur", "gemm"};
 /* NZ (NTB+1) up to which local_schur is the default: on the H100 (stop 19)
  * it beat CLBlast at 820 (tetrahedra p = 3), 1485 (hexahedra p = 2) and 2135
  * (tetrahedra p = 4, K0 from its factors counted on both sides) and lost at
@@ -314,20 +315,12 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
   cl_mem left = ls->nonsymmetric ? ls->wl.mem : ls->wf.mem;
   const device_data *d = &s->dev->data;
   cl_int ce0 = (cl_int)e0, cn = (cl_int)n;
-  if (kind == SCHUR_GEMM || kind == SCHUR_ELEMENT) {
+  if (kind == SCHUR_GEMM) {
     if (ls->k0_factors) { /* K0 first, one work-item per entry */
       hdgcl_arg a[] = {HDGCL_ARG(ce0), HDGCL_ARG(cn), HDGCL_ARG(ls->kf.mem),
                        HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->efef.mem), HDGCL_ARG(ls->k.mem)};
       HDGCL_TRY(hdgcl_kernel_set_args(ls->k0, 6, a));
       HDGCL_TRY(launch_flat(s, ls->k0, (size_t)n * nt1 * nt1, 0));
-    }
-    if (kind == SCHUR_ELEMENT) {
-      HDGCL_TRY(nrhs_kernel(s, ls, "local_schur_element", NULL, &ls->schur_element));
-      cl_long czoff = (cl_long)zoff;
-      hdgcl_arg a[] = {HDGCL_ARG(cn), HDGCL_ARG(left), HDGCL_ARG(ls->z.mem), HDGCL_ARG(czoff),
-                       HDGCL_ARG(ls->k.mem)};
-      HDGCL_TRY(hdgcl_kernel_set_args(ls->schur_element, 5, a));
-      return launch_flat(s, ls->schur_element, (size_t)n, 1);
     }
     gemm_operands o = {.a = left, .a_stride = np * nt1, .b = ls->z.mem, .b_offset = zoff,
                        .b_stride = np * nt1, .c = ls->k.mem, .c_stride = nt1 * nt1};
@@ -378,7 +371,7 @@ static int augmented_size(const local_stage *ls) { return ls->rows + ls->cols; }
  * fits (a grid of 4 leaves a group of 16 work-items, too few alone). */
 static const struct {
   int grid, epg;
-} element_shapes[NUM_ELEMENT_SHAPES] = {{8, 1}, {4, 4}, {8, 2}, {11, 1}, {16, 1}};
+} element_shapes[NUM_ELEMENT_SHAPES] = {{8, 1}, {4, 4}, {8, 2}};
 
 /* *out = local_element_tiled of shape i, compiled on first use; NULL where
  * its tile does not fit in registers, its EPG augmented matrices (and 4 KiB
@@ -484,9 +477,9 @@ static int time_candidate(hdgcl_solver s, local_stage *ls, trial_launch launch, 
                          launches);
 }
 
-/* The method of K: $HDGCL_LOCAL_SCHUR ("local-schur" | "gemm" | "element"
- * | "tuned"), else the tuning record of this device and size, else a timed
- * trial of each (element on CPU devices only) on the first elements after Z
+/* The method of K: $HDGCL_LOCAL_SCHUR ("local-schur" | "gemm" | "tuned"),
+ * else the tuning record of this device and size, else a timed trial of
+ * each on the first elements after Z
  * (meshes of at least TUNE_MIN_ELEMENTS, or
  * "tuned"), else local_schur for small products and the GEMM for the others. */
 static int choose_schur(hdgcl_solver s, local_stage *ls) {
@@ -500,10 +493,10 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
         return HDGCL_SUCCESS;
       }
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                       "HDGCL_LOCAL_SCHUR=%s: expected local-schur, gemm, element or tuned", env);
+                       "HDGCL_LOCAL_SCHUR=%s: expected local-schur, gemm or tuned", env);
   }
   char label[128], value[64];
-  snprintf(label, sizeof label, "local_schur v5 np=%d nc=%d%s", ls->rows, ls->cols,
+  snprintf(label, sizeof label, "local_schur v6 np=%d nc=%d%s", ls->rows, ls->cols,
            ls->nonsymmetric ? " nonsymmetric" : "");
   if (hdgcl_tuning_load(s->ctx, label, value, sizeof value))
     for (int i = 0; i < NUM_SCHUR; i++)
@@ -522,7 +515,6 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
   HDGCL_TRY(launch_z(s, ls, ls->invert_kind, ls->invert_wg, n, 0));
   double best = 1e300;
   for (int kind = 0; kind < NUM_SCHUR; kind++) {
-    if (kind == SCHUR_ELEMENT && !ls->cpu) continue;
     double t;
     int reps;
     HDGCL_TRY(time_candidate(s, ls, trial_launch_k, kind, 0, n, false, &t, &reps));
@@ -646,7 +638,7 @@ static int choose_element(hdgcl_solver s, local_stage *ls) {
     if (!ok)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_ELEMENT=%s: no shape of local_element_tiled (grid:elements "
-                         "8:1, 4:4, 8:2, 11:1, 16:1) holds the %d x %d augmented matrix of order "
+                         "8:1, 4:4, 8:2) holds the %d x %d augmented matrix of order "
                          "%d in registers and local memory", env, augmented_size(ls),
                          augmented_size(ls), s->ref.sz.order);
     ls->element_source = "environment";
@@ -654,7 +646,7 @@ static int choose_element(hdgcl_solver s, local_stage *ls) {
   }
   if (!applies) return HDGCL_SUCCESS;
   char label[128], value[64];
-  snprintf(label, sizeof label, "local_element v2 np=%d nc=%d", ls->rows, ls->cols);
+  snprintf(label, sizeof label, "local_element v3 np=%d nc=%d", ls->rows, ls->cols);
   if (hdgcl_tuning_load(s->ctx, label, value, sizeof value)) {
     HDGCL_TRY(parse_element(s, ls, value, true, &valid, &ok));
     if (valid && ok) {
@@ -1243,7 +1235,6 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
   }
   if (ls->columns) clReleaseKernel(ls->columns);
   if (ls->cholesky_solve) clReleaseKernel(ls->cholesky_solve);
-  if (ls->schur_element) clReleaseKernel(ls->schur_element);
   if (ls->element) clReleaseKernel(ls->element);
   for (int i = 0; i < NUM_ELEMENT_SHAPES; i++)
     if (ls->element_tiled[i]) clReleaseKernel(ls->element_tiled[i]);

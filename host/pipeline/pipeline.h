@@ -45,9 +45,8 @@ typedef struct local_stage {
   const char *invert_source; /* "trial", "cache", "default" or "environment" (hdgcl_result) */
   cl_kernel schur;       /* K = K0 - [W|F]^T Z (cl/pipeline/local.cl), or CLBlast: schur_kind */
   cl_kernel k0;          /* affine scalar: K0 from its factors kf, before CLBlast's K -= [W|F]^T Z */
-  cl_kernel schur_element; /* K -= [W|F]^T Z one element per work-item (CPUs; NULL until used) */
   cl_kernel element;     /* the whole stage one element per work-item (cl/pipeline/local_element.cl; NULL until used) */
-#define NUM_ELEMENT_SHAPES 5
+#define NUM_ELEMENT_SHAPES 3
   cl_kernel element_tiled[NUM_ELEMENT_SHAPES]; /* the whole stage one element per G x G work-items,
                                          Gauss-Jordan on the augmented matrix
                                          (cl/pipeline/local_element_tiled.cl), one per shape of local.c's
