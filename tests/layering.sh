@@ -15,17 +15,7 @@ cd "$src" || exit 1
 KNOWN='host/pipeline/pipeline.c -> reference/reference.h
 host/pipeline/pipeline.h -> drivers/solver_impl.h
 host/reference/reference.h -> drivers/solver_impl.h
-host/reference/reference_local.h -> drivers/solver_impl.h
-host/solvers/precond.c -> pipeline/pipeline.h
-host/solvers/precond.h -> drivers/solver_impl.h
-host/solvers/precond_asm.c -> pipeline/pipeline.h
-host/solvers/precond_block_jacobi.c -> pipeline/pipeline.h
-host/solvers/precond_chebyshev.c -> pipeline/pipeline.h
-host/solvers/precond_jacobi.c -> pipeline/pipeline.h
-host/solvers/precond_pmg.c -> pipeline/pipeline.h
-host/solvers/solve.c -> pipeline/pipeline.h
-host/solvers/spmv.c -> pipeline/pipeline.h
-host/solvers/vectors.c -> drivers/solver_impl.h'
+host/reference/reference_local.h -> drivers/solver_impl.h'
 
 rank() {
   case $1 in
