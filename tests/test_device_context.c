@@ -169,7 +169,7 @@ static void check_round_trip(hdgcl_context ctx) {
 /* cl/core/selftest.cl: y = a x + y over a size that is no multiple of the
  * work-group, and work-group sums through local memory. */
 static void check_selftest(hdgcl_context ctx, bool api_errors) {
-  const char *files[] = {"common.h", "selftest.cl"};
+  const char *files[] = {"core/common.h", "core/selftest.cl"};
   cl_program program;
   CHECK_OK(hdgcl_program_get(ctx, files, 2, "", &program));
   cl_kernel axpy = NULL, sum = NULL;

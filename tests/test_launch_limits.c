@@ -13,7 +13,7 @@
 
 int main(void) {
   hdgcl_context ctx = test_device();
-  const char *files[] = {"common.h", "selftest.cl"};
+  const char *files[] = {"core/common.h", "core/selftest.cl"};
   cl_program program;
   cl_kernel axpy = NULL;
   CHECK_OK(hdgcl_program_get(ctx, files, 2, NULL, &program));

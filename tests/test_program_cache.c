@@ -204,7 +204,7 @@ int main(void) {
   /* A kernel file through hdgcl_program_get is cached too. */
   {
     hdgcl_context ctx = open_context(cache_dir, false);
-    const char *files[] = {"common.h", "selftest.cl"};
+    const char *files[] = {"core/common.h", "core/selftest.cl"};
     cl_program p = NULL;
     CHECK_OK(hdgcl_program_get(ctx, files, 2, "", &p));
     CHECK(ctx->cache_misses == 1);
@@ -214,7 +214,7 @@ int main(void) {
     CHECK(ctx->cache_hits == 1 && ctx->cache_misses == 0);
     CHECK(count_entries(cache_dir, NULL, 0) == 5);
     /* A file that is not embedded. */
-    const char *missing[] = {"common.h", "nosuch.cl"};
+    const char *missing[] = {"core/common.h", "core/nosuch.cl"};
     CHECK_FAILS(hdgcl_program_get(ctx, missing, 2, "", &p), HDGCL_ERROR_INTERNAL);
     CHECK(strstr(hdgcl_last_error(), "nosuch.cl") != NULL);
     hdgcl_context_destroy(&ctx);
