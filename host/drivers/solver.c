@@ -7,7 +7,7 @@
 
 #include "core/error.h"
 #include "reference/reference.h"
-#include "solvers/krylov.h"
+#include "solvers/krylov.h" /* MDOT_MAX */
 #include "drivers/solver_impl.h"
 #include "problem/user_problem.h"
 
@@ -21,7 +21,8 @@ const char *const hdgcl_solver_options[] = {
     /* a user's own problem (host/problem/user_problem.h, docs/problems.md) */
     HDG_USER_PROBLEM_OPTION_NAMES, NULL};
 
-/* In the order of PRECOND_* (solver_impl.h) and SOLVER_* (krylov.h). */
+/* In the order of PRECOND_* and SOLVER_* (solvers/solver_settings.h), FORMAT_*
+ * (solvers/linear_system.h). */
 static const char *const precond_names[] = {"none", "jacobi", "block-jacobi", "chebyshev", "asm",
                                             "pmg",  NULL};
 static const char *const solver_names[] = {"cg", "gmres", NULL};
@@ -302,6 +303,22 @@ bool solver_scratch_global(hdgcl_solver s, size_t bytes) {
   hdgcl_device_info info;
   if (hdgcl_context_info(s->ctx, &info) != HDGCL_SUCCESS) return true;
   return bytes + 1024 > info.local_mem; /* 1 KiB for the kernels' other local arrays */
+}
+
+solver_settings solver_krylov_settings(const struct hdgcl_solver_s *s) {
+  return (solver_settings){.solver = s->solver,
+                           .rtol = s->rtol,
+                           .maxit = s->maxit,
+                           .restart = s->restart,
+                           .flexible = s->flexible,
+                           .precond = s->precond,
+                           .cheb_degree = s->cheb_degree,
+                           .cheb_inner = s->cheb_inner,
+                           .cheb_mixed = s->cheb_mixed,
+                           .pmg_smooth = s->pmg_smooth,
+                           .pmg_coarse = s->pmg_coarse,
+                           .global_scratch = s->scratch == SCRATCH_GLOBAL,
+                           .nonsymmetric = s->nonsymmetric};
 }
 
 int solver_record_residual(hdgcl_solver s, double relres) {

@@ -9,13 +9,9 @@
 #include "fem/hdg.h"
 #include "hdgcl/solver.h"
 #include "problem/problem.h"
+#include "solvers/linear_system.h"   /* FORMAT_* */
+#include "solvers/solver_settings.h" /* SOLVER_*, PRECOND_* */
 
-/* Order of the names in solver.c's option lists. */
-enum { PRECOND_NONE = 0, PRECOND_JACOBI, PRECOND_BLOCK_JACOBI, PRECOND_CHEBYSHEV, PRECOND_ASM,
-       PRECOND_PMG };
-enum { FORMAT_BELL = 0, FORMAT_ELL = 1, FORMAT_BELL_I = 2 };
-/* True if the format stores its values interleaved (cl/solvers/trace_matrix.h). */
-#define FORMAT_INTERLEAVED(f) ((f) == FORMAT_ELL || (f) == FORMAT_BELL_I)
 enum { SCRATCH_AUTO = 0, SCRATCH_LOCAL = 1, SCRATCH_GLOBAL = 2 };
 
 /* True if a per-element work array of `bytes` must go to global memory. */
@@ -51,8 +47,8 @@ struct hdgcl_solver_s {
   hdg_numbering num;  /* boundary conditions and trace unknowns */
   double tau, rtol;
   int maxit;
-  int precond, format;
-  int solver;           /* SOLVER_CG / SOLVER_GMRES (krylov.h) */
+  int precond, format;  /* PRECOND_*, FORMAT_* */
+  int solver;           /* SOLVER_CG / SOLVER_GMRES */
   int restart;          /* GMRES(m): m */
   bool flexible;        /* FGMRES even for a fixed preconditioner */
   int cheb_degree;      /* Chebyshev: inner preconditioner applications per apply */
@@ -118,8 +114,8 @@ void pipeline_destroy(hdgcl_solver s);
 /* Copies the device's trace matrix and right-hand side into s->matrix, s->rhs. */
 int pipeline_download_matrix(hdgcl_solver s);
 /* Upload, local stage and assembly only (a p-multigrid level): the assembled
- * trace system stays on the device, in s->dev->assemble, with
- * s->dev->krylov.as pointing at it. */
+ * trace system stays on the device, in s->dev->assemble, where its solve
+ * stage s->dev->krylov reads it. */
 int pipeline_assemble_only(hdgcl_solver s);
 
 /* An internal solver on the same mesh, problem, coefficients and options at
@@ -132,15 +128,10 @@ int pipeline_assemble_only(hdgcl_solver s);
 int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb_degree,
                         int gmres_restart, int64_t chunk, hdgcl_solver *level);
 
-/* The message of a Krylov method (device or reference path) stopped by a residual that is not a
- * number (METHOD, "NaN" or "Inf", iterations): the trace system holds NaN
- * or Inf, which no number of iterations mends. */
-#define KRYLOV_NOT_FINITE                                                                        \
-  "%s stopped: the residual is %s after %d iterations: the trace system holds NaN or Inf (an " \
-  "absurd --tau or coefficient, or a degenerate element)"
-
 /* Appends a relative residual to the history. */
 int solver_record_residual(hdgcl_solver s, double relres);
+/* The solver's options that the trace solve reads (host/solvers). */
+solver_settings solver_krylov_settings(const struct hdgcl_solver_s *s);
 
 /* Trace values of Dirichlet faces (L2 projection of g_D) and Neumann loads
  * <g_N, psi_m> of Neumann faces, [num_faces - num_interior][nf], on the host

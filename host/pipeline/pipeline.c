@@ -164,7 +164,10 @@ uint64_t pipeline_fixed_bytes(hdgcl_solver s) {
   bytes += rows * sz->nslots * sz->nfb * sz->nfb * 8;             /* matrix values */
   if (s->format == FORMAT_ELL) bytes += rows * sz->nslots * sz->nfb * sz->nfb * 4; /* columns */
   bytes += n * 8;                                               /* rhs */
-  bytes += krylov_bytes(s);                     /* Krylov vectors, preconditioner, history */
+  linear_system sys;
+  pipeline_linear_system(s, &sys);
+  solver_settings set = solver_krylov_settings(s);
+  bytes += krylov_bytes(&sys, &set);            /* Krylov vectors, preconditioner, history */
   bytes += (nfc - (uint64_t)m->num_interior_faces) * sz->nfb * 8; /* boundary data */
   /* u, q (H), u*, errors; the pressure of the vector problems */
   bytes += ne * ((uint64_t)sz->ncomp * (sz->np * (1 + sz->dim) + sz->np1) + 4) * 8;
@@ -186,6 +189,49 @@ static void release_data(hdgcl_solver s) {
                          &d->phi1_load,  &d->dphi1_load,   &d->lambda,
                          &d->face_cond,  &d->robin,        &d->face_fixed};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdgcl_buffer_release(s->ctx, all[i]);
+}
+
+void pipeline_linear_system(hdgcl_solver s, linear_system *sys) {
+  const hdg_sizes *sz = &s->ref.sz;
+  *sys = (linear_system){.rows = s->num.num_unknown_faces,
+                         .nf = sz->nfb,
+                         .nslots = sz->nslots,
+                         .format = s->format,
+                         .dim = sz->dim,
+                         .order = sz->order,
+                         .ncomp = sz->ncomp,
+                         .face_shape = sz->face_shape,
+                         .problem = s->problem->info.name,
+                         .patches = {.num_elements = s->mesh->num_elements, .nt = sz->ntb}};
+  device_pipeline *dev = s->dev;
+  if (!dev) return;
+  sys->options = dev->trace_options;
+  sys->values = &dev->assemble.values;
+  sys->cols = &dev->assemble.cols;
+  sys->block_cols = &dev->data.block_cols;
+  sys->rhs = &dev->assemble.rhs_buf;
+  element_patches *p = &sys->patches;
+  p->elem_faces = &dev->data.elem_faces;
+  p->face_elems = &dev->data.face_elems;
+  p->face_local = &dev->data.face_local;
+  p->face_unknown = &dev->data.face_unknown;
+  p->unknown_face = &dev->data.unknown_face;
+}
+
+static int record_residual(void *solver, double relres) {
+  return solver_record_residual(solver, relres);
+}
+
+/* The solve stage's outcome and counters into s->result. */
+static void solve_outcome(hdgcl_solver s, const solve_stats *stats) {
+  hdgcl_result *r = &s->result;
+  r->iterations = stats->iterations;
+  r->residual = stats->residual;
+  r->precond_seconds = stats->precond_seconds;
+  r->eig_min = stats->eig_min;
+  r->eig_max = stats->eig_max;
+  r->stages[HDGCL_STAGE_SOLVE].flops += stats->flops;
+  r->stages[HDGCL_STAGE_SOLVE].bytes += stats->bytes;
 }
 
 int pipeline_create(hdgcl_solver s) {
@@ -214,7 +260,13 @@ int pipeline_create(hdgcl_solver s) {
              s->kappa_tensor ? " -DKAPPA_TENSOR" : "");
   HDGCL_TRY(local_stage_create(s, &s->dev->local));
   HDGCL_TRY(assembly_create(s, &s->dev->assemble));
-  HDGCL_TRY(krylov_create(s, &s->dev->krylov));
+  krylov *kr = &s->dev->krylov;
+  kr->ctx = s->ctx;
+  pipeline_linear_system(s, &kr->sys);
+  kr->set = solver_krylov_settings(s);
+  kr->levels = pipeline_levels(s);
+  kr->history = (residual_history){record_residual, s};
+  HDGCL_TRY(krylov_create(kr));
   HDGCL_TRY(recovery_create(s, &s->dev->recover));
   s->result.chunk_elements = s->dev->local.chunk;
   s->result.num_chunks = s->dev->local.num_chunks;
@@ -262,9 +314,7 @@ int pipeline_assemble_only(hdgcl_solver s) {
     s->result.stages[i].flops = 0;
     s->result.stages[i].bytes = 0;
   }
-  HDGCL_TRY(upload_local_assemble(s));
-  s->dev->krylov.as = &s->dev->assemble;
-  return HDGCL_SUCCESS;
+  return upload_local_assemble(s);
 }
 
 int pipeline_solve(hdgcl_solver s) {
@@ -276,13 +326,14 @@ int pipeline_solve(hdgcl_solver s) {
   HDGCL_TRY(upload_local_assemble(s));
 
   double t = hdgcl_wtime();
-  HDGCL_TRY(krylov_solve(s, &dev->krylov, &dev->assemble));
+  int status = krylov_solve(&dev->krylov);
+  solve_outcome(s, &dev->krylov.stats); /* also of a failed solve */
+  HDGCL_TRY(status);
   HDGCL_TRY(assembly_fix_solution(s, &dev->assemble, &dev->krylov.x));
   st[HDGCL_STAGE_SOLVE].seconds = hdgcl_wtime() - t;
 
   /* Recovery: recompute the local solvers of each chunk unless kept. */
   t = hdgcl_wtime();
-  int status = HDGCL_SUCCESS;
   s->result.ustar_retries = 0;
   for (int attempt = 0; attempt < 2; attempt++) {
     for (int64_t e0 = 0; e0 < m->num_elements; e0 += ls->chunk) {
@@ -370,7 +421,7 @@ void pipeline_destroy(hdgcl_solver s) {
    * an enqueued launch while the objects were released, tests/cli_enqueue_faults.sh). */
   clFinish(s->ctx->queue);
   recovery_destroy(s, &s->dev->recover);
-  krylov_destroy(s, &s->dev->krylov);
+  krylov_destroy(&s->dev->krylov);
   assembly_destroy(s, &s->dev->assemble);
   local_stage_destroy(s, &s->dev->local);
   release_data(s);

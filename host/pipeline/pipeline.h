@@ -201,4 +201,10 @@ int pipeline_program_with(hdgcl_solver s, const char *const *headers, const char
 /* Device memory the pipeline needs besides the local-stage chunks (bytes). */
 uint64_t pipeline_fixed_bytes(hdgcl_solver s);
 
+/* The trace system as the solvers see it: sizes, format, and (once s->dev
+ * exists) the assembled matrix's and the mesh's buffers in s->dev. */
+void pipeline_linear_system(hdgcl_solver s, linear_system *sys);
+/* p-multigrid's coarser levels of s's trace operator (levels.c). */
+trace_levels pipeline_levels(hdgcl_solver s);
+
 #endif

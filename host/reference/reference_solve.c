@@ -11,6 +11,7 @@
 #include "core/dense.h"
 #include "core/error.h"
 #include "reference/reference.h"
+#include "solvers/krylov.h" /* KRYLOV_NOT_FINITE */
 
 static void matvec(hdgcl_solver s, const double *x, double *y) {
   int nf = s->ref.sz.nfb, nslots = s->ref.sz.nslots;

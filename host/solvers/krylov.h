@@ -8,19 +8,27 @@
 #define HDGCL_HOST_KRYLOV_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "core/context.h"
-#include "hdgcl/solver.h"
+#include "solvers/linear_system.h"
+#include "solvers/solve_stats.h"
+#include "solvers/solver_settings.h"
+#include "solvers/trace_levels.h"
 
-typedef struct assembly assembly; /* pipeline.h */
-typedef struct precond precond;   /* precond.h */
-
-enum { SOLVER_CG = 0, SOLVER_GMRES = 1 };
+typedef struct precond precond; /* precond.h */
 
 #define DOT_GROUPS 256 /* most work-groups of a dot product's first pass */
 #define MDOT_MAX 64    /* most vectors in one multi-dot: GMRES restart <= MDOT_MAX - 2 */
 #define CG_COEFFS 256 /* CG alpha/beta pairs kept for the Lanczos eigenvalue estimate (256:
                           the p-multigrid coarse level needs that many on 320x320 meshes) */
+
+/* The message of a Krylov method (device or reference path) stopped by a residual that is not a
+ * number (METHOD, "NaN" or "Inf", iterations): the trace system holds NaN
+ * or Inf, which no number of iterations mends. */
+#define KRYLOV_NOT_FINITE                                                                        \
+  "%s stopped: the residual is %s after %d iterations: the trace system holds NaN or Inf (an " \
+  "absurd --tau or coefficient, or a degenerate element)"
 
 /* Fused BLAS-1 kernels and reductions (vectors.c + cl/solvers/vectors.cl). */
 typedef struct vector_kernels {
@@ -32,61 +40,69 @@ typedef struct vector_kernels {
 } vector_kernels;
 
 /* The solve stage. */
-typedef struct krylov {
+struct krylov {
+  /* Set by the caller before krylov_create. */
+  hdgcl_context ctx;
+  linear_system sys;
+  solver_settings set;
+  trace_levels levels;      /* p-multigrid's coarser operators */
+  residual_history history; /* where krylov_solve records the residuals */
+  /* Filled by krylov_solve (the preconditioners' setups add to its counters). */
+  solve_stats stats;
+  /* The stage's own. */
   cl_program program;
   cl_kernel spmv;
   vector_kernels vec;
-  const assembly *as; /* the assembled system (set by krylov_solve) */
-  cl_int rows, n;     /* unknown faces, unknowns */
-  hdgcl_buffer x;     /* the solution */
+  cl_int rows, n; /* unknown faces, unknowns */
+  hdgcl_buffer x; /* the solution */
   precond *pc;
   struct krylov_cg *cg;
   struct krylov_gmres *gmres;
   double setup_seconds;
-} krylov;
+};
 
-/* Program, kernels and buffers of the stage, for s->solver and s->precond. */
-int krylov_create(hdgcl_solver s, krylov *kr);
-/* Solves the assembled system into kr->x; fills iterations, residual, history,
- * preconditioner setup time, flops and bytes. */
-int krylov_solve(hdgcl_solver s, krylov *kr, const assembly *as);
-void krylov_destroy(hdgcl_solver s, krylov *kr);
+/* Program, kernels and buffers of the stage, for kr->set.solver and kr->set.precond. */
+int krylov_create(krylov *kr);
+/* Solves the assembled system into kr->x; fills kr->stats (also when it
+ * fails) and records the residuals. */
+int krylov_solve(krylov *kr);
+void krylov_destroy(krylov *kr);
 /* Device bytes of the stage's buffers (vectors, preconditioner, Krylov basis). */
-uint64_t krylov_bytes(hdgcl_solver s);
+uint64_t krylov_bytes(const linear_system *sys, const solver_settings *set);
+/* Passes a relative residual to kr->history. */
+int krylov_record_residual(krylov *kr, double relres);
 
 /* Enqueues a 1D kernel (local may be 0: the runtime chooses). */
-int krylov_launch(hdgcl_solver s, cl_kernel k, int nargs, const hdgcl_arg *args, size_t global,
+int krylov_launch(const krylov *kr, cl_kernel k, int nargs, const hdgcl_arg *args, size_t global,
                   size_t local);
 /* y = A x with the assembled trace matrix (enqueued). */
-int krylov_spmv(hdgcl_solver s, krylov *kr, const hdgcl_buffer *x, hdgcl_buffer *y);
+int krylov_spmv(krylov *kr, const hdgcl_buffer *x, hdgcl_buffer *y);
 /* Flops and bytes of one SpMV. */
-void krylov_spmv_counts(hdgcl_solver s, double *flops, double *bytes);
+void krylov_spmv_counts(const krylov *kr, double *flops, double *bytes);
 
 /* Vector kernels (vectors.c); all enqueued, no host synchronisation. */
-int vectors_create(hdgcl_solver s, krylov *kr);
-void vectors_destroy(hdgcl_solver s, krylov *kr);
+int vectors_create(krylov *kr);
+void vectors_destroy(krylov *kr);
 /* vec.partial <- first pass of a.b (dot) or of a.b, a.c (dot2). */
-int vec_dot(hdgcl_solver s, krylov *kr, const hdgcl_buffer *a, const hdgcl_buffer *b);
-int vec_dot2(hdgcl_solver s, krylov *kr, const hdgcl_buffer *a, const hdgcl_buffer *b,
-             const hdgcl_buffer *c);
+int vec_dot(krylov *kr, const hdgcl_buffer *a, const hdgcl_buffer *b);
+int vec_dot2(krylov *kr, const hdgcl_buffer *a, const hdgcl_buffer *b, const hdgcl_buffer *c);
 /* h[off + j] (+)= V_j . w for j < k, V = k vectors of length n at stride n in v. */
-int vec_mdot(hdgcl_solver s, krylov *kr, const hdgcl_buffer *v, int k, const hdgcl_buffer *w,
-             hdgcl_buffer *h, bool accumulate);
+int vec_mdot(krylov *kr, const hdgcl_buffer *v, int k, const hdgcl_buffer *w, hdgcl_buffer *h,
+             bool accumulate);
 /* h[index] = ||w||, then y[y_offset + i] = v[i] = w[i] / ||w|| (0 if ||w|| = 0);
  * y_offset in doubles. */
-int vec_normalize(hdgcl_solver s, krylov *kr, const hdgcl_buffer *w, hdgcl_buffer *h, int index,
-                  hdgcl_buffer *y, int64_t y_offset, hdgcl_buffer *v);
+int vec_normalize(krylov *kr, const hdgcl_buffer *w, hdgcl_buffer *h, int index, hdgcl_buffer *y,
+                  int64_t y_offset, hdgcl_buffer *v);
 /* y = a x + b y. */
-int vec_axpby(hdgcl_solver s, krylov *kr, double a, const hdgcl_buffer *x, double b,
-              hdgcl_buffer *y);
+int vec_axpby(krylov *kr, double a, const hdgcl_buffer *x, double b, hdgcl_buffer *y);
 /* ax <- b - ax. */
-int vec_residual(hdgcl_solver s, krylov *kr, const hdgcl_buffer *b, hdgcl_buffer *ax);
+int vec_residual(krylov *kr, const hdgcl_buffer *b, hdgcl_buffer *ax);
 /* w -= sum_{j<k} V_j h[j]. */
-int vec_basis_subtract(hdgcl_solver s, krylov *kr, const hdgcl_buffer *v, int k,
-                       const hdgcl_buffer *h, hdgcl_buffer *w);
+int vec_basis_subtract(krylov *kr, const hdgcl_buffer *v, int k, const hdgcl_buffer *h,
+                       hdgcl_buffer *w);
 /* out (+)= sum_{j<k} V_j y[j]. */
-int vec_basis_combine(hdgcl_solver s, krylov *kr, const hdgcl_buffer *v, int k,
-                      const hdgcl_buffer *y, bool accumulate, hdgcl_buffer *out);
+int vec_basis_combine(krylov *kr, const hdgcl_buffer *v, int k, const hdgcl_buffer *y,
+                      bool accumulate, hdgcl_buffer *out);
 
 /* Preconditioned CG (krylov_cg.c): the device keeps every scalar; the host
  * reads the small scalar block once per batch of iterations. */
@@ -97,21 +113,22 @@ typedef struct cg_outcome {
   double alpha[CG_COEFFS], beta[CG_COEFFS]; /* the first CG coefficients (Lanczos) */
 } cg_outcome;
 
-int krylov_cg_create(hdgcl_solver s, krylov *kr);
+int krylov_cg_create(krylov *kr);
 /* Solves A x = b with preconditioner pc from x = 0 to ||r|| <= rtol ||b|| or
- * maxit iterations; record: append the residuals to the solver's history. */
-int krylov_cg_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *b, hdgcl_buffer *x,
-                  int maxit, double rtol, bool record, cg_outcome *out);
+ * maxit iterations; record: pass the residuals to kr->history. */
+int krylov_cg_run(krylov *kr, precond *pc, const hdgcl_buffer *b, hdgcl_buffer *x, int maxit,
+                  double rtol, bool record, cg_outcome *out);
 /* Flops and bytes of one iteration without the preconditioner. */
-void krylov_cg_counts(hdgcl_solver s, const krylov *kr, double *flops, double *bytes);
-void krylov_cg_destroy(hdgcl_solver s, krylov *kr);
+void krylov_cg_counts(const krylov *kr, double *flops, double *bytes);
+void krylov_cg_destroy(krylov *kr);
 
-/* Restarted right-preconditioned (F)GMRES(m) (krylov_gmres.c). */
-int krylov_gmres_create(hdgcl_solver s, krylov *kr);
-int krylov_gmres_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *b,
-                     hdgcl_buffer *x, int *iterations, double *residual, bool *converged);
-void krylov_gmres_destroy(hdgcl_solver s, krylov *kr);
+/* Restarted right-preconditioned (F)GMRES(m) (krylov_gmres.c), to
+ * kr->set.rtol or kr->set.maxit iterations. */
+int krylov_gmres_create(krylov *kr);
+int krylov_gmres_run(krylov *kr, precond *pc, const hdgcl_buffer *b, hdgcl_buffer *x,
+                     int *iterations, double *residual, bool *converged);
+void krylov_gmres_destroy(krylov *kr);
 /* Device bytes of the GMRES workspace. */
-uint64_t krylov_gmres_bytes(hdgcl_solver s);
+uint64_t krylov_gmres_bytes(const linear_system *sys, const solver_settings *set);
 
 #endif

@@ -37,47 +37,47 @@ typedef struct krylov_gmres {
   hdgcl_buffer r, h1, h2, y;
 } krylov_gmres;
 
-uint64_t krylov_gmres_bytes(hdgcl_solver s) {
-  uint64_t n = (uint64_t)s->num.num_unknown_faces * s->ref.sz.nfb, m = (uint64_t)s->restart;
-  return 8 * n * (m + 1 + 4) + (s->flexible ? 8 * n * m : 0) +
+uint64_t krylov_gmres_bytes(const linear_system *sys, const solver_settings *set) {
+  uint64_t n = (uint64_t)sys->rows * sys->nf, m = (uint64_t)set->restart;
+  return 8 * n * (m + 1 + 4) + (set->flexible ? 8 * n * m : 0) +
          8 * 3 * (m + 2);
 }
 
-int krylov_gmres_create(hdgcl_solver s, krylov *kr) {
+int krylov_gmres_create(krylov *kr) {
   HDGCL_TRY(hdgcl_calloc(1, sizeof *kr->gmres, "GMRES", &kr->gmres));
   krylov_gmres *g = kr->gmres;
-  g->m = s->restart;
-  g->flexible = s->flexible || !kr->pc->fixed;
+  g->m = kr->set.restart;
+  g->flexible = kr->set.flexible || !kr->pc->fixed;
   size_t n = (size_t)(kr->n ? kr->n : 1), m = (size_t)g->m;
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, (m + 1) * n * 8, "GMRES basis", &g->v));
+  HDGCL_TRY(hdgcl_buffer_create(kr->ctx, (m + 1) * n * 8, "GMRES basis", &g->v));
   if (g->flexible)
-    HDGCL_TRY(hdgcl_buffer_create(s->ctx, m * n * 8, "FGMRES preconditioned basis", &g->z));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, n * 8, "GMRES w", &g->w));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, n * 8, "GMRES v_j", &g->vj));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, n * 8, "GMRES z_j", &g->zj));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, n * 8, "GMRES residual", &g->r));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, (m + 2) * 8, "GMRES Hessenberg column", &g->h1));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, (m + 2) * 8, "GMRES second projection", &g->h2));
-  return hdgcl_buffer_create(s->ctx, (m + 1) * 8, "GMRES coefficients", &g->y);
+    HDGCL_TRY(hdgcl_buffer_create(kr->ctx, m * n * 8, "FGMRES preconditioned basis", &g->z));
+  HDGCL_TRY(hdgcl_buffer_create(kr->ctx, n * 8, "GMRES w", &g->w));
+  HDGCL_TRY(hdgcl_buffer_create(kr->ctx, n * 8, "GMRES v_j", &g->vj));
+  HDGCL_TRY(hdgcl_buffer_create(kr->ctx, n * 8, "GMRES z_j", &g->zj));
+  HDGCL_TRY(hdgcl_buffer_create(kr->ctx, n * 8, "GMRES residual", &g->r));
+  HDGCL_TRY(hdgcl_buffer_create(kr->ctx, (m + 2) * 8, "GMRES Hessenberg column", &g->h1));
+  HDGCL_TRY(hdgcl_buffer_create(kr->ctx, (m + 2) * 8, "GMRES second projection", &g->h2));
+  return hdgcl_buffer_create(kr->ctx, (m + 1) * 8, "GMRES coefficients", &g->y);
 }
 
 /* Flops and bytes of iteration j (j+1 basis vectors), preconditioner excluded. */
-static void iteration_counts(hdgcl_solver s, int j, double *flops, double *bytes) {
-  double n = (double)s->num.num_unknown_faces * s->ref.sz.nfb, k = j + 1;
+static void iteration_counts(const krylov *kr, int j, double *flops, double *bytes) {
+  double n = (double)kr->sys.rows * kr->sys.nf, k = j + 1;
   double fa, ba;
-  krylov_spmv_counts(s, &fa, &ba);
+  krylov_spmv_counts(kr, &fa, &ba);
   /* Two passes of multi-dot (2 k n; reads k n + n) and subtract (2 k n;
    * reads k n + n, writes n), the norm (2 n; n) and the scaling (n; 3 n). */
   *flops = fa + 2 * (4 * k * n) + 2 * n + n;
   *bytes = ba + 8 * (2 * ((k * n + n) + (k * n + 2 * n)) + n + 3 * n);
 }
 
-int krylov_gmres_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *b,
+int krylov_gmres_run(krylov *kr, precond *pc, const hdgcl_buffer *b,
                      hdgcl_buffer *x, int *iterations, double *residual, bool *converged) {
   krylov_gmres *g = kr->gmres;
   const int m = g->m;
   size_t n = (size_t)kr->n;
-  hdgcl_stage_stats *st = &s->result.stages[HDGCL_STAGE_SOLVE];
+  solve_stats *st = &kr->stats;
   double *hess = NULL, *cs = NULL, *sn = NULL, *gv = NULL, *yv = NULL, *col = NULL, *h2 = NULL;
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m * (m + 1), sizeof(double), "Hessenberg", &hess), done);
@@ -90,44 +90,44 @@ int krylov_gmres_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer
 
   /* x = 0, r = b, v_0 = r / ||r||. */
   double beta;
-  HDGCL_TRY_GOTO(status, hdgcl_buffer_fill(s->ctx, x, 0, n * 8, 0.0), done);
-  HDGCL_TRY_GOTO(status, vec_normalize(s, kr, b, &g->h1, 0, &g->v, 0, &g->vj), done);
-  HDGCL_TRY_GOTO(status, hdgcl_buffer_read(s->ctx, &g->h1, 0, 8, &beta), done);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_fill(kr->ctx, x, 0, n * 8, 0.0), done);
+  HDGCL_TRY_GOTO(status, vec_normalize(kr, b, &g->h1, 0, &g->v, 0, &g->vj), done);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_read(kr->ctx, &g->h1, 0, 8, &beta), done);
   const double bnorm = beta;
   int it = 0;
   double relres = bnorm > 0 ? 1.0 : 0.0;
   *converged = !(bnorm > 0);
-  HDGCL_TRY_GOTO(status, solver_record_residual(s, relres), done);
-  while (!*converged && it < s->maxit) {
+  HDGCL_TRY_GOTO(status, krylov_record_residual(kr, relres), done);
+  while (!*converged && it < kr->set.maxit) {
     for (int i = 0; i <= m; i++) gv[i] = 0.0;
     gv[0] = beta;
     int k = 0; /* basis vectors of this cycle */
-    for (int j = 0; j < m && it < s->maxit; j++) {
+    for (int j = 0; j < m && it < kr->set.maxit; j++) {
       /* z_j = M^-1 v_j, w = A z_j. */
-      HDGCL_TRY_GOTO(status, pc->apply(s, kr, pc, &g->vj, &g->zj), done);
-      HDGCL_TRY_GOTO(status, krylov_spmv(s, kr, &g->zj, &g->w), done);
+      HDGCL_TRY_GOTO(status, pc->apply(kr, pc, &g->vj, &g->zj), done);
+      HDGCL_TRY_GOTO(status, krylov_spmv(kr, &g->zj, &g->w), done);
       if (g->flexible)
         HDGCL_CL_GOTO(status,
-                      clEnqueueCopyBuffer(s->ctx->queue, g->zj.mem, g->z.mem, 0, (size_t)j * n * 8,
+                      clEnqueueCopyBuffer(kr->ctx->queue, g->zj.mem, g->z.mem, 0, (size_t)j * n * 8,
                                           n * 8, 0, NULL, NULL),
                       "clEnqueueCopyBuffer", "FGMRES preconditioned basis", done);
       /* CGS2, then v_{j+1} = w / ||w||. */
-      HDGCL_TRY_GOTO(status, vec_mdot(s, kr, &g->v, j + 1, &g->w, &g->h1, false), done);
-      HDGCL_TRY_GOTO(status, vec_basis_subtract(s, kr, &g->v, j + 1, &g->h1, &g->w), done);
-      HDGCL_TRY_GOTO(status, vec_mdot(s, kr, &g->v, j + 1, &g->w, &g->h2, false), done);
-      HDGCL_TRY_GOTO(status, vec_basis_subtract(s, kr, &g->v, j + 1, &g->h2, &g->w), done);
+      HDGCL_TRY_GOTO(status, vec_mdot(kr, &g->v, j + 1, &g->w, &g->h1, false), done);
+      HDGCL_TRY_GOTO(status, vec_basis_subtract(kr, &g->v, j + 1, &g->h1, &g->w), done);
+      HDGCL_TRY_GOTO(status, vec_mdot(kr, &g->v, j + 1, &g->w, &g->h2, false), done);
+      HDGCL_TRY_GOTO(status, vec_basis_subtract(kr, &g->v, j + 1, &g->h2, &g->w), done);
       HDGCL_TRY_GOTO(status,
-                     vec_normalize(s, kr, &g->w, &g->h1, j + 1, &g->v, (int64_t)(j + 1) * kr->n,
+                     vec_normalize(kr, &g->w, &g->h1, j + 1, &g->v, (int64_t)(j + 1) * kr->n,
                                    &g->vj),
                      done);
       /* The one host wait of the iteration: the Hessenberg column (h2 read
        * without blocking; the blocking read of h1 after it on the in-order
        * queue waits for both). */
       HDGCL_CL_GOTO(status,
-                    clEnqueueReadBuffer(s->ctx->queue, g->h2.mem, CL_FALSE, 0, (size_t)(j + 1) * 8,
+                    clEnqueueReadBuffer(kr->ctx->queue, g->h2.mem, CL_FALSE, 0, (size_t)(j + 1) * 8,
                                         h2, 0, NULL, NULL),
                     "clEnqueueReadBuffer", "GMRES second projection", done);
-      HDGCL_TRY_GOTO(status, hdgcl_buffer_read(s->ctx, &g->h1, 0, (size_t)(j + 2) * 8, col), done);
+      HDGCL_TRY_GOTO(status, hdgcl_buffer_read(kr->ctx, &g->h1, 0, (size_t)(j + 2) * 8, col), done);
       for (int i = 0; i <= j; i++) col[i] += h2[i];
       double wnorm = col[j + 1];
       /* Previous rotations, then a new one zeroing col[j+1]. */
@@ -146,13 +146,13 @@ int krylov_gmres_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer
       it++;
       k = j + 1;
       double fi, bi, fp, bp;
-      iteration_counts(s, j, &fi, &bi);
-      pc->counts(s, pc, &fp, &bp);
+      iteration_counts(kr, j, &fi, &bi);
+      pc->counts(kr, pc, &fp, &bp);
       st->flops += fi + fp;
       st->bytes += bi + bp;
       relres = fabs(gv[j + 1]) / bnorm;
-      HDGCL_TRY_GOTO(status, solver_record_residual(s, relres), done);
-      if (relres <= s->rtol || !(wnorm > 0) || !isfinite(relres)) break;
+      HDGCL_TRY_GOTO(status, krylov_record_residual(kr, relres), done);
+      if (relres <= kr->set.rtol || !(wnorm > 0) || !isfinite(relres)) break;
     }
     /* y = R^-1 g (back substitution), x += M^-1 V y (or Z y). */
     for (int i = k - 1; i >= 0; i--) {
@@ -170,28 +170,28 @@ int krylov_gmres_run(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer
       }
       yv[i] = t / d;
     }
-    HDGCL_TRY_GOTO(status, hdgcl_buffer_write(s->ctx, &g->y, 0, (size_t)k * 8, yv), done);
+    HDGCL_TRY_GOTO(status, hdgcl_buffer_write(kr->ctx, &g->y, 0, (size_t)k * 8, yv), done);
     if (g->flexible) {
-      HDGCL_TRY_GOTO(status, vec_basis_combine(s, kr, &g->z, k, &g->y, true, x), done);
+      HDGCL_TRY_GOTO(status, vec_basis_combine(kr, &g->z, k, &g->y, true, x), done);
     } else {
-      HDGCL_TRY_GOTO(status, vec_basis_combine(s, kr, &g->v, k, &g->y, false, &g->w), done);
-      HDGCL_TRY_GOTO(status, pc->apply(s, kr, pc, &g->w, &g->zj), done);
-      HDGCL_TRY_GOTO(status, vec_axpby(s, kr, 1.0, &g->zj, 1.0, x), done);
+      HDGCL_TRY_GOTO(status, vec_basis_combine(kr, &g->v, k, &g->y, false, &g->w), done);
+      HDGCL_TRY_GOTO(status, pc->apply(kr, pc, &g->w, &g->zj), done);
+      HDGCL_TRY_GOTO(status, vec_axpby(kr, 1.0, &g->zj, 1.0, x), done);
     }
     /* True residual r = b - A x; v_0 = r / ||r|| for the next cycle. */
-    HDGCL_TRY_GOTO(status, krylov_spmv(s, kr, x, &g->r), done);
-    HDGCL_TRY_GOTO(status, vec_residual(s, kr, b, &g->r), done);
-    HDGCL_TRY_GOTO(status, vec_normalize(s, kr, &g->r, &g->h1, 0, &g->v, 0, &g->vj), done);
-    HDGCL_TRY_GOTO(status, hdgcl_buffer_read(s->ctx, &g->h1, 0, 8, &beta), done);
+    HDGCL_TRY_GOTO(status, krylov_spmv(kr, x, &g->r), done);
+    HDGCL_TRY_GOTO(status, vec_residual(kr, b, &g->r), done);
+    HDGCL_TRY_GOTO(status, vec_normalize(kr, &g->r, &g->h1, 0, &g->v, 0, &g->vj), done);
+    HDGCL_TRY_GOTO(status, hdgcl_buffer_read(kr->ctx, &g->h1, 0, 8, &beta), done);
     relres = beta / bnorm;
-    *converged = relres <= s->rtol;
+    *converged = relres <= kr->set.rtol;
     if (!isfinite(relres)) break;
   }
   *iterations = it;
   *residual = relres;
   status = HDGCL_SUCCESS;
 done:
-  if (status != HDGCL_SUCCESS) clFinish(s->ctx->queue); /* no read may still target h2 */
+  if (status != HDGCL_SUCCESS) clFinish(kr->ctx->queue); /* no read may still target h2 */
   free(hess);
   free(cs);
   free(sn);
@@ -202,11 +202,11 @@ done:
   return status;
 }
 
-void krylov_gmres_destroy(hdgcl_solver s, krylov *kr) {
+void krylov_gmres_destroy(krylov *kr) {
   krylov_gmres *g = kr->gmres;
   if (!g) return;
   hdgcl_buffer *bufs[] = {&g->v, &g->z, &g->w, &g->vj, &g->zj, &g->r, &g->h1, &g->h2, &g->y};
-  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) hdgcl_buffer_release(s->ctx, bufs[i]);
+  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) hdgcl_buffer_release(kr->ctx, bufs[i]);
   free(g);
   kr->gmres = NULL;
 }

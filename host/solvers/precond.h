@@ -1,6 +1,8 @@
 /* One interface for the preconditioners of the trace solve.  Each is a unit
  * precond_<name>.c (beside cl/precond_<name>.cl where it has kernels) that
- * fills a `precond` with its methods; precond.c picks one by s->precond.
+ * fills a `precond` with its methods; precond.c picks one by kind
+ * (PRECOND_*).  Every method gets the solve stage it serves (krylov.h): its
+ * context, system, settings and counters.
  *
  *   create   kernels and buffers (before assembly; sizes only)
  *   setup    from the assembled matrix (once per solve; may read back a few
@@ -19,40 +21,38 @@
 #ifndef HDGCL_HOST_PRECOND_H
 #define HDGCL_HOST_PRECOND_H
 
+#include "fem/shape.h"
 #include "solvers/krylov.h"
-#include "drivers/solver_impl.h"
 
 struct precond {
   const char *name;
-  int (*setup)(hdgcl_solver s, krylov *kr, precond *pc);
-  int (*apply)(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z);
-  int (*apply_dot2)(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
-                    hdgcl_buffer *z);
-  void (*counts)(hdgcl_solver s, const precond *pc, double *flops, double *bytes);
-  void (*destroy)(hdgcl_solver s, precond *pc);
+  int (*setup)(krylov *kr, precond *pc);
+  int (*apply)(krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z);
+  int (*apply_dot2)(krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z);
+  void (*counts)(const krylov *kr, const precond *pc, double *flops, double *bytes);
+  void (*destroy)(krylov *kr, precond *pc);
   bool fixed, symmetric;
   void *data; /* the unit's own state */
 };
 
 /* Creates the preconditioner `kind` (PRECOND_*) into *pc. */
-int precond_create(hdgcl_solver s, krylov *kr, int kind, precond *pc);
+int precond_create(krylov *kr, int kind, precond *pc);
 /* Calls destroy (if any) and zeroes *pc. */
-void precond_destroy(hdgcl_solver s, precond *pc);
+void precond_destroy(krylov *kr, precond *pc);
 /* Device bytes the preconditioner `kind` needs. */
-uint64_t precond_bytes(hdgcl_solver s, int kind);
+uint64_t precond_bytes(const linear_system *sys, const solver_settings *set, int kind);
 
-int precond_none_create(hdgcl_solver s, krylov *kr, precond *pc);
-int precond_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc);
-int precond_block_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc);
-int precond_chebyshev_create(hdgcl_solver s, krylov *kr, precond *pc);
-int precond_asm_create(hdgcl_solver s, krylov *kr, precond *pc);
-int precond_pmg_create(hdgcl_solver s, krylov *kr, precond *pc);
+int precond_none_create(krylov *kr, precond *pc);
+int precond_jacobi_create(krylov *kr, precond *pc);
+int precond_block_jacobi_create(krylov *kr, precond *pc);
+int precond_chebyshev_create(krylov *kr, precond *pc);
+int precond_asm_create(krylov *kr, precond *pc);
+int precond_pmg_create(krylov *kr, precond *pc);
 /* Chebyshev of `degree` inner applications of `inner` (PRECOND_JACOBI or
  * PRECOND_BLOCK_JACOBI): the p-multigrid smoother; degree 0: an approximate
  * solver, degree chosen at setup from the estimated spectrum (the device
  * coarse solver of p-multigrid). */
-int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int inner,
-                                    precond *pc);
+int precond_chebyshev_create_degree(krylov *kr, int degree, int inner, precond *pc);
 /* p-multigrid transfer (precond_pmg.c): map[k] = the mode of the degree-pf
  * face basis (shape) equal to mode k of the degree-pc one, k < nfc. */
 int precond_pmg_mode_map(hdgcl_shape shape, int pf, int pc, int32_t *map, int nfc);
@@ -60,7 +60,7 @@ int precond_pmg_mode_map(hdgcl_shape shape, int pf, int pc, int32_t *map, int nf
  * map[c nfc + k] = c nff + (scalar map)[k], ncomp * nfc entries. */
 int precond_pmg_block_map(hdgcl_shape shape, int pf, int pc, int ncomp, int32_t *map);
 /* Device bytes of the p-multigrid preconditioner (precond_pmg.c). */
-uint64_t precond_pmg_bytes(hdgcl_solver s);
+uint64_t precond_pmg_bytes(const linear_system *sys, const solver_settings *set);
 /* Face blocks per work-group of block-Jacobi's local-memory setup (BJ_FACES). */
 int precond_block_jacobi_faces(hdgcl_context ctx, int nf);
 

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 
 #include "core/error.h"
-#include "pipeline/pipeline.h"
 #include "solvers/precond.h"
 
 typedef struct asm_data {
@@ -27,56 +26,56 @@ typedef struct asm_data {
   hdgcl_buffer ainv; /* [num_elements][nt][nt] patch inverses */
 } asm_data;
 
-static int setup(hdgcl_solver s, krylov *kr, precond *pc) {
+static int setup(krylov *kr, precond *pc) {
   asm_data *a = pc->data;
-  device_data *d = &s->dev->data;
-  cl_int ne = s->mesh->num_elements;
+  const element_patches *d = &kr->sys.patches;
+  cl_int ne = d->num_elements;
   hdgcl_arg args[] = {HDGCL_ARG(ne),
                       HDGCL_ARG(kr->rows),
-                      HDGCL_ARG(d->elem_faces.mem),
-                      HDGCL_ARG(d->face_elems.mem),
-                      HDGCL_ARG(d->face_unknown.mem),
-                      HDGCL_ARG(kr->as->values.mem),
+                      HDGCL_ARG(d->elem_faces->mem),
+                      HDGCL_ARG(d->face_elems->mem),
+                      HDGCL_ARG(d->face_unknown->mem),
+                      HDGCL_ARG(kr->sys.values->mem),
                       HDGCL_ARG(a->ainv.mem)};
-  HDGCL_TRY(krylov_launch(s, a->setup, 7, args, (size_t)ne, 0));
-  double nt = s->ref.sz.ntb;
-  s->result.stages[HDGCL_STAGE_SOLVE].flops += 2.0 * nt * nt * nt * ne;
-  s->result.stages[HDGCL_STAGE_SOLVE].bytes += 16.0 * nt * nt * ne;
+  HDGCL_TRY(krylov_launch(kr, a->setup, 7, args, (size_t)ne, 0));
+  double nt = d->nt;
+  kr->stats.flops += 2.0 * nt * nt * nt * ne;
+  kr->stats.bytes += 16.0 * nt * nt * ne;
   return HDGCL_SUCCESS;
 }
 
-static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z) {
+static int apply(krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z) {
   asm_data *a = pc->data;
-  device_data *d = &s->dev->data;
-  hdgcl_arg args[] = {HDGCL_ARG(kr->rows),          HDGCL_ARG(d->unknown_face.mem),
-                      HDGCL_ARG(d->elem_faces.mem), HDGCL_ARG(d->face_elems.mem),
-                      HDGCL_ARG(d->face_local.mem), HDGCL_ARG(d->face_unknown.mem),
+  const element_patches *d = &kr->sys.patches;
+  hdgcl_arg args[] = {HDGCL_ARG(kr->rows),           HDGCL_ARG(d->unknown_face->mem),
+                      HDGCL_ARG(d->elem_faces->mem), HDGCL_ARG(d->face_elems->mem),
+                      HDGCL_ARG(d->face_local->mem), HDGCL_ARG(d->face_unknown->mem),
                       HDGCL_ARG(a->ainv.mem),       HDGCL_ARG(r->mem),
                       HDGCL_ARG(z->mem)};
-  return krylov_launch(s, a->apply, 9, args, (size_t)kr->n, 0);
+  return krylov_launch(kr, a->apply, 9, args, (size_t)kr->n, 0);
 }
 
-static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
+static void counts(const krylov *kr, const precond *pc, double *flops, double *bytes) {
   (void)pc;
-  double ne = s->mesh->num_elements, nt = s->ref.sz.ntb;
-  double n = (double)s->num.num_unknown_faces * s->ref.sz.nfb;
+  double ne = kr->sys.patches.num_elements, nt = kr->sys.patches.nt;
+  double n = (double)kr->sys.rows * kr->sys.nf;
   /* Every row of every patch inverse is used once; r read and z written once
    * (the minimum traffic, as for the SpMV). */
   *flops = 2 * ne * nt * nt;
   *bytes = 8 * ne * nt * nt + 16 * n;
 }
 
-static void destroy(hdgcl_solver s, precond *pc) {
+static void destroy(krylov *kr, precond *pc) {
   asm_data *a = pc->data;
   if (!a) return;
   if (a->setup) clReleaseKernel(a->setup);
   if (a->apply) clReleaseKernel(a->apply);
-  hdgcl_buffer_release(s->ctx, &a->ainv);
+  hdgcl_buffer_release(kr->ctx, &a->ainv);
   free(a);
   pc->data = NULL;
 }
 
-int precond_asm_create(hdgcl_solver s, krylov *kr, precond *pc) {
+int precond_asm_create(krylov *kr, precond *pc) {
   *pc = (precond){.name = "asm", .setup = setup, .apply = apply, .counts = counts,
                   .destroy = destroy, .fixed = true, .symmetric = true};
   asm_data *a;
@@ -84,7 +83,7 @@ int precond_asm_create(hdgcl_solver s, krylov *kr, precond *pc) {
   pc->data = a;
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "asm_setup", &a->setup));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "asm_apply", &a->apply));
-  size_t nt = (size_t)s->ref.sz.ntb;
-  return hdgcl_buffer_create(s->ctx, (size_t)s->mesh->num_elements * nt * nt * 8,
+  size_t nt = (size_t)kr->sys.patches.nt;
+  return hdgcl_buffer_create(kr->ctx, (size_t)kr->sys.patches.num_elements * nt * nt * 8,
                              "additive Schwarz patch inverses", &a->ainv);
 }

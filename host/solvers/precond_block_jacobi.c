@@ -4,7 +4,6 @@
 #include <stdlib.h>
 
 #include "core/error.h"
-#include "pipeline/pipeline.h"
 #include "solvers/precond.h"
 
 typedef struct block_jacobi {
@@ -20,59 +19,59 @@ int precond_block_jacobi_faces(hdgcl_context ctx, int nf) {
   return hdgcl_faces_per_group(ctx->info.max_work_group, BJ_WG, nf);
 }
 
-static int setup(hdgcl_solver s, krylov *kr, precond *pc) {
+static int setup(krylov *kr, precond *pc) {
   block_jacobi *b = pc->data;
   if (b->local) {
-    int nf = s->ref.sz.nfb, faces = precond_block_jacobi_faces(s->ctx, nf);
-    hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(kr->as->values.mem), HDGCL_ARG(b->binv.mem),
+    int nf = kr->sys.nf, faces = precond_block_jacobi_faces(kr->ctx, nf);
+    hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(kr->sys.values->mem), HDGCL_ARG(b->binv.mem),
                      HDGCL_ARG_LOCAL(b->wg * (size_t)nf * sizeof(double))};
     size_t groups = ((size_t)kr->rows + (size_t)faces - 1) / (size_t)faces;
-    HDGCL_TRY(krylov_launch(s, b->setup, 4, a, groups * b->wg, b->wg));
+    HDGCL_TRY(krylov_launch(kr, b->setup, 4, a, groups * b->wg, b->wg));
   } else {
-    hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(kr->as->values.mem), HDGCL_ARG(b->binv.mem)};
-    HDGCL_TRY(krylov_launch(s, b->setup, 3, a, (size_t)kr->rows, 0));
+    hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(kr->sys.values->mem), HDGCL_ARG(b->binv.mem)};
+    HDGCL_TRY(krylov_launch(kr, b->setup, 3, a, (size_t)kr->rows, 0));
   }
-  double nf = s->ref.sz.nfb;
-  s->result.stages[HDGCL_STAGE_SOLVE].flops += 2.0 * nf * nf * nf * kr->rows;
-  s->result.stages[HDGCL_STAGE_SOLVE].bytes += 16.0 * nf * nf * kr->rows;
+  double nf = kr->sys.nf;
+  kr->stats.flops += 2.0 * nf * nf * nf * kr->rows;
+  kr->stats.bytes += 16.0 * nf * nf * kr->rows;
   return HDGCL_SUCCESS;
 }
 
-static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z) {
+static int apply(krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z) {
   block_jacobi *b = pc->data;
   hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(b->binv.mem), HDGCL_ARG(r->mem),
                    HDGCL_ARG(z->mem)};
-  return krylov_launch(s, b->apply, 4, a, (size_t)kr->n, 0);
+  return krylov_launch(kr, b->apply, 4, a, (size_t)kr->n, 0);
 }
 
 /* z = M r with the partial sums of (r, z) and (r, r), as vec_dot2 leaves them. */
-static int apply_dot2(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r,
+static int apply_dot2(krylov *kr, precond *pc, const hdgcl_buffer *r,
                       hdgcl_buffer *z) {
   block_jacobi *b = pc->data;
   hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(b->binv.mem), HDGCL_ARG(r->mem),
                    HDGCL_ARG(z->mem), HDGCL_ARG(kr->vec.partial.mem)};
-  return krylov_launch(s, b->apply_dot2, 5, a, kr->vec.wg * (size_t)kr->vec.groups, kr->vec.wg);
+  return krylov_launch(kr, b->apply_dot2, 5, a, kr->vec.wg * (size_t)kr->vec.groups, kr->vec.wg);
 }
 
-static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
+static void counts(const krylov *kr, const precond *pc, double *flops, double *bytes) {
   (void)pc;
-  double nf = s->ref.sz.nfb, n = (double)s->num.num_unknown_faces * nf;
+  double nf = kr->sys.nf, n = (double)kr->sys.rows * nf;
   *flops = 2 * n * nf;
   *bytes = 8 * n * nf + 16 * n;
 }
 
-static void destroy(hdgcl_solver s, precond *pc) {
+static void destroy(krylov *kr, precond *pc) {
   block_jacobi *b = pc->data;
   if (!b) return;
   if (b->setup) clReleaseKernel(b->setup);
   if (b->apply) clReleaseKernel(b->apply);
   if (b->apply_dot2) clReleaseKernel(b->apply_dot2);
-  hdgcl_buffer_release(s->ctx, &b->binv);
+  hdgcl_buffer_release(kr->ctx, &b->binv);
   free(b);
   pc->data = NULL;
 }
 
-int precond_block_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc) {
+int precond_block_jacobi_create(krylov *kr, precond *pc) {
   *pc = (precond){.name = "block-jacobi", .setup = setup, .apply = apply,
                   .apply_dot2 = apply_dot2, .counts = counts, .destroy = destroy,
                   .fixed = true, .symmetric = true};
@@ -82,14 +81,14 @@ int precond_block_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc) {
   /* The local-memory setup when a group of its face blocks fits in local
    * memory and its work-items in a group, unless --scratch global asks for
    * global memory; otherwise one work-item per face. */
-  int nf = s->ref.sz.nfb, faces = precond_block_jacobi_faces(s->ctx, nf);
+  int nf = kr->sys.nf, faces = precond_block_jacobi_faces(kr->ctx, nf);
   b->wg = (size_t)faces * nf;
-  b->local = s->scratch != SCRATCH_GLOBAL && b->wg <= s->ctx->info.max_work_group &&
-             b->wg * nf * sizeof(double) + 1024 <= s->ctx->info.local_mem;
+  b->local = !kr->set.global_scratch && b->wg <= kr->ctx->info.max_work_group &&
+             b->wg * nf * sizeof(double) + 1024 <= kr->ctx->info.local_mem;
   HDGCL_TRY(hdgcl_kernel_create(kr->program, b->local ? "block_jacobi_setup" : "block_jacobi_setup_global",
                                 &b->setup));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "block_jacobi_apply", &b->apply));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "block_jacobi_apply_dot2", &b->apply_dot2));
-  size_t bytes = (size_t)(kr->n ? kr->n : 1) * s->ref.sz.nfb * 8;
-  return hdgcl_buffer_create(s->ctx, bytes, "block-Jacobi inverses", &b->binv);
+  size_t bytes = (size_t)(kr->n ? kr->n : 1) * kr->sys.nf * 8;
+  return hdgcl_buffer_create(kr->ctx, bytes, "block-Jacobi inverses", &b->binv);
 }

@@ -54,7 +54,6 @@
 #include <stdlib.h>
 
 #include "core/error.h"
-#include "pipeline/pipeline.h"
 #include "solvers/precond.h"
 #include "solvers/spmv.h"
 
@@ -89,11 +88,11 @@ typedef struct chebyshev {
 } chebyshev;
 
 /* res = A_float z (enqueued). */
-static int spmv_mixed(hdgcl_solver s, krylov *kr, chebyshev *c, const hdgcl_buffer *z,
+static int spmv_mixed(krylov *kr, chebyshev *c, const hdgcl_buffer *z,
                       hdgcl_buffer *res) {
-  hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(s->dev->data.block_cols.mem),
+  hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(kr->sys.block_cols->mem),
                    HDGCL_ARG(c->fvalues.mem), HDGCL_ARG(z->mem), HDGCL_ARG(res->mem)};
-  return krylov_launch(s, c->spmv_mixed, 5, a, (size_t)kr->n, 0);
+  return krylov_launch(kr, c->spmv_mixed, 5, a, (size_t)kr->n, 0);
 }
 
 /* Number of eigenvalues of the symmetric tridiagonal (a, e) below x (Sturm). */
@@ -158,24 +157,24 @@ static void symmetric_eigenvalues(int k, double *a, double *ev) {
 /* Nonsymmetric: the interval from the real parts of the field of values of
  * the Arnoldi matrix H_k of M^-1 A (see the top of the file); the start
  * vector is in c->res. */
-static int estimate_bounds_arnoldi(hdgcl_solver s, krylov *kr, chebyshev *c) {
+static int estimate_bounds_arnoldi(krylov *kr, chebyshev *c) {
   enum { M = CHEB_ARNOLDI_STEPS };
   double hess[M][M + 1] = {{0}}, col[M + 2], h2[M + 2];
   /* v_0 = res / ||res|| (also in d, the current basis vector). */
-  HDGCL_TRY(vec_normalize(s, kr, &c->res, &c->h1, 0, &c->basis, 0, &c->d));
+  HDGCL_TRY(vec_normalize(kr, &c->res, &c->h1, 0, &c->basis, 0, &c->d));
   int k = 0;
   for (int j = 0; j < M && j < kr->n; j++) {
     /* w = M^-1 A v_j, orthogonalised twice against v_0..v_j. */
-    HDGCL_TRY(krylov_spmv(s, kr, &c->d, &c->res));
-    HDGCL_TRY(c->inner.apply(s, kr, &c->inner, &c->res, &c->w));
-    HDGCL_TRY(vec_mdot(s, kr, &c->basis, j + 1, &c->w, &c->h1, false));
-    HDGCL_TRY(vec_basis_subtract(s, kr, &c->basis, j + 1, &c->h1, &c->w));
-    HDGCL_TRY(vec_mdot(s, kr, &c->basis, j + 1, &c->w, &c->h2, false));
-    HDGCL_TRY(vec_basis_subtract(s, kr, &c->basis, j + 1, &c->h2, &c->w));
-    HDGCL_TRY(vec_normalize(s, kr, &c->w, &c->h1, j + 1, &c->basis, (int64_t)(j + 1) * kr->n,
+    HDGCL_TRY(krylov_spmv(kr, &c->d, &c->res));
+    HDGCL_TRY(c->inner.apply(kr, &c->inner, &c->res, &c->w));
+    HDGCL_TRY(vec_mdot(kr, &c->basis, j + 1, &c->w, &c->h1, false));
+    HDGCL_TRY(vec_basis_subtract(kr, &c->basis, j + 1, &c->h1, &c->w));
+    HDGCL_TRY(vec_mdot(kr, &c->basis, j + 1, &c->w, &c->h2, false));
+    HDGCL_TRY(vec_basis_subtract(kr, &c->basis, j + 1, &c->h2, &c->w));
+    HDGCL_TRY(vec_normalize(kr, &c->w, &c->h1, j + 1, &c->basis, (int64_t)(j + 1) * kr->n,
                             &c->d));
-    HDGCL_TRY(hdgcl_buffer_read(s->ctx, &c->h2, 0, (size_t)(j + 1) * 8, h2));
-    HDGCL_TRY(hdgcl_buffer_read(s->ctx, &c->h1, 0, (size_t)(j + 2) * 8, col));
+    HDGCL_TRY(hdgcl_buffer_read(kr->ctx, &c->h2, 0, (size_t)(j + 1) * 8, h2));
+    HDGCL_TRY(hdgcl_buffer_read(kr->ctx, &c->h1, 0, (size_t)(j + 2) * 8, col));
     for (int i = 0; i <= j + 1; i++) hess[j][i] = col[i] + (i <= j ? h2[i] : 0.0);
     k = j + 1;
     if (!(fabs(col[j + 1]) > 1e-12 * fabs(hess[j][j]))) break; /* invariant subspace */
@@ -199,7 +198,7 @@ static int estimate_bounds_arnoldi(hdgcl_solver s, krylov *kr, chebyshev *c) {
 
 /* Extreme eigenvalues of M^-1 A from the CG coefficients (Saad eq. 6.103):
  * T_jj = 1/alpha_j + beta_{j-1}/alpha_{j-1}, T_j,j+1 = sqrt(beta_j)/alpha_j. */
-static int estimate_bounds(hdgcl_solver s, krylov *kr, chebyshev *c) {
+static int estimate_bounds(krylov *kr, chebyshev *c) {
   size_t n = (size_t)kr->n;
   double *b;
   HDGCL_TRY(hdgcl_calloc(n, sizeof(double), "Lanczos start vector", &b));
@@ -208,15 +207,15 @@ static int estimate_bounds(hdgcl_solver s, krylov *kr, chebyshev *c) {
     state ^= state << 13, state ^= state >> 7, state ^= state << 17;
     b[i] = (double)(state >> 11) / 9007199254740992.0 - 0.5;
   }
-  int status = hdgcl_buffer_write(s->ctx, &c->res, 0, n * 8, b);
+  int status = hdgcl_buffer_write(kr->ctx, &c->res, 0, n * 8, b);
   free(b);
   HDGCL_TRY(status);
-  if (c->basis.mem) return estimate_bounds_arnoldi(s, kr, c);
+  if (c->basis.mem) return estimate_bounds_arnoldi(kr, c);
   cg_outcome out;
   /* Stops early on small systems once converged: later steps of a converged
    * CG carry round-off, not spectral information. */
   int steps = c->solve_mode ? CG_COEFFS : CHEB_LANCZOS_STEPS;
-  HDGCL_TRY(krylov_cg_run(s, kr, &c->inner, &c->res, &c->d, steps, 1e-10, false, &out));
+  HDGCL_TRY(krylov_cg_run(kr, &c->inner, &c->res, &c->d, steps, 1e-10, false, &out));
   int k = out.iterations < CG_COEFFS ? out.iterations : CG_COEFFS;
   if (k < 1 || !(out.alpha[0] > 0))
     return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
@@ -247,86 +246,86 @@ static int estimate_bounds(hdgcl_solver s, krylov *kr, chebyshev *c) {
   return HDGCL_SUCCESS;
 }
 
-static int setup(hdgcl_solver s, krylov *kr, precond *pc) {
+static int setup(krylov *kr, precond *pc) {
   chebyshev *c = pc->data;
   if (c->to_float) {
-    cl_long entries = (cl_long)kr->n * s->ref.sz.nslots * s->ref.sz.nfb;
-    hdgcl_arg a[] = {HDGCL_ARG(entries), HDGCL_ARG(kr->as->values.mem), HDGCL_ARG(c->fvalues.mem)};
+    cl_long entries = (cl_long)kr->n * kr->sys.nslots * kr->sys.nf;
+    hdgcl_arg a[] = {HDGCL_ARG(entries), HDGCL_ARG(kr->sys.values->mem), HDGCL_ARG(c->fvalues.mem)};
     size_t global = entries < (1 << 20) ? (size_t)entries : (size_t)1 << 20;
-    HDGCL_TRY(krylov_launch(s, c->to_float, 3, a, global, 0));
+    HDGCL_TRY(krylov_launch(kr, c->to_float, 3, a, global, 0));
   }
-  HDGCL_TRY(c->inner.setup(s, kr, &c->inner));
-  HDGCL_TRY(estimate_bounds(s, kr, c));
-  s->result.eig_min = c->lmin;
-  s->result.eig_max = c->lmax;
+  HDGCL_TRY(c->inner.setup(kr, &c->inner));
+  HDGCL_TRY(estimate_bounds(kr, c));
+  kr->stats.eig_min = c->lmin;
+  kr->stats.eig_max = c->lmax;
   return HDGCL_SUCCESS;
 }
 
-static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z) {
+static int apply(krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z) {
   chebyshev *c = pc->data;
   double theta = 0.5 * (c->lmax + c->lmin), delta = 0.5 * (c->lmax - c->lmin);
   double sigma = theta / delta, rho_prev = 1.0 / sigma, first = 1.0 / theta;
-  HDGCL_TRY(c->inner.apply(s, kr, &c->inner, r, &c->w));
+  HDGCL_TRY(c->inner.apply(kr, &c->inner, r, &c->w));
   hdgcl_arg a[] = {HDGCL_ARG(kr->n), HDGCL_ARG(first), HDGCL_ARG(c->w.mem), HDGCL_ARG(c->d.mem),
                    HDGCL_ARG(z->mem)};
-  HDGCL_TRY(krylov_launch(s, c->first, 5, a, (size_t)kr->n, 0));
+  HDGCL_TRY(krylov_launch(kr, c->first, 5, a, (size_t)kr->n, 0));
   for (int i = 1; i < c->degree; i++) {
     /* res = r - A z, w = M^-1 res, d = rho rho_prev d + 2 rho / delta w, z += d. */
     if (c->spmv_mixed)
-      HDGCL_TRY(spmv_mixed(s, kr, c, z, &c->res));
+      HDGCL_TRY(spmv_mixed(kr, c, z, &c->res));
     else
-      HDGCL_TRY(krylov_spmv(s, kr, z, &c->res));
-    HDGCL_TRY(vec_residual(s, kr, r, &c->res));
-    HDGCL_TRY(c->inner.apply(s, kr, &c->inner, &c->res, &c->w));
+      HDGCL_TRY(krylov_spmv(kr, z, &c->res));
+    HDGCL_TRY(vec_residual(kr, r, &c->res));
+    HDGCL_TRY(c->inner.apply(kr, &c->inner, &c->res, &c->w));
     double rho = 1.0 / (2.0 * sigma - rho_prev);
     double c1 = rho * rho_prev, c2 = 2.0 * rho / delta;
     hdgcl_arg b[] = {HDGCL_ARG(kr->n), HDGCL_ARG(c1), HDGCL_ARG(c2), HDGCL_ARG(c->w.mem),
                      HDGCL_ARG(c->d.mem), HDGCL_ARG(z->mem)};
-    HDGCL_TRY(krylov_launch(s, c->step, 6, b, (size_t)kr->n, 0));
+    HDGCL_TRY(krylov_launch(kr, c->step, 6, b, (size_t)kr->n, 0));
     rho_prev = rho;
   }
   return HDGCL_SUCCESS;
 }
 
-static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
+static void counts(const krylov *kr, const precond *pc, double *flops, double *bytes) {
   const chebyshev *c = pc->data;
-  double n = (double)s->num.num_unknown_faces * s->ref.sz.nfb, k = c->degree;
+  double n = (double)kr->sys.rows * kr->sys.nf, k = c->degree;
   double fi, bi, fa, ba;
-  c->inner.counts(s, &c->inner, &fi, &bi);
-  if (s->cheb_mixed)
-    spmv_counts(SPMV_BELL_MIXED, s->num.num_unknown_faces, s->ref.sz.nslots, s->ref.sz.nfb, &fa, &ba);
+  c->inner.counts(kr, &c->inner, &fi, &bi);
+  if (kr->set.cheb_mixed)
+    spmv_counts(SPMV_BELL_MIXED, kr->sys.rows, kr->sys.nslots, kr->sys.nf, &fa, &ba);
   else
-    krylov_spmv_counts(s, &fa, &ba);
+    krylov_spmv_counts(kr, &fa, &ba);
   /* k inner applications, the first step (n, 24 n), then per later step a
    * product, the residual (n, 24 n) and the update (4 n, 40 n). */
   *flops = k * fi + n + (k - 1) * (fa + n + 4 * n);
   *bytes = k * bi + 24 * n + (k - 1) * (ba + 24 * n + 40 * n);
 }
 
-static void destroy(hdgcl_solver s, precond *pc) {
+static void destroy(krylov *kr, precond *pc) {
   chebyshev *c = pc->data;
   if (!c) return;
-  precond_destroy(s, &c->inner);
+  precond_destroy(kr, &c->inner);
   if (c->first) clReleaseKernel(c->first);
   if (c->step) clReleaseKernel(c->step);
   if (c->to_float) clReleaseKernel(c->to_float);
   if (c->spmv_mixed) clReleaseKernel(c->spmv_mixed);
-  hdgcl_buffer_release(s->ctx, &c->fvalues);
-  hdgcl_buffer_release(s->ctx, &c->w);
-  hdgcl_buffer_release(s->ctx, &c->d);
-  hdgcl_buffer_release(s->ctx, &c->res);
-  hdgcl_buffer_release(s->ctx, &c->basis);
-  hdgcl_buffer_release(s->ctx, &c->h1);
-  hdgcl_buffer_release(s->ctx, &c->h2);
+  hdgcl_buffer_release(kr->ctx, &c->fvalues);
+  hdgcl_buffer_release(kr->ctx, &c->w);
+  hdgcl_buffer_release(kr->ctx, &c->d);
+  hdgcl_buffer_release(kr->ctx, &c->res);
+  hdgcl_buffer_release(kr->ctx, &c->basis);
+  hdgcl_buffer_release(kr->ctx, &c->h1);
+  hdgcl_buffer_release(kr->ctx, &c->h2);
   free(c);
   pc->data = NULL;
 }
 
-int precond_chebyshev_create(hdgcl_solver s, krylov *kr, precond *pc) {
-  return precond_chebyshev_create_degree(s, kr, s->cheb_degree, s->cheb_inner, pc);
+int precond_chebyshev_create(krylov *kr, precond *pc) {
+  return precond_chebyshev_create_degree(kr, kr->set.cheb_degree, kr->set.cheb_inner, pc);
 }
 
-int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int inner,
+int precond_chebyshev_create_degree(krylov *kr, int degree, int inner,
                                     precond *pc) {
   *pc = (precond){.name = "chebyshev", .setup = setup, .apply = apply, .counts = counts,
                   .destroy = destroy, .fixed = true, .symmetric = true};
@@ -335,29 +334,29 @@ int precond_chebyshev_create_degree(hdgcl_solver s, krylov *kr, int degree, int 
   pc->data = c;
   c->degree = degree > 0 ? degree : 1;
   c->solve_mode = degree == 0;
-  HDGCL_TRY(precond_create(s, kr, inner, &c->inner));
+  HDGCL_TRY(precond_create(kr, inner, &c->inner));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_first", &c->first));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_step", &c->step));
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "Chebyshev w", &c->w));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "Chebyshev d", &c->d));
-  if (s->nonsymmetric) {
+  HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb, "Chebyshev w", &c->w));
+  HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb, "Chebyshev d", &c->d));
+  if (kr->set.nonsymmetric) {
     if (c->solve_mode)
       return hdgcl_error(HDGCL_ERROR_INTERNAL,
                          "Chebyshev solver mode needs a symmetric positive definite system");
-    HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb * (CHEB_ARNOLDI_STEPS + 1), "Chebyshev Arnoldi basis",
+    HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb * (CHEB_ARNOLDI_STEPS + 1), "Chebyshev Arnoldi basis",
                                   &c->basis));
-    HDGCL_TRY(hdgcl_buffer_create(s->ctx, (CHEB_ARNOLDI_STEPS + 2) * 8, "Arnoldi column", &c->h1));
-    HDGCL_TRY(hdgcl_buffer_create(s->ctx, (CHEB_ARNOLDI_STEPS + 2) * 8, "Arnoldi projection",
+    HDGCL_TRY(hdgcl_buffer_create(kr->ctx, (CHEB_ARNOLDI_STEPS + 2) * 8, "Arnoldi column", &c->h1));
+    HDGCL_TRY(hdgcl_buffer_create(kr->ctx, (CHEB_ARNOLDI_STEPS + 2) * 8, "Arnoldi projection",
                                   &c->h2));
     pc->symmetric = false;
   }
-  if (s->cheb_mixed) {
-    size_t entries = (size_t)(kr->n ? kr->n : 1) * s->ref.sz.nslots * s->ref.sz.nfb;
+  if (kr->set.cheb_mixed) {
+    size_t entries = (size_t)(kr->n ? kr->n : 1) * kr->sys.nslots * kr->sys.nf;
     HDGCL_TRY(hdgcl_kernel_create(kr->program, "values_to_float", &c->to_float));
     HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernel_name(SPMV_BELL_MIXED), &c->spmv_mixed));
-    HDGCL_TRY(hdgcl_buffer_create(s->ctx, entries * 4, "Chebyshev single-precision matrix",
+    HDGCL_TRY(hdgcl_buffer_create(kr->ctx, entries * 4, "Chebyshev single-precision matrix",
                                   &c->fvalues));
   }
-  return hdgcl_buffer_create(s->ctx, vb, "Chebyshev residual", &c->res);
+  return hdgcl_buffer_create(kr->ctx, vb, "Chebyshev residual", &c->res);
 }

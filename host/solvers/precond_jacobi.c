@@ -2,7 +2,6 @@
 #include <stdlib.h>
 
 #include "core/error.h"
-#include "pipeline/pipeline.h"
 #include "solvers/precond.h"
 
 typedef struct jacobi {
@@ -10,36 +9,36 @@ typedef struct jacobi {
   hdgcl_buffer dinv;
 } jacobi;
 
-static int setup(hdgcl_solver s, krylov *kr, precond *pc) {
+static int setup(krylov *kr, precond *pc) {
   jacobi *j = pc->data;
-  hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(kr->as->values.mem), HDGCL_ARG(j->dinv.mem)};
-  return krylov_launch(s, j->setup, 3, a, (size_t)kr->n, 0);
+  hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(kr->sys.values->mem), HDGCL_ARG(j->dinv.mem)};
+  return krylov_launch(kr, j->setup, 3, a, (size_t)kr->n, 0);
 }
 
-static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z) {
+static int apply(krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z) {
   jacobi *j = pc->data;
   hdgcl_arg a[] = {HDGCL_ARG(kr->n), HDGCL_ARG(j->dinv.mem), HDGCL_ARG(r->mem), HDGCL_ARG(z->mem)};
-  return krylov_launch(s, j->apply, 4, a, (size_t)kr->n, 0);
+  return krylov_launch(kr, j->apply, 4, a, (size_t)kr->n, 0);
 }
 
-static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
+static void counts(const krylov *kr, const precond *pc, double *flops, double *bytes) {
   (void)pc;
-  double n = (double)s->num.num_unknown_faces * s->ref.sz.nfb;
+  double n = (double)kr->sys.rows * kr->sys.nf;
   *flops = n;
   *bytes = 24 * n;
 }
 
-static void destroy(hdgcl_solver s, precond *pc) {
+static void destroy(krylov *kr, precond *pc) {
   jacobi *j = pc->data;
   if (!j) return;
   if (j->setup) clReleaseKernel(j->setup);
   if (j->apply) clReleaseKernel(j->apply);
-  hdgcl_buffer_release(s->ctx, &j->dinv);
+  hdgcl_buffer_release(kr->ctx, &j->dinv);
   free(j);
   pc->data = NULL;
 }
 
-int precond_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc) {
+int precond_jacobi_create(krylov *kr, precond *pc) {
   *pc = (precond){.name = "jacobi", .setup = setup, .apply = apply, .counts = counts,
                   .destroy = destroy, .fixed = true, .symmetric = true};
   jacobi *j;
@@ -47,5 +46,5 @@ int precond_jacobi_create(hdgcl_solver s, krylov *kr, precond *pc) {
   pc->data = j;
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "jacobi_setup", &j->setup));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, "jacobi_apply", &j->apply));
-  return hdgcl_buffer_create(s->ctx, (size_t)(kr->n ? kr->n : 1) * 8, "Jacobi diagonal", &j->dinv);
+  return hdgcl_buffer_create(kr->ctx, (size_t)(kr->n ? kr->n : 1) * 8, "Jacobi diagonal", &j->dinv);
 }

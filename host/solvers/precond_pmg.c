@@ -2,10 +2,10 @@
  * cl/solvers/precond_pmg.cl; paper 004 section 3.3, Algorithm 2; issue 6).
  *
  * Levels: degrees p > p/2 > ... > pc, pc = `pmg-coarse` (0 or 1).  Level l
- * is the HDG trace system re-discretised at its degree: an internal solver
- * (solver_create_level) on the same mesh, problem and tau whose upload, local
- * stage and assembly run once per setup (pipeline_assemble_only); its
- * block-ELL matrix stays on the device.  The trace unknowns of every level
+ * is the HDG trace system re-discretised at its degree: an operator of the
+ * trace operator's making (trace_levels.h; host/pipeline/levels.c builds it
+ * on the same mesh, problem and tau) assembled once per setup, with a solve
+ * stage of its own; its block-ELL matrix stays on the device.  The trace unknowns of every level
  * are the same faces in the same order, so the transfers are face-wise:
  * restriction keeps the modes of degree <= p_{l+1} of each face and
  * prolongation injects them (binary, R = P^T with the orthonormal
@@ -42,7 +42,6 @@
 
 #include "fem/basis.h"
 #include "core/error.h"
-#include "pipeline/pipeline.h"
 #include "solvers/precond.h"
 
 #ifdef HDGCL_WITH_HYPRE
@@ -76,8 +75,8 @@
 #define PMG_COARSE_MAXIT 120
 
 typedef struct pmg_level {
-  hdgcl_solver s; /* the fine solver at level 0, an internal one below */
-  krylov *kr;
+  void *level; /* the trace_levels handle: NULL at level 0 (the fine operator) */
+  krylov *kr;   /* the level's solve stage */
   precond *smooth;          /* smoother, or the device coarse solver at the coarsest */
   hdgcl_buffer b, x, r, t;  /* b, x below level 0 (level 0 uses apply's r, z) */
   hdgcl_buffer map;         /* fine mode of each mode of the next level */
@@ -88,7 +87,8 @@ typedef struct pmg_level {
 typedef struct pmg {
   int nlevels;
   pmg_level lv[PMG_MAX_LEVELS];
-  precond fine_smooth; /* level 0's smoother (levels below use their solver's) */
+  trace_levels levels; /* the fine stage's: where the coarser levels come from */
+  precond fine_smooth; /* level 0's smoother (levels below use their stage's) */
   bool hypre;          /* the coarsest level is solved by BoomerAMG on the host */
   bool coarse_gmres;   /* nonsymmetric without hypre: GMRES on the coarsest level */
   double coarse_flops, coarse_bytes; /* of the last coarse GMRES solve */
@@ -169,12 +169,13 @@ static void hypre_release(pmg *g) {
 /* The coarsest matrix to the host (block-ELL -> CSR rows, empty slots
  * dropped) and BoomerAMG set up as a one-cycle preconditioner. */
 static int amg_setup(pmg *g, pmg_level *c) {
-  hdgcl_solver s = c->s;
-  const hdg_sizes *sz = &s->ref.sz;
-  HDGCL_TRY(pipeline_download_matrix(s));
+  const linear_system *sys = &c->kr->sys;
+  const double *matrix;
+  const int32_t *block_cols;
+  HDGCL_TRY(g->levels.download(g->levels.owner, c->level, &matrix, &block_cols));
   hypre_release(g);
   /* nf: values per face block (ncomp * Nf for the vector problems) */
-  int rows = s->num.num_unknown_faces, nf = sz->nfb, nsl = sz->nslots;
+  int rows = sys->rows, nf = sys->nf, nsl = sys->nslots;
   HYPRE_BigInt n = (HYPRE_BigInt)rows * nf;
   HYPRE_TRY(HYPRE_IJMatrixCreate(MPI_COMM_SELF, 0, n - 1, 0, n - 1, &g->A));
   HYPRE_TRY(HYPRE_IJMatrixSetObjectType(g->A, HYPRE_PARCSR));
@@ -191,11 +192,11 @@ static int amg_setup(pmg *g, pmg_level *c) {
       HYPRE_Int ncols = 0;
       HYPRE_BigInt row = (HYPRE_BigInt)u * nf + m;
       for (int sl = 0; sl < nsl; sl++) {
-        int32_t v = s->num.block_cols[(size_t)u * nsl + sl];
+        int32_t v = block_cols[(size_t)u * nsl + sl];
         if (v < 0) continue;
         for (int k = 0; k < nf; k++) {
           cols[ncols] = (HYPRE_BigInt)v * nf + k;
-          vals[ncols++] = s->matrix[(((size_t)u * nsl + sl) * nf + m) * nf + k];
+          vals[ncols++] = matrix[(((size_t)u * nsl + sl) * nf + m) * nf + k];
         }
       }
       g->coarse_nnz += ncols;
@@ -236,7 +237,7 @@ static int amg_setup(pmg *g, pmg_level *c) {
    * c Nf + m is one function (docs/elasticity.md section 12 measures this
    * against the ncomp components as the functions). */
   if (nf > 1) HYPRE_BoomerAMGSetNumFunctions(g->amg, nf);
-  HYPRE_BoomerAMGSetStrongThreshold(g->amg, sz->dim == 3 ? 0.5 : 0.25);
+  HYPRE_BoomerAMGSetStrongThreshold(g->amg, sys->dim == 3 ? 0.5 : 0.25);
   HYPRE_TRY(HYPRE_BoomerAMGSetup(g->amg, pa, pb, px));
   /* One V-cycle: a symmetric sweep (2 products with the level's matrix)
    * before and after, a residual and the transfers; the hierarchy's
@@ -246,10 +247,9 @@ static int amg_setup(pmg *g, pmg_level *c) {
   return HDGCL_SUCCESS;
 }
 
-static int amg_apply(hdgcl_solver s, pmg *g, pmg_level *c, const hdgcl_buffer *b,
-                     hdgcl_buffer *x) {
+static int amg_apply(pmg *g, pmg_level *c, const hdgcl_buffer *b, hdgcl_buffer *x) {
   size_t n = (size_t)c->kr->n;
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, b, 0, n * 8, g->hb));
+  HDGCL_TRY(hdgcl_buffer_read(c->kr->ctx, b, 0, n * 8, g->hb));
   for (size_t i = 0; i < n; i++) g->hx[i] = 0.0;
   HYPRE_TRY(HYPRE_IJVectorSetValues(g->bv, (HYPRE_Int)n, g->idx, g->hb));
   HYPRE_TRY(HYPRE_IJVectorSetValues(g->xv, (HYPRE_Int)n, g->idx, g->hx));
@@ -261,32 +261,33 @@ static int amg_apply(hdgcl_solver s, pmg *g, pmg_level *c, const hdgcl_buffer *b
   HYPRE_BoomerAMGSolve(g->amg, pa, pb, px); /* tol 0: "not converged" is expected */
   HYPRE_ClearAllErrors();
   HYPRE_TRY(HYPRE_IJVectorGetValues(g->xv, (HYPRE_Int)n, g->idx, g->hx));
-  return hdgcl_buffer_write(s->ctx, x, 0, n * 8, g->hx);
+  return hdgcl_buffer_write(c->kr->ctx, x, 0, n * 8, g->hx);
 }
 #endif
 
-static int setup(hdgcl_solver s, krylov *kr, precond *pc) {
+static int setup(krylov *kr, precond *pc) {
   pmg *g = pc->data;
+  const trace_levels *tl = &g->levels;
   pmg_level *last = &g->lv[g->nlevels - 1];
   for (int l = 1; l < g->nlevels; l++) {
     pmg_level *lv = &g->lv[l];
-    HDGCL_TRY(pipeline_assemble_only(lv->s));
+    HDGCL_TRY(tl->assemble(tl->owner, lv->level));
+    lv->kr->stats = (solve_stats){0}; /* the level's work of this setup only */
   }
   for (int l = 0; l < g->nlevels; l++) {
     pmg_level *lv = &g->lv[l];
-    if (lv->smooth) HDGCL_TRY(lv->smooth->setup(lv->s, lv->kr, lv->smooth));
+    if (lv->smooth) HDGCL_TRY(lv->smooth->setup(lv->kr, lv->smooth));
   }
 #ifdef HDGCL_WITH_HYPRE
   if (g->hypre) HDGCL_TRY(amg_setup(g, last));
 #endif
   (void)last;
   /* The levels' assembly and smoother setups are work of this setup. */
-  for (int l = 1; l < g->nlevels; l++)
-    for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
-      s->result.stages[HDGCL_STAGE_SOLVE].flops += g->lv[l].s->result.stages[i].flops;
-      s->result.stages[HDGCL_STAGE_SOLVE].bytes += g->lv[l].s->result.stages[i].bytes;
-    }
-  (void)kr;
+  for (int l = 1; l < g->nlevels; l++) {
+    tl->add_work(tl->owner, g->lv[l].level, &kr->stats.flops, &kr->stats.bytes);
+    kr->stats.flops += g->lv[l].kr->stats.flops;
+    kr->stats.bytes += g->lv[l].kr->stats.bytes;
+  }
   return HDGCL_SUCCESS;
 }
 
@@ -295,19 +296,17 @@ static int transfer(pmg_level *f, pmg_level *c, cl_kernel k, const hdgcl_buffer 
   cl_int ncoarse = c->kr->n;
   hdgcl_arg a[] = {HDGCL_ARG(ncoarse), HDGCL_ARG(c->nf), HDGCL_ARG(f->nf),
                    HDGCL_ARG(f->map.mem), HDGCL_ARG(from->mem), HDGCL_ARG(to->mem)};
-  return krylov_launch(f->s, k, 6, a, (size_t)ncoarse, 0);
+  return krylov_launch(f->kr, k, 6, a, (size_t)ncoarse, 0);
 }
 
 /* Nonsymmetric device coarse solver: x = GMRES(b) from zero (see the top);
  * not converging to PMG_COARSE_RTOL within the limit is no error. */
 static int coarse_gmres(pmg *g, pmg_level *c, const hdgcl_buffer *b, hdgcl_buffer *x) {
-  hdgcl_solver s = c->s;
-  hdgcl_stage_stats *st = &s->result.stages[HDGCL_STAGE_SOLVE];
+  solve_stats *st = &c->kr->stats;
   double f0 = st->flops, b0 = st->bytes, residual;
   int iterations;
   bool converged;
-  s->result.history_length = 0; /* the level's history: this solve's only */
-  HDGCL_TRY(krylov_gmres_run(s, c->kr, c->kr->pc, b, x, &iterations, &residual, &converged));
+  HDGCL_TRY(krylov_gmres_run(c->kr, c->kr->pc, b, x, &iterations, &residual, &converged));
   g->coarse_flops = st->flops - f0;
   g->coarse_bytes = st->bytes - b0;
   return HDGCL_SUCCESS;
@@ -318,32 +317,31 @@ static int vcycle(pmg *g, int l, const hdgcl_buffer *b, hdgcl_buffer *x) {
   pmg_level *lv = &g->lv[l];
   if (l == g->nlevels - 1) {
 #ifdef HDGCL_WITH_HYPRE
-    if (g->hypre) return amg_apply(lv->s, g, lv, b, x);
+    if (g->hypre) return amg_apply(g, lv, b, x);
 #endif
     if (g->coarse_gmres) return coarse_gmres(g, lv, b, x);
-    return lv->smooth->apply(lv->s, lv->kr, lv->smooth, b, x);
+    return lv->smooth->apply(lv->kr, lv->smooth, b, x);
   }
   pmg_level *c = &g->lv[l + 1];
-  hdgcl_solver s = lv->s;
   krylov *kr = lv->kr;
-  HDGCL_TRY(lv->smooth->apply(s, kr, lv->smooth, b, x)); /* x = S b */
-  HDGCL_TRY(krylov_spmv(s, kr, x, &lv->r));
-  HDGCL_TRY(vec_residual(s, kr, b, &lv->r)); /* r = b - A x */
+  HDGCL_TRY(lv->smooth->apply(kr, lv->smooth, b, x)); /* x = S b */
+  HDGCL_TRY(krylov_spmv(kr, x, &lv->r));
+  HDGCL_TRY(vec_residual(kr, b, &lv->r)); /* r = b - A x */
   HDGCL_TRY(transfer(lv, c, lv->restrict_k, &lv->r, &c->b));
   HDGCL_TRY(vcycle(g, l + 1, &c->b, &c->x));
   HDGCL_TRY(transfer(lv, c, lv->prolong_k, &c->x, x)); /* x += P x_c */
-  HDGCL_TRY(krylov_spmv(s, kr, x, &lv->r));
-  HDGCL_TRY(vec_residual(s, kr, b, &lv->r));
-  HDGCL_TRY(lv->smooth->apply(s, kr, lv->smooth, &lv->r, &lv->t));
-  return vec_axpby(s, kr, 1.0, &lv->t, 1.0, x); /* x += S r */
+  HDGCL_TRY(krylov_spmv(kr, x, &lv->r));
+  HDGCL_TRY(vec_residual(kr, b, &lv->r));
+  HDGCL_TRY(lv->smooth->apply(kr, lv->smooth, &lv->r, &lv->t));
+  return vec_axpby(kr, 1.0, &lv->t, 1.0, x); /* x += S r */
 }
 
-static int apply(hdgcl_solver s, krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z) {
-  (void)s, (void)kr;
+static int apply(krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z) {
+  (void)kr;
   return vcycle(pc->data, 0, r, z);
 }
 
-static void counts(hdgcl_solver s, const precond *pc, double *flops, double *bytes) {
+static void counts(const krylov *kr, const precond *pc, double *flops, double *bytes) {
   const pmg *g = pc->data;
   double f = 0, b = 0;
   for (int l = 0; l < g->nlevels; l++) {
@@ -357,25 +355,25 @@ static void counts(hdgcl_solver s, const precond *pc, double *flops, double *byt
         f += g->coarse_flops;
         b += g->coarse_bytes;
       } else {
-        lv->smooth->counts(lv->s, lv->smooth, &fs, &bs);
+        lv->smooth->counts(lv->kr, lv->smooth, &fs, &bs);
         f += fs, b += bs;
       }
       break;
     }
     double nc = g->lv[l + 1].kr->n;
-    lv->smooth->counts(lv->s, lv->smooth, &fs, &bs);
-    krylov_spmv_counts(lv->s, &fa, &ba);
+    lv->smooth->counts(lv->kr, lv->smooth, &fs, &bs);
+    krylov_spmv_counts(lv->kr, &fa, &ba);
     /* two smoothings, two products and residuals (n, 24 n), the update
      * (2 n, 24 n), restriction (0, 20 nc) and prolongation (nc, 28 nc). */
     f += 2 * fs + 2 * (fa + n) + 2 * n + nc;
     b += 2 * bs + 2 * (ba + 24 * n) + 24 * n + 48 * nc;
   }
-  (void)s;
+  (void)kr;
   *flops = f;
   *bytes = b;
 }
 
-static void destroy(hdgcl_solver s, precond *pc) {
+static void destroy(krylov *kr, precond *pc) {
   pmg *g = pc->data;
   if (!g) return;
 #ifdef HDGCL_WITH_HYPRE
@@ -388,10 +386,10 @@ static void destroy(hdgcl_solver s, precond *pc) {
     if (lv->restrict_k) clReleaseKernel(lv->restrict_k);
     if (lv->prolong_k) clReleaseKernel(lv->prolong_k);
     hdgcl_buffer *bufs[] = {&lv->b, &lv->x, &lv->r, &lv->t, &lv->map};
-    for (int i = 0; i < 5; i++) hdgcl_buffer_release(s->ctx, bufs[i]);
-    if (l > 0) hdgcl_solver_destroy(&lv->s);
+    for (int i = 0; i < 5; i++) hdgcl_buffer_release(kr->ctx, bufs[i]);
+    if (lv->level) g->levels.destroy(g->levels.owner, lv->level);
   }
-  precond_destroy(s, &g->fine_smooth);
+  precond_destroy(kr, &g->fine_smooth);
   free(g);
   pc->data = NULL;
 }
@@ -437,29 +435,29 @@ static int mode_map(hdgcl_shape shape, int pf, int pc, int ncomp, int nfc, hdgcl
   return status;
 }
 
-uint64_t precond_pmg_bytes(hdgcl_solver s) {
+uint64_t precond_pmg_bytes(const linear_system *sys, const solver_settings *set) {
   /* Level 0: its Chebyshev smoother (block-Jacobi inverses and 3 vectors)
-   * and r, t.  The coarser levels are separate solvers with their own
+   * and r, t.  The coarser levels are separate solve stages with their own
    * memory accounting. */
-  const hdg_sizes *sz = &s->ref.sz;
-  uint64_t n = (uint64_t)s->num.num_unknown_faces * sz->nfb;
-  uint64_t bytes = n * sz->nfb * 8 + 5 * n * 8;
-  if (s->nonsymmetric) {
+  uint64_t n = (uint64_t)sys->rows * sys->nf;
+  uint64_t bytes = n * sys->nf * 8 + 5 * n * 8;
+  if (set->nonsymmetric) {
     bytes += 13 * n * 8; /* the smoother's Arnoldi basis */
 #ifndef HDGCL_WITH_HYPRE
-    if (!s->flexible) bytes += (uint64_t)s->restart * n * 8; /* FGMRES's Z (krylov_gmres.c) */
+    if (!set->flexible) bytes += (uint64_t)set->restart * n * 8; /* FGMRES's Z (krylov_gmres.c) */
 #endif
   }
   return bytes;
 }
 
-int precond_pmg_create(hdgcl_solver s, krylov *kr, precond *pc) {
-  bool nonsym = s->nonsymmetric;
+int precond_pmg_create(krylov *kr, precond *pc) {
+  bool nonsym = kr->set.nonsymmetric;
   *pc = (precond){.name = "pmg", .setup = setup, .apply = apply, .counts = counts,
                   .destroy = destroy, .fixed = true, .symmetric = !nonsym};
   pmg *g;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *g, "p-multigrid preconditioner", &g));
   pc->data = g;
+  g->levels = kr->levels;
 #ifdef HDGCL_WITH_HYPRE
   g->hypre = true;
   HDGCL_TRY(hypre_init_once());
@@ -467,55 +465,55 @@ int precond_pmg_create(hdgcl_solver s, krylov *kr, precond *pc) {
   g->coarse_gmres = nonsym && !g->hypre;
   pc->fixed = !g->coarse_gmres; /* an inner GMRES is not a linear operator: FGMRES outside */
   int orders[PMG_MAX_LEVELS];
-  g->nlevels = level_orders(s->ref.sz.order, s->pmg_coarse, orders);
+  int nlevels = level_orders(kr->sys.order, kr->set.pmg_coarse, orders);
+  if ((nlevels > 1 || g->hypre) && !g->levels.owner)
+    return hdgcl_error(HDGCL_ERROR_INTERNAL,
+                       "p-multigrid: no coarser levels of the trace operator");
+  g->nlevels = nlevels;
   for (int l = 0; l < g->nlevels; l++) {
     pmg_level *lv = &g->lv[l];
     bool coarsest = l == g->nlevels - 1;
     lv->order = orders[l];
-    int degree = coarsest && !g->coarse_gmres ? PMG_COARSE_DEGREE : s->pmg_smooth;
+    int degree = coarsest && !g->coarse_gmres ? PMG_COARSE_DEGREE : kr->set.pmg_smooth;
     if (l == 0) {
-      lv->s = s;
       lv->kr = kr;
       if (coarsest && g->coarse_gmres)
         return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                            "--precond pmg on nonsymmetric --problem %s needs order > --pmg-coarse "
                            "(%d) without hypre",
-                           s->problem->info.name, s->pmg_coarse);
+                           kr->sys.problem, kr->set.pmg_coarse);
       if (!(coarsest && g->hypre)) {
-        HDGCL_TRY(precond_chebyshev_create_degree(s, kr, degree, PRECOND_BLOCK_JACOBI,
+        HDGCL_TRY(precond_chebyshev_create_degree(kr, degree, PRECOND_BLOCK_JACOBI,
                                                   &g->fine_smooth));
         lv->smooth = &g->fine_smooth;
       }
     } else {
       int kind = coarsest && g->hypre ? PRECOND_NONE : PRECOND_CHEBYSHEV;
       int restart = coarsest && g->coarse_gmres ? PMG_COARSE_RESTART : 0;
-      /* Batches no larger than the fine level's: a level's elements are
-       * smaller, so its local-stage buffers are too. */
-      HDGCL_TRY(solver_create_level(s, orders[l], kind, degree, restart, s->dev->local.chunk,
-                                    &lv->s));
-      lv->kr = &lv->s->dev->krylov;
+      HDGCL_TRY(g->levels.create(g->levels.owner, orders[l], kind, degree, restart, &lv->level,
+                                 &lv->kr));
       if (kind != PRECOND_NONE) lv->smooth = lv->kr->pc; /* set up with the level */
       if (restart) {
-        lv->s->rtol = PMG_COARSE_RTOL;
-        lv->s->maxit = PMG_COARSE_MAXIT;
+        lv->kr->set.rtol = PMG_COARSE_RTOL;
+        lv->kr->set.maxit = PMG_COARSE_MAXIT;
       }
     }
-    lv->nf = lv->s->ref.sz.nfb; /* the transfers' block: ncomp * Nf */
+    lv->nf = lv->kr->sys.nf; /* the transfers' block: ncomp * Nf */
     size_t vb = (size_t)(lv->kr->n ? lv->kr->n : 1) * 8;
     if (l > 0) {
-      HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "p-multigrid b", &lv->b));
-      HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "p-multigrid x", &lv->x));
+      HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb, "p-multigrid b", &lv->b));
+      HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb, "p-multigrid x", &lv->x));
     }
     if (!coarsest) {
-      HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "p-multigrid residual", &lv->r));
-      HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "p-multigrid correction", &lv->t));
+      HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb, "p-multigrid residual", &lv->r));
+      HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb, "p-multigrid correction", &lv->t));
       HDGCL_TRY(hdgcl_kernel_create(lv->kr->program, "pmg_restrict", &lv->restrict_k));
       HDGCL_TRY(hdgcl_kernel_create(lv->kr->program, "pmg_prolong_add", &lv->prolong_k));
     }
   }
   for (int l = 0; l + 1 < g->nlevels; l++)
-    HDGCL_TRY(mode_map(s->ref.sz.face_shape, g->lv[l].order, g->lv[l + 1].order,
-                       s->ref.sz.ncomp, g->lv[l + 1].nf, s->ctx, &g->lv[l].map));
+    HDGCL_TRY(mode_map(kr->sys.face_shape, g->lv[l].order, g->lv[l + 1].order, kr->sys.ncomp,
+                       g->lv[l + 1].nf, kr->ctx, &g->lv[l].map));
   if (g->hypre) {
     size_t n = (size_t)g->lv[g->nlevels - 1].kr->n + 1;
     HDGCL_TRY(hdgcl_calloc(n, sizeof(double), "p-multigrid coarse b", &g->hb));

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 
 #include "core/error.h"
-#include "pipeline/pipeline.h"
 #include "solvers/precond.h"
 #include "solvers/spmv.h"
 
@@ -27,83 +26,81 @@ static size_t dot_group_size(hdgcl_context ctx) {
   return wg;
 }
 
-int krylov_launch(hdgcl_solver s, cl_kernel k, int nargs, const hdgcl_arg *args, size_t global,
+int krylov_launch(const krylov *kr, cl_kernel k, int nargs, const hdgcl_arg *args, size_t global,
                   size_t local) {
   HDGCL_TRY(hdgcl_kernel_set_args(k, nargs, args));
-  return hdgcl_kernel_launch(s->ctx, k, 1, &global, local ? &local : NULL, NULL);
+  return hdgcl_kernel_launch(kr->ctx, k, 1, &global, local ? &local : NULL, NULL);
 }
 
-int krylov_create(hdgcl_solver s, krylov *kr) {
-  const hdg_sizes *sz = &s->ref.sz;
-  kr->vec.wg = dot_group_size(s->ctx);
-  kr->rows = s->num.num_unknown_faces;
-  kr->n = kr->rows * sz->nfb;
+int krylov_create(krylov *kr) {
+  const linear_system *sys = &kr->sys;
+  kr->vec.wg = dot_group_size(kr->ctx);
+  kr->rows = sys->rows;
+  kr->n = kr->rows * sys->nf;
   /* No more first-pass groups than the vector fills: idle groups still run
    * their tree reductions (costly on CPU runtimes).  With one element per
    * work-item either way, the partial sums and so the results are the same. */
   size_t need = ((size_t)kr->n + kr->vec.wg - 1) / kr->vec.wg;
   kr->vec.groups = (cl_int)(need < 1 ? 1 : need > DOT_GROUPS ? DOT_GROUPS : need);
   char spmv[128], options[1536];
-  spmv_options(sz->nfb, sz->nslots, s->ctx->info.max_work_group, spmv, sizeof spmv);
+  spmv_options(sys->nf, sys->nslots, kr->ctx->info.max_work_group, spmv, sizeof spmv);
   snprintf(options, sizeof options, "%s %s -DBJ_FACES=%d -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d -DCG_COEFFS=%d%s%s",
-           s->dev->trace_options, spmv, precond_block_jacobi_faces(s->ctx, sz->nfb), kr->vec.wg, DOT_GROUPS, MDOT_MAX, CG_COEFFS,
-           FORMAT_INTERLEAVED(s->format) ? " -DINTERLEAVED" : "",
-           s->ctx->info.is_gpu ? "" : " -DCG_CONTIGUOUS");
-  HDGCL_TRY(hdgcl_program_get(s->ctx, solve_files, (int)(sizeof solve_files / sizeof *solve_files),
+           sys->options, spmv, precond_block_jacobi_faces(kr->ctx, sys->nf), kr->vec.wg, DOT_GROUPS, MDOT_MAX, CG_COEFFS,
+           FORMAT_INTERLEAVED(sys->format) ? " -DINTERLEAVED" : "",
+           kr->ctx->info.is_gpu ? "" : " -DCG_CONTIGUOUS");
+  HDGCL_TRY(hdgcl_program_get(kr->ctx, solve_files, (int)(sizeof solve_files / sizeof *solve_files),
                               options, &kr->program));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernel_name(spmv_format_storage(s->format)),
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernel_name(spmv_format_storage(sys->format)),
                                 &kr->spmv));
-  HDGCL_TRY(vectors_create(s, kr));
+  HDGCL_TRY(vectors_create(kr));
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, vb, "trace solution", &kr->x));
+  HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb, "trace solution", &kr->x));
   HDGCL_TRY(hdgcl_calloc(1, sizeof *kr->pc, "preconditioner", &kr->pc));
-  HDGCL_TRY(precond_create(s, kr, s->precond, kr->pc));
-  HDGCL_TRY(krylov_cg_create(s, kr)); /* also used by the Chebyshev eigenvalue estimate */
-  if (s->solver == SOLVER_GMRES) HDGCL_TRY(krylov_gmres_create(s, kr));
+  HDGCL_TRY(precond_create(kr, kr->set.precond, kr->pc));
+  HDGCL_TRY(krylov_cg_create(kr)); /* also used by the Chebyshev eigenvalue estimate */
+  if (kr->set.solver == SOLVER_GMRES) HDGCL_TRY(krylov_gmres_create(kr));
   return HDGCL_SUCCESS;
 }
 
-uint64_t krylov_bytes(hdgcl_solver s) {
-  const hdg_sizes *sz = &s->ref.sz;
-  uint64_t n = (uint64_t)s->num.num_unknown_faces * sz->nfb;
+uint64_t krylov_bytes(const linear_system *sys, const solver_settings *set) {
+  uint64_t n = (uint64_t)sys->rows * sys->nf;
   uint64_t bytes = n * 8 * 5;                       /* x; CG r, z, p, Ap */
   bytes += (uint64_t)DOT_GROUPS * MDOT_MAX * 8;     /* partial sums */
-  bytes += (uint64_t)((s->maxit > CG_COEFFS ? s->maxit : CG_COEFFS) + 1) * 8; /* residual history */
-  bytes += precond_bytes(s, s->precond);
-  if (s->solver == SOLVER_GMRES) bytes += krylov_gmres_bytes(s);
+  /* the residual history */
+  bytes += (uint64_t)((set->maxit > CG_COEFFS ? set->maxit : CG_COEFFS) + 1) * 8;
+  bytes += precond_bytes(sys, set, set->precond);
+  if (set->solver == SOLVER_GMRES) bytes += krylov_gmres_bytes(sys, set);
   return bytes;
 }
 
-int krylov_solve(hdgcl_solver s, krylov *kr, const assembly *as) {
-  hdgcl_result *res = &s->result;
-  kr->as = as;
-  res->history_length = 0;
-  res->precond_seconds = 0.0;
-  res->eig_min = res->eig_max = 0.0;
-  if (kr->n == 0) { /* every face is Dirichlet: nothing to solve */
-    res->iterations = 0;
-    res->residual = 0.0;
-    return solver_record_residual(s, 0.0);
-  }
-  if (s->solver == SOLVER_CG && !kr->pc->symmetric)
+int krylov_record_residual(krylov *kr, double relres) {
+  return kr->history.record ? kr->history.record(kr->history.owner, relres) : HDGCL_SUCCESS;
+}
+
+int krylov_solve(krylov *kr) {
+  solve_stats *res = &kr->stats;
+  *res = (solve_stats){0};
+  if (kr->n == 0) /* every face is Dirichlet: nothing to solve */
+    return krylov_record_residual(kr, 0.0);
+  if (kr->set.solver == SOLVER_CG && !kr->pc->symmetric)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--precond %s is not symmetric: use --solver gmres",
                        kr->pc->name);
   double t0 = hdgcl_wtime();
-  HDGCL_TRY(kr->pc->setup(s, kr, kr->pc));
-  HDGCL_TRY(hdgcl_context_finish(s->ctx));
+  HDGCL_TRY(kr->pc->setup(kr, kr->pc));
+  HDGCL_TRY(hdgcl_context_finish(kr->ctx));
   kr->setup_seconds = hdgcl_wtime() - t0;
   res->precond_seconds = kr->setup_seconds;
-  res->history_length = 0; /* a setup may have run a few iterations of its own */
 
   int iters;
   double residual;
   bool converged;
-  const char *method = s->solver == SOLVER_GMRES ? "GMRES" : "CG";
-  if (s->solver == SOLVER_GMRES) {
-    HDGCL_TRY(krylov_gmres_run(s, kr, kr->pc, &as->rhs_buf, &kr->x, &iters, &residual, &converged));
+  const char *method = kr->set.solver == SOLVER_GMRES ? "GMRES" : "CG";
+  if (kr->set.solver == SOLVER_GMRES) {
+    HDGCL_TRY(krylov_gmres_run(kr, kr->pc, kr->sys.rhs, &kr->x, &iters, &residual, &converged));
   } else {
     cg_outcome out;
-    HDGCL_TRY(krylov_cg_run(s, kr, kr->pc, &as->rhs_buf, &kr->x, s->maxit, s->rtol, true, &out));
+    HDGCL_TRY(krylov_cg_run(kr, kr->pc, kr->sys.rhs, &kr->x, kr->set.maxit, kr->set.rtol, true,
+                            &out));
     iters = out.iterations;
     residual = out.residual;
     converged = out.converged;
@@ -117,19 +114,19 @@ int krylov_solve(hdgcl_solver s, krylov *kr, const assembly *as) {
     return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
                        "%s did not converge: relative residual %.3e after %d iterations "
                        "(--rtol %g, --maxit %d)",
-                       method, residual, iters, s->rtol, s->maxit);
+                       method, residual, iters, kr->set.rtol, kr->set.maxit);
   return HDGCL_SUCCESS;
 }
 
-void krylov_destroy(hdgcl_solver s, krylov *kr) {
-  krylov_gmres_destroy(s, kr);
-  krylov_cg_destroy(s, kr);
+void krylov_destroy(krylov *kr) {
+  krylov_gmres_destroy(kr);
+  krylov_cg_destroy(kr);
   if (kr->pc) {
-    precond_destroy(s, kr->pc);
+    precond_destroy(kr, kr->pc);
     free(kr->pc);
   }
-  vectors_destroy(s, kr);
+  vectors_destroy(kr);
   if (kr->spmv) clReleaseKernel(kr->spmv);
-  hdgcl_buffer_release(s->ctx, &kr->x);
+  hdgcl_buffer_release(kr->ctx, &kr->x);
   *kr = (krylov){0};
 }

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "pipeline/pipeline.h"
+#include "solvers/krylov.h"
 #include "solvers/spmv.h"
 
 const char *const spmv_storage_names[SPMV_STORAGES] = {"bell",       "ell", "bell-i", "bell-tc",
@@ -290,19 +290,19 @@ void spmv_operator_destroy(hdgcl_context ctx, spmv_operator *op) {
 }
 
 /* The solver's operator: the assembled matrix in its own storage (--format). */
-int krylov_spmv(hdgcl_solver s, krylov *kr, const hdgcl_buffer *x, hdgcl_buffer *y) {
-  const assembly *as = kr->as;
-  if (s->format == FORMAT_ELL) {
-    hdgcl_arg a[] = {HDGCL_ARG(kr->n), HDGCL_ARG(as->cols.mem), HDGCL_ARG(as->values.mem),
+int krylov_spmv(krylov *kr, const hdgcl_buffer *x, hdgcl_buffer *y) {
+  const linear_system *sys = &kr->sys;
+  if (sys->format == FORMAT_ELL) {
+    hdgcl_arg a[] = {HDGCL_ARG(kr->n), HDGCL_ARG(sys->cols->mem), HDGCL_ARG(sys->values->mem),
                      HDGCL_ARG(x->mem), HDGCL_ARG(y->mem)};
-    return krylov_launch(s, kr->spmv, 5, a, (size_t)kr->n, 0);
+    return krylov_launch(kr, kr->spmv, 5, a, (size_t)kr->n, 0);
   }
-  hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(s->dev->data.block_cols.mem),
-                   HDGCL_ARG(as->values.mem), HDGCL_ARG(x->mem), HDGCL_ARG(y->mem)};
-  return krylov_launch(s, kr->spmv, 5, a, (size_t)kr->n, 0);
+  hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(sys->block_cols->mem),
+                   HDGCL_ARG(sys->values->mem), HDGCL_ARG(x->mem), HDGCL_ARG(y->mem)};
+  return krylov_launch(kr, kr->spmv, 5, a, (size_t)kr->n, 0);
 }
 
-void krylov_spmv_counts(hdgcl_solver s, double *flops, double *bytes) {
-  spmv_counts(spmv_format_storage(s->format), s->num.num_unknown_faces, s->ref.sz.nslots,
-              s->ref.sz.nfb, flops, bytes);
+void krylov_spmv_counts(const krylov *kr, double *flops, double *bytes) {
+  spmv_counts(spmv_format_storage(kr->sys.format), kr->sys.rows, kr->sys.nslots,
+              kr->sys.nf, flops, bytes);
 }

@@ -23,7 +23,7 @@ typedef enum spmv_storage {
 extern const char *const spmv_storage_names[SPMV_STORAGES];
 /* The kernel of cl/solvers/spmv.cl that applies storage st. */
 const char *spmv_kernel_name(spmv_storage st);
-/* The storage of the solver's --format (FORMAT_* of solver_impl.h). */
+/* The storage of the solver's --format (FORMAT_* of linear_system.h). */
 spmv_storage spmv_format_storage(int format);
 /* Flops and bytes of one product of rows face rows in storage st, counted
  * from the padded layout: 2 x stored entries; values (4 bytes each for
