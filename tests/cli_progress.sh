@@ -23,6 +23,11 @@ grep -q "compiling kernels for .* so far, cached for next time)" "$dir/tty" \
 grep -q "${cr}${esc}\[K${cr}\{0,1\}problem" "$dir/tty" && ok "terminal: the line is cleared before the summary" \
   || { bad "terminal: not cleared before the summary"; cat -v "$dir/tty" | head -3; }
 
+# The Krylov iterations (the reference path's CG here): iteration, residual, time left.
+HDGCL_PROGRESS_AFTER=0 tty_run "$dir/cg" "$cli" solve --mesh square:16 --order 3 --device ref
+grep -q "CG iteration [0-9]*, residual [0-9.e+-]* (rtol 1e-12)" "$dir/cg" \
+  && ok "terminal: the Krylov line" || { bad "terminal: no Krylov line"; cat -v "$dir/cg" | head -5; }
+
 # The same to a file: no progress at all.
 HDGCL_PROGRESS_AFTER=0 "$cli" solve --mesh square:4 --order 2 --cache-dir "$dir/c2" > "$dir/file.out" 2> "$dir/file.err"
 if grep -q "compiling" "$dir/file.err" || grep -q "$cr" "$dir/file.err"; then bad "file: progress written"

@@ -321,6 +321,23 @@ solver_settings solver_krylov_settings(const struct hdgcl_solver_s *s) {
                            .nonsymmetric = s->nonsymmetric};
 }
 
+/* The progress line of a Krylov solve (hdgcl_context_set_progress): the
+ * iteration, the residual and the time left if the residual keeps falling
+ * at its mean rate so far (log-linear from 1 at iteration 0). */
+static void progress_iterations(hdgcl_solver s, int it, double relres) {
+  static double started;
+  double now = hdgcl_wtime();
+  if (it == 0) started = now;
+  char left[64] = "";
+  if (it > 0 && relres > 0 && relres < 1 && relres > s->rtol) {
+    double per_iteration = log(relres) / it; /* < 0 */
+    double remaining = log(s->rtol / relres) / per_iteration;
+    snprintf(left, sizeof left, ", about %.0f s left", remaining * (now - started) / it);
+  }
+  hdgcl_progress(s->ctx, "%s iteration %d, residual %.2e (rtol %.0e)%s",
+                 s->solver == SOLVER_GMRES ? "GMRES" : "CG", it, relres, s->rtol, left);
+}
+
 int solver_record_residual(hdgcl_solver s, double relres) {
   hdgcl_result *r = &s->result;
   if (r->history_length == s->history_capacity) {
@@ -332,6 +349,7 @@ int solver_record_residual(hdgcl_solver s, double relres) {
   }
   s->history[r->history_length++] = relres;
   r->history = s->history;
+  if (s->ctx->progress) progress_iterations(s, r->history_length - 1, relres);
   return HDGCL_SUCCESS;
 }
 
