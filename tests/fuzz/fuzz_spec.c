@@ -11,7 +11,7 @@
 #include "fuzz_common.h"
 #include "hdgcl/mesh.h"
 
-#define MAX_CELLS 4096
+#define MAX_CELLS 512
 
 /* The number of cells the spec asks for: the product of the counts after
  * the first ':' ("N", "NxM", "NxMxL"; N alone is N^2 or N^3 cells), read
