@@ -18,6 +18,15 @@ int hdgcl_structured_check(const char *what, int dim, const int *n, const double
     if (!isfinite(lo[d]) || !isfinite(hi[d]) || !(lo[d] < hi[d]))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: empty or invalid range [%g, %g] along %c", what,
                          lo[d], hi[d], axis_name[d]);
+    /* Cells whose measures stay normal finite numbers (1e-90 <= h <= 1e90 per
+     * axis) and whose vertices are distinct in double precision: "square:4,
+     * size=1e200" made triangles of infinite area (found by tests/fuzz/fuzz_spec). */
+    double h = (hi[d] - lo[d]) / n[d], scale = fmax(fabs(lo[d]), fabs(hi[d]));
+    if (!(h >= 1e-90 && h <= 1e90) || h < 1e-12 * scale)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "%s: cells of size %g along %c in [%g, %g] (need 1e-90 to 1e90, and at "
+                         "least 1e-12 times the coordinates)",
+                         what, h, axis_name[d], lo[d], hi[d]);
     /* n[d] < 2^31, so these products stay far below INT64_MAX until they are checked */
     vertices *= (int64_t)n[d] + 1;
     elements *= n[d];
