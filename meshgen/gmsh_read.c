@@ -3,6 +3,7 @@
  * 4.1 $Entities, which give elements their physical groups) are parsed, and
  * any other section ($Periodic, $NodeData, ...) is skipped up to its $End
  * line.  Binary files are refused. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -130,16 +131,26 @@ static int read_sections(gmsh_input *in, gmsh_content *c) {
   return HDGCL_SUCCESS;
 }
 
+/* The reader proper, on an open stream (gmsh_sections.h): the file reader
+ * below, and tests/fuzz/fuzz_gmsh.c on a buffer (fmemopen). */
+int gmsh_read_stream(FILE *file, const char *path, hdgcl_mesh **mesh) {
+  *mesh = NULL;
+  gmsh_input in = {file, path, 0, NULL, 0, ""};
+  gmsh_content content = {0};
+  int status = read_sections(&in, &content);
+  free(in.line);
+  if (status == HDGCL_SUCCESS) status = gmsh_build_mesh(&content, path, mesh);
+  gmsh_content_free(&content);
+  return status;
+}
+
 int hdgcl_mesh_read_gmsh(const char *path, hdgcl_mesh **mesh) {
   if (!mesh || !path)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_read_gmsh: NULL argument");
   *mesh = NULL;
   gmsh_input in;
-  gmsh_content content = {0};
   HDGCL_TRY(gmsh_input_open(&in, path));
-  int status = read_sections(&in, &content);
+  int status = gmsh_read_stream(in.file, path, mesh);
   gmsh_input_close(&in);
-  if (status == HDGCL_SUCCESS) status = gmsh_build_mesh(&content, path, mesh);
-  gmsh_content_free(&content);
   return status;
 }

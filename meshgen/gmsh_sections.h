@@ -28,4 +28,8 @@ int gmsh_read_element_nodes(gmsh_input *in, gmsh_content *c, int gmsh_type, int6
  * lower-dimensional ones with a physical group tag the boundary faces. */
 int gmsh_build_mesh(const gmsh_content *c, const char *path, hdgcl_mesh **mesh);
 
+/* gmsh_read.c: hdgcl_mesh_read_gmsh on an open stream (not closed); path
+ * names it in errors. */
+int gmsh_read_stream(FILE *file, const char *path, hdgcl_mesh **mesh);
+
 #endif

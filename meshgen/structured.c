@@ -11,6 +11,7 @@ int hdgcl_structured_check(const char *what, int dim, const int *n, const double
                            int32_t *num_vertices, int32_t *num_elements) {
   static const char axis_name[3] = {'x', 'y', 'z'};
   int64_t vertices = 1, elements = elements_per_cell;
+  double h_min = INFINITY, h_max = 0.0;
   for (int d = 0; d < dim; d++) {
     if (n[d] < 1)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: %d cells along %c (need at least 1)", what,
@@ -18,6 +19,17 @@ int hdgcl_structured_check(const char *what, int dim, const int *n, const double
     if (!isfinite(lo[d]) || !isfinite(hi[d]) || !(lo[d] < hi[d]))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: empty or invalid range [%g, %g] along %c", what,
                          lo[d], hi[d], axis_name[d]);
+    /* Cells whose measures stay normal finite numbers (1e-90 <= h <= 1e90 per
+     * axis) and whose vertices are distinct in double precision: "square:4,
+     * size=1e200" made triangles of infinite area (found by tests/fuzz/fuzz_spec). */
+    double h = (hi[d] - lo[d]) / n[d], scale = fmax(fabs(lo[d]), fabs(hi[d]));
+    if (!(h >= 1e-90 && h <= 1e90) || h < 1e-12 * scale)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "%s: cells of size %g along %c in [%g, %g] (need 1e-90 to 1e90, and at "
+                         "least 1e-12 times the coordinates)",
+                         what, h, axis_name[d], lo[d], hi[d]);
+    h_min = fmin(h_min, h);
+    h_max = fmax(h_max, h);
     /* n[d] < 2^31, so these products stay far below INT64_MAX until they are checked */
     vertices *= (int64_t)n[d] + 1;
     elements *= n[d];
@@ -27,6 +39,14 @@ int hdgcl_structured_check(const char *what, int dim, const int *n, const double
                          "element faces)",
                          what);
   }
+  /* hdgcl_mesh_validate calls an element degenerate below 1e-12 h^dim (h its
+   * longest edge): a tetrahedron of a cell 1e5 times longer than wide is
+   * (size=2x1e13 made degenerate triangles, tests/fuzz/fuzz_spec). */
+  if (h_max > 1e4 * h_min)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "%s: cells of %g by %g: longer than 1e4 times their width (their elements "
+                       "would be degenerate)",
+                       what, h_max, h_min);
   *num_vertices = (int32_t)vertices;
   *num_elements = (int32_t)elements;
   return HDGCL_SUCCESS;

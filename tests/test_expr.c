@@ -432,6 +432,25 @@ static void check_print(void) {
   check_print_text("x / (y * z)", "x / (y * z)");
   check_print_text("x - -1.5", "x - -1.5");
   check_print_text("x * -1.5", "x * -1.5");
+  /* signs on signs without parentheses, which doubled the nesting of a chain
+   * so that a long one no longer parsed back (tests/fuzz/fuzz_expr) */
+  check_print_text("--x", "- -x");
+  check_print_text("-(-x)^2", "-(-x)^2");
+  check_print_text("!!x", "!!x");
+  check_print_text("-!x", "-!x");
+  check_print_text("!-x", "!-x");
+  check_print_text("x^--y", "x^- -y");
+  {
+    char chain[160], printed[320];
+    size_t n = 0;
+    for (int k = 0; k < 150; k++) {
+      chain[k] = '-';
+      n += (size_t)snprintf(printed + n, sizeof printed - n, k < 149 ? "- " : "-");
+    }
+    snprintf(chain + 150, sizeof chain - 150, "x");
+    snprintf(printed + n, sizeof printed - n, "x");
+    check_print_text(chain, printed);
+  }
   check_print_text("(-1.5)^x", "(-1.5)^x");
   check_print_text("(x < y) < z", "x < y < z");
   check_print_text("x < (y < z)", "x < (y < z)");

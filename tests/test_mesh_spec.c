@@ -159,6 +159,10 @@ int main(void) {
   check_rejected("square:4,size=0x1", "positive numbers");
   check_rejected("square:4,size=1x-1", "positive numbers");
   check_rejected("square:4,size=abc", "positive numbers");
+  /* cells whose area or volume is not a finite normal number (tests/fuzz/fuzz_spec) */
+  check_rejected("square:4,size=1e200", "cells of size");
+  check_rejected("hex:2,size=1e-95", "cells of size");
+  check_rejected("square:1x2,size=2x9999999999991", "longer than 1e4 times");
   check_rejected("square:4,size=1x", "positive numbers");
   check_rejected("square:4,size=inf", "positive numbers");
   check_rejected("square:4,size=0x10", "positive numbers"); /* not hexadecimal */

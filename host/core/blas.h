@@ -39,6 +39,10 @@ void hdgcl_blas_release(void);
 int hdgcl_blas_tuning_describe(const char *device_name, char *what, size_t n);
 int hdgcl_blas_tuning_apply(cl_device_id device, const char *device_name, char *what, size_t n);
 
+/* Checks the text of a tuning file (NUL-terminated; `file` names it in
+ * errors) as describe does, without applying it: tests/fuzz/fuzz_blas_tuning.c. */
+int hdgcl_blas_tuning_check(const char *text, const char *file);
+
 /* Name of a CLBlast status code ("CLBlastInvalidLeadDimA", ...). */
 const char *hdgcl_clblast_status_name(int status);
 

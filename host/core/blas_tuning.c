@@ -201,6 +201,11 @@ static int find(const char *device, tuning *t, char *source, size_t nsource, cha
   return HDGCL_SUCCESS;
 }
 
+int hdgcl_blas_tuning_check(const char *text, const char *file) {
+  tuning t;
+  return parse(text, file, &t);
+}
+
 int hdgcl_blas_tuning_describe(const char *device_name, char *what, size_t n) {
   tuning t;
   char source[4200];

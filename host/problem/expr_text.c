@@ -98,8 +98,13 @@ static void print_node(FILE *f, const hdg_expr *e, int min) {
   case EXPR_VAR: fputs(e->name, f); break;
   case EXPR_NEG:
   case EXPR_NOT:
+    /* A unary operand needs no parentheses (-!x, !-x, - -x): "-(-(-x))"
+     * doubled the nesting of a chain of signs, and a long chain printed so
+     * no longer parsed back (EXPR_MAX_DEPTH; found by tests/fuzz/fuzz_expr).
+     * A space keeps "- -x" and "- -2" from reading as "--". */
     fputc(e->kind == EXPR_NEG ? '-' : '!', f);
-    print_node(f, e->a, 9);
+    if (e->kind == EXPR_NEG && precedence(e->a) == 8 && e->a->kind != EXPR_NOT) fputc(' ', f);
+    print_node(f, e->a, 8);
     break;
   case EXPR_POW: /* right-associative; the exponent may be a unary minus */
     print_node(f, e->a, 10);

@@ -323,22 +323,27 @@ static int convert(const cJSON *root, const char *path, hdgcl_options opts) {
   return HDGCL_SUCCESS;
 }
 
-int hdg_problem_file_read(const char *path, hdgcl_options *opts) {
-  char *text = NULL;
-  HDGCL_TRY(read_text(path, &text));
+int hdg_problem_file_parse(const char *text, const char *path, hdgcl_options *opts) {
+  *opts = NULL;
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
   if (!root) {
     int line, col;
     const char *at = end ? end : cJSON_GetErrorPtr();
     place(text, at ? at : text, &line, &col);
-    free(text);
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s:%d:%d: not valid JSON", path, line, col);
   }
-  free(text);
   int status = hdgcl_options_create(opts);
   if (status == HDGCL_SUCCESS) status = convert(root, path, *opts);
   cJSON_Delete(root);
   if (status != HDGCL_SUCCESS && *opts) hdgcl_options_destroy(opts);
+  return status;
+}
+
+int hdg_problem_file_read(const char *path, hdgcl_options *opts) {
+  char *text = NULL;
+  HDGCL_TRY(read_text(path, &text));
+  int status = hdg_problem_file_parse(text, path, opts);
+  free(text);
   return status;
 }

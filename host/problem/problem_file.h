@@ -10,4 +10,8 @@
  * name the file and, for syntax errors, the line and column. */
 int hdg_problem_file_read(const char *path, hdgcl_options *opts);
 
+/* The same on the file's text (NUL-terminated); path names it in errors.
+ * The reader above, and tests/fuzz/fuzz_problem_file.c. */
+int hdg_problem_file_parse(const char *text, const char *path, hdgcl_options *opts);
+
 #endif

@@ -279,9 +279,14 @@ static int read_condition(hdg_user_problem *up, const char *text, const char *wh
   if (bc->kind == USER_BC_ROBIN) {
     hdg_expr *pair[3] = {NULL, NULL, NULL};
     int n = 0;
-    HDGCL_TRY(parse_vector(up, value, what, true, pair, &n));
+    int status = parse_vector(up, value, what, true, pair, &n);
+    /* bc owns what was parsed, also when a later component fails (freed with
+     * up; a bad G leaked ALPHA, found by tests/fuzz/fuzz_problem_file); a
+     * third component is refused below and freed here. */
     bc->alpha = pair[0];
     bc->value[0] = pair[1];
+    hdg_expr_destroy(&pair[2]);
+    HDGCL_TRY(status);
     if (n != 2)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: robin needs 'robin: ALPHA, G' (got '%s')", what,
                          value);
