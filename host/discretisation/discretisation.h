@@ -69,4 +69,54 @@ static inline bool discretisation_mu_varies(const hdg_discretisation *d) {
   return d->mu_max > d->mu_min;
 }
 
+/* The host copies of a discrete solution and what a solve measured: what the
+ * reference path writes (host/reference) and the driver copies into
+ * hdgcl_result; the device pipeline downloads into the arrays. */
+typedef struct hdg_solution {
+  /* The assembled trace system: block-ELL values [rows][nslots][nfb][nfb],
+   * right-hand side [rows*nfb] (nfb = ncomp * nf, hdg_sizes; = nf for the
+   * scalar problems). */
+  double *matrix, *rhs;
+  /* Solution; c = ncomp components (1 for scalar problems). */
+  double *trace; /* [num_faces][c][nf] */
+  double *u;     /* [num_elements][c][np] */
+  double *q;     /* [num_elements][c][dim][np]: q, or H = grad u for the vector problems */
+  double *ustar; /* [num_elements][c][np1] */
+  double *p;     /* [num_elements][np] pressure of the vector problems (else NULL) */
+  double *history; /* relative residuals, history[0] = 1 */
+  int history_length, history_capacity;
+  /* As the fields of hdgcl_result of the same names. */
+  int iterations;
+  double residual;
+  double l2_u, l2_q, l2_ustar, linf_u, norm_u, norm_q, l2_p, norm_p;
+  double ustar_check, tip_deflection, beam_deflection;
+  double stage_seconds[HDGCL_NUM_STAGES];
+} hdg_solution;
+
+/* Allocates the arrays of sol (zeroed) for the discretisation d. */
+int hdg_solution_create(const hdg_discretisation *d, hdg_solution *sol);
+void hdg_solution_destroy(hdg_solution *sol);
+/* Appends a relative residual to sol->history. */
+int hdg_solution_record_residual(hdg_solution *sol, double relres);
+
+/* u*'s consistency check (host/pipeline/recover.c), on both paths.  Per element e
+ * the values of cl/pipeline/recover.cl's CHECK_VALUES: sums[c] = (u*_c - u_c, 1)_K,
+ * sums[ncomp + c] = (u_c^2, 1)_K, sums[2 ncomp] = |K|, sums[2 ncomp + 1] =
+ * max_i |r_i| and sums[2 ncomp + 2] = max_i (sum_j |A_ij u*_j| + |b_i|) for
+ * the residual r = A u* - b of u*'s equations (F12) (0, 0 where not
+ * computed).  The check is the larger of
+ *   max_e |mean u* - mean u| / max_e rms u  (the constraint of (F12); not
+ *   / max_e |mean u|, which is 0 for sin(2 pi x) on quad:1) and
+ *   max_e max_i |r_i| / max_e max_i (sum_j |A_ij u*_j| + |b_i|);
+ * above USTAR_CHECK_TOL the solve fails (docs/reliability.md). */
+#define USTAR_CHECK_TOL 1e-10
+typedef struct ustar_check {
+  double dmean, umean, rmax, rscale; /* maxima over the elements (umean: rms u) */
+  int32_t dmean_elem, rmax_elem;
+} ustar_check;
+void ustar_check_element(ustar_check *c, int32_t e, int ncomp, const double *sums);
+/* Sets *check; an error above the tolerance (HDGCL_ERROR_INTERNAL on the
+ * reference path, a bug; else HDGCL_ERROR_OPENCL, the device's). */
+int ustar_check_finish(const ustar_check *c, bool reference, double *check);
+
 #endif
