@@ -26,7 +26,9 @@ int reference_solve(const hdg_discretisation *disc, const solver_settings *set, 
   HDGCL_TRY_GOTO(status, reference_assemble(disc, sol, bvals), done);
   double t1 = hdgcl_wtime();
   st[HDGCL_STAGE_ASSEMBLE] = t1 - t0; /* local stage and scatter together */
-  HDGCL_TRY_GOTO(status, set->solver == SOLVER_GMRES ? reference_gmres(disc, set, sol, x) : reference_cg(disc, set, sol, x),
+  HDGCL_TRY_GOTO(status,
+                 set->solver == SOLVER_GMRES ? reference_gmres(disc, set, sol, x)
+                                             : reference_cg(disc, set, sol, x),
                  done);
   double t2 = hdgcl_wtime();
   st[HDGCL_STAGE_SOLVE] = t2 - t1;

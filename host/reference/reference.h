@@ -50,8 +50,9 @@ void reference_postprocess_work_destroy(reference_postprocess_work *w);
 /* u* (np1 values) on element e from u (np values) and g ([dim][np]):
  * (grad u*, grad w) = (g, grad w) / divisor for w in P_{p+1}, mean of u* = mean
  * of u (F12; divisor = -kappa with g = q; (E10) with g = H_i., divisor = 1). */
-int reference_postprocess(const hdg_discretisation *disc, int32_t e, const double *u, const double *g,
-                          double divisor, double *ustar, reference_postprocess_work *w);
+int reference_postprocess(const hdg_discretisation *disc, int32_t e, const double *u,
+                          const double *g, double divisor, double *ustar,
+                          reference_postprocess_work *w);
 
 /* Vector problems (linear elasticity, docs/elasticity.md; reference_elasticity.c). */
 typedef struct elasticity_element {

@@ -308,7 +308,8 @@ int elasticity_boundary_values(const hdg_discretisation *disc, int32_t f, double
 
 /* Squared L2 errors of u, H, p, u*, max |u - u_h| (Euclidean), squared norms
  * of the exact u, H and p on element e (E11). */
-static void element_errors(const hdg_discretisation *disc, hdg_solution *sol, int32_t e, double err[8], double *check) {
+static void element_errors(const hdg_discretisation *disc, hdg_solution *sol, int32_t e,
+                           double err[8], double *check) {
   const hdg_sizes *sz = &disc->ref.sz;
   const hdgcl_quadrature *qe = &disc->ref.qerr;
   int d = sz->dim, np = sz->np, np1 = sz->np1;

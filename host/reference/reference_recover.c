@@ -36,7 +36,8 @@ void reference_postprocess_work_destroy(reference_postprocess_work *w) {
 }
 
 /* Geometry of element e at the point xi: x, J^-1; returns det J. */
-static double point_geometry(const hdg_discretisation *disc, int32_t e, const double *xi, double *x, double *jinv) {
+static double point_geometry(const hdg_discretisation *disc, int32_t e, const double *xi,
+                             double *x, double *jinv) {
   int d = disc->ref.sz.dim;
   double jac[9];
   double detj = hdg_map(disc->mesh, e, xi, x, jac);
@@ -51,8 +52,9 @@ static double point_geometry(const hdg_discretisation *disc, int32_t e, const do
  * 1..np1-1 (phi+_0 is the constant), then the constant mode from the mean of u.
  * Integrated with the load quadrature, as the device does: on mapped elements
  * the stiffness integrand is rational, so the rule is part of the method. */
-int reference_postprocess(const hdg_discretisation *disc, int32_t e, const double *u, const double *g,
-                          double divisor, double *ustar, reference_postprocess_work *w) {
+int reference_postprocess(const hdg_discretisation *disc, int32_t e, const double *u,
+                          const double *g, double divisor, double *ustar,
+                          reference_postprocess_work *w) {
   const hdg_sizes *sz = &disc->ref.sz;
   const hdgcl_quadrature *qe = &disc->ref.qload;
   int d = sz->dim, np = sz->np, np1 = sz->np1, n = np1 - 1;
@@ -121,7 +123,8 @@ int reference_postprocess(const hdg_discretisation *disc, int32_t e, const doubl
 
 /* Squared L2 errors of u, q, u*, max |u - u_h|, squared norms of the exact u
  * and q on element e. */
-static void element_errors(const hdg_discretisation *disc, hdg_solution *sol, int32_t e, double err[6], double check[5]) {
+static void element_errors(const hdg_discretisation *disc, hdg_solution *sol, int32_t e,
+                           double err[6], double check[5]) {
   const hdg_sizes *sz = &disc->ref.sz;
   const hdgcl_quadrature *qe = &disc->ref.qerr;
   int d = sz->dim, np = sz->np, np1 = sz->np1;

@@ -38,7 +38,8 @@ static double dot(size_t n, const double *a, const double *b) {
 /* Preconditioner data: inverse diagonal (Jacobi) or inverses of the diagonal
  * face blocks (block-Jacobi; by LU with partial pivoting, so nonsymmetric
  * blocks too). */
-static int precond_setup(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol, double *pc) {
+static int precond_setup(const hdg_discretisation *disc, const solver_settings *set,
+                         hdg_solution *sol, double *pc) {
   int nf = disc->ref.sz.nfb, nslots = disc->ref.sz.nslots;
   if (set->precond == PRECOND_NONE) return HDGCL_SUCCESS;
   double *lu = NULL;
@@ -79,7 +80,8 @@ static int precond_setup(const hdg_discretisation *disc, const solver_settings *
   return status;
 }
 
-static void precond_apply(const hdg_discretisation *disc, const solver_settings *set, const double *pc, const double *r, double *z) {
+static void precond_apply(const hdg_discretisation *disc, const solver_settings *set,
+                          const double *pc, const double *r, double *z) {
   int nf = disc->ref.sz.nfb;
   size_t n = (size_t)disc->num.num_unknown_faces * nf;
   if (set->precond == PRECOND_NONE) {
@@ -102,7 +104,8 @@ static void precond_apply(const hdg_discretisation *disc, const solver_settings 
 
 /* Records the iterations and final relative residual; not reaching --rtol is
  * HDGCL_ERROR_CONVERGENCE naming the method. */
-static int finish(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol, const char *method, int it, double rel) {
+static int finish(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol,
+                  const char *method, int it, double rel) {
   sol->iterations = it;
   sol->residual = rel;
   if (!isfinite(rel))
@@ -121,7 +124,8 @@ static size_t precond_size(const hdg_discretisation *disc, const solver_settings
   return set->precond != PRECOND_BLOCK_JACOBI ? n + 1 : n * disc->ref.sz.nfb;
 }
 
-int reference_cg(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol, double *x) {
+int reference_cg(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol,
+                 double *x) {
   int nf = disc->ref.sz.nfb;
   size_t n = (size_t)disc->num.num_unknown_faces * nf;
   size_t npc = precond_size(disc, set);
@@ -174,7 +178,8 @@ done:
 /* GMRES(m), right-preconditioned (x = M^-1 y), modified Gram-Schmidt with
  * one reorthogonalisation pass, Givens rotations; the residual it reports is
  * the true ||b - A x|| / ||b||, recomputed at each restart. */
-int reference_gmres(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol, double *x) {
+int reference_gmres(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol,
+                    double *x) {
   int nf = disc->ref.sz.nfb, m = set->restart;
   size_t n = (size_t)disc->num.num_unknown_faces * nf;
   double *v = NULL, *w = NULL, *z = NULL, *pc = NULL, *h = NULL, *g = NULL, *cs = NULL, *sn = NULL;
