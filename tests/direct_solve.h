@@ -67,13 +67,13 @@ static inline double trace_difference(const solved *s, const double *x, int n) {
   const double *trace;
   CHECK_OK(hdgcl_solver_solution(s->solver, NULL, NULL, NULL, &trace));
   hdgcl_solver impl = s->solver;
-  int nf = impl->ref.sz.nfb; /* ncomp * Nf values per face */
+  int nf = impl->disc.ref.sz.nfb; /* ncomp * Nf values per face */
   double d = 0.0, m = 0.0;
-  for (int u = 0; u < impl->num.num_unknown_faces; u++)
+  for (int u = 0; u < impl->disc.num.num_unknown_faces; u++)
     for (int k = 0; k < nf; k++) {
       int i = u * nf + k;
       if (i >= n) return INFINITY;
-      double t = trace[(size_t)impl->num.unknown_face[u] * nf + k];
+      double t = trace[(size_t)impl->disc.num.unknown_face[u] * nf + k];
       d = fmax(d, fabs(t - x[i]));
       m = fmax(m, fabs(x[i]));
     }

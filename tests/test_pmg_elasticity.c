@@ -62,8 +62,8 @@ static void against_direct(hdgcl_context ctx, const char *mesh, const char *prob
   if (base.status) return;
   int n;
   double *x = direct_solution(&base, &n);
-  CHECK(base.solver->ref.sz.ncomp > 1 &&
-        n == base.solver->num.num_unknown_faces * base.solver->ref.sz.nfb);
+  CHECK(base.solver->disc.ref.sz.ncomp > 1 &&
+        n == base.solver->disc.num.num_unknown_faces * base.solver->disc.ref.sz.nfb);
   for (int coarse = 0; coarse < 2; coarse++) {
     solved s = solve_with(ctx, mesh, "problem", problem, "order", order, "lambda", lambda,
                           "solver", solver, "precond", "pmg", "pmg-coarse", coarse ? "1" : "0",

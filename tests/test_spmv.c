@@ -29,7 +29,7 @@ static void check_storages(hdgcl_context ctx, const char *problem, const char *m
   /* Oracle check: A lambda = b for the solved trace lambda of the unknown faces. */
   const double *trace;
   CHECK_OK(hdgcl_solver_solution(s.solver, NULL, NULL, NULL, &trace));
-  const int32_t *unknown_face = s.solver->num.unknown_face;
+  const int32_t *unknown_face = s.solver->disc.num.unknown_face;
   for (int u = 0; u < rows; u++)
     memcpy(x + (size_t)u * nf, trace + (size_t)unknown_face[u] * nf, nf * sizeof *x);
   spmv_host(rows, slots, nf, values, cols, x, yref);

@@ -265,7 +265,7 @@ int bench_local_gemm(hdgcl_solver s, double min_seconds, bench_kernel *out) {
    * (N_tb + 1) columns. */
   const local_stage *ls = &s->dev->local;
   size_t np = (size_t)ls->rows, nt1 = (size_t)ls->cols;
-  int64_t batch = s->result.chunk_elements > 0 ? s->result.chunk_elements : s->mesh->num_elements;
+  int64_t batch = s->result.chunk_elements > 0 ? s->result.chunk_elements : s->disc.mesh->num_elements;
   if (batch > 20000) batch = 20000;
   if (batch < 1) batch = 1;
   double t1, t2;

@@ -29,13 +29,13 @@
 
 /* The components boundary face f fixes (bit i: u_i is given there). */
 static int fixed_components(hdgcl_solver s, int32_t f) {
-  if (s->num.face_bc[f] == FACE_DIRICHLET) return (1 << s->ref.sz.dim) - 1;
-  return s->num.face_fixed[f];
+  if (s->disc.num.face_bc[f] == FACE_DIRICHLET) return (1 << s->disc.ref.sz.dim) - 1;
+  return s->disc.num.face_fixed[f];
 }
 
 /* Per vertex: bit i of weight[v] set where phi_i(v) = 1. */
 static int vertex_weights(hdgcl_solver s, const hdg_user_output *o, int8_t *weight) {
-  const hdgcl_mesh *mesh = s->mesh;
+  const hdgcl_mesh *mesh = s->disc.mesh;
   int nvf = mesh->verts_per_face;
   int8_t *held;
   HDGCL_TRY(hdgcl_calloc((size_t)mesh->num_vertices, 1, "reaction weights", &held));
@@ -76,8 +76,8 @@ static void weight_functions(const hdgcl_mesh *mesh, int32_t e, const int8_t *we
 
 /* sum_K (sigma_h, grad(phi_i) e_i^T)_K - (f_i, phi_i) over the elements that touch a weighted vertex. */
 static int volume_part(hdgcl_solver s, const int8_t *weight, double *phi, double *sum) {
-  const hdgcl_mesh *mesh = s->mesh;
-  const hdgcl_quadrature *qe = &s->ref.qerr;
+  const hdgcl_mesh *mesh = s->disc.mesh;
+  const hdgcl_quadrature *qe = &s->disc.ref.qerr;
   int d = mesh->dim, nv = mesh->verts_per_element;
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     bool any = false;
@@ -91,7 +91,7 @@ static int volume_part(hdgcl_solver s, const int8_t *weight, double *phi, double
       hdg_invert(d, jac, detj, inv);
       HDGCL_TRY(output_evaluate(s, e, X, phi, val, h));
       output_stress(s, e, h, sig);
-      elasticity_load(&s->params, x, f);
+      elasticity_load(&s->disc.params, x, f);
       hdg_vertex_functions(mesh->type, X, n, dn);
       weight_functions(mesh, e, weight, n, dn, inv, ph, grad);
       double w = qe->weights[k] * fabs(detj);
@@ -109,9 +109,9 @@ static int volume_part(hdgcl_solver s, const int8_t *weight, double *phi, double
  * the numerical traction's integral where a tagged face loads it. */
 static int boundary_part(hdgcl_solver s, const hdg_user_output *o, const int8_t *weight,
                          double *phi, double *sum) {
-  const hdgcl_mesh *mesh = s->mesh;
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_quadrature *qf = &s->ref.qface;
+  const hdgcl_mesh *mesh = s->disc.mesh;
+  const hdg_sizes *sz = &s->disc.ref.sz;
+  const hdgcl_quadrature *qf = &s->disc.ref.qface;
   int d = sz->dim, nf = sz->nf, nv = mesh->verts_per_element;
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
     int fixed = fixed_components(s, f);
@@ -123,14 +123,14 @@ static int boundary_part(hdgcl_solver s, const hdg_user_output *o, const int8_t 
     for (int a = 0; a < nv; a++) weighted |= weight[ev[a]] != 0;
     if (!tagged && !weighted) continue;
     int lf = mesh->face_local[2 * f], or = mesh->face_orient[2 * f];
-    int cond = s->num.face_cond[f - mesh->num_interior_faces];
+    int cond = s->disc.num.face_cond[f - mesh->num_interior_faces];
     for (int q = 0; q < qf->n; q++) {
       double X[3], x[3], nds[3], g[3], n[8], dn[24], val[3], h[9], sig[9], inv[9] = {0};
       double ph[3], grad[9];
       HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, or, 1, qf->points + (size_t)q * (d - 1), X));
       double ds = hdg_face_normal(mesh, e, lf, X, x, nds), w = ds * qf->weights[q];
       double nn[3] = {nds[0] / ds, nds[1] / ds, d == 3 ? nds[2] / ds : 0.0};
-      problem_elasticity_traction(s->params, cond, x, nn, g);
+      problem_elasticity_traction(s->disc.params, cond, x, nn, g);
       hdg_vertex_functions(mesh->type, X, n, dn);
       weight_functions(mesh, e, weight, n, dn, inv, ph, grad);
       if (tagged) {
@@ -144,8 +144,8 @@ static int boundary_part(hdgcl_solver s, const hdg_user_output *o, const int8_t 
         /* the numerical traction sigma n - tau (u - uhat) of (E13) */
         double lam = 0.0;
         for (int m = 0; m < nf; m++)
-          lam += s->trace[(size_t)f * sz->nfb + i * nf + m] * s->ref.psi_face[q * nf + m];
-        double t = -s->tau * (val[i] - lam);
+          lam += s->sol.trace[(size_t)f * sz->nfb + i * nf + m] * s->disc.ref.psi_face[q * nf + m];
+        double t = -s->disc.tau * (val[i] - lam);
         for (int j = 0; j < d; j++) t += sig[i * d + j] * nn[j];
         sum[i] += w * t;
       }
@@ -155,7 +155,7 @@ static int boundary_part(hdgcl_solver s, const hdg_user_output *o, const int8_t 
 }
 
 int output_reaction(hdgcl_solver s, hdg_user_output *o, double *phi) {
-  const hdgcl_mesh *mesh = s->mesh;
+  const hdgcl_mesh *mesh = s->disc.mesh;
   int d = mesh->dim;
   int8_t *weight;
   HDGCL_TRY(hdgcl_calloc((size_t)mesh->num_vertices, 1, "reaction weights", &weight));

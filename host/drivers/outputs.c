@@ -22,15 +22,15 @@ bool output_has_tag(const int32_t *ids, int n, int32_t tag) {
 
 int output_evaluate(hdgcl_solver s, int32_t e, const double *X, double *phi, double *val,
                     double *flux) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   int np = sz->np, d = sz->dim, nc = sz->ncomp;
   HDGCL_TRY(hdgcl_basis_eval(sz->shape, sz->order, 1, X, phi, NULL));
   for (int c = 0; c < nc; c++) {
     val[c] = 0.0;
-    for (int i = 0; i < np; i++) val[c] += s->u[((size_t)e * nc + c) * np + i] * phi[i];
+    for (int i = 0; i < np; i++) val[c] += s->sol.u[((size_t)e * nc + c) * np + i] * phi[i];
     for (int k = 0; k < d; k++) {
       double v = 0.0;
-      for (int i = 0; i < np; i++) v += s->q[(((size_t)e * nc + c) * d + k) * np + i] * phi[i];
+      for (int i = 0; i < np; i++) v += s->sol.q[(((size_t)e * nc + c) * d + k) * np + i] * phi[i];
       flux[c * d + k] = v;
     }
   }
@@ -38,12 +38,12 @@ int output_evaluate(hdgcl_solver s, int32_t e, const double *X, double *phi, dou
 }
 
 void output_stress(hdgcl_solver s, int32_t e, const double *h, double *sig) {
-  int d = s->ref.sz.dim;
+  int d = s->disc.ref.sz.dim;
   double tr = 0.0;
   for (int i = 0; i < d; i++) tr += h[i * d + i];
   for (int i = 0; i < d; i++)
     for (int j = 0; j < d; j++)
-      sig[i * d + j] = s->mu[e] * (h[i * d + j] + h[j * d + i]) + (i == j ? s->lambda[e] * tr : 0.0);
+      sig[i * d + j] = s->disc.mu[e] * (h[i * d + j] + h[j * d + i]) + (i == j ? s->disc.lambda[e] * tr : 0.0);
 }
 
 static double von_mises(int d, const double *t) {
@@ -56,9 +56,9 @@ static double von_mises(int d, const double *t) {
 /* Flux int kappa grad u . n ds = -int qhat . n ds (F4) over the boundary faces
  * of the output's tags. */
 static int flux_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
-  const hdgcl_mesh *mesh = s->mesh;
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_quadrature *qf = &s->ref.qface;
+  const hdgcl_mesh *mesh = s->disc.mesh;
+  const hdg_sizes *sz = &s->disc.ref.sz;
+  const hdgcl_quadrature *qf = &s->disc.ref.qface;
   int nf = sz->nf, d = sz->dim;
   double sum = 0.0;
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
@@ -72,8 +72,8 @@ static int flux_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
       HDGCL_TRY(output_evaluate(s, e, X, phi, val, fl));
       double w = ds * qf->weights[q], n[3] = {nds[0] / ds, nds[1] / ds, d == 3 ? nds[2] / ds : 0};
       double lam = 0.0;
-      for (int m = 0; m < nf; m++) lam += s->trace[(size_t)f * nf + m] * s->ref.psi_face[q * nf + m];
-      double qn = s->tau * (val[0] - lam);
+      for (int m = 0; m < nf; m++) lam += s->sol.trace[(size_t)f * nf + m] * s->disc.ref.psi_face[q * nf + m];
+      double qn = s->disc.tau * (val[0] - lam);
       for (int k = 0; k < d; k++) qn += fl[k] * n[k];
       sum -= w * qn;
     }
@@ -86,15 +86,15 @@ static int flux_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
 
 static bool in_region(hdgcl_solver s, const hdg_user_output *o, int32_t e) {
   if (o->num_tags == 0) return true;
-  return output_has_tag(o->tag_ids, o->num_tags, s->mesh->elem_tags ? s->mesh->elem_tags[e] : 0);
+  return output_has_tag(o->tag_ids, o->num_tags, s->disc.mesh->elem_tags ? s->disc.mesh->elem_tags[e] : 0);
 }
 
 /* Integral of the expression of x, u, grad u, q over the region; or the
  * largest von Mises stress (and where) at the error quadrature points. */
 static int volume_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
-  const hdgcl_mesh *mesh = s->mesh;
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_quadrature *qe = &s->ref.qerr;
+  const hdgcl_mesh *mesh = s->disc.mesh;
+  const hdg_sizes *sz = &s->disc.ref.sz;
+  const hdgcl_quadrature *qe = &s->disc.ref.qerr;
   int d = sz->dim;
   double sum = 0.0, best = -1.0, where[3] = {0, 0, 0};
   for (int32_t e = 0; e < mesh->num_elements; e++) {
@@ -115,13 +115,13 @@ static int volume_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
       }
       double v[USER_NUM_INTEGRAND_VARS] = {x[0], x[1], x[2], val[0], 0, 0, 0, 0, 0, 0};
       double kappa, c0, beta[3];
-      solver_coefficients_at(s, e, x, &kappa, &c0, beta);
+      discretisation_coefficients_at(&s->disc, e, x, &kappa, &c0, beta);
       for (int c = 0; c < d; c++) {
         v[USER_QX + c] = fl[c];
         v[USER_UX + c] = -fl[c] / kappa; /* q = -kappa grad u (F2) */
       }
-      if (s->kappa_tensor) { /* q = -K grad u: grad u = -K^-1 q */
-        const double *kinv = s->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d) + KAPPA_KINV(d);
+      if (s->disc.kappa_tensor) { /* q = -K grad u: grad u = -K^-1 q */
+        const double *kinv = s->disc.kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d) + KAPPA_KINV(d);
         for (int c = 0; c < d; c++) {
           double g = 0.0;
           for (int l = 0; l < d; l++) g -= kinv[c * d + l] * fl[l];
@@ -175,8 +175,8 @@ static bool locate(const hdgcl_mesh *mesh, int32_t e, const double *x, double *X
 }
 
 static int point_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
-  const hdgcl_mesh *mesh = s->mesh;
-  int d = mesh->dim, nc = s->ref.sz.ncomp, nv = mesh->verts_per_element;
+  const hdgcl_mesh *mesh = s->disc.mesh;
+  int d = mesh->dim, nc = s->disc.ref.sz.ncomp, nv = mesh->verts_per_element;
   static const char *const names[2][2] = {
       {"u qx qy", "u qx qy qz"},
       {"ux Hxx Hxy uy Hyx Hyy", "ux Hxx Hxy Hxz uy Hyx Hyy Hyz uz Hzx Hzy Hzz"}};
@@ -211,10 +211,10 @@ static int point_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
 }
 
 int solver_outputs(hdgcl_solver s) {
-  hdg_user_problem *up = s->user;
+  hdg_user_problem *up = s->disc.user;
   if (!up || up->num_outputs == 0) return HDGCL_SUCCESS;
   double *phi;
-  HDGCL_TRY(hdgcl_calloc((size_t)s->ref.sz.np, sizeof(double), "output basis", &phi));
+  HDGCL_TRY(hdgcl_calloc((size_t)s->disc.ref.sz.np, sizeof(double), "output basis", &phi));
   int status = HDGCL_SUCCESS;
   for (int i = 0; i < up->num_outputs && status == HDGCL_SUCCESS; i++) {
     hdg_user_output *o = &up->outputs[i];

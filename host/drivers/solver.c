@@ -52,12 +52,12 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   const char *name;
   bool user = hdg_user_problem_requested(opts);
   if (user) {
-    HDGCL_TRY(hdg_user_problem_create(opts, &s->user));
-    s->owns_user = true;
-    s->problem = &s->user->problem;
+    HDGCL_TRY(hdg_user_problem_create(opts, &s->disc.user));
+    s->disc.owns_user = true;
+    s->disc.problem = &s->disc.user->problem;
   } else {
     HDGCL_TRY(hdgcl_options_get_string(opts, "problem", "helmholtz-sin", &name));
-    HDGCL_TRY(hdg_problem_find(name, &s->problem));
+    HDGCL_TRY(hdg_problem_find(name, &s->disc.problem));
     for (int i = 1; hdg_user_problem_options[i]; i++) /* [0] is problem-file */
       if (opts && hdgcl_options_has(opts, hdg_user_problem_options[i]) &&
           strcmp(hdg_user_problem_options[i], "beta") && strcmp(hdg_user_problem_options[i], "mu") &&
@@ -68,20 +68,20 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
                            hdg_user_problem_options[i], name);
   }
   HDGCL_TRY(hdgcl_options_get_int(opts, "order", 3, 0, MAX_ORDER, order));
-  HDGCL_TRY(hdgcl_options_get_real(opts, "tau", 1.0, 1e-300, 1e300, &s->tau));
-  if (!(s->tau > 0)) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--tau must be > 0");
+  HDGCL_TRY(hdgcl_options_get_real(opts, "tau", 1.0, 1e-300, 1e300, &s->disc.tau));
+  if (!(s->disc.tau > 0)) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--tau must be > 0");
   /* The cantilever (docs/elasticity.md section 9): GMRES's true residual stalls
    * near eps cond(K) ~ 1e-10..1e-9 on a slender beam, and restarts slow it down. */
-  bool beam = s->problem->id == PROBLEM_CANTILEVER;
+  bool beam = s->disc.problem->id == PROBLEM_CANTILEVER;
   HDGCL_TRY(hdgcl_options_get_real(opts, "rtol", beam ? 1e-8 : 1e-12, 1e-300, 1.0, &s->rtol));
   HDGCL_TRY(hdgcl_options_get_int(opts, "maxit", 10000, 1, 1000000000, &s->maxit));
   if (user && hdgcl_options_has(opts, "material"))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "--material: a user's problem gives coefficients per tag with --region "
                        "'TAG: mu = ..., lambda = ...'");
-  if (!user) HDGCL_TRY(hdg_problem_read_materials(s->problem, opts, dim, &s->materials));
-  s->nonsymmetric = s->problem->nonsymmetric;
-  bool nonsym = s->nonsymmetric;
+  if (!user) HDGCL_TRY(hdg_problem_read_materials(s->disc.problem, opts, dim, &s->disc.materials));
+  s->disc.nonsymmetric = s->disc.problem->nonsymmetric;
+  bool nonsym = s->disc.nonsymmetric;
   HDGCL_TRY(hdgcl_options_get_choice(opts, "solver", solver_names, nonsym ? SOLVER_GMRES : SOLVER_CG,
                                      &s->solver));
   HDGCL_TRY(hdgcl_options_get_choice(opts, "precond", precond_names, PRECOND_BLOCK_JACOBI,
@@ -106,7 +106,7 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
                        "--problem %s is nonsymmetric: --%s %s needs a symmetric positive definite "
                        "system (use --solver gmres with --precond none, jacobi, block-jacobi, asm "
                        "or pmg)",
-                       s->problem->info.name, s->solver == SOLVER_CG ? "solver" : "precond",
+                       s->disc.problem->info.name, s->solver == SOLVER_CG ? "solver" : "precond",
                        s->solver == SOLVER_CG ? "cg" : precond_names[s->precond]);
   if (s->cheb_mixed && s->format != FORMAT_BELL_I)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--cheb-mixed true needs --format bell-i (got %s)",
@@ -123,22 +123,41 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   if (user) {
     /* mu, lambda of the exact pressure -(mu + lambda) div u: the problem's own where constant */
     double mu = NAN, lambda = NAN;
-    if (s->problem->vector) {
-      if (!hdg_expr_constant(s->user->mu, &mu)) mu = NAN;
-      if (!hdg_expr_constant(s->user->lambda, &lambda)) lambda = NAN;
+    if (s->disc.problem->vector) {
+      if (!hdg_expr_constant(s->disc.user->mu, &mu)) mu = NAN;
+      if (!hdg_expr_constant(s->disc.user->lambda, &lambda)) lambda = NAN;
     }
-    s->params = (problem_params){.id = PROBLEM_USER, .dim = dim, .degree = *order, .mu = mu,
-                                 .lambda = lambda, .user = s->user};
+    s->disc.params = (problem_params){.id = PROBLEM_USER, .dim = dim, .degree = *order,
+                                      .mu = mu, .lambda = lambda, .user = s->disc.user};
     return HDGCL_SUCCESS;
   }
-  HDGCL_TRY(hdg_problem_params(s->problem, opts, *order, dim, &s->params));
+  HDGCL_TRY(hdg_problem_params(s->disc.problem, opts, *order, dim, &s->disc.params));
   return HDGCL_SUCCESS;
 }
 
 /* Everything of a solver after its options: checks, reference tables,
  * numbering, coefficients, host arrays, result fields and the pipeline. */
+/* The progress line of a Krylov solve (hdgcl_context_set_progress): the
+ * iteration, the residual and the time left if the residual keeps falling
+ * at its mean rate so far (log-linear from 1 at iteration 0). */
+static void progress_iterations(void *solver, int it, double relres) {
+  hdgcl_solver s = solver;
+  if (!s->ctx->progress) return;
+  static double started;
+  double now = hdgcl_wtime();
+  if (it == 0) started = now;
+  char left[64] = "";
+  if (it > 0 && relres > 0 && relres < 1 && relres > s->rtol) {
+    double per_iteration = log(relres) / it; /* < 0 */
+    double remaining = log(s->rtol / relres) / per_iteration;
+    snprintf(left, sizeof left, ", about %.0f s left", remaining * (now - started) / it);
+  }
+  hdgcl_progress(s->ctx, "%s iteration %d, residual %.2e (rtol %.0e)%s",
+                 s->solver == SOLVER_GMRES ? "GMRES" : "CG", it, relres, s->rtol, left);
+}
+
 static int solver_init(hdgcl_solver s, int order) {
-  const hdgcl_mesh *mesh = s->mesh;
+  const hdgcl_mesh *mesh = s->disc.mesh;
   hdgcl_context ctx = s->ctx;
   if (hdgcl_context_is_reference(ctx) &&
       (s->precond == PRECOND_CHEBYSHEV || s->precond == PRECOND_ASM || s->precond == PRECOND_PMG))
@@ -150,55 +169,16 @@ static int solver_init(hdgcl_solver s, int order) {
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "--restart %d: at most %d on OpenCL devices (the reference path takes more)",
                        s->restart, MDOT_MAX - 2);
-  if (mesh->num_elements <= 0) return hdgcl_error(HDGCL_ERROR_MESH, "the mesh has no elements");
-  HDGCL_TRY(hdg_problem_check_mesh(s->problem, &s->params, mesh));
-  HDGCL_TRY(hdg_reference_create(mesh->type, order, &s->ref));
-  HDGCL_TRY(hdg_sizes_set_components(&s->ref.sz, hdg_problem_components(s->problem, mesh->dim)));
-  const hdg_sizes *sz = &s->ref.sz;
+  HDGCL_TRY(discretisation_init(&s->disc, order));
+  const hdg_sizes *sz = &s->disc.ref.sz;
   size_t nc = (size_t)sz->ncomp;
-  if (s->user) {
-    size_t nb = (size_t)(mesh->num_faces - mesh->num_interior_faces) + 1;
-    int8_t *bnd = NULL;
-    HDGCL_TRY(hdgcl_calloc(3 * nb, 1, "boundary conditions", &bnd));
-    int status = hdg_user_problem_bind(s->user, mesh, bnd, bnd + nb, bnd + 2 * nb);
-    if (status == HDGCL_SUCCESS)
-      status = hdg_numbering_create_with(mesh, sz, NULL, 0, bnd, bnd + nb, bnd + 2 * nb, &s->num);
-    free(bnd);
-    HDGCL_TRY(status);
-  } else {
-    HDGCL_TRY(hdg_numbering_create(mesh, sz, s->problem->neumann_tags, s->problem->num_neumann,
-                                   &s->num));
-  }
-  size_t ne = (size_t)mesh->num_elements, rows = (size_t)s->num.num_unknown_faces;
-  HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "kappa", &s->kappa));
-  HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "c", &s->c));
-  if (s->problem->vector) {
-    HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "mu", &s->mu));
-    HDGCL_TRY(hdgcl_calloc(ne, sizeof(double), "lambda", &s->lambda));
-  }
-  if (s->user) {
-    if (s->user->tensor_kappa)
-      HDGCL_TRY(hdgcl_calloc(ne * KAPPA_TENSOR_VALUES(mesh->dim), sizeof(double), "kappa tensors",
-                             &s->kappa_tensor));
-    HDGCL_TRY(hdg_user_problem_coefficients(s->user, mesh, s->kappa, s->kappa_tensor, s->c, s->mu,
-                                            s->lambda));
-    if (s->user->any_robin) HDGCL_TRY(solver_robin_blocks(s));
-  } else {
-    HDGCL_TRY(hdg_problem_coefficients(&s->params, mesh, s->kappa, s->c));
-    if (s->problem->vector) HDGCL_TRY(hdg_problem_lame(&s->params, &s->materials, mesh, s->mu, s->lambda));
-  }
-  /* Face blocks of nfb = ncomp * nf values; u, q (H), u* per component. */
-  HDGCL_TRY(hdgcl_calloc(rows * sz->nslots * sz->nfb * sz->nfb, sizeof(double), "trace matrix",
-                         &s->matrix));
-  HDGCL_TRY(hdgcl_calloc(rows * sz->nfb, sizeof(double), "right-hand side", &s->rhs));
-  HDGCL_TRY(hdgcl_calloc((size_t)mesh->num_faces * sz->nfb, sizeof(double), "trace", &s->trace));
-  HDGCL_TRY(hdgcl_calloc(ne * nc * sz->np, sizeof(double), "u", &s->u));
-  HDGCL_TRY(hdgcl_calloc(ne * nc * sz->dim * sz->np, sizeof(double), "q", &s->q));
-  HDGCL_TRY(hdgcl_calloc(ne * nc * sz->np1, sizeof(double), "u*", &s->ustar));
-  if (s->problem->vector) HDGCL_TRY(hdgcl_calloc(ne * sz->np, sizeof(double), "p", &s->p));
+  size_t ne = (size_t)mesh->num_elements, rows = (size_t)s->disc.num.num_unknown_faces;
+  HDGCL_TRY(hdg_solution_create(&s->disc, &s->sol));
+  s->sol.on_residual = progress_iterations; /* a progress line, where the context has one */
+  s->sol.on_residual_owner = s;
 
   hdgcl_result *r = &s->result;
-  r->problem = s->problem->info.name;
+  r->problem = s->disc.problem->info.name;
   hdgcl_device_info info;
   HDGCL_TRY(hdgcl_context_info(ctx, &info));
   snprintf(r->device, sizeof r->device, "%s", info.name);
@@ -208,28 +188,21 @@ static int solver_init(hdgcl_solver s, int order) {
   r->cheb_degree = s->precond == PRECOND_CHEBYSHEV ? s->cheb_degree : 0;
   r->format = format_names[s->format];
   r->order = order;
-  r->tau = s->tau;
+  r->tau = s->disc.tau;
   r->rtol = s->rtol;
   r->num_elements = mesh->num_elements;
   r->num_faces = mesh->num_faces;
-  r->num_unknown_faces = s->num.num_unknown_faces;
+  r->num_unknown_faces = s->disc.num.num_unknown_faces;
   /* scalar: u and q; vector: u, H and p (docs/elasticity.md) */
-  r->element_dofs = (int64_t)ne * (nc * (1 + sz->dim) + (s->problem->vector ? 1 : 0)) * sz->np;
+  r->element_dofs = (int64_t)ne * (nc * (1 + sz->dim) + (s->disc.problem->vector ? 1 : 0)) * sz->np;
   r->trace_dofs = (int64_t)rows * sz->nfb;
-  r->l2_p = r->norm_p = s->problem->vector ? 0.0 : NAN;
+  r->l2_p = r->norm_p = s->disc.problem->vector ? 0.0 : NAN;
   r->tip_deflection = r->beam_deflection = NAN;
   r->ustar_check = NAN;
-  r->mu_min = r->mu_max = r->lambda_min = r->lambda_max = NAN;
-  if (s->problem->vector) {
-    r->mu_min = r->mu_max = s->mu[0];
-    r->lambda_min = r->lambda_max = s->lambda[0];
-    for (size_t e = 1; e < ne; e++) {
-      r->mu_min = fmin(r->mu_min, s->mu[e]);
-      r->mu_max = fmax(r->mu_max, s->mu[e]);
-      r->lambda_min = fmin(r->lambda_min, s->lambda[e]);
-      r->lambda_max = fmax(r->lambda_max, s->lambda[e]);
-    }
-  }
+  r->mu_min = s->disc.mu_min;
+  r->mu_max = s->disc.mu_max;
+  r->lambda_min = s->disc.lambda_min;
+  r->lambda_max = s->disc.lambda_max;
   r->h = largest_diameter(mesh);
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) r->stages[i].name = stage_names[i];
   if (!hdgcl_context_is_reference(ctx)) HDGCL_TRY(pipeline_create(s));
@@ -245,7 +218,7 @@ int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options
   hdgcl_solver s;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *s, "solver", &s));
   s->ctx = ctx;
-  s->mesh = mesh;
+  s->disc.mesh = mesh;
   int status, order;
   HDGCL_TRY_GOTO(status, read_options(s, opts, mesh->dim, &order), fail);
   HDGCL_TRY_GOTO(status, solver_init(s, order), fail);
@@ -263,13 +236,13 @@ int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb
   hdgcl_solver s;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *s, "p-multigrid level", &s));
   s->ctx = fine->ctx;
-  s->mesh = fine->mesh;
-  s->problem = fine->problem;
-  s->user = fine->user; /* owned by the fine solver */
-  s->params = fine->params; /* the same PDE: only the discretisation degree changes */
-  s->materials = fine->materials;
-  s->nonsymmetric = fine->nonsymmetric;
-  s->tau = fine->tau;
+  s->disc.mesh = fine->disc.mesh;
+  s->disc.problem = fine->disc.problem;
+  s->disc.user = fine->disc.user; /* owned by the fine solver */
+  s->disc.params = fine->disc.params; /* the same PDE: only the discretisation degree changes */
+  s->disc.materials = fine->disc.materials;
+  s->disc.nonsymmetric = fine->disc.nonsymmetric;
+  s->disc.tau = fine->disc.tau;
   s->rtol = fine->rtol;
   s->maxit = fine->maxit;
   s->precond = precond_kind;
@@ -285,10 +258,10 @@ int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb
   s->scratch = fine->scratch;
   int status;
   HDGCL_TRY_GOTO(status, solver_init(s, order), fail);
-  if (s->num.num_unknown_faces != fine->num.num_unknown_faces) {
+  if (s->disc.num.num_unknown_faces != fine->disc.num.num_unknown_faces) {
     status = hdgcl_error(HDGCL_ERROR_INTERNAL,
                          "p-multigrid level %d: %d unknown faces, the fine level has %d", order,
-                         s->num.num_unknown_faces, fine->num.num_unknown_faces);
+                         s->disc.num.num_unknown_faces, fine->disc.num.num_unknown_faces);
     goto fail;
   }
   *level = s;
@@ -318,52 +291,66 @@ solver_settings solver_krylov_settings(const struct hdgcl_solver_s *s) {
                            .pmg_smooth = s->pmg_smooth,
                            .pmg_coarse = s->pmg_coarse,
                            .global_scratch = s->scratch == SCRATCH_GLOBAL,
-                           .nonsymmetric = s->nonsymmetric};
-}
-
-/* The progress line of a Krylov solve (hdgcl_context_set_progress): the
- * iteration, the residual and the time left if the residual keeps falling
- * at its mean rate so far (log-linear from 1 at iteration 0). */
-static void progress_iterations(hdgcl_solver s, int it, double relres) {
-  static double started;
-  double now = hdgcl_wtime();
-  if (it == 0) started = now;
-  char left[64] = "";
-  if (it > 0 && relres > 0 && relres < 1 && relres > s->rtol) {
-    double per_iteration = log(relres) / it; /* < 0 */
-    double remaining = log(s->rtol / relres) / per_iteration;
-    snprintf(left, sizeof left, ", about %.0f s left", remaining * (now - started) / it);
-  }
-  hdgcl_progress(s->ctx, "%s iteration %d, residual %.2e (rtol %.0e)%s",
-                 s->solver == SOLVER_GMRES ? "GMRES" : "CG", it, relres, s->rtol, left);
+                           .nonsymmetric = s->disc.nonsymmetric};
 }
 
 int solver_record_residual(hdgcl_solver s, double relres) {
-  hdgcl_result *r = &s->result;
-  if (r->history_length == s->history_capacity) {
-    int cap = s->history_capacity ? 2 * s->history_capacity : 256;
-    double *grown = realloc(s->history, sizeof(double) * cap);
-    if (!grown) return hdgcl_error(HDGCL_ERROR_MEMORY, "out of host memory for the residual history");
-    s->history = grown;
-    s->history_capacity = cap;
-  }
-  s->history[r->history_length++] = relres;
-  r->history = s->history;
-  if (s->ctx->progress) progress_iterations(s, r->history_length - 1, relres);
+  HDGCL_TRY(hdg_solution_record_residual(&s->sol, relres));
+  s->result.history = s->sol.history;
+  s->result.history_length = s->sol.history_length;
   return HDGCL_SUCCESS;
+}
+
+/* The figures of a solve that s->sol and s->result share, both ways. */
+#define SOLUTION_FIGURES(X)                                                                        \
+  X(iterations) X(residual) X(l2_u) X(l2_q) X(l2_ustar) X(linf_u) X(norm_u) X(norm_q) X(l2_p)     \
+  X(norm_p) X(ustar_check) X(tip_deflection) X(beam_deflection)
+
+static void figures_to_solution(const hdgcl_result *r, hdg_solution *sol) {
+#define COPY(f) sol->f = r->f;
+  SOLUTION_FIGURES(COPY)
+#undef COPY
+  for (int i = 0; i < HDGCL_NUM_STAGES; i++) sol->stage_seconds[i] = r->stages[i].seconds;
+}
+
+static void figures_to_result(const hdg_solution *sol, hdgcl_result *r) {
+#define COPY(f) r->f = sol->f;
+  SOLUTION_FIGURES(COPY)
+#undef COPY
+  for (int i = 0; i < HDGCL_NUM_STAGES; i++) r->stages[i].seconds = sol->stage_seconds[i];
+  r->history = sol->history;
+  r->history_length = sol->history_length;
+}
+
+/* The reference path: it reads the discretisation and the Krylov settings and
+ * writes into s->sol, whose figures go into the result (also on failure, as
+ * the iterations of a solve that did not converge). */
+static int solve_reference(hdgcl_solver s) {
+  figures_to_solution(&s->result, &s->sol);
+  solver_settings set = solver_krylov_settings(s);
+  int status = reference_solve(&s->disc, &set, &s->sol);
+  figures_to_result(&s->sol, &s->result);
+  return status;
+}
+
+int solver_elasticity_finish(hdgcl_solver s) {
+  figures_to_solution(&s->result, &s->sol);
+  int status = elasticity_finish(&s->disc, &s->sol);
+  figures_to_result(&s->sol, &s->result);
+  return status;
 }
 
 /* A user's problem: its outputs, and NaN errors where it has no exact solution. */
 static int user_results(hdgcl_solver s) {
   hdgcl_result *r = &s->result;
-  if (!s->user->has_exact)
+  if (!s->disc.user->has_exact)
     r->l2_u = r->l2_q = r->l2_ustar = r->linf_u = r->norm_u = r->norm_q = r->l2_p = r->norm_p = NAN;
   HDGCL_TRY(solver_outputs(s));
-  int n = s->user->num_outputs;
+  int n = s->disc.user->num_outputs;
   if (n == 0) return HDGCL_SUCCESS;
   if (!s->outputs) HDGCL_TRY(hdgcl_calloc((size_t)n, sizeof *s->outputs, "outputs", &s->outputs));
   for (int i = 0; i < n; i++) {
-    const hdg_user_output *o = &s->user->outputs[i];
+    const hdg_user_output *o = &s->disc.user->outputs[i];
     hdgcl_output *p = &s->outputs[i];
     p->label = o->label;
     p->names = o->names;
@@ -377,14 +364,14 @@ static int user_results(hdgcl_solver s) {
 
 int hdgcl_solver_solve(hdgcl_solver s) {
   if (!s) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_solve: NULL solver");
-  s->result.history_length = 0;
+  s->result.history_length = s->sol.history_length = 0;
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
     s->result.stages[i].seconds = 0;
     s->result.stages[i].flops = 0;
     s->result.stages[i].bytes = 0;
   }
-  int status = hdgcl_context_is_reference(s->ctx) ? reference_solve(s) : pipeline_solve(s);
-  if (status == HDGCL_SUCCESS && s->user) status = user_results(s);
+  int status = hdgcl_context_is_reference(s->ctx) ? solve_reference(s) : pipeline_solve(s);
+  if (status == HDGCL_SUCCESS && s->disc.user) status = user_results(s);
   s->solved = status == HDGCL_SUCCESS;
   double total = 0.0;
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) total += s->result.stages[i].seconds;
@@ -403,10 +390,10 @@ int hdgcl_solver_solution(hdgcl_solver s, const double **u, const double **q, co
   if (!s) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_solution: NULL solver");
   if (!s->solved)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_solution: call hdgcl_solver_solve first");
-  if (u) *u = s->u;
-  if (q) *q = s->q;
-  if (ustar) *ustar = s->ustar;
-  if (trace) *trace = s->trace;
+  if (u) *u = s->sol.u;
+  if (q) *q = s->sol.q;
+  if (ustar) *ustar = s->sol.ustar;
+  if (trace) *trace = s->sol.trace;
   return HDGCL_SUCCESS;
 }
 
@@ -414,10 +401,10 @@ int hdgcl_solver_pressure(hdgcl_solver s, const double **p) {
   if (!s || !p) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_pressure: NULL argument");
   if (!s->solved)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_pressure: call hdgcl_solver_solve first");
-  if (!s->p)
+  if (!s->sol.p)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_pressure: problem %s has no pressure",
-                       s->problem->info.name);
-  *p = s->p;
+                       s->disc.problem->info.name);
+  *p = s->sol.p;
   return HDGCL_SUCCESS;
 }
 
@@ -427,12 +414,12 @@ int hdgcl_solver_matrix(hdgcl_solver s, int *rows, int *slots, int *nf, const do
   if (!s->solved)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_matrix: call hdgcl_solver_solve first");
   if (s->dev && values) HDGCL_TRY(pipeline_download_matrix(s));
-  if (rows) *rows = s->num.num_unknown_faces;
-  if (slots) *slots = s->ref.sz.nslots;
-  if (nf) *nf = s->ref.sz.nfb; /* block size: ncomp * Nf */
-  if (values) *values = s->matrix;
-  if (columns) *columns = s->num.block_cols;
-  if (rhs) *rhs = s->rhs;
+  if (rows) *rows = s->disc.num.num_unknown_faces;
+  if (slots) *slots = s->disc.ref.sz.nslots;
+  if (nf) *nf = s->disc.ref.sz.nfb; /* block size: ncomp * Nf */
+  if (values) *values = s->sol.matrix;
+  if (columns) *columns = s->disc.num.block_cols;
+  if (rhs) *rhs = s->sol.rhs;
   return HDGCL_SUCCESS;
 }
 
@@ -440,37 +427,10 @@ int hdgcl_solver_destroy(hdgcl_solver *solver) {
   if (!solver || !*solver) return HDGCL_SUCCESS;
   hdgcl_solver s = *solver;
   pipeline_destroy(s);
-  hdg_reference_destroy(&s->ref);
-  hdg_numbering_destroy(&s->num);
-  free(s->kappa);
-  free(s->kappa_tensor);
-  free(s->robin);
+  discretisation_release(&s->disc);
   free(s->outputs);
-  if (s->owns_user) hdg_user_problem_destroy(&s->user);
-  free(s->mu);
-  free(s->lambda);
-  free(s->c);
-  free(s->matrix);
-  free(s->rhs);
-  free(s->trace);
-  free(s->u);
-  free(s->q);
-  free(s->ustar);
-  free(s->p);
-  free(s->history);
+  hdg_solution_destroy(&s->sol);
   free(s);
   *solver = NULL;
   return HDGCL_SUCCESS;
-}
-
-void solver_coefficients_at(hdgcl_solver s, int32_t e, const double *x, double *kappa, double *c,
-                            double *beta) {
-  if (s->user && s->user->point_coefficients) {
-    hdg_user_coefficients(s->user, hdg_user_element_set(s->user, s->mesh, e), x[0], x[1], x[2],
-                          kappa, c, beta);
-    return;
-  }
-  *kappa = s->kappa[e];
-  *c = s->c[e];
-  problem_beta(s->params, beta);
 }

@@ -136,8 +136,8 @@ fail:
  * data section, "</Cells>" line included. */
 static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *L, const double *phi0,
                               const double *phi) {
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_mesh *m = s->mesh;
+  const hdg_sizes *sz = &s->disc.ref.sz;
+  const hdgcl_mesh *m = s->disc.mesh;
   int np = sz->np, np1 = sz->np1, d = sz->dim;
   fprintf(f, "</DataArray>\n</Cells>\n"
              "<PointData Scalars=\"von_mises\" Vectors=\"u\" Tensors=\"stress\">\n");
@@ -153,9 +153,9 @@ static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *L, const d
         if (field == 0 || field == 1) {
           for (int c = 0; c < d; c++) {
             if (field == 0)
-              for (int i = 0; i < np; i++) v[c] += s->u[((size_t)e * d + c) * np + i] * b[i];
+              for (int i = 0; i < np; i++) v[c] += s->sol.u[((size_t)e * d + c) * np + i] * b[i];
             else
-              for (int i = 0; i < np1; i++) v[c] += s->ustar[((size_t)e * d + c) * np1 + i] * b1[i];
+              for (int i = 0; i < np1; i++) v[c] += s->sol.ustar[((size_t)e * d + c) * np1 + i] * b1[i];
           }
           fprintf(f, "%.17g %.17g %.17g\n", v[0], v[1], v[2]);
           continue;
@@ -163,13 +163,13 @@ static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *L, const d
         double h[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, p = 0.0, tr = 0.0, sig[3][3];
         for (int i = 0; i < d; i++)
           for (int j = 0; j < d; j++)
-            for (int a = 0; a < np; a++) h[i][j] += s->q[(((size_t)e * d + i) * d + j) * np + a] * b[a];
-        for (int a = 0; a < np; a++) p += s->p[(size_t)e * np + a] * b[a];
+            for (int a = 0; a < np; a++) h[i][j] += s->sol.q[(((size_t)e * d + i) * d + j) * np + a] * b[a];
+        for (int a = 0; a < np; a++) p += s->sol.p[(size_t)e * np + a] * b[a];
         if (field == 4) {
           fprintf(f, "%.17g\n", p);
           continue;
         }
-        double mu = s->mu[e], lambda = s->lambda[e]; /* the element's material */
+        double mu = s->disc.mu[e], lambda = s->disc.lambda[e]; /* the element's material */
         for (int i = 0; i < d; i++) tr += h[i][i];
         for (int i = 0; i < 3; i++)
           for (int j = 0; j < 3; j++) sig[i][j] = mu * (h[i][j] + h[j][i] - (i == j ? tr : 0.0)) - (i == j ? p : 0.0);
@@ -195,8 +195,8 @@ int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
   if (!s || !path) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_write_vtu: NULL argument");
   if (!s->solved)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_write_vtu: call hdgcl_solver_solve first");
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_mesh *m = s->mesh;
+  const hdg_sizes *sz = &s->disc.ref.sz;
+  const hdgcl_mesh *m = s->disc.mesh;
   int n = subdivisions > 0 ? subdivisions : sz->order + 1;
   if (n > 64) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "VTU subdivisions %d out of range [1, 64]", n);
   int np = sz->np, np1 = sz->np1, d = sz->dim;
@@ -251,7 +251,7 @@ int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
     fprintf(f, "<DataArray type=\"Float64\" Name=\"%s\" format=\"ascii\">\n", names[field]);
     for (int32_t e = 0; e < m->num_elements; e++)
       for (int k = 0; k < L.npts; k++) {
-        const double *c = field == 0 ? s->u + (size_t)e * np : s->ustar + (size_t)e * np1;
+        const double *c = field == 0 ? s->sol.u + (size_t)e * np : s->sol.ustar + (size_t)e * np1;
         const double *b = field == 0 ? phi0 + (size_t)k * np : phi + (size_t)k * np1;
         int nb = field == 0 ? np : np1;
         double v = 0.0;
@@ -265,7 +265,7 @@ int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
     for (int k = 0; k < L.npts; k++) {
       double v[3] = {0, 0, 0};
       for (int c = 0; c < d; c++)
-        for (int i = 0; i < np; i++) v[c] += s->q[((size_t)e * d + c) * np + i] * phi0[(size_t)k * np + i];
+        for (int i = 0; i < np; i++) v[c] += s->sol.q[((size_t)e * d + c) * np + i] * phi0[(size_t)k * np + i];
       fprintf(f, "%.17g %.17g %.17g\n", v[0], v[1], v[2]);
     }
   fprintf(f, "</DataArray>\n</PointData>\n");

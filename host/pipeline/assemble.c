@@ -5,7 +5,7 @@
 #include "pipeline/pipeline.h"
 
 int assembly_create(hdgcl_solver s, assembly *as) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   cl_program program;
   HDGCL_TRY(pipeline_program(s, "pipeline/assemble.cl", true,
                              FORMAT_INTERLEAVED(s->format) ? "-DINTERLEAVED" : NULL, &program));
@@ -15,9 +15,9 @@ int assembly_create(hdgcl_solver s, assembly *as) {
   HDGCL_TRY(hdgcl_kernel_create(program, "add_neumann", &as->neumann));
   HDGCL_TRY(hdgcl_kernel_create(program, "ell_columns", &as->ell_columns));
   HDGCL_TRY(hdgcl_kernel_create(program, "fix_solution", &as->fix));
-  size_t rows = s->num.num_unknown_faces;
+  size_t rows = s->disc.num.num_unknown_faces;
   size_t entries = rows * sz->nslots * sz->nfb * sz->nfb;
-  size_t nbnd = (size_t)(s->mesh->num_faces - s->mesh->num_interior_faces);
+  size_t nbnd = (size_t)(s->disc.mesh->num_faces - s->disc.mesh->num_interior_faces);
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, (entries ? entries : 1) * 8, "trace matrix", &as->values));
   if (s->format == FORMAT_ELL)
     HDGCL_TRY(hdgcl_buffer_create(s->ctx, (entries ? entries : 1) * 4, "ELL columns", &as->cols));
@@ -29,13 +29,13 @@ int assembly_create(hdgcl_solver s, assembly *as) {
 }
 
 int assembly_boundary_data(hdgcl_solver s, assembly *as) {
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_mesh *m = s->mesh;
+  const hdg_sizes *sz = &s->disc.ref.sz;
+  const hdgcl_mesh *m = s->disc.mesh;
   device_data *d = &s->dev->data;
   cl_int nint = m->num_interior_faces, nbnd = m->num_faces - m->num_interior_faces;
-  cl_int pid = s->params.id, pdeg = s->params.degree;
-  double k2 = s->params.param, mu = s->params.mu, lambda = s->params.lambda;
-  size_t rows = s->num.num_unknown_faces, entries = rows * sz->nslots * sz->nfb * sz->nfb;
+  cl_int pid = s->disc.params.id, pdeg = s->disc.params.degree;
+  double k2 = s->disc.params.param, mu = s->disc.params.mu, lambda = s->disc.params.lambda;
+  size_t rows = s->disc.num.num_unknown_faces, entries = rows * sz->nslots * sz->nfb * sz->nfb;
   if (entries) HDGCL_TRY(hdgcl_buffer_fill(s->ctx, &as->values, 0, entries * 8, 0.0));
   if (rows) HDGCL_TRY(hdgcl_buffer_fill(s->ctx, &as->rhs_buf, 0, rows * sz->nfb * 8, 0.0));
   if (s->format == FORMAT_ELL && rows) {
@@ -62,17 +62,17 @@ int assembly_boundary_data(hdgcl_solver s, assembly *as) {
   size_t global = (size_t)nbnd;
   HDGCL_TRY(hdgcl_kernel_launch(s->ctx, as->boundary, 1, &global, NULL, NULL));
   s->result.stages[HDGCL_STAGE_ASSEMBLE].flops +=
-      (double)nbnd * s->ref.qface.n * (2.0 * sz->nfb + 40.0 * sz->ncomp);
+      (double)nbnd * s->disc.ref.qface.n * (2.0 * sz->nfb + 40.0 * sz->ncomp);
   s->result.stages[HDGCL_STAGE_ASSEMBLE].bytes += (double)nbnd * sz->nfb * 8;
   return HDGCL_SUCCESS;
 }
 
 int assembly_add_chunk(hdgcl_solver s, assembly *as, const local_stage *ls, int64_t e0, int64_t n) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   device_data *d = &s->dev->data;
-  size_t rows = s->num.num_unknown_faces;
+  size_t rows = s->disc.num.num_unknown_faces;
   if (!rows) return HDGCL_SUCCESS;
-  cl_int nu = (cl_int)rows, ce0 = (cl_int)e0, cn = (cl_int)n, nint = s->mesh->num_interior_faces;
+  cl_int nu = (cl_int)rows, ce0 = (cl_int)e0, cn = (cl_int)n, nint = s->disc.mesh->num_interior_faces;
   hdgcl_arg margs[] = {HDGCL_ARG(nu),
                        HDGCL_ARG(ce0),
                        HDGCL_ARG(cn),
@@ -116,11 +116,11 @@ int assembly_add_chunk(hdgcl_solver s, assembly *as, const local_stage *ls, int6
 }
 
 int assembly_finish(hdgcl_solver s, assembly *as) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   device_data *d = &s->dev->data;
-  size_t rows = s->num.num_unknown_faces;
-  if (!rows || s->mesh->num_faces == s->mesh->num_interior_faces) return HDGCL_SUCCESS;
-  cl_int nu = (cl_int)rows, nint = s->mesh->num_interior_faces;
+  size_t rows = s->disc.num.num_unknown_faces;
+  if (!rows || s->disc.mesh->num_faces == s->disc.mesh->num_interior_faces) return HDGCL_SUCCESS;
+  cl_int nu = (cl_int)rows, nint = s->disc.mesh->num_interior_faces;
   hdgcl_arg args[] = {HDGCL_ARG(nu),
                       HDGCL_ARG(nint),
                       HDGCL_ARG(d->unknown_face.mem),
@@ -137,12 +137,12 @@ int assembly_finish(hdgcl_solver s, assembly *as) {
 }
 
 int assembly_fix_solution(hdgcl_solver s, assembly *as, hdgcl_buffer *x) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   device_data *d = &s->dev->data;
-  size_t rows = s->num.num_unknown_faces;
-  if (!rows || sz->ncomp == 1 || s->mesh->num_faces == s->mesh->num_interior_faces)
+  size_t rows = s->disc.num.num_unknown_faces;
+  if (!rows || sz->ncomp == 1 || s->disc.mesh->num_faces == s->disc.mesh->num_interior_faces)
     return HDGCL_SUCCESS;
-  cl_int nu = (cl_int)rows, nint = s->mesh->num_interior_faces;
+  cl_int nu = (cl_int)rows, nint = s->disc.mesh->num_interior_faces;
   hdgcl_arg args[] = {HDGCL_ARG(nu), HDGCL_ARG(nint), HDGCL_ARG(d->unknown_face.mem),
                       HDGCL_ARG(d->face_fixed.mem), HDGCL_ARG(as->bvals.mem), HDGCL_ARG(x->mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->fix, sizeof args / sizeof *args, args));

@@ -38,8 +38,8 @@ static int level_download(void *owner, void *level, const double **values,
                           const int32_t **block_cols) {
   hdgcl_solver s = level ? level : owner;
   HDGCL_TRY(pipeline_download_matrix(s));
-  *values = s->matrix;
-  *block_cols = s->num.block_cols;
+  *values = s->sol.matrix;
+  *block_cols = s->disc.num.block_cols;
   return HDGCL_SUCCESS;
 }
 

@@ -50,10 +50,10 @@ static double k0_factor_count(const hdg_sizes *sz) {
  * face (F15), the factors of [W | F], about 2 DIM^2 + 4 per face, W
  * 2 (DIM + 1) NT NP (F14) and the load 2 NQ NP (F16). */
 static double factor_load_flops(hdgcl_solver s) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   double P = sz->np, T = sz->nt, NF2 = (double)sz->nfaces * sz->nfaces, D = sz->dim;
   return 2.0 * (D + 1) * T * P + NF2 * (2.0 * D + 3) + sz->nfaces * (2.0 * D * D + 5) +
-         2.0 * s->ref.qload.n * P;
+         2.0 * s->disc.ref.qload.n * P;
 }
 
 /* The methods of Z = S^-1 [W | F]: S^-1 by cl/pipeline/local.cl's local_invert (its
@@ -107,19 +107,19 @@ static int tiled_cols(const local_stage *ls, int kind) {
 }
 
 static int choose_chunk(hdgcl_solver s, local_stage *ls) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   hdgcl_device_info info;
   HDGCL_TRY(hdgcl_context_info(s->ctx, &info));
-  int64_t ne = s->mesh->num_elements;
+  int64_t ne = s->disc.mesh->num_elements;
   uint64_t np = ls->rows, nt1 = ls->cols;
   uint64_t post = (uint64_t)(sz->np1 - 1) * sz->np1 / 2 + (uint64_t)sz->ncomp * sz->np1; /* postprocessing scratch */
   uint64_t per = 8 * (2 * np * np + np + np * nt1 + nt1 * nt1 + post); /* S, scratches, [W|F], K */
-  if (s->nonsymmetric) per += 8 * np * nt1;                     /* [W_t|F] */
+  if (s->disc.nonsymmetric) per += 8 * np * nt1;                     /* [W_t|F] */
   if (ls->k0_factors) /* scalar problems on affine elements: K0's and local_build's factors */
     per += 8 * (uint64_t)(k0_factor_count(sz) + local_factor_count(sz));
   if (s->dev->mapped) /* M, X, G, factors; and recovery's per-point factors */
     per += local_mapped_bytes_per_element(s) +
-           8 * (uint64_t)s->ref.qload.n * (2 + 2 * sz->dim * sz->dim + sz->dim);
+           8 * (uint64_t)s->disc.ref.qload.n * (2 + 2 * sz->dim * sz->dim + sz->dim);
   uint64_t zper = 8 * np * nt1;
   uint64_t fixed = pipeline_fixed_bytes(s);
   /* 90% of the device (or --max-device-memory), less what other solvers on
@@ -412,9 +412,9 @@ static int launch_element(hdgcl_solver s, local_stage *ls, int shape, size_t wg,
   if (!kernel) return hdgcl_error(HDGCL_ERROR_INTERNAL, "local_element: no kernel of shape %d", shape);
   size_t np = ls->rows, nt1 = ls->cols;
   const device_data *d = &s->dev->data;
-  cl_int ce0 = (cl_int)e0, cn = (cl_int)n, pid = s->params.id, pdeg = s->params.degree;
+  cl_int ce0 = (cl_int)e0, cn = (cl_int)n, pid = s->disc.params.id, pdeg = s->disc.params.degree;
   cl_long zoff = (cl_long)(z0 * (int64_t)(np * nt1));
-  double tau = s->tau, k2 = s->params.param;
+  double tau = s->disc.tau, k2 = s->disc.params.param;
   hdgcl_arg a[] = {HDGCL_ARG(ce0),           HDGCL_ARG(cn),
                    HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
                    HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->kappa.mem),
@@ -508,7 +508,7 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
   /* Default: local_schur for the small products (SCHUR_KERNEL_MAX), else the GEMM. */
   ls->schur_kind = ls->rows * ls->cols <= SCHUR_KERNEL_MAX ? SCHUR_KERNEL : SCHUR_GEMM;
   ls->schur_source = "default";
-  if (!tuned && s->mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
+  if (!tuned && s->disc.mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
   hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
   HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
@@ -629,18 +629,18 @@ static int choose_element(hdgcl_solver s, local_stage *ls) {
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_ELEMENT=%s: problem %s on %s elements: the one-kernel local "
                          "stage takes symmetric scalar problems on triangles and tetrahedra",
-                         env, s->problem->info.name, hdgcl_element_type_name(s->mesh->type));
+                         env, s->disc.problem->info.name, hdgcl_element_type_name(s->disc.mesh->type));
     if (ls->element_wg && ls->element_shape < 0 && !element_fits(ls))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_ELEMENT=%s: at order %d local_element's S and [W | F] "
-                         "exceed %d doubles of private memory", env, s->ref.sz.order,
+                         "exceed %d doubles of private memory", env, s->disc.ref.sz.order,
                          ELEMENT_PRIVATE_MAX);
     if (!ok)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_ELEMENT=%s: no shape of local_element_tiled (grid:elements "
                          "8:1, 4:4, 8:2) holds the %d x %d augmented matrix of order "
                          "%d in registers and local memory", env, augmented_size(ls),
-                         augmented_size(ls), s->ref.sz.order);
+                         augmented_size(ls), s->disc.ref.sz.order);
     ls->element_source = "environment";
     return HDGCL_SUCCESS;
   }
@@ -656,7 +656,7 @@ static int choose_element(hdgcl_solver s, local_stage *ls) {
     ls->element_wg = 0;
     ls->element_shape = -1;
   }
-  if (!tuned && s->mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
+  if (!tuned && s->disc.mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
   /* candidates: {kind, size or shape} as trial_launch_stage takes them */
   size_t cand[1 + NUM_ELEMENT_SHAPES][2] = {{0, 0}};
   int nc = 1;
@@ -804,7 +804,7 @@ static int choose_invert(hdgcl_solver s, local_stage *ls) {
     if ((ls->nonsymmetric || ls->vector) && !strncmp(env, invert_names[INVERT_CHOLESKY], 8))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_INVERT=%s: problem %s is %s, only gauss-jordan applies", env,
-                         s->problem->info.name,
+                         s->disc.problem->info.name,
                          ls->vector ? "a vector problem (indefinite local matrix)" : "nonsymmetric");
     HDGCL_TRY(parse_invert(s, ls, env, &ls->invert_kind, &ls->invert_wg));
     if (ls->invert_kind < 0)
@@ -827,7 +827,7 @@ static int choose_invert(hdgcl_solver s, local_stage *ls) {
       return HDGCL_SUCCESS;
     }
   }
-  if (!tuned && s->mesh->num_elements < TUNE_MIN_ELEMENTS) {
+  if (!tuned && s->disc.mesh->num_elements < TUNE_MIN_ELEMENTS) {
     ls->invert_kind = ls->nonsymmetric || ls->vector ? INVERT_GAUSS_JORDAN : INVERT_CHOLESKY;
     ls->invert_wg = ls->wg;
     ls->invert_source = "default";
@@ -869,7 +869,7 @@ int env_on_off(const char *name, bool fallback, bool *value, bool *set) {
 }
 
 int local_stage_create(hdgcl_solver s, local_stage *ls) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   hdgcl_device_info info;
   HDGCL_TRY(hdgcl_context_info(s->ctx, &info));
   /* S is NP x NP, or for the vector problems the (u, p) matrix Z of
@@ -881,7 +881,7 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
    * fits beside the kernel's other local arrays, else to a global scratch. */
   ls->scratch_global = solver_scratch_global(s, ((size_t)ls->rows * ls->rows + ls->rows) * 8);
   ls->wg = element_group_size(ls->rows);
-  ls->nonsymmetric = s->nonsymmetric;
+  ls->nonsymmetric = s->disc.nonsymmetric;
   ls->cpu = info.is_cpu;
   /* local_build: a warp-sized team of work-items per element, several
    * elements per work-group, where K0 has at most 1024 entries. */
@@ -936,7 +936,7 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   HDGCL_TRY(choose_chunk(s, ls));
   if (s->dev->mapped) HDGCL_TRY(local_mapped_create(s, ls));
   uint64_t np = ls->rows, nt1 = ls->cols, c = ls->chunk;
-  uint64_t zcount = ls->keep ? (uint64_t)s->mesh->num_elements : c;
+  uint64_t zcount = ls->keep ? (uint64_t)s->disc.mesh->num_elements : c;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * np * 8, "local S", &ls->s));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * nt1 * 8, "local [W|F]", &ls->wf));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->nonsymmetric ? c * np * nt1 * 8 : 8, "local [W_t|F]",
@@ -974,7 +974,7 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
  * beat every tiling at each of hexahedra p = 2's seven shapes, by 2-10x;
  * HDGCL_BATCHED_GEMM=tuned asks anywhere). */
 static int choose_gemms(hdgcl_solver s, local_stage *ls) {
-  bool trial = !ls->cpu && s->mesh->num_elements >= TUNE_MIN_ELEMENTS, untried = false;
+  bool trial = !ls->cpu && s->disc.mesh->num_elements >= TUNE_MIN_ELEMENTS, untried = false;
   batched_gemm *all[2 + NUM_MAPPED_GEMM] = {&ls->gemm_z, &ls->gemm_k};
   int count = 2;
   for (int i = 0; s->dev->mapped && i < NUM_MAPPED_GEMM; i++) all[count++] = &ls->mgemm[i];
@@ -1051,10 +1051,10 @@ int64_t local_stage_z_first(const local_stage *ls, int64_t e0) { return ls->keep
  * and K0 (x) I_d (- Q) of docs/elasticity.md (E7)-(E9), (E13). */
 static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n,
                             hdgcl_stage charge) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   device_data *d = &s->dev->data;
-  cl_int ce0 = (cl_int)e0, pid = s->params.id;
-  double tau = s->tau, mu = s->params.mu, lambda = s->params.lambda, param = s->params.param;
+  cl_int ce0 = (cl_int)e0, pid = s->disc.params.id;
+  double tau = s->disc.tau, mu = s->disc.params.mu, lambda = s->disc.params.lambda, param = s->disc.params.param;
   double mu0 = solver_mu0(s); /* (E17); d->kappa holds mu per element */
   hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
                       HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_orient.mem),
@@ -1081,8 +1081,8 @@ static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t
    * Bytes: Z, [Wext | Fext] (twice with traction data), K written once. */
   double P = sz->np, T = sz->nt, D = sz->dim, Z = ls->rows, C = ls->cols;
   double flops = D * (2.0 * (sz->nfaces + 2 * D * D)) * P * P + 4.0 * D * D * P * P +
-                 D * 2.0 * (D + 1) * T * P + 3.0 * P * T + 2.0 * s->ref.qload.n * D * P +
-                 60.0 * s->ref.qload.n + D * T * T * (2 * D + 8);
+                 D * 2.0 * (D + 1) * T * P + 3.0 * P * T + 2.0 * s->disc.ref.qload.n * D * P +
+                 60.0 * s->disc.ref.qload.n + D * T * T * (2 * D + 8);
   double bytes = 8.0 * (Z * Z + Z * C + C * C);
   if (ls->nonsymmetric) {
     flops += D * (D - 1) * T * P * 2 * D + D * (D - 1) * T * T * (2 * D + 8);
@@ -1098,10 +1098,10 @@ static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t
 
 /* local_build_s and local_build for affine elements: (F13)-(F16). */
 static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   device_data *d = &s->dev->data;
-  cl_int ce0 = (cl_int)e0, pid = s->params.id, pdeg = s->params.degree;
-  double tau = s->tau, k2 = s->params.param;
+  cl_int ce0 = (cl_int)e0, pid = s->disc.params.id, pdeg = s->disc.params.degree;
+  double tau = s->disc.tau, k2 = s->disc.params.param;
   cl_int cn = (cl_int)n;
   /* S: BUILD_S_BLOCK elements per work-group (cl/pipeline/local.cl's local_build_s),
    * one block of wgs entries each. */
@@ -1163,7 +1163,7 @@ static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
  * about (NT+1) NP^2 more, so that its rate against theirs is their time
  * against its.  Bytes: Z and K written (S and [W | F] are never stored). */
 static void element_counts(hdgcl_solver s, const local_stage *ls, double *flops, double *bytes) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   double P = ls->rows, N1 = ls->cols, T = sz->nt, D = sz->dim;
   double products = 2 * P * P * N1 + 2 * P * N1 * N1 + T * T + T + factor_load_flops(s);
   if (ls->element_shape >= 0)
@@ -1203,7 +1203,7 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
    * reads [W|F] and Z and writes K, and reads K0 from K (in place, GEMM,
    * element, or without K0's factors) or K0's factors (local_schur_k0;
    * local_k0 writes K0 before the GEMM or element). */
-  double P = np, N1 = nt1, T = s->ref.sz.nt, NKF = k0_factor_count(&s->ref.sz);
+  double P = np, N1 = nt1, T = s->disc.ref.sz.nt, NKF = k0_factor_count(&s->disc.ref.sz);
   bool fused = ls->invert_kind == INVERT_SOLVE, columns = ls->invert_kind == INVERT_COLUMNS;
   bool solve = ls->invert_kind == INVERT_CHOLESKY_SOLVE;
   double flops = (solve  ? 1.0 / 3.0
@@ -1255,7 +1255,7 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
 /* The whole stage over the mesh, chunk by chunk, nothing between the chunks
  * (hdgcl bench times it; the solve interleaves each chunk's assembly). */
 int local_stage_run_all(hdgcl_solver s, local_stage *ls) {
-  int64_t ne = s->mesh->num_elements;
+  int64_t ne = s->disc.mesh->num_elements;
   for (int64_t e0 = 0; e0 < ne; e0 += ls->chunk)
     HDGCL_TRY(local_stage_run(s, ls, e0, ne - e0 < ls->chunk ? ne - e0 : ls->chunk,
                               HDGCL_STAGE_LOCAL));

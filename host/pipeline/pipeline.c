@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "reference/reference.h"
 #include "problem/user_problem.h"
 
 int pipeline_program_with(hdgcl_solver s, const char *const *headers, const char *file,
@@ -65,15 +64,15 @@ static int upload_bytes(hdgcl_solver s, hdgcl_buffer *buf, size_t bytes, size_t 
 
 /* coefficients = points: each element's region, for user_coefficients (else one 0). */
 static int upload_element_regions(hdgcl_solver s, hdgcl_buffer *buf, uint64_t *count) {
-  bool points = s->user && s->user->point_coefficients;
-  size_t n = points ? (size_t)s->mesh->num_elements : 1;
+  bool points = s->disc.user && s->disc.user->point_coefficients;
+  size_t n = points ? (size_t)s->disc.mesh->num_elements : 1;
   if (count) {
     *count += n * sizeof(int32_t);
     return HDGCL_SUCCESS;
   }
   int32_t *set;
   HDGCL_TRY(hdgcl_calloc(n, sizeof *set, "element regions", &set));
-  for (size_t e = 0; points && e < n; e++) set[e] = hdg_user_element_set(s->user, s->mesh, (int32_t)e);
+  for (size_t e = 0; points && e < n; e++) set[e] = hdg_user_element_set(s->disc.user, s->disc.mesh, (int32_t)e);
   int status = upload_bytes(s, buf, n * sizeof *set, sizeof *set, set, "element regions");
   free(set);
   return status;
@@ -83,8 +82,8 @@ static int upload_element_regions(hdgcl_solver s, hdgcl_buffer *buf, uint64_t *c
  * set, only adds the bytes that would take. */
 static int upload(hdgcl_solver s, uint64_t *count) {
   device_data *d = &s->dev->data;
-  const hdgcl_mesh *m = s->mesh;
-  const hdg_reference *ref = &s->ref;
+  const hdgcl_mesh *m = s->disc.mesh;
+  const hdg_reference *ref = &s->disc.ref;
   const hdg_sizes *sz = &ref->sz;
   size_t ne = m->num_elements, nfc = m->num_faces;
   int dim = sz->dim, np = sz->np, np1 = sz->np1, nf = sz->nf;
@@ -98,28 +97,28 @@ static int upload(hdgcl_solver s, uint64_t *count) {
    * L^-1 [B | C]); their lambda per element has a buffer of its own. */
   bool vector = sz->ncomp > 1;
   /* A tensor kappa: its K, K^-1 and R per element (kernels built with -DKAPPA_TENSOR). */
-  if (s->kappa_tensor)
-    UPLOAD(d->kappa, ne * KAPPA_TENSOR_VALUES(dim), double, s->kappa_tensor, "kappa tensors");
+  if (s->disc.kappa_tensor)
+    UPLOAD(d->kappa, ne * KAPPA_TENSOR_VALUES(dim), double, s->disc.kappa_tensor, "kappa tensors");
   else
-    UPLOAD(d->kappa, ne, double, vector ? s->mu : s->kappa, "kappa");
-  UPLOAD(d->c, ne, double, s->c, "c");
+    UPLOAD(d->kappa, ne, double, vector ? s->disc.mu : s->disc.kappa, "kappa");
+  UPLOAD(d->c, ne, double, s->disc.c, "c");
   HDGCL_TRY(upload_element_regions(s, &d->elem_set, count));
-  UPLOAD(d->lambda, vector ? ne : 1, double, vector ? s->lambda : s->c, "lambda");
+  UPLOAD(d->lambda, vector ? ne : 1, double, vector ? s->disc.lambda : s->disc.c, "lambda");
   UPLOAD(d->face_verts, nfc * m->verts_per_face, int32_t, m->face_verts, "face_verts");
   UPLOAD(d->face_elems, nfc * 2, int32_t, m->face_elems, "face_elems");
   UPLOAD(d->face_local, nfc * 2, int8_t, m->face_local, "face_local");
-  UPLOAD(d->face_bc, nfc, int8_t, s->num.face_bc, "face_bc");
-  UPLOAD(d->face_fixed, nfc, int8_t, s->num.face_fixed, "face_fixed");
+  UPLOAD(d->face_bc, nfc, int8_t, s->disc.num.face_bc, "face_bc");
+  UPLOAD(d->face_fixed, nfc, int8_t, s->disc.num.face_fixed, "face_fixed");
   {
     size_t nb = nfc - (size_t)m->num_interior_faces;
-    UPLOAD(d->face_cond, nb ? nb : 1, int8_t, s->num.face_cond, "face_cond");
-    UPLOAD(d->robin, s->robin ? nb * sz->nfb * sz->nfb : 1, double, s->robin ? s->robin : s->c,
+    UPLOAD(d->face_cond, nb ? nb : 1, int8_t, s->disc.num.face_cond, "face_cond");
+    UPLOAD(d->robin, s->disc.robin ? nb * sz->nfb * sz->nfb : 1, double, s->disc.robin ? s->disc.robin : s->disc.c,
            "Robin blocks");
   }
-  UPLOAD(d->face_unknown, nfc, int32_t, s->num.face_unknown, "face_unknown");
-  UPLOAD(d->unknown_face, s->num.num_unknown_faces, int32_t, s->num.unknown_face, "unknown_face");
-  UPLOAD(d->block_cols, (size_t)s->num.num_unknown_faces * sz->nslots, int32_t,
-         s->num.block_cols, "block_cols");
+  UPLOAD(d->face_unknown, nfc, int32_t, s->disc.num.face_unknown, "face_unknown");
+  UPLOAD(d->unknown_face, s->disc.num.num_unknown_faces, int32_t, s->disc.num.unknown_face, "unknown_face");
+  UPLOAD(d->block_cols, (size_t)s->disc.num.num_unknown_faces * sz->nslots, int32_t,
+         s->disc.num.block_cols, "block_cols");
   UPLOAD(d->dm, (size_t)dim * np * np, double, ref->dm, "Dm");
   UPLOAD(d->dmdmt, (size_t)dim * dim * np * np, double, ref->dmdmt, "DmDmT");
   UPLOAD(d->pf, (size_t)sz->nfaces * np * np, double, ref->pf, "Pf");
@@ -155,10 +154,10 @@ static int upload(hdgcl_solver s, uint64_t *count) {
 
 /* Bytes of the device buffers other than the local-stage chunks. */
 uint64_t pipeline_fixed_bytes(hdgcl_solver s) {
-  const hdgcl_mesh *m = s->mesh;
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdgcl_mesh *m = s->disc.mesh;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   uint64_t ne = (uint64_t)m->num_elements, nfc = (uint64_t)m->num_faces;
-  uint64_t rows = (uint64_t)s->num.num_unknown_faces, n = rows * sz->nfb;
+  uint64_t rows = (uint64_t)s->disc.num.num_unknown_faces, n = rows * sz->nfb;
   uint64_t bytes = 0;
   (void)upload(s, &bytes); /* mesh, numbering, coefficients, reference tables */
   bytes += rows * sz->nslots * sz->nfb * sz->nfb * 8;             /* matrix values */
@@ -192,8 +191,8 @@ static void release_data(hdgcl_solver s) {
 }
 
 void pipeline_linear_system(hdgcl_solver s, linear_system *sys) {
-  const hdg_sizes *sz = &s->ref.sz;
-  *sys = (linear_system){.rows = s->num.num_unknown_faces,
+  const hdg_sizes *sz = &s->disc.ref.sz;
+  *sys = (linear_system){.rows = s->disc.num.num_unknown_faces,
                          .nf = sz->nfb,
                          .nslots = sz->nslots,
                          .format = s->format,
@@ -201,8 +200,8 @@ void pipeline_linear_system(hdgcl_solver s, linear_system *sys) {
                          .order = sz->order,
                          .ncomp = sz->ncomp,
                          .face_shape = sz->face_shape,
-                         .problem = s->problem->info.name,
-                         .patches = {.num_elements = s->mesh->num_elements, .nt = sz->ntb}};
+                         .problem = s->disc.problem->info.name,
+                         .patches = {.num_elements = s->disc.mesh->num_elements, .nt = sz->ntb}};
   device_pipeline *dev = s->dev;
   if (!dev) return;
   sys->options = dev->trace_options;
@@ -235,14 +234,14 @@ static void solve_outcome(hdgcl_solver s, const solve_stats *stats) {
 }
 
 int pipeline_create(hdgcl_solver s) {
-  const hdg_reference *ref = &s->ref;
+  const hdg_reference *ref = &s->disc.ref;
   const hdg_sizes *sz = &ref->sz;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *s->dev, "device pipeline", &s->dev));
-  if (s->user) HDGCL_TRY(hdg_user_problem_emit(s->user, &s->dev->user_source));
+  if (s->disc.user) HDGCL_TRY(hdg_user_problem_emit(s->disc.user, &s->dev->user_source));
   /* Mapped elements, and a user's coefficients evaluated at every point
    * (coefficients = points), take the per-point kernels. */
   s->dev->mapped = sz->type == HDGCL_QUADRILATERAL || sz->type == HDGCL_HEXAHEDRON ||
-                   (s->user && s->user->point_coefficients);
+                   (s->disc.user && s->disc.user->point_coefficients);
   /* Element programs see the element's sizes and the trace blocks (NCOMP
    * components: NFB = NCOMP NF per face, NTB = NCOMP NT per element, NZ the
    * local (u, p) system of the vector problems); the solve stage's program
@@ -254,10 +253,10 @@ int pipeline_create(hdgcl_solver s) {
              "-DELEMENT_TYPE=%d -DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d "
              "-DNF=%d -DNT=%d -DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d -DNCOMP=%d "
              "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d%s",
-             (int)sz->type, sz->dim, s->mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
+             (int)sz->type, sz->dim, s->disc.mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
              sz->np1, view ? sz->nfb : sz->nf, view ? sz->ntb : sz->nt, sz->nslots, ref->qload.n,
              ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz, (int)s->dev->mapped,
-             s->kappa_tensor ? " -DKAPPA_TENSOR" : "");
+             s->disc.kappa_tensor ? " -DKAPPA_TENSOR" : "");
   HDGCL_TRY(local_stage_create(s, &s->dev->local));
   HDGCL_TRY(assembly_create(s, &s->dev->assemble));
   krylov *kr = &s->dev->krylov;
@@ -277,7 +276,7 @@ int pipeline_create(hdgcl_solver s) {
 static int upload_local_assemble(hdgcl_solver s) {
   device_pipeline *dev = s->dev;
   hdgcl_stage_stats *st = s->result.stages;
-  const hdgcl_mesh *m = s->mesh;
+  const hdgcl_mesh *m = s->disc.mesh;
   local_stage *ls = &dev->local;
   release_data(s);
 
@@ -320,8 +319,8 @@ int pipeline_assemble_only(hdgcl_solver s) {
 int pipeline_solve(hdgcl_solver s) {
   device_pipeline *dev = s->dev;
   hdgcl_stage_stats *st = s->result.stages;
-  const hdgcl_mesh *m = s->mesh;
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdgcl_mesh *m = s->disc.mesh;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   local_stage *ls = &dev->local;
   HDGCL_TRY(upload_local_assemble(s));
 
@@ -360,11 +359,11 @@ int pipeline_solve(hdgcl_solver s) {
   t = hdgcl_wtime();
   size_t ne = m->num_elements, nc = sz->ncomp, nfb = sz->nfb;
   recovery *rc = &dev->recover;
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->u, 0, ne * nc * sz->np * 8, s->u));
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->q, 0, ne * nc * sz->dim * sz->np * 8, s->q));
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->ustar, 0, ne * nc * sz->np1 * 8, s->ustar));
-  if (s->p) HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->p, 0, ne * sz->np * 8, s->p));
-  size_t nu = (size_t)s->num.num_unknown_faces * nfb;
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->u, 0, ne * nc * sz->np * 8, s->sol.u));
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->q, 0, ne * nc * sz->dim * sz->np * 8, s->sol.q));
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->ustar, 0, ne * nc * sz->np1 * 8, s->sol.ustar));
+  if (s->sol.p) HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->p, 0, ne * sz->np * 8, s->sol.p));
+  size_t nu = (size_t)s->disc.num.num_unknown_faces * nfb;
   size_t nb = (size_t)(m->num_faces - m->num_interior_faces) * nfb;
   double *x = NULL, *bv = NULL;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nu + 1, sizeof(double), "trace unknowns", &x), done);
@@ -372,13 +371,13 @@ int pipeline_solve(hdgcl_solver s) {
   if (nu) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(s->ctx, &dev->krylov.x, 0, nu * 8, x), done);
   if (nb) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(s->ctx, &dev->assemble.bvals, 0, nb * 8, bv), done);
   for (int32_t f = 0; f < m->num_faces; f++) {
-    int32_t u = s->num.face_unknown[f];
+    int32_t u = s->disc.num.face_unknown[f];
     const double *src = u >= 0 ? x + (size_t)u * nfb
                                : bv + (size_t)(f - m->num_interior_faces) * nfb;
-    memcpy(s->trace + (size_t)f * nfb, src, sizeof(double) * nfb);
+    memcpy(s->sol.trace + (size_t)f * nfb, src, sizeof(double) * nfb);
   }
   /* The cantilever's tip deflection comes from the trace (host, as on the reference path). */
-  if (s->problem->vector) HDGCL_TRY_GOTO(status, elasticity_finish(s), done);
+  if (s->disc.problem->vector) HDGCL_TRY_GOTO(status, solver_elasticity_finish(s), done);
   st[HDGCL_STAGE_DOWNLOAD].seconds = hdgcl_wtime() - t;
   status = HDGCL_SUCCESS;
 done:
@@ -393,12 +392,12 @@ done:
 }
 
 int pipeline_download_matrix(hdgcl_solver s) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   assembly *as = &s->dev->assemble;
-  size_t rows = s->num.num_unknown_faces, nb = rows * sz->nslots * sz->nfb * sz->nfb;
+  size_t rows = s->disc.num.num_unknown_faces, nb = rows * sz->nslots * sz->nfb * sz->nfb;
   if (!rows) return HDGCL_SUCCESS;
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &as->rhs_buf, 0, rows * sz->nfb * 8, s->rhs));
-  if (s->format == FORMAT_BELL) return hdgcl_buffer_read(s->ctx, &as->values, 0, nb * 8, s->matrix);
+  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &as->rhs_buf, 0, rows * sz->nfb * 8, s->sol.rhs));
+  if (s->format == FORMAT_BELL) return hdgcl_buffer_read(s->ctx, &as->values, 0, nb * 8, s->sol.matrix);
   /* Interleaved: entry k = slot*nf + n of row u*nf + m at k*nrows + row. */
   double *ell;
   HDGCL_TRY(hdgcl_calloc(nb, sizeof(double), "interleaved values", &ell));
@@ -408,7 +407,7 @@ int pipeline_download_matrix(hdgcl_solver s) {
     for (int sl = 0; sl < sz->nslots; sl++)
       for (int m = 0; m < sz->nfb; m++)
         for (int n = 0; n < sz->nfb; n++)
-          s->matrix[((u * sz->nslots + sl) * sz->nfb + m) * sz->nfb + n] =
+          s->sol.matrix[((u * sz->nslots + sl) * sz->nfb + m) * sz->nfb + n] =
               ell[(size_t)(sl * sz->nfb + n) * nrows + u * sz->nfb + m];
   free(ell);
   return status;

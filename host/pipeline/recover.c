@@ -15,41 +15,6 @@
 #define ELAS_ERR_VALUES 8
 #define CHECK_VALUES(ncomp) (2 * (ncomp) + 3)
 
-void ustar_check_element(ustar_check *c, int32_t e, int ncomp, const double *sums) {
-  const double area = sums[2 * ncomp];
-  for (int i = 0; i < ncomp; i++) {
-    double dm = fabs(sums[i]) / area, um = sqrt(fabs(sums[ncomp + i]) / area);
-    if (!(dm <= c->dmean)) { /* NaN counts as the worst */
-      c->dmean = dm;
-      c->dmean_elem = e;
-    }
-    if (um > c->umean) c->umean = um;
-  }
-  if (!(sums[2 * ncomp + 1] <= c->rmax)) {
-    c->rmax = sums[2 * ncomp + 1];
-    c->rmax_elem = e;
-  }
-  if (sums[2 * ncomp + 2] > c->rscale) c->rscale = sums[2 * ncomp + 2];
-}
-
-int ustar_check_finish(hdgcl_solver s, const ustar_check *c) {
-  const double tiny = 1e-300;
-  double mean = c->dmean / (c->umean + tiny), res = c->rmax / (c->rscale + tiny);
-  double check = mean > res || isnan(mean) ? mean : res;
-  s->result.ustar_check = check;
-  if (check <= USTAR_CHECK_TOL) return HDGCL_SUCCESS;
-  return hdgcl_error(s->ctx->reference ? HDGCL_ERROR_INTERNAL : HDGCL_ERROR_OPENCL,
-                     "recover: u* failed its consistency check on element %d "
-                     "(|mean u* - mean u| = %.1e relative, residual of (F12) %.1e relative; "
-                     "tolerance %.0e): %s",
-                     (int)(mean > res || isnan(mean) ? c->dmean_elem : c->rmax_elem), mean, res,
-                     USTAR_CHECK_TOL,
-                     s->ctx->reference
-                         ? "the reference path computed a wrong postprocessing (a bug)"
-                         : "the OpenCL implementation computed a wrong postprocessing; rerun "
-                           "with --device ref or another device");
-}
-
 /* Test hook only ($HDGCL_TEST_CORRUPT_USTAR=E or, for the first attempt only,
  * $HDGCL_TEST_CORRUPT_USTAR_ONCE=E; docs/reliability.md): adds
  * 1e-6 (1 + max |u*|) to every coefficient of element E's u* in the device
@@ -63,13 +28,13 @@ static int corrupt_ustar_for_test(hdgcl_solver s, recovery *rc) {
   if (!env || !env[0]) return HDGCL_SUCCESS;
   char *end;
   long e = strtol(env, &end, 10);
-  if (*end || e < 0 || e >= s->mesh->num_elements) {
+  if (*end || e < 0 || e >= s->disc.mesh->num_elements) {
     /* Drain the queue first: exiting while PoCL's worker thread still
      * compiles the u* kernel crashed in libclang (seen under ASan). */
     clFinish(s->ctx->queue);
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "HDGCL_TEST_CORRUPT_USTAR=%s: not an element", env);
   }
-  size_t n = (size_t)s->ref.sz.ncomp * s->ref.sz.np1;
+  size_t n = (size_t)s->disc.ref.sz.ncomp * s->disc.ref.sz.np1;
   double *v, vmax = 0.0;
   HDGCL_TRY(hdgcl_calloc(n, sizeof(double), "u* of one element", &v));
   int status = hdgcl_buffer_read(s->ctx, &rc->ustar, (size_t)e * n * 8, n * 8, v);
@@ -94,7 +59,7 @@ static int corrupt_ustar_for_test(hdgcl_solver s, recovery *rc) {
  * gauss_jordan_grids; an error where it does not fit) or "cholesky" (tests compare
  * the two, benchmarks time them). */
 static int choose_post_grid(hdgcl_solver s, int *grid, bool *forced) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   const char *env = getenv("HDGCL_POSTPROCESS");
   int want = 0; /* a grid side asked for */
   bool force_tiled = false, cholesky = env && !strcmp(env, "cholesky");
@@ -153,13 +118,13 @@ static int create_post_tiled(hdgcl_solver s, recovery *rc, int g) {
 }
 
 int recovery_create(hdgcl_solver s, recovery *rc) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   size_t npost = sz->np1 - 1;
   /* packed Cholesky factor and right-hand sides (one per component) */
   size_t work = npost * (npost + 1) / 2 + (size_t)sz->ncomp * npost;
   bool mapped = s->dev->mapped;
   if (mapped) /* per-point factors (w|J|, G, w adj, q_h, u_h), factor, rhs, means (cl/pipeline/recover.cl) */
-    work += (size_t)s->ref.qload.n * (1 + 2 * sz->dim * sz->dim + sz->dim + 1) + sz->np1 + 1;
+    work += (size_t)s->disc.ref.qload.n * (1 + 2 * sz->dim * sz->dim + sz->dim + 1) + sz->np1 + 1;
   rc->scratch_global = mapped || solver_scratch_global(s, work * 8);
   rc->wg = ((size_t)sz->np1 + 31) / 32 * 32;
   if (rc->wg < 64) rc->wg = 64;
@@ -187,7 +152,7 @@ int recovery_create(hdgcl_solver s, recovery *rc) {
     HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "mapped_elasticity_h" : "mapped_recover_q",
                                   &rc->mapped_q));
   HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "elasticity_errors" : "errors", &rc->errors));
-  size_t ne = s->mesh->num_elements, nc = sz->ncomp;
+  size_t ne = s->disc.mesh->num_elements, nc = sz->ncomp;
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * nc * sz->np * 8, "u", &rc->u));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * nc * sz->dim * sz->np * 8, "q", &rc->q));
   HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * nc * sz->np1 * 8, "u*", &rc->ustar));
@@ -205,7 +170,7 @@ int recovery_create(hdgcl_solver s, recovery *rc) {
 int recovery_use_cholesky(hdgcl_solver s, recovery *rc, bool *switched) {
   *switched = false;
   if (!rc->post_grid) return HDGCL_SUCCESS;
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   size_t npost = sz->np1 - 1, work = npost * (npost + 1) / 2 + (size_t)sz->ncomp * npost;
   char extra[64];
   snprintf(extra, sizeof extra, "-DERR_WG=%d%s", ERR_WG, rc->scratch_global ? " -DSCRATCH_GLOBAL" : "");
@@ -233,10 +198,10 @@ int recovery_use_cholesky(hdgcl_solver s, recovery *rc, bool *switched) {
 
 int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, const assembly *as,
                        const krylov *kr, int64_t e0, int64_t n) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   device_data *d = &s->dev->data;
-  cl_int ce0 = (cl_int)e0, nint = s->mesh->num_interior_faces;
-  cl_int zfirst = (cl_int)local_stage_z_first(ls, e0), pid = s->params.id;
+  cl_int ce0 = (cl_int)e0, nint = s->disc.mesh->num_interior_faces;
+  cl_int zfirst = (cl_int)local_stage_z_first(ls, e0), pid = s->disc.params.id;
   size_t global = (size_t)n * rc->wg;
   if (rc->vector) {
     hdgcl_arg vargs[] = {HDGCL_ARG(ce0),          HDGCL_ARG(zfirst),
@@ -318,8 +283,8 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
 
 /* The vector problems' sums of elasticity_errors (E11), in element order. */
 static int vector_errors(hdgcl_solver s, recovery *rc) {
-  const hdg_sizes *sz = &s->ref.sz;
-  size_t ne = s->mesh->num_elements, nv = ELAS_ERR_VALUES + CHECK_VALUES(sz->ncomp);
+  const hdg_sizes *sz = &s->disc.ref.sz;
+  size_t ne = s->disc.mesh->num_elements, nv = ELAS_ERR_VALUES + CHECK_VALUES(sz->ncomp);
   double *err;
   HDGCL_TRY(hdgcl_calloc(ne * nv, sizeof(double), "element errors", &err));
   int status = hdgcl_buffer_read(s->ctx, &rc->err, 0, ne * nv * 8, err);
@@ -333,7 +298,7 @@ static int vector_errors(hdgcl_solver s, recovery *rc) {
   }
   free(err);
   HDGCL_TRY(status);
-  HDGCL_TRY(ustar_check_finish(s, &chk));
+  HDGCL_TRY(ustar_check_finish(&chk, s->ctx->reference, &s->result.ustar_check));
   hdgcl_result *r = &s->result;
   r->l2_u = sqrt(sum[0]);
   r->l2_q = sqrt(sum[1]);
@@ -345,7 +310,7 @@ static int vector_errors(hdgcl_solver s, recovery *rc) {
   r->norm_p = sqrt(sum[7]);
   /* Per error point: u, H, p and u* evaluated (2 NP (D + D^2 + 1) + 2 D NP1),
    * the exact fields (about 100 flops) and the sums (6 D^2). */
-  double nq = s->ref.qerr.n, D = sz->dim;
+  double nq = s->disc.ref.qerr.n, D = sz->dim;
   r->stages[HDGCL_STAGE_RECOVER].flops +=
       ne * nq * (2.0 * (sz->np * (D + D * D + 1) + D * sz->np1) + 100 + 6 * D * D);
   r->stages[HDGCL_STAGE_RECOVER].bytes +=
@@ -354,11 +319,11 @@ static int vector_errors(hdgcl_solver s, recovery *rc) {
 }
 
 int recovery_errors(hdgcl_solver s, recovery *rc) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &s->disc.ref.sz;
   device_data *d = &s->dev->data;
-  size_t ne = s->mesh->num_elements;
-  cl_int e0 = 0, pid = s->params.id, pdeg = s->params.degree;
-  double k2 = s->params.param, mu = s->params.mu, lambda = s->params.lambda;
+  size_t ne = s->disc.mesh->num_elements;
+  cl_int e0 = 0, pid = s->disc.params.id, pdeg = s->disc.params.degree;
+  double k2 = s->disc.params.param, mu = s->disc.params.mu, lambda = s->disc.params.lambda;
   if (rc->vector) {
     hdgcl_arg args[] = {HDGCL_ARG(e0),          HDGCL_ARG(d->coords.mem),
                         HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(pid),
@@ -406,14 +371,14 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
   }
   free(err);
   HDGCL_TRY(status);
-  HDGCL_TRY(ustar_check_finish(s, &chk));
+  HDGCL_TRY(ustar_check_finish(&chk, s->ctx->reference, &s->result.ustar_check));
   s->result.l2_u = sqrt(sum[0]);
   s->result.l2_q = sqrt(sum[1]);
   s->result.l2_ustar = sqrt(sum[2]);
   s->result.linf_u = emax;
   s->result.norm_u = sqrt(sum[4]);
   s->result.norm_q = sqrt(sum[5]);
-  double nq = s->ref.qerr.n;
+  double nq = s->disc.ref.qerr.n;
   s->result.stages[HDGCL_STAGE_RECOVER].flops +=
       ne * nq * (2.0 * (sz->np * (1 + sz->dim) + sz->np1) + 60);
   s->result.stages[HDGCL_STAGE_RECOVER].bytes += ne * 8.0 * (sz->np * (1 + sz->dim) + sz->np1 + 4);

@@ -2,19 +2,36 @@
 #ifndef HDGCL_HOST_REFERENCE_H
 #define HDGCL_HOST_REFERENCE_H
 
+#include "discretisation/discretisation.h"
 #include "reference/reference_local.h"
-#include "drivers/solver_impl.h"
+#include "solvers/solver_settings.h" /* SOLVER_*, PRECOND_* */
 
-/* Fills s->matrix and s->rhs (F11) from the condensed elements. */
-int reference_assemble(hdgcl_solver s, const double *bvals);
+/* The serial reference path: the same mathematics in plain C, integrated on
+ * each physical element (docs/formulation.md sections 3-5).  It reads the
+ * discretisation disc and the Krylov method's settings set (solver, rtol, maxit,
+ * restart, precond: none, jacobi or block-jacobi) and writes the trace system,
+ * the solution, the residual history, iterations, errors, u*'s check and the
+ * seconds of the assemble, solve and recover stages into sol (allocated by
+ * hdg_solution_create; its other figures are left as they are). */
+int reference_solve(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol);
 
-/* Preconditioned CG on s->matrix; x has rows*nf values (output). */
-int reference_cg(hdgcl_solver s, double *x);
-int reference_gmres(hdgcl_solver s, double *x);
+/* Trace values of Dirichlet faces (L2 projection of g_D) and Neumann loads
+ * <g_N, psi_m> of Neumann faces, [num_faces - num_interior][nf], on the host
+ * (the device computes the same in cl/pipeline/assemble.cl). */
+int reference_boundary_data(const hdg_discretisation *disc, double *bvals);
 
-/* u, q (F8)-(F9), u* (F12) and the error norms into s->result (vector
- * problems: elasticity_recover). */
-int reference_recover(hdgcl_solver s);
+/* Fills sol->matrix and sol->rhs (F11) from the condensed elements. */
+int reference_assemble(const hdg_discretisation *disc, hdg_solution *sol, const double *bvals);
+
+/* Preconditioned CG on sol->matrix; x has rows*nf values (output). */
+int reference_cg(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol,
+                 double *x);
+int reference_gmres(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol,
+                    double *x);
+
+/* u, q (F8)-(F9), u* (F12) from sol->trace, and the error norms, into sol
+ * (vector problems: elasticity_recover). */
+int reference_recover(const hdg_discretisation *disc, hdg_solution *sol);
 
 /* Work arrays of reference_postprocess. */
 typedef struct reference_postprocess_work {
@@ -33,8 +50,9 @@ void reference_postprocess_work_destroy(reference_postprocess_work *w);
 /* u* (np1 values) on element e from u (np values) and g ([dim][np]):
  * (grad u*, grad w) = (g, grad w) / divisor for w in P_{p+1}, mean of u* = mean
  * of u (F12; divisor = -kappa with g = q; (E10) with g = H_i., divisor = 1). */
-int reference_postprocess(hdgcl_solver s, int32_t e, const double *u, const double *g,
-                          double divisor, double *ustar, reference_postprocess_work *w);
+int reference_postprocess(const hdg_discretisation *disc, int32_t e, const double *u,
+                          const double *g, double divisor, double *ustar,
+                          reference_postprocess_work *w);
 
 /* Vector problems (linear elasticity, docs/elasticity.md; reference_elasticity.c). */
 typedef struct elasticity_element {
@@ -58,14 +76,14 @@ typedef struct elasticity_element {
 int elasticity_element_create(const hdg_sizes *sz, elasticity_element *el);
 void elasticity_element_destroy(elasticity_element *el);
 /* (E5)-(E9) on element e: fills every field. */
-int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *el);
+int elasticity_element_condense(const hdg_discretisation *disc, int32_t e, elasticity_element *el);
 /* Boundary data of face f, nfb values: the projected Dirichlet displacement (E4)
  * or, on a traction face, the load <g_N, psi_m>_F of each component (E12). */
-int elasticity_boundary_values(hdgcl_solver s, int32_t f, double *out);
-/* u, p, H (E7)-(E8), u* (E10) and the errors (E11) into s->result. */
-int elasticity_recover(hdgcl_solver s);
-/* After the recovery (either path): the cantilever's result fields, errors
- * NaN (no exact solution) and the tip deflection from s->trace (E15). */
-int elasticity_finish(hdgcl_solver s);
+int elasticity_boundary_values(const hdg_discretisation *disc, int32_t f, double *out);
+/* u, p, H (E7)-(E8), u* (E10) and the errors (E11) into sol. */
+int elasticity_recover(const hdg_discretisation *disc, hdg_solution *sol);
+/* After the recovery (either path): the cantilever's figures, errors NaN (no
+ * exact solution) and the tip deflection from sol->trace (E15), into sol. */
+int elasticity_finish(const hdg_discretisation *disc, hdg_solution *sol);
 
 #endif

@@ -12,34 +12,34 @@
 #include "reference/reference_local.h"
 #include "problem/user_problem.h"
 
-int reference_boundary_data(hdgcl_solver s, double *bvals) {
-  const hdgcl_mesh *mesh = s->mesh;
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_quadrature *qf = &s->ref.qface;
+int reference_boundary_data(const hdg_discretisation *disc, double *bvals) {
+  const hdgcl_mesh *mesh = disc->mesh;
+  const hdg_sizes *sz = &disc->ref.sz;
+  const hdgcl_quadrature *qf = &disc->ref.qface;
   int nf = sz->nf, d = sz->dim;
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
     if (sz->ncomp > 1) { /* vector problems: nfb values per face */
-      HDGCL_TRY(elasticity_boundary_values(s, f, bvals + (size_t)(f - mesh->num_interior_faces) * sz->nfb));
+      HDGCL_TRY(elasticity_boundary_values(disc, f, bvals + (size_t)(f - mesh->num_interior_faces) * sz->nfb));
       continue;
     }
     double *out = bvals + (size_t)(f - mesh->num_interior_faces) * nf;
     memset(out, 0, sizeof(double) * nf);
     int32_t e = mesh->face_elems[2 * f];
     int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
-    int cond = s->num.face_cond[f - mesh->num_interior_faces];
+    int cond = disc->num.face_cond[f - mesh->num_interior_faces];
     for (int q = 0; q < qf->n; q++) {
       double X[3], x[3], nds[3];
       HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
       double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
-      const double *psi = s->ref.psi_face + (size_t)q * nf;
-      if (s->num.face_bc[f] == FACE_DIRICHLET) {
+      const double *psi = disc->ref.psi_face + (size_t)q * nf;
+      if (disc->num.face_bc[f] == FACE_DIRICHLET) {
         /* Projection in the face's reference inner product: lambda_m = sum_q w psi_m g
          * (the L2 projection on affine faces, where the face mass matrix is sigma I). */
-        double gd = problem_dirichlet(s->params, cond, x[0], x[1], x[2]);
+        double gd = problem_dirichlet(disc->params, cond, x[0], x[1], x[2]);
         for (int m = 0; m < nf; m++) out[m] += qf->weights[q] * psi[m] * gd;
       } else {
         /* Neumann (and Robin) load <g_N, psi_m>_F with g_N = kappa grad u . n. */
-        double gn = problem_flux(s->params, cond, x[0], x[1], x[2], nds[0] / ds, nds[1] / ds,
+        double gn = problem_flux(disc->params, cond, x[0], x[1], x[2], nds[0] / ds, nds[1] / ds,
                                  nds[2] / ds);
         for (int m = 0; m < nf; m++) out[m] += ds * qf->weights[q] * psi[m] * gn;
       }
@@ -61,19 +61,19 @@ static int find_slot(const hdg_numbering *num, int nslots, int32_t row, int32_t 
  * the right), and its column moves to the right-hand side of the other rows,
  * so the fixed values decouple.  Row by row, in the order of the device's
  * add_neumann (cl/pipeline/assemble.cl). */
-static void fix_components(hdgcl_solver s, const double *bvals) {
-  const hdg_numbering *num = &s->num;
-  const hdg_sizes *sz = &s->ref.sz;
+static void fix_components(const hdg_discretisation *disc, hdg_solution *sol, const double *bvals) {
+  const hdg_numbering *num = &disc->num;
+  const hdg_sizes *sz = &disc->ref.sz;
   int nfb = sz->nfb, nf = sz->nf, nslots = sz->nslots;
-  int32_t nint = s->mesh->num_interior_faces;
+  int32_t nint = disc->mesh->num_interior_faces;
   for (int32_t u = 0; u < num->num_unknown_faces; u++) {
     int32_t F = num->unknown_face[u];
     for (int m = 0; m < nfb; m++) {
-      double *r = s->rhs + (size_t)u * nfb + m;
+      double *r = sol->rhs + (size_t)u * nfb + m;
       if (hdg_fixed(num, F, m, nf)) {
         for (int sl = 0; sl < nslots; sl++)
           for (int n = 0; n < nfb; n++)
-            s->matrix[(((size_t)u * nslots + sl) * nfb + m) * nfb + n] = sl == 0 && n == m ? 1.0 : 0.0;
+            sol->matrix[(((size_t)u * nslots + sl) * nfb + m) * nfb + n] = sl == 0 && n == m ? 1.0 : 0.0;
         *r = bvals[(size_t)(F - nint) * nfb + m];
         continue;
       }
@@ -84,7 +84,7 @@ static void fix_components(hdgcl_solver s, const double *bvals) {
         if (!num->face_fixed[G]) continue;
         for (int n = 0; n < nfb; n++) {
           if (!hdg_fixed(num, G, n, nf)) continue;
-          double *v = s->matrix + (((size_t)u * nslots + sl) * nfb + m) * nfb + n;
+          double *v = sol->matrix + (((size_t)u * nslots + sl) * nfb + m) * nfb + n;
           *r -= *v * bvals[(size_t)(G - nint) * nfb + n];
           *v = 0.0;
         }
@@ -96,15 +96,15 @@ static void fix_components(hdgcl_solver s, const double *bvals) {
 /* The trace system is assembled in face blocks of nf = nfb = ncomp * nf
  * values (hdg_sizes): the scalar K_e of (F10) (ncomp = 1) or the vector one
  * of docs/elasticity.md (E9), element traces nt = ntb values face-major. */
-int reference_assemble(hdgcl_solver s, const double *bvals) {
-  const hdgcl_mesh *mesh = s->mesh;
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdg_numbering *num = &s->num;
+int reference_assemble(const hdg_discretisation *disc, hdg_solution *sol, const double *bvals) {
+  const hdgcl_mesh *mesh = disc->mesh;
+  const hdg_sizes *sz = &disc->ref.sz;
+  const hdg_numbering *num = &disc->num;
   int nf = sz->nfb, nt = sz->ntb, nfe = sz->nfaces, nslots = sz->nslots;
   bool vector = sz->ncomp > 1;
   size_t nrows = (size_t)num->num_unknown_faces;
-  memset(s->matrix, 0, sizeof(double) * nrows * nslots * nf * nf);
-  memset(s->rhs, 0, sizeof(double) * nrows * nf);
+  memset(sol->matrix, 0, sizeof(double) * nrows * nslots * nf * nf);
+  memset(sol->rhs, 0, sizeof(double) * nrows * nf);
   reference_element el = {0};
   elasticity_element vel = {0};
   double *g = NULL;
@@ -120,17 +120,17 @@ int reference_assemble(hdgcl_solver s, const double *bvals) {
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "element rhs", &g), done);
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     if (vector) {
-      HDGCL_TRY_GOTO(status, elasticity_element_condense(s, e, &vel), done);
+      HDGCL_TRY_GOTO(status, elasticity_element_condense(disc, e, &vel), done);
       memcpy(g, vel.g, sizeof(double) * nt);
     } else {
-      HDGCL_TRY_GOTO(status, reference_element_condense(s, e, &el), done);
+      HDGCL_TRY_GOTO(status, reference_element_condense(disc, e, &el), done);
       reference_element_rhs(&el, g);
     }
     const int32_t *faces = mesh->elem_faces + (size_t)e * nfe;
     for (int a = 0; a < nfe; a++) {
       int32_t row = num->face_unknown[faces[a]];
       if (row < 0) continue; /* Dirichlet face: no equation */
-      double *r = s->rhs + (size_t)row * nf;
+      double *r = sol->rhs + (size_t)row * nf;
       for (int m = 0; m < nf; m++) r[m] += g[a * nf + m];
       for (int b = 0; b < nfe; b++) {
         int32_t col = num->face_unknown[faces[b]];
@@ -147,7 +147,7 @@ int reference_assemble(hdgcl_solver s, const double *bvals) {
                                (int)faces[a], (int)faces[b]);
           goto done;
         }
-        double *blk = s->matrix + ((size_t)row * nslots + slot) * nf * nf;
+        double *blk = sol->matrix + ((size_t)row * nslots + slot) * nf * nf;
         for (int m = 0; m < nf; m++)
           for (int n = 0; n < nf; n++) blk[m * nf + n] += kab[m * nt + n];
       }
@@ -156,15 +156,15 @@ int reference_assemble(hdgcl_solver s, const double *bvals) {
   /* Neumann and Robin loads (F11), and the Robin faces' blocks (docs/problems.md (P3)). */
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
     if (num->face_bc[f] < FACE_NEUMANN) continue;
-    double *r = s->rhs + (size_t)num->face_unknown[f] * nf;
+    double *r = sol->rhs + (size_t)num->face_unknown[f] * nf;
     const double *load = bvals + (size_t)(f - mesh->num_interior_faces) * nf;
     for (int m = 0; m < nf; m++) r[m] += load[m];
     if (num->face_bc[f] != FACE_ROBIN) continue;
-    double *blk = s->matrix + (size_t)num->face_unknown[f] * nslots * nf * nf; /* slot 0 */
-    const double *rb = s->robin + (size_t)(f - mesh->num_interior_faces) * nf * nf;
+    double *blk = sol->matrix + (size_t)num->face_unknown[f] * nslots * nf * nf; /* slot 0 */
+    const double *rb = disc->robin + (size_t)(f - mesh->num_interior_faces) * nf * nf;
     for (int m = 0; m < nf * nf; m++) blk[m] += rb[m];
   }
-  if (vector) fix_components(s, bvals);
+  if (vector) fix_components(disc, sol, bvals);
   status = HDGCL_SUCCESS;
 done:
   free(g);
@@ -173,39 +173,4 @@ done:
   else
     reference_element_destroy(&el);
   return status;
-}
-
-int solver_robin_blocks(hdgcl_solver s) {
-  const hdgcl_mesh *mesh = s->mesh;
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_quadrature *qf = &s->ref.qface;
-  int nf = sz->nf, d = sz->dim;
-  size_t nb = (size_t)(mesh->num_faces - mesh->num_interior_faces);
-  free(s->robin);
-  s->robin = NULL;
-  HDGCL_TRY(hdgcl_calloc(nb * nf * nf + 1, sizeof(double), "Robin blocks", &s->robin));
-  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
-    if (s->num.face_bc[f] != FACE_ROBIN) continue;
-    size_t b = (size_t)(f - mesh->num_interior_faces);
-    double *blk = s->robin + b * nf * nf;
-    int32_t e = mesh->face_elems[2 * f];
-    int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
-    for (int q = 0; q < qf->n; q++) {
-      double X[3], x[3], nds[3];
-      HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
-      double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
-      double alpha = hdg_user_robin_alpha(s->user, s->num.face_cond[b], x);
-      if (!(alpha >= 0) || !isfinite(alpha))
-        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                           "%s: Robin coefficient alpha = %g at (%g, %g, %g) (boundary tag %d): "
-                           "it must be >= 0",
-                           s->user->source, alpha, x[0], x[1], d == 3 ? x[2] : 0.0,
-                           (int)mesh->face_tags[f]);
-      const double *psi = s->ref.psi_face + (size_t)q * nf;
-      double w = ds * qf->weights[q] * alpha;
-      for (int m = 0; m < nf; m++)
-        for (int n = 0; n < nf; n++) blk[m * nf + n] += w * psi[m] * psi[n];
-    }
-  }
-  return HDGCL_SUCCESS;
 }

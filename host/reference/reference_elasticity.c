@@ -57,15 +57,15 @@ void elasticity_element_destroy(elasticity_element *el) {
 }
 
 /* F_i = (f_i, phi_a)_K by the load quadrature (E5): rows (i, a) of [W | F]'s last column. */
-static int element_load(hdgcl_solver s, int32_t e, elasticity_element *el) {
-  const hdg_reference *ref = &s->ref;
+static int element_load(const hdg_discretisation *disc, int32_t e, elasticity_element *el) {
+  const hdg_reference *ref = &disc->ref;
   const hdgcl_quadrature *qv = &ref->qload;
   int d = ref->sz.dim, np = ref->sz.np, ntb = ref->sz.ntb;
   for (int q = 0; q < qv->n; q++) {
     double x[3], jac[9], f[3];
-    double detj = hdg_map(s->mesh, e, qv->points + (size_t)q * d, x, jac);
+    double detj = hdg_map(disc->mesh, e, qv->points + (size_t)q * d, x, jac);
     double wq = qv->weights[q] * detj;
-    elasticity_load(&s->params, x, f);
+    elasticity_load(&disc->params, x, f);
     const double *phi = ref->phi_load + (size_t)q * np;
     for (int i = 0; i < d; i++)
       for (int a = 0; a < np; a++) el->wf[(size_t)(i * np + a) * (ntb + 1) + ntb] += wq * f[i] * phi[a];
@@ -128,18 +128,18 @@ static void traction_terms(const hdg_sizes *sz, const reference_element *sc,
  * Returns whether element e has a traction face (then wt is filled, else
  * untouched).  `solved`: gradient_solves has run for this element already
  * (material_terms needed it), so el->yb, el->yc hold its M^-1 B_k, M^-1 C_k. */
-static bool traction_rows(hdgcl_solver s, int32_t e, const reference_element *sc,
+static bool traction_rows(const hdg_discretisation *disc, int32_t e, const reference_element *sc,
                           elasticity_element *el, bool solved) {
-  const hdg_sizes *sz = &s->ref.sz;
+  const hdg_sizes *sz = &disc->ref.sz;
   int nz = (sz->dim + 1) * sz->np, nw = sz->ntb + 1;
-  const int32_t *faces = s->mesh->elem_faces + (size_t)e * sz->nfaces;
+  const int32_t *faces = disc->mesh->elem_faces + (size_t)e * sz->nfaces;
   bool any = false;
-  for (int f = 0; f < sz->nfaces; f++) any |= s->num.face_bc[faces[f]] == FACE_NEUMANN;
+  for (int f = 0; f < sz->nfaces; f++) any |= disc->num.face_bc[faces[f]] == FACE_NEUMANN;
   if (!any) return false;
   memcpy(el->wt, el->wf, sizeof(double) * nz * nw);
   if (!solved) gradient_solves(sz, sc, el);
   for (int f = 0; f < sz->nfaces; f++)
-    if (s->num.face_bc[faces[f]] == FACE_NEUMANN) traction_terms(sz, sc, el, f, solver_mu0(s), el->wt);
+    if (disc->num.face_bc[faces[f]] == FACE_NEUMANN) traction_terms(sz, sc, el, f, discretisation_mu0(disc), el->wt);
   return true;
 }
 
@@ -177,15 +177,15 @@ static void material_terms(const hdg_sizes *sz, const reference_element *sc,
     }
 }
 
-int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *el) {
-  const hdg_sizes *sz = &s->ref.sz;
+int elasticity_element_condense(const hdg_discretisation *disc, int32_t e, elasticity_element *el) {
+  const hdg_sizes *sz = &disc->ref.sz;
   int d = sz->dim, np = sz->np, nf = sz->nf, nt = sz->nt, nfb = sz->nfb, ntb = sz->ntb;
   int nz = (d + 1) * np, nw = ntb + 1;
-  double mu = s->mu[e], eps = 1.0 / (s->mu[e] + s->lambda[e]);
+  double mu = disc->mu[e], eps = 1.0 / (disc->mu[e] + disc->lambda[e]);
   reference_element *sc = &el->scalar;
   /* (E5): with kappa = 1, c = 0 the scalar a is the mass matrix M, d = tau <phi, phi>_dK,
    * e = tau <psi, phi>_dK, h = tau <psi, psi>_dK, b_k and c_k as in (F6). */
-  HDGCL_TRY(reference_element_matrices(s, e, sc));
+  HDGCL_TRY(reference_element_matrices(disc, e, sc));
   memcpy(sc->achol, sc->a, sizeof(double) * np * np);
   if (dense_cholesky(np, sc->achol))
     return hdgcl_error(HDGCL_ERROR_INTERNAL, "element %d: mass matrix not positive definite", (int)e);
@@ -230,8 +230,8 @@ int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *e
   }
   for (int a = 0; a < np; a++)
     for (int b = 0; b < np; b++) el->z[(size_t)(d * np + a) * nz + d * np + b] = -eps * sc->a[a * np + b];
-  HDGCL_TRY(element_load(s, e, el));
-  double w = mu - solver_mu0(s); /* (E17) */
+  HDGCL_TRY(element_load(disc, e, el));
+  double w = mu - discretisation_mu0(disc); /* (E17) */
   if (w > 0) {
     gradient_solves(sz, sc, el);
     material_terms(sz, sc, el, w);
@@ -257,7 +257,7 @@ int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *e
    * g_e = wt^T Z^-1 Fext. */
   if (w > 0)
     for (int f = 0; f < sz->nfaces; f++) traction_terms(sz, sc, el, f, w, NULL);
-  const double *left = traction_rows(s, e, sc, el, w > 0) ? el->wt : el->wf;
+  const double *left = traction_rows(disc, e, sc, el, w > 0) ? el->wt : el->wf;
   for (int r = 0; r < ntb; r++) {
     for (int col = 0; col < nw; col++) {
       double sum = 0.0;
@@ -274,14 +274,14 @@ int elasticity_element_condense(hdgcl_solver s, int32_t e, elasticity_element *e
 /* Boundary data of face f per component (nfb values): the projection of the
  * displacement on Dirichlet faces and on the fixed components of a
  * per-component face (docs/problems.md (P4)), the traction load elsewhere. */
-int elasticity_boundary_values(hdgcl_solver s, int32_t f, double *out) {
-  const hdgcl_mesh *mesh = s->mesh;
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_quadrature *qf = &s->ref.qface;
+int elasticity_boundary_values(const hdg_discretisation *disc, int32_t f, double *out) {
+  const hdgcl_mesh *mesh = disc->mesh;
+  const hdg_sizes *sz = &disc->ref.sz;
+  const hdgcl_quadrature *qf = &disc->ref.qface;
   int nf = sz->nf, d = sz->dim;
-  bool traction = s->num.face_bc[f] == FACE_NEUMANN;
-  int fixed = traction ? s->num.face_fixed[f] : (1 << d) - 1; /* components given as displacement */
-  int cond = s->num.face_cond[f - mesh->num_interior_faces];
+  bool traction = disc->num.face_bc[f] == FACE_NEUMANN;
+  int fixed = traction ? disc->num.face_fixed[f] : (1 << d) - 1; /* components given as displacement */
+  int cond = disc->num.face_cond[f - mesh->num_interior_faces];
   memset(out, 0, sizeof(double) * sz->nfb);
   int32_t e = mesh->face_elems[2 * f];
   int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
@@ -289,12 +289,12 @@ int elasticity_boundary_values(hdgcl_solver s, int32_t f, double *out) {
     double X[3], x[3], nds[3], u[3] = {0, 0, 0}, g[3] = {0, 0, 0};
     HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
     double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
-    const double *psi = s->ref.psi_face + (size_t)q * nf;
+    const double *psi = disc->ref.psi_face + (size_t)q * nf;
     if (traction) { /* (E12): the load <g_N, psi_m>_F of each component */
       double n[3] = {nds[0] / ds, nds[1] / ds, d == 3 ? nds[2] / ds : 0.0};
-      problem_elasticity_traction(s->params, cond, x, n, g);
+      problem_elasticity_traction(disc->params, cond, x, n, g);
     }
-    if (fixed) problem_elasticity_displacement(s->params, cond, x, u);
+    if (fixed) problem_elasticity_displacement(disc->params, cond, x, u);
     for (int c = 0; c < d; c++) {
       if ((fixed >> c) & 1) /* the projection of each component as in the scalar case
                                (reference_assemble.c) */
@@ -308,21 +308,22 @@ int elasticity_boundary_values(hdgcl_solver s, int32_t f, double *out) {
 
 /* Squared L2 errors of u, H, p, u*, max |u - u_h| (Euclidean), squared norms
  * of the exact u, H and p on element e (E11). */
-static void element_errors(hdgcl_solver s, int32_t e, double err[8], double *check) {
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_quadrature *qe = &s->ref.qerr;
+static void element_errors(const hdg_discretisation *disc, hdg_solution *sol, int32_t e,
+                           double err[8], double *check) {
+  const hdg_sizes *sz = &disc->ref.sz;
+  const hdgcl_quadrature *qe = &disc->ref.qerr;
   int d = sz->dim, np = sz->np, np1 = sz->np1;
-  const double *u = s->u + (size_t)e * d * np, *h = s->q + (size_t)e * d * d * np;
-  const double *p = s->p + (size_t)e * np, *ustar = s->ustar + (size_t)e * d * np1;
-  problem_params pp = s->params;
+  const double *u = sol->u + (size_t)e * d * np, *h = sol->q + (size_t)e * d * d * np;
+  const double *p = sol->p + (size_t)e * np, *ustar = sol->ustar + (size_t)e * d * np1;
+  problem_params pp = disc->params;
   if (pp.id == PROBLEM_USER) { /* a user's exact pressure with the element's own mu, lambda */
-    pp.mu = s->mu[e];
-    pp.lambda = s->lambda[e];
+    pp.mu = disc->mu[e];
+    pp.lambda = disc->lambda[e];
   }
   for (int k = 0; k < qe->n; k++) {
     double x[3], jac[9];
-    double wq = qe->weights[k] * hdg_map(s->mesh, e, qe->points + (size_t)k * d, x, jac);
-    const double *phi = s->ref.phi_err + (size_t)k * np, *phi1 = s->ref.phi1_err + (size_t)k * np1;
+    double wq = qe->weights[k] * hdg_map(disc->mesh, e, qe->points + (size_t)k * d, x, jac);
+    const double *phi = disc->ref.phi_err + (size_t)k * np, *phi1 = disc->ref.phi1_err + (size_t)k * np1;
     double uex[3], gex[9], pex;
     elasticity_exact(&pp, x, uex, gex, &pex);
     double eu = 0.0, es = 0.0, uu = 0.0, eh = 0.0, hh = 0.0;
@@ -357,10 +358,10 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[8], double *che
 }
 
 /* Young's modulus of element e, E' = E / (1 - nu^2) in 2D (plane strain). */
-static double young_modulus(hdgcl_solver s, int32_t e) {
-  double mu = s->mu[e], lambda = s->lambda[e];
+static double young_modulus(const hdg_discretisation *disc, int32_t e) {
+  double mu = disc->mu[e], lambda = disc->lambda[e];
   double young = mu * (3 * lambda + 2 * mu) / (lambda + mu), nu = lambda / (2 * (lambda + mu));
-  return s->ref.sz.dim == 2 ? young / (1 - nu * nu) : young;
+  return disc->ref.sz.dim == 2 ? young / (1 - nu * nu) : young;
 }
 
 /* Cantilever (docs/elasticity.md section 9, (E15)): the tip deflection, mean of
@@ -369,22 +370,22 @@ static double young_modulus(hdgcl_solver s, int32_t e) {
  * bounding box (L along x, H along the load, B = 1 in 2D, else the y extent),
  * E' = E / (1 - nu^2) in 2D (plane strain); with materials per element, E I of
  * the layered section (E19). */
-static int cantilever_tip(hdgcl_solver s) {
-  const hdgcl_mesh *mesh = s->mesh;
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_quadrature *qf = &s->ref.qface;
+static int cantilever_tip(const hdg_discretisation *disc, hdg_solution *sol) {
+  const hdgcl_mesh *mesh = disc->mesh;
+  const hdg_sizes *sz = &disc->ref.sz;
+  const hdgcl_quadrature *qf = &disc->ref.qface;
   int d = sz->dim, nf = sz->nf, nfb = sz->nfb;
   double area = 0.0, sum = 0.0;
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
     if (mesh->face_tags[f] != 2) continue;
     int32_t e = mesh->face_elems[2 * f];
     int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
-    const double *tr = s->trace + (size_t)f * nfb + (size_t)(d - 1) * nf;
+    const double *tr = sol->trace + (size_t)f * nfb + (size_t)(d - 1) * nf;
     for (int q = 0; q < qf->n; q++) {
       double X[3], x[3], nds[3];
       HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
       double w = qf->weights[q] * hdg_face_normal(mesh, e, lf, X, x, nds);
-      const double *psi = s->ref.psi_face + (size_t)q * nf;
+      const double *psi = disc->ref.psi_face + (size_t)q * nf;
       double v = 0.0;
       for (int m = 0; m < nf; m++) v += psi[m] * tr[m];
       sum += w * v;
@@ -402,17 +403,16 @@ static int cantilever_tip(hdgcl_solver s) {
       hi[k] = fmax(hi[k], x);
     }
   double len = hi[0] - lo[0], height = hi[d - 1] - lo[d - 1], width = d == 3 ? hi[1] - lo[1] : 1.0;
-  double q = s->params.param * height * width, stiffness; /* E I */
-  const hdgcl_result *r = &s->result;
-  if (r->mu_min == r->mu_max && r->lambda_min == r->lambda_max) { /* one material */
-    stiffness = young_modulus(s, 0) * width * height * height * height / 12;
+  double q = disc->params.param * height * width, stiffness; /* E I */
+  if (disc->mu_min == disc->mu_max && disc->lambda_min == disc->lambda_max) { /* one material */
+    stiffness = young_modulus(disc, 0) * width * height * height * height / 12;
   } else {
     /* (E19): layers across the load direction: E I = (1/L) sum_e E_e int_e (y - y_n)^2,
      * y_n = sum_e E_e int_e y / sum_e E_e |e| (y: the coordinate along the load). */
-    const hdgcl_quadrature *qe = &s->ref.qerr;
+    const hdgcl_quadrature *qe = &disc->ref.qerr;
     double m0 = 0.0, m1 = 0.0, m2 = 0.0; /* sum E int 1, E int y, E int y^2 */
     for (int32_t e = 0; e < mesh->num_elements; e++) {
-      double young = young_modulus(s, e);
+      double young = young_modulus(disc, e);
       for (int k = 0; k < qe->n; k++) {
         double x[3], jac[9];
         double wq = young * qe->weights[k] * hdg_map(mesh, e, qe->points + (size_t)k * d, x, jac);
@@ -423,22 +423,22 @@ static int cantilever_tip(hdgcl_solver s) {
     }
     stiffness = (m2 - m1 * m1 / m0) / len;
   }
-  s->result.tip_deflection = -sum / area;
-  s->result.beam_deflection = q * len * len * len * len / (8 * stiffness);
+  sol->tip_deflection = -sum / area;
+  sol->beam_deflection = q * len * len * len * len / (8 * stiffness);
   return HDGCL_SUCCESS;
 }
 
-int elasticity_finish(hdgcl_solver s) {
-  if (elasticity_has_exact(&s->params)) return HDGCL_SUCCESS;
-  hdgcl_result *r = &s->result;
+int elasticity_finish(const hdg_discretisation *disc, hdg_solution *sol) {
+  if (elasticity_has_exact(&disc->params)) return HDGCL_SUCCESS;
+  hdg_solution *r = sol;
   r->l2_u = r->l2_q = r->l2_p = r->l2_ustar = r->linf_u = NAN;
   r->norm_u = r->norm_q = r->norm_p = NAN;
-  return cantilever_tip(s);
+  return cantilever_tip(disc, sol);
 }
 
-int elasticity_recover(hdgcl_solver s) {
-  const hdgcl_mesh *mesh = s->mesh;
-  const hdg_sizes *sz = &s->ref.sz;
+int elasticity_recover(const hdg_discretisation *disc, hdg_solution *sol) {
+  const hdgcl_mesh *mesh = disc->mesh;
+  const hdg_sizes *sz = &disc->ref.sz;
   int d = sz->dim, np = sz->np, np1 = sz->np1, nt = sz->nt, nf = sz->nf, nfb = sz->nfb;
   int ntb = sz->ntb, nz = (d + 1) * np, nw = ntb + 1;
   elasticity_element el;
@@ -453,10 +453,10 @@ int elasticity_recover(hdgcl_solver s) {
   double err[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   ustar_check chk = {0};
   for (int32_t e = 0; e < mesh->num_elements; e++) {
-    HDGCL_TRY_GOTO(status, elasticity_element_condense(s, e, &el), done);
+    HDGCL_TRY_GOTO(status, elasticity_element_condense(disc, e, &el), done);
     for (int f = 0; f < sz->nfaces; f++) {
       int32_t face = mesh->elem_faces[(size_t)e * sz->nfaces + f];
-      memcpy(lam + f * nfb, s->trace + (size_t)face * nfb, sizeof(double) * nfb);
+      memcpy(lam + f * nfb, sol->trace + (size_t)face * nfb, sizeof(double) * nfb);
     }
     /* (E8): [u; p] = Z^-1 (Fext + Wext lambda). */
     for (int i = 0; i < nz; i++) {
@@ -464,15 +464,15 @@ int elasticity_recover(hdgcl_solver s) {
       for (int a = 0; a < ntb; a++) sum += el.zs[(size_t)i * nw + a] * lam[a];
       upv[i] = sum;
     }
-    memcpy(s->u + (size_t)e * d * np, upv, sizeof(double) * d * np);
-    memcpy(s->p + (size_t)e * np, upv + d * np, sizeof(double) * np);
+    memcpy(sol->u + (size_t)e * d * np, upv, sizeof(double) * d * np);
+    memcpy(sol->p + (size_t)e * np, upv + d * np, sizeof(double) * np);
     /* (E7): H_ij = M^-1 (B_j u_i + C_j lambda_i). */
     for (int i = 0; i < d; i++) {
       const double *ui = upv + i * np;
       for (int f = 0; f < sz->nfaces; f++) memcpy(lamc + f * nf, lam + f * nfb + i * nf, sizeof(double) * nf);
       for (int j = 0; j < d; j++) {
         const double *bj = el.scalar.b + (size_t)j * np * np, *cj = el.scalar.c + (size_t)j * np * nt;
-        double *hij = s->q + ((size_t)(e * d + i) * d + j) * np;
+        double *hij = sol->q + ((size_t)(e * d + i) * d + j) * np;
         for (int a = 0; a < np; a++) {
           double sum = 0.0;
           for (int b = 0; b < np; b++) sum += bj[a * np + b] * ui[b];
@@ -483,13 +483,13 @@ int elasticity_recover(hdgcl_solver s) {
       }
       /* (E10): u*_i from row i of H, as (F12) with H_i in place of -q / kappa. */
       HDGCL_TRY_GOTO(status,
-                     reference_postprocess(s, e, s->u + (size_t)(e * d + i) * np,
-                                           s->q + (size_t)(e * d + i) * d * np, 1.0,
-                                           s->ustar + (size_t)(e * d + i) * np1, &w),
+                     reference_postprocess(disc, e, sol->u + (size_t)(e * d + i) * np,
+                                           sol->q + (size_t)(e * d + i) * d * np, 1.0,
+                                           sol->ustar + (size_t)(e * d + i) * np1, &w),
                      done);
     }
     double ee[8] = {0, 0, 0, 0, 0, 0, 0, 0}, check[9] = {0};
-    element_errors(s, e, ee, check);
+    element_errors(disc, sol, e, ee, check);
     check[2 * d + 1] = w.rmax;
     check[2 * d + 2] = w.rscale;
     w.rmax = w.rscale = 0.0;
@@ -498,7 +498,7 @@ int elasticity_recover(hdgcl_solver s) {
       if (c != 4) err[c] += ee[c];
     if (ee[4] > err[4]) err[4] = ee[4];
   }
-  hdgcl_result *r = &s->result;
+  hdg_solution *r = sol;
   r->l2_u = sqrt(err[0]);
   r->l2_q = sqrt(err[1]);
   r->l2_p = sqrt(err[2]);
@@ -507,8 +507,8 @@ int elasticity_recover(hdgcl_solver s) {
   r->norm_u = sqrt(err[5]);
   r->norm_q = sqrt(err[6]);
   r->norm_p = sqrt(err[7]);
-  HDGCL_TRY_GOTO(status, ustar_check_finish(s, &chk), done);
-  status = elasticity_finish(s);
+  HDGCL_TRY_GOTO(status, ustar_check_finish(&chk, true, &sol->ustar_check), done);
+  status = elasticity_finish(disc, sol);
 done:
   free(lam);
   free(lamc);

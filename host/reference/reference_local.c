@@ -53,17 +53,17 @@ void reference_element_destroy(reference_element *el) {
 
 /* Integrates (F6) on element e with the geometry evaluated at every
  * quadrature point (affine or not). */
-int reference_element_matrices(hdgcl_solver s, int32_t e, reference_element *el) {
-  const hdg_reference *ref = &s->ref;
+int reference_element_matrices(const hdg_discretisation *disc, int32_t e, reference_element *el) {
+  const hdg_reference *ref = &disc->ref;
   const hdg_sizes *sz = &ref->sz;
-  const hdgcl_mesh *mesh = s->mesh;
+  const hdgcl_mesh *mesh = disc->mesh;
   int d = sz->dim, np = sz->np, nf = sz->nf, nt = sz->nt;
   const hdgcl_quadrature *qv = &ref->qload, *qf = &ref->qface;
-  double kappa = s->kappa[e], c = s->c[e], tau = s->tau;
+  double kappa = disc->kappa[e], c = disc->c[e], tau = disc->tau;
   double beta[3];
-  problem_beta(s->params, beta);
+  problem_beta(disc->params, beta);
   /* coefficients = points: kappa, c, beta at each quadrature point */
-  const bool points = s->user && s->user->point_coefficients;
+  const bool points = disc->user && disc->user->point_coefficients;
   const bool convection = points || beta[0] != 0 || beta[1] != 0 || beta[2] != 0;
   memset(el->a, 0, sizeof(double) * np * np);
   memset(el->b, 0, sizeof(double) * d * np * np);
@@ -84,8 +84,8 @@ int reference_element_matrices(hdgcl_solver s, int32_t e, reference_element *el)
     hdg_invert(d, jac, detj, jinv);
     double wq = qv->weights[q] * detj;
     const double *phi = ref->phi_load + (size_t)q * np;
-    double fq = problem_f(s->params, x[0], x[1], x[2]);
-    if (points) solver_coefficients_at(s, e, x, &kappa, &c, beta);
+    double fq = problem_f(disc->params, x[0], x[1], x[2]);
+    if (points) discretisation_coefficients_at(disc, e, x, &kappa, &c, beta);
     for (int i = 0; i < np; i++) {
       el->f[i] += wq * fq * phi[i];
       for (int j = 0; j < np; j++) el->a[i * np + j] += wq * phi[i] * phi[j] / kappa;
@@ -118,7 +118,7 @@ int reference_element_matrices(hdgcl_solver s, int32_t e, reference_element *el)
       double wq = qf->weights[q] * ds;
       const double *phi = phif + (size_t)q * np;
       const double *psi = ref->psi_face + (size_t)q * nf;
-      if (points) solver_coefficients_at(s, e, x, &kappa, &c, beta);
+      if (points) discretisation_coefficients_at(disc, e, x, &kappa, &c, beta);
       /* (F22) upwinded stabilisation tau_f = tau + max(beta . n, 0); the
        * u-equation's E and H carry tau_f - beta . n. */
       double bn = (beta[0] * nds[0] + beta[1] * nds[1] + beta[2] * (d == 3 ? nds[2] : 0.0)) / ds;
@@ -144,10 +144,10 @@ int reference_element_matrices(hdgcl_solver s, int32_t e, reference_element *el)
  * d components (A from reference_element_matrices with kappa = 1 is M), so
  * A^-1 = K (x) M^-1 and, with X_k = sum_l K_kl M^-1 [B_l | C_l],
  *   S += sum_k B_k^T X_k^B,  W, W_t -= sum_k B_k^T X_k^C,  K += sum_k C_k^T X_k^C. */
-static void tensor_couplings(hdgcl_solver s, int32_t e, reference_element *el) {
-  const hdg_sizes *sz = &s->ref.sz;
+static void tensor_couplings(const hdg_discretisation *disc, int32_t e, reference_element *el) {
+  const hdg_sizes *sz = &disc->ref.sz;
   int d = sz->dim, np = sz->np, nt = sz->nt, nc = np + nt;
-  const double *K = s->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d) + KAPPA_K(d);
+  const double *K = disc->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d) + KAPPA_K(d);
   for (int l = 0; l < d; l++) { /* my_l = M^-1 [B_l | C_l] */
     double *y = el->my + (size_t)l * np * nc;
     for (int i = 0; i < np; i++) {
@@ -179,10 +179,10 @@ static void tensor_couplings(hdgcl_solver s, int32_t e, reference_element *el) {
   }
 }
 
-int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el) {
-  const hdg_sizes *sz = &s->ref.sz;
+int reference_element_condense(const hdg_discretisation *disc, int32_t e, reference_element *el) {
+  const hdg_sizes *sz = &disc->ref.sz;
   int d = sz->dim, np = sz->np, nt = sz->nt;
-  HDGCL_TRY(reference_element_matrices(s, e, el));
+  HDGCL_TRY(reference_element_matrices(disc, e, el));
 
   /* A = L_A L_A^T; S = D + sum_k B_k^T A^-1 B_k; W = E - sum_k B_k^T A^-1 C_k,
    * W_t = E_t - sum_k B_k^T A^-1 C_k;  K = H + sum_k C_k^T A^-1 C_k - W_t^T S^-1 W
@@ -196,8 +196,8 @@ int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el)
   for (int i = 0; i < np; i++) el->wf[i * (nt + 1) + nt] = el->f[i];
   memcpy(el->wl, el->et, sizeof(double) * np * nt);
   memcpy(el->k, el->h, sizeof(double) * nt * nt);
-  if (s->kappa_tensor) tensor_couplings(s, e, el);
-  for (int k = 0; k < d && !s->kappa_tensor; k++) {
+  if (disc->kappa_tensor) tensor_couplings(disc, e, el);
+  for (int k = 0; k < d && !disc->kappa_tensor; k++) {
     const double *bk = el->b + (size_t)k * np * np, *ck = el->c + (size_t)k * np * nt;
     double *y = el->scratch; /* A^-1 B_k, then A^-1 C_k */
     memcpy(y, bk, sizeof(double) * np * np); /* y = A^-1 B_k (np x np) */

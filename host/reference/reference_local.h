@@ -2,7 +2,7 @@
 #ifndef HDGCL_HOST_REFERENCE_LOCAL_H
 #define HDGCL_HOST_REFERENCE_LOCAL_H
 
-#include "drivers/solver_impl.h"
+#include "discretisation/discretisation.h"
 
 /* The matrices of (F6) for one element, and its condensed system. Row-major. */
 typedef struct reference_element {
@@ -32,10 +32,10 @@ void reference_element_destroy(reference_element *el);
 /* Integrates the matrices A..H, F of (F6), (F22) on element e (the first
  * eight fields; the vector problems use them with kappa = 1, c = 0, beta = 0,
  * docs/elasticity.md (E5)). */
-int reference_element_matrices(hdgcl_solver s, int32_t e, reference_element *el);
+int reference_element_matrices(const hdg_discretisation *disc, int32_t e, reference_element *el);
 
 /* Integrates (F6) on element e and condenses it: fills every field. */
-int reference_element_condense(hdgcl_solver s, int32_t e, reference_element *el);
+int reference_element_condense(const hdg_discretisation *disc, int32_t e, reference_element *el);
 
 /* g_e = W_t^T S^-1 F (F10), (F23), nt values. */
 void reference_element_rhs(const reference_element *el, double *g);

@@ -36,10 +36,11 @@ void reference_postprocess_work_destroy(reference_postprocess_work *w) {
 }
 
 /* Geometry of element e at the point xi: x, J^-1; returns det J. */
-static double point_geometry(hdgcl_solver s, int32_t e, const double *xi, double *x, double *jinv) {
-  int d = s->ref.sz.dim;
+static double point_geometry(const hdg_discretisation *disc, int32_t e, const double *xi,
+                             double *x, double *jinv) {
+  int d = disc->ref.sz.dim;
   double jac[9];
-  double detj = hdg_map(s->mesh, e, xi, x, jac);
+  double detj = hdg_map(disc->mesh, e, xi, x, jac);
   hdg_invert(d, jac, detj, jinv);
   return detj;
 }
@@ -51,10 +52,11 @@ static double point_geometry(hdgcl_solver s, int32_t e, const double *xi, double
  * 1..np1-1 (phi+_0 is the constant), then the constant mode from the mean of u.
  * Integrated with the load quadrature, as the device does: on mapped elements
  * the stiffness integrand is rational, so the rule is part of the method. */
-int reference_postprocess(hdgcl_solver s, int32_t e, const double *u, const double *g,
-                          double divisor, double *ustar, reference_postprocess_work *w) {
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_quadrature *qe = &s->ref.qload;
+int reference_postprocess(const hdg_discretisation *disc, int32_t e, const double *u,
+                          const double *g, double divisor, double *ustar,
+                          reference_postprocess_work *w) {
+  const hdg_sizes *sz = &disc->ref.sz;
+  const hdgcl_quadrature *qe = &disc->ref.qload;
   int d = sz->dim, np = sz->np, np1 = sz->np1, n = np1 - 1;
   memset(w->kst, 0, sizeof(double) * n * n);
   memset(w->rhs, 0, sizeof(double) * np1);
@@ -62,9 +64,9 @@ int reference_postprocess(hdgcl_solver s, int32_t e, const double *u, const doub
   double mean_u = 0.0;
   for (int k = 0; k < qe->n; k++) {
     double x[3], jinv[9];
-    double wq = qe->weights[k] * point_geometry(s, e, qe->points + (size_t)k * d, x, jinv);
-    const double *phi = s->ref.phi_load + (size_t)k * np, *phi1 = s->ref.phi1_load + (size_t)k * np1;
-    const double *gr = s->ref.dphi1_load + (size_t)k * np1 * d;
+    double wq = qe->weights[k] * point_geometry(disc, e, qe->points + (size_t)k * d, x, jinv);
+    const double *phi = disc->ref.phi_load + (size_t)k * np, *phi1 = disc->ref.phi1_load + (size_t)k * np1;
+    const double *gr = disc->ref.dphi1_load + (size_t)k * np1 * d;
     double gh[3] = {0, 0, 0}, uh = 0.0;
     for (int c = 0; c < d; c++)
       for (int i = 0; i < np; i++) gh[c] += g[c * np + i] * phi[i];
@@ -76,9 +78,9 @@ int reference_postprocess(hdgcl_solver s, int32_t e, const double *u, const doub
         w->gx[i * d + c] = sum;
       }
     double div = divisor;
-    if (s->user && s->user->point_coefficients && sz->ncomp == 1) { /* -kappa(x) */
+    if (disc->user && disc->user->point_coefficients && sz->ncomp == 1) { /* -kappa(x) */
       double kappa, c, beta[3];
-      solver_coefficients_at(s, e, x, &kappa, &c, beta);
+      discretisation_coefficients_at(disc, e, x, &kappa, &c, beta);
       div = -kappa;
     }
     for (int i = 1; i < np1; i++) {
@@ -121,22 +123,23 @@ int reference_postprocess(hdgcl_solver s, int32_t e, const double *u, const doub
 
 /* Squared L2 errors of u, q, u*, max |u - u_h|, squared norms of the exact u
  * and q on element e. */
-static void element_errors(hdgcl_solver s, int32_t e, double err[6], double check[5]) {
-  const hdg_sizes *sz = &s->ref.sz;
-  const hdgcl_quadrature *qe = &s->ref.qerr;
+static void element_errors(const hdg_discretisation *disc, hdg_solution *sol, int32_t e,
+                           double err[6], double check[5]) {
+  const hdg_sizes *sz = &disc->ref.sz;
+  const hdgcl_quadrature *qe = &disc->ref.qerr;
   int d = sz->dim, np = sz->np, np1 = sz->np1;
-  const double *u = s->u + (size_t)e * np, *q = s->q + (size_t)e * d * np;
-  const double *ustar = s->ustar + (size_t)e * np1;
+  const double *u = sol->u + (size_t)e * np, *q = sol->q + (size_t)e * d * np;
+  const double *ustar = sol->ustar + (size_t)e * np1;
   for (int k = 0; k < qe->n; k++) {
     double x[3], jinv[9];
-    double wq = qe->weights[k] * point_geometry(s, e, qe->points + (size_t)k * d, x, jinv);
-    const double *phi = s->ref.phi_err + (size_t)k * np, *phi1 = s->ref.phi1_err + (size_t)k * np1;
+    double wq = qe->weights[k] * point_geometry(disc, e, qe->points + (size_t)k * d, x, jinv);
+    const double *phi = disc->ref.phi_err + (size_t)k * np, *phi1 = disc->ref.phi1_err + (size_t)k * np1;
     double g[3];
-    double uex = problem_u(s->params, x[0], x[1], x[2], g);
+    double uex = problem_u(disc->params, x[0], x[1], x[2], g);
     double kap, cc, beta[3]; /* the element's, or kappa(x) with coefficients = points */
-    solver_coefficients_at(s, e, x, &kap, &cc, beta);
-    if (s->kappa_tensor) { /* exact q = -K grad u: g <- K g (kap = 1) */
-      const double *K = s->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d) + KAPPA_K(d);
+    discretisation_coefficients_at(disc, e, x, &kap, &cc, beta);
+    if (disc->kappa_tensor) { /* exact q = -K grad u: g <- K g (kap = 1) */
+      const double *K = disc->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d) + KAPPA_K(d);
       double kg[3] = {0, 0, 0};
       for (int c = 0; c < d; c++)
         for (int l = 0; l < d; l++) kg[c] += K[c * d + l] * g[l];
@@ -164,11 +167,11 @@ static void element_errors(hdgcl_solver s, int32_t e, double err[6], double chec
   }
 }
 
-int reference_recover(hdgcl_solver s) {
-  const hdgcl_mesh *mesh = s->mesh;
-  const hdg_sizes *sz = &s->ref.sz;
+int reference_recover(const hdg_discretisation *disc, hdg_solution *sol) {
+  const hdgcl_mesh *mesh = disc->mesh;
+  const hdg_sizes *sz = &disc->ref.sz;
   int d = sz->dim, np = sz->np, np1 = sz->np1, nf = sz->nf, nt = sz->nt, nfe = sz->nfaces;
-  if (sz->ncomp > 1) return elasticity_recover(s);
+  if (sz->ncomp > 1) return elasticity_recover(disc, sol);
   reference_element el;
   reference_postprocess_work w = {0};
   double *lam = NULL, *qkinv = NULL;
@@ -180,13 +183,13 @@ int reference_recover(hdgcl_solver s) {
   double err[6] = {0, 0, 0, 0, 0, 0};
   ustar_check chk = {0};
   for (int32_t e = 0; e < mesh->num_elements; e++) {
-    HDGCL_TRY_GOTO(status, reference_element_condense(s, e, &el), done);
+    HDGCL_TRY_GOTO(status, reference_element_condense(disc, e, &el), done);
     for (int f = 0; f < nfe; f++) {
       int32_t face = mesh->elem_faces[(size_t)e * nfe + f];
-      memcpy(lam + f * nf, s->trace + (size_t)face * nf, sizeof(double) * nf);
+      memcpy(lam + f * nf, sol->trace + (size_t)face * nf, sizeof(double) * nf);
     }
     /* u = S^-1 (F + W lambda) = z_F + Z_W lambda  (F9). */
-    double *u = s->u + (size_t)e * np;
+    double *u = sol->u + (size_t)e * np;
     for (int i = 0; i < np; i++) {
       double sum = el.z[i * (nt + 1) + nt];
       for (int a = 0; a < nt; a++) sum += el.z[i * (nt + 1) + a] * lam[a];
@@ -195,7 +198,7 @@ int reference_recover(hdgcl_solver s) {
     /* q_k = -A^-1 (B_k u + C_k lambda)  (F8); a tensor kappa: A^-1 = K (x) M^-1,
      * M^-1 here (A = M) and K below. */
     for (int k = 0; k < d; k++) {
-      double *qk = s->q + ((size_t)e * d + k) * np;
+      double *qk = sol->q + ((size_t)e * d + k) * np;
       for (int j = 0; j < np; j++) {
         double sum = 0.0;
         for (int i = 0; i < np; i++) sum += el.b[((size_t)k * np + j) * np + i] * u[i];
@@ -204,11 +207,11 @@ int reference_recover(hdgcl_solver s) {
       }
       dense_cholesky_solve(np, el.achol, 1, qk);
     }
-    const double *gq = s->q + (size_t)e * d * np; /* (F12): q / kappa */
-    double divisor = -s->kappa[e];
-    if (s->kappa_tensor) { /* q_k = sum_l K_kl q1_l, and (F12t) takes K^-1 q = q1 */
-      const double *kt = s->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d);
-      double *q = s->q + (size_t)e * d * np;
+    const double *gq = sol->q + (size_t)e * d * np; /* (F12): q / kappa */
+    double divisor = -disc->kappa[e];
+    if (disc->kappa_tensor) { /* q_k = sum_l K_kl q1_l, and (F12t) takes K^-1 q = q1 */
+      const double *kt = disc->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d);
+      double *q = sol->q + (size_t)e * d * np;
       for (int j = 0; j < np; j++) {
         double q1[3], kq[3] = {0, 0, 0}, kiq[3] = {0, 0, 0};
         for (int l = 0; l < d; l++) q1[l] = q[l * np + j];
@@ -225,10 +228,10 @@ int reference_recover(hdgcl_solver s) {
       divisor = -1.0;
     }
     HDGCL_TRY_GOTO(status,
-                   reference_postprocess(s, e, u, gq, divisor, s->ustar + (size_t)e * np1, &w),
+                   reference_postprocess(disc, e, u, gq, divisor, sol->ustar + (size_t)e * np1, &w),
                    done);
     double ee[6] = {0, 0, 0, 0, 0, 0}, check[5] = {0, 0, 0, 0, 0};
-    element_errors(s, e, ee, check);
+    element_errors(disc, sol, e, ee, check);
     check[3] = w.rmax;
     check[4] = w.rscale;
     w.rmax = w.rscale = 0.0;
@@ -237,13 +240,13 @@ int reference_recover(hdgcl_solver s) {
       if (c != 3) err[c] += ee[c];
     if (ee[3] > err[3]) err[3] = ee[3];
   }
-  s->result.l2_u = sqrt(err[0]);
-  s->result.l2_q = sqrt(err[1]);
-  s->result.l2_ustar = sqrt(err[2]);
-  s->result.linf_u = err[3];
-  s->result.norm_u = sqrt(err[4]);
-  s->result.norm_q = sqrt(err[5]);
-  status = ustar_check_finish(s, &chk);
+  sol->l2_u = sqrt(err[0]);
+  sol->l2_q = sqrt(err[1]);
+  sol->l2_ustar = sqrt(err[2]);
+  sol->linf_u = err[3];
+  sol->norm_u = sqrt(err[4]);
+  sol->norm_q = sqrt(err[5]);
+  status = ustar_check_finish(&chk, true, &sol->ustar_check);
 done:
   free(lam);
   free(qkinv);

@@ -13,16 +13,16 @@
 #include "reference/reference.h"
 #include "solvers/krylov.h" /* KRYLOV_NOT_FINITE */
 
-static void matvec(hdgcl_solver s, const double *x, double *y) {
-  int nf = s->ref.sz.nfb, nslots = s->ref.sz.nslots;
-  int32_t rows = s->num.num_unknown_faces;
+static void matvec(const hdg_discretisation *disc, hdg_solution *sol, const double *x, double *y) {
+  int nf = disc->ref.sz.nfb, nslots = disc->ref.sz.nslots;
+  int32_t rows = disc->num.num_unknown_faces;
   for (int32_t r = 0; r < rows; r++)
     for (int m = 0; m < nf; m++) {
       double sum = 0.0;
       for (int sl = 0; sl < nslots; sl++) {
-        int32_t col = s->num.block_cols[(size_t)r * nslots + sl];
+        int32_t col = disc->num.block_cols[(size_t)r * nslots + sl];
         if (col < 0) continue;
-        const double *blk = s->matrix + ((size_t)r * nslots + sl) * nf * nf + m * nf;
+        const double *blk = sol->matrix + ((size_t)r * nslots + sl) * nf * nf + m * nf;
         for (int n = 0; n < nf; n++) sum += blk[n] * x[(size_t)col * nf + n];
       }
       y[(size_t)r * nf + m] = sum;
@@ -38,12 +38,13 @@ static double dot(size_t n, const double *a, const double *b) {
 /* Preconditioner data: inverse diagonal (Jacobi) or inverses of the diagonal
  * face blocks (block-Jacobi; by LU with partial pivoting, so nonsymmetric
  * blocks too). */
-static int precond_setup(hdgcl_solver s, double *pc) {
-  int nf = s->ref.sz.nfb, nslots = s->ref.sz.nslots;
-  if (s->precond == PRECOND_NONE) return HDGCL_SUCCESS;
+static int precond_setup(const hdg_discretisation *disc, const solver_settings *set,
+                         hdg_solution *sol, double *pc) {
+  int nf = disc->ref.sz.nfb, nslots = disc->ref.sz.nslots;
+  if (set->precond == PRECOND_NONE) return HDGCL_SUCCESS;
   double *lu = NULL;
   int *piv = NULL;
-  if (s->precond == PRECOND_BLOCK_JACOBI) {
+  if (set->precond == PRECOND_BLOCK_JACOBI) {
     HDGCL_TRY(hdgcl_calloc((size_t)nf * nf, sizeof(double), "block factors", &lu));
     int status = hdgcl_calloc((size_t)nf, sizeof(int), "block pivots", &piv);
     if (status) {
@@ -52,9 +53,9 @@ static int precond_setup(hdgcl_solver s, double *pc) {
     }
   }
   int status = HDGCL_SUCCESS;
-  for (int32_t r = 0; r < s->num.num_unknown_faces; r++) {
-    const double *blk = s->matrix + (size_t)r * nslots * nf * nf; /* slot 0: diagonal block */
-    if (s->precond == PRECOND_JACOBI) {
+  for (int32_t r = 0; r < disc->num.num_unknown_faces; r++) {
+    const double *blk = sol->matrix + (size_t)r * nslots * nf * nf; /* slot 0: diagonal block */
+    if (set->precond == PRECOND_JACOBI) {
       for (int m = 0; m < nf && !status; m++) {
         if (!(blk[m * nf + m] > 0))
           status = hdgcl_error(HDGCL_ERROR_INTERNAL, "trace matrix diagonal %g <= 0 at face row %d",
@@ -79,18 +80,19 @@ static int precond_setup(hdgcl_solver s, double *pc) {
   return status;
 }
 
-static void precond_apply(hdgcl_solver s, const double *pc, const double *r, double *z) {
-  int nf = s->ref.sz.nfb;
-  size_t n = (size_t)s->num.num_unknown_faces * nf;
-  if (s->precond == PRECOND_NONE) {
+static void precond_apply(const hdg_discretisation *disc, const solver_settings *set,
+                          const double *pc, const double *r, double *z) {
+  int nf = disc->ref.sz.nfb;
+  size_t n = (size_t)disc->num.num_unknown_faces * nf;
+  if (set->precond == PRECOND_NONE) {
     memcpy(z, r, sizeof(double) * n);
     return;
   }
-  if (s->precond == PRECOND_JACOBI) {
+  if (set->precond == PRECOND_JACOBI) {
     for (size_t i = 0; i < n; i++) z[i] = pc[i] * r[i];
     return;
   }
-  for (int32_t b = 0; b < s->num.num_unknown_faces; b++) {
+  for (int32_t b = 0; b < disc->num.num_unknown_faces; b++) {
     const double *inv = pc + (size_t)b * nf * nf, *rb = r + (size_t)b * nf;
     for (int m = 0; m < nf; m++) {
       double sum = 0.0;
@@ -102,29 +104,31 @@ static void precond_apply(hdgcl_solver s, const double *pc, const double *r, dou
 
 /* Records the iterations and final relative residual; not reaching --rtol is
  * HDGCL_ERROR_CONVERGENCE naming the method. */
-static int finish(hdgcl_solver s, const char *method, int it, double rel) {
-  s->result.iterations = it;
-  s->result.residual = rel;
+static int finish(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol,
+                  const char *method, int it, double rel) {
+  sol->iterations = it;
+  sol->residual = rel;
   if (!isfinite(rel))
     return hdgcl_error(HDGCL_ERROR_CONVERGENCE, KRYLOV_NOT_FINITE, method,
                        isnan(rel) ? "NaN" : "Inf", it);
-  if (!(rel <= s->rtol))
+  if (!(rel <= set->rtol))
     return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
                        "%s did not converge: relative residual %.3e after %d iterations "
                        "(--rtol %g, --maxit %d)",
-                       method, rel, it, s->rtol, s->maxit);
+                       method, rel, it, set->rtol, set->maxit);
   return HDGCL_SUCCESS;
 }
 
-static size_t precond_size(hdgcl_solver s) {
-  size_t n = (size_t)s->num.num_unknown_faces * s->ref.sz.nfb;
-  return s->precond != PRECOND_BLOCK_JACOBI ? n + 1 : n * s->ref.sz.nfb;
+static size_t precond_size(const hdg_discretisation *disc, const solver_settings *set) {
+  size_t n = (size_t)disc->num.num_unknown_faces * disc->ref.sz.nfb;
+  return set->precond != PRECOND_BLOCK_JACOBI ? n + 1 : n * disc->ref.sz.nfb;
 }
 
-int reference_cg(hdgcl_solver s, double *x) {
-  int nf = s->ref.sz.nfb;
-  size_t n = (size_t)s->num.num_unknown_faces * nf;
-  size_t npc = precond_size(s);
+int reference_cg(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol,
+                 double *x) {
+  int nf = disc->ref.sz.nfb;
+  size_t n = (size_t)disc->num.num_unknown_faces * nf;
+  size_t npc = precond_size(disc, set);
   double *r = NULL, *z = NULL, *p = NULL, *ap = NULL, *pc = NULL;
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(n, sizeof(double), "CG vectors", &r), done);
@@ -132,36 +136,36 @@ int reference_cg(hdgcl_solver s, double *x) {
   HDGCL_TRY_GOTO(status, hdgcl_calloc(n, sizeof(double), "CG vectors", &p), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(n, sizeof(double), "CG vectors", &ap), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(npc, sizeof(double), "preconditioner", &pc), done);
-  HDGCL_TRY_GOTO(status, precond_setup(s, pc), done);
+  HDGCL_TRY_GOTO(status, precond_setup(disc, set, sol, pc), done);
   /* x0 = 0, r0 = b. */
   memset(x, 0, sizeof(double) * n);
-  memcpy(r, s->rhs, sizeof(double) * n);
+  memcpy(r, sol->rhs, sizeof(double) * n);
   double rr0 = dot(n, r, r), rr = rr0;
-  s->result.history_length = 0;
-  HDGCL_TRY_GOTO(status, solver_record_residual(s, 1.0), done);
+  sol->history_length = 0;
+  HDGCL_TRY_GOTO(status, hdg_solution_record_residual(sol, 1.0), done);
   int it = 0;
   if (rr0 > 0) {
-    precond_apply(s, pc, r, z);
+    precond_apply(disc, set, pc, r, z);
     memcpy(p, z, sizeof(double) * n);
     double rz = dot(n, r, z);
-    while (sqrt(rr / rr0) > s->rtol && it < s->maxit) {
-      matvec(s, p, ap);
+    while (sqrt(rr / rr0) > set->rtol && it < set->maxit) {
+      matvec(disc, sol, p, ap);
       double alpha = rz / dot(n, p, ap);
       for (size_t i = 0; i < n; i++) {
         x[i] += alpha * p[i];
         r[i] -= alpha * ap[i];
       }
-      precond_apply(s, pc, r, z);
+      precond_apply(disc, set, pc, r, z);
       double rz_new = dot(n, r, z);
       rr = dot(n, r, r);
       double beta = rz_new / rz;
       rz = rz_new;
       for (size_t i = 0; i < n; i++) p[i] = z[i] + beta * p[i];
       it++;
-      HDGCL_TRY_GOTO(status, solver_record_residual(s, sqrt(rr / rr0)), done);
+      HDGCL_TRY_GOTO(status, hdg_solution_record_residual(sol, sqrt(rr / rr0)), done);
     }
   }
-  status = finish(s, "CG", it, rr0 > 0 ? sqrt(rr / rr0) : 0.0);
+  status = finish(disc, set, sol, "CG", it, rr0 > 0 ? sqrt(rr / rr0) : 0.0);
 done:
   free(r);
   free(z);
@@ -174,38 +178,39 @@ done:
 /* GMRES(m), right-preconditioned (x = M^-1 y), modified Gram-Schmidt with
  * one reorthogonalisation pass, Givens rotations; the residual it reports is
  * the true ||b - A x|| / ||b||, recomputed at each restart. */
-int reference_gmres(hdgcl_solver s, double *x) {
-  int nf = s->ref.sz.nfb, m = s->restart;
-  size_t n = (size_t)s->num.num_unknown_faces * nf;
+int reference_gmres(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol,
+                    double *x) {
+  int nf = disc->ref.sz.nfb, m = set->restart;
+  size_t n = (size_t)disc->num.num_unknown_faces * nf;
   double *v = NULL, *w = NULL, *z = NULL, *pc = NULL, *h = NULL, *g = NULL, *cs = NULL, *sn = NULL;
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)(m + 1) * n, sizeof(double), "GMRES basis", &v), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(n, sizeof(double), "GMRES vectors", &w), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(n, sizeof(double), "GMRES vectors", &z), done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(precond_size(s), sizeof(double), "preconditioner", &pc), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(precond_size(disc, set), sizeof(double), "preconditioner", &pc), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)(m + 1) * m, sizeof(double), "Hessenberg", &h), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)(m + 1) * 3, sizeof(double), "Givens", &g), done);
   cs = g + m + 1;
   sn = cs + m + 1;
-  HDGCL_TRY_GOTO(status, precond_setup(s, pc), done);
+  HDGCL_TRY_GOTO(status, precond_setup(disc, set, sol, pc), done);
   memset(x, 0, sizeof(double) * n);
-  double bnorm = sqrt(dot(n, s->rhs, s->rhs)), rel = 0.0;
-  s->result.history_length = 0;
-  HDGCL_TRY_GOTO(status, solver_record_residual(s, 1.0), done);
+  double bnorm = sqrt(dot(n, sol->rhs, sol->rhs)), rel = 0.0;
+  sol->history_length = 0;
+  HDGCL_TRY_GOTO(status, hdg_solution_record_residual(sol, 1.0), done);
   int it = 0;
   while (bnorm > 0) {
-    matvec(s, x, w); /* r = b - A x */
-    for (size_t i = 0; i < n; i++) v[i] = s->rhs[i] - w[i];
+    matvec(disc, sol, x, w); /* r = b - A x */
+    for (size_t i = 0; i < n; i++) v[i] = sol->rhs[i] - w[i];
     double beta = sqrt(dot(n, v, v));
     rel = beta / bnorm;
-    if (rel <= s->rtol || it >= s->maxit || !isfinite(rel)) break;
+    if (rel <= set->rtol || it >= set->maxit || !isfinite(rel)) break;
     for (size_t i = 0; i < n; i++) v[i] /= beta;
     memset(g, 0, sizeof(double) * (m + 1));
     g[0] = beta;
     int j = 0;
-    for (; j < m && it < s->maxit; j++, it++) {
-      precond_apply(s, pc, v + (size_t)j * n, z);
-      matvec(s, z, w);
+    for (; j < m && it < set->maxit; j++, it++) {
+      precond_apply(disc, set, pc, v + (size_t)j * n, z);
+      matvec(disc, sol, z, w);
       for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i <= j; i++) {
           double hij = dot(n, w, v + (size_t)i * n);
@@ -227,8 +232,8 @@ int reference_gmres(hdgcl_solver s, double *x) {
       h[(j + 1) * m + j] = 0.0;
       g[j + 1] = -sn[j] * g[j];
       g[j] *= cs[j];
-      HDGCL_TRY_GOTO(status, solver_record_residual(s, fabs(g[j + 1]) / bnorm), done);
-      if (fabs(g[j + 1]) / bnorm <= s->rtol || hn == 0 || !isfinite(g[j + 1])) {
+      HDGCL_TRY_GOTO(status, hdg_solution_record_residual(sol, fabs(g[j + 1]) / bnorm), done);
+      if (fabs(g[j + 1]) / bnorm <= set->rtol || hn == 0 || !isfinite(g[j + 1])) {
         j++, it++;
         break;
       }
@@ -242,13 +247,13 @@ int reference_gmres(hdgcl_solver s, double *x) {
     memset(w, 0, sizeof(double) * n);
     for (int i = 0; i < j; i++)
       for (size_t k = 0; k < n; k++) w[k] += g[i] * v[(size_t)i * n + k];
-    precond_apply(s, pc, w, z);
+    precond_apply(disc, set, pc, w, z);
     for (size_t k = 0; k < n; k++) x[k] += z[k];
     memset(h, 0, sizeof(double) * (size_t)(m + 1) * m);
   }
   char method[32];
   snprintf(method, sizeof method, "GMRES(%d)", m);
-  status = finish(s, method, it, rel);
+  status = finish(disc, set, sol, method, it, rel);
 done:
   free(v);
   free(w);

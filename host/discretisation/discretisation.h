@@ -1,0 +1,125 @@
+/* The discrete problem: mesh, PDE, reference tables, numbering and
+ * coefficients per element, everything a trace operator needs that knows
+ * nothing about devices or solver options (docs/architecture.md).  Both
+ * implementations of the operator read it: the reference path (host/reference)
+ * and the device pipeline (host/pipeline, through the solver object). */
+#ifndef HDGCL_HOST_DISCRETISATION_H
+#define HDGCL_HOST_DISCRETISATION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fem/hdg.h"
+#include "hdgcl/solver.h"
+#include "problem/problem.h"
+
+struct hdg_user_problem;
+
+typedef struct hdg_discretisation {
+  const hdgcl_mesh *mesh;
+  const hdg_problem *problem;
+  problem_params params;
+  hdg_reference ref; /* sizes and reference tables */
+  hdg_numbering num; /* boundary conditions and trace unknowns */
+  double tau;
+  double *kappa, *c; /* [num_elements]; vector problems: kappa = 1, c = 0 (mu, lambda: below) */
+  /* A user's tensor kappa (docs/problems.md): per element K, K^-1 and R,
+   * KAPPA_TENSOR_VALUES(dim) values (cl/fem/problems.h), with kappa = 1; else NULL. */
+  double *kappa_tensor;
+  /* Robin faces' alpha-weighted face mass blocks [num_boundary_faces][nfb][nfb]
+   * (docs/problems.md (P3)); NULL when no face is Robin. */
+  double *robin;
+  /* The user's own problem (host/problem/user_problem.h), or NULL; owned
+   * unless shared (p-multigrid levels share the fine solver's). */
+  struct hdg_user_problem *user;
+  bool owns_user;
+  /* Vector problems: Lame parameters per element ([num_elements], from the
+   * problem and --material) and their range (NaN for scalar problems; see
+   * discretisation_mu0).  nonsymmetric: the trace system is not symmetric
+   * (convection, traction data). */
+  hdg_materials materials;
+  double *mu, *lambda;
+  double mu_min, mu_max, lambda_min, lambda_max;
+  bool nonsymmetric;
+} hdg_discretisation;
+
+/* With mesh, problem, params, user, materials, tau and nonsymmetric set by
+ * the caller: checks the mesh against the problem, builds the reference
+ * tables at degree `order`, the numbering, the coefficients per element and
+ * the Robin blocks. */
+int discretisation_init(hdg_discretisation *d, int order);
+/* Frees what discretisation_init built, and the user's problem if owned. */
+void discretisation_release(hdg_discretisation *d);
+
+/* d->robin: each Robin face's block R_mn = <alpha psi_n, psi_m>_F by the face
+ * quadrature (docs/problems.md (P3)), shared by both paths. */
+int discretisation_robin_blocks(hdg_discretisation *d);
+
+/* kappa, c and beta (beta[0..2]) at the point x of element e: the user's
+ * expressions there with coefficients = points, else the element's kappa
+ * and c and the problem's constant beta. */
+void discretisation_coefficients_at(const hdg_discretisation *d, int32_t e, const double *x,
+                                    double *kappa, double *c, double *beta);
+
+/* docs/elasticity.md (E17): mu0, the smallest mu of the mesh (elements with
+ * mu > mu0 carry (mu - mu0) (H^T - tr(H) I) in their stress), and whether
+ * some element has mu > mu0 (then the terms of (E17) are built). */
+static inline double discretisation_mu0(const hdg_discretisation *d) { return d->mu_min; }
+static inline bool discretisation_mu_varies(const hdg_discretisation *d) {
+  return d->mu_max > d->mu_min;
+}
+
+/* The host copies of a discrete solution and what a solve measured: what the
+ * reference path writes (host/reference) and the driver copies into
+ * hdgcl_result; the device pipeline downloads into the arrays. */
+typedef struct hdg_solution {
+  /* The assembled trace system: block-ELL values [rows][nslots][nfb][nfb],
+   * right-hand side [rows*nfb] (nfb = ncomp * nf, hdg_sizes; = nf for the
+   * scalar problems). */
+  double *matrix, *rhs;
+  /* Solution; c = ncomp components (1 for scalar problems). */
+  double *trace; /* [num_faces][c][nf] */
+  double *u;     /* [num_elements][c][np] */
+  double *q;     /* [num_elements][c][dim][np]: q, or H = grad u for the vector problems */
+  double *ustar; /* [num_elements][c][np1] */
+  double *p;     /* [num_elements][np] pressure of the vector problems (else NULL) */
+  double *history; /* relative residuals, history[0] = 1 */
+  int history_length, history_capacity;
+  /* Called with each residual appended (a progress line), or NULL. */
+  void (*on_residual)(void *owner, int iteration, double relres);
+  void *on_residual_owner;
+  /* As the fields of hdgcl_result of the same names. */
+  int iterations;
+  double residual;
+  double l2_u, l2_q, l2_ustar, linf_u, norm_u, norm_q, l2_p, norm_p;
+  double ustar_check, tip_deflection, beam_deflection;
+  double stage_seconds[HDGCL_NUM_STAGES];
+} hdg_solution;
+
+/* Allocates the arrays of sol (zeroed) for the discretisation d. */
+int hdg_solution_create(const hdg_discretisation *d, hdg_solution *sol);
+void hdg_solution_destroy(hdg_solution *sol);
+/* Appends a relative residual to sol->history (and tells on_residual). */
+int hdg_solution_record_residual(hdg_solution *sol, double relres);
+
+/* u*'s consistency check (host/pipeline/recover.c), on both paths.  Per element e
+ * the values of cl/pipeline/recover.cl's CHECK_VALUES: sums[c] = (u*_c - u_c, 1)_K,
+ * sums[ncomp + c] = (u_c^2, 1)_K, sums[2 ncomp] = |K|, sums[2 ncomp + 1] =
+ * max_i |r_i| and sums[2 ncomp + 2] = max_i (sum_j |A_ij u*_j| + |b_i|) for
+ * the residual r = A u* - b of u*'s equations (F12) (0, 0 where not
+ * computed).  The check is the larger of
+ *   max_e |mean u* - mean u| / max_e rms u  (the constraint of (F12); not
+ *   / max_e |mean u|, which is 0 for sin(2 pi x) on quad:1) and
+ *   max_e max_i |r_i| / max_e max_i (sum_j |A_ij u*_j| + |b_i|);
+ * above USTAR_CHECK_TOL the solve fails (docs/reliability.md). */
+#define USTAR_CHECK_TOL 1e-10
+typedef struct ustar_check {
+  double dmean, umean, rmax, rscale; /* maxima over the elements (umean: rms u) */
+  int32_t dmean_elem, rmax_elem;
+} ustar_check;
+void ustar_check_element(ustar_check *c, int32_t e, int ncomp, const double *sums);
+/* Sets *check; an error above the tolerance (HDGCL_ERROR_INTERNAL on the
+ * reference path, a bug; else HDGCL_ERROR_OPENCL, the device's). */
+int ustar_check_finish(const ustar_check *c, bool reference, double *check);
+
+#endif
