@@ -175,18 +175,22 @@ static bool same_level(const hdg_expr *a, const hdg_expr *b) {
  * terms nests neither parentheses nor calls. */
 static int emit_chain(FILE *f, const hdg_expr *e, bool bare, const char *const *var_c) {
   if (!bare) return emit_node(f, e, var_c);
-  const hdg_expr *spine[EXPR_MAX_TREE_DEPTH + 1];
-  int n = 0;
-  for (const hdg_expr *s = e; n <= EXPR_MAX_TREE_DEPTH; s = s->a) {
-    spine[n++] = s;
-    if (!same_level(s->a, s)) break;
-  }
-  HDGCL_TRY(emit_node(f, spine[n - 1]->a, var_c));
-  for (int k = n - 1; k >= 0; k--) {
+  /* A long spine goes on the heap: chains nest inside chains' operands, and
+   * a spine of EXPR_MAX_TREE_DEPTH pointers in every frame overflowed the
+   * stack (fuzz_expr, tests/fuzz/corpus/expr/crash-emit-nested-chains). */
+  int n = 1;
+  for (const hdg_expr *s = e; n <= EXPR_MAX_TREE_DEPTH && same_level(s->a, s); s = s->a) n++;
+  const hdg_expr *few[32], **spine = few; /* short chains, the common case: no allocation */
+  if (n > 32) HDGCL_TRY(hdgcl_calloc((size_t)n, sizeof *spine, "an expression's chain", &spine));
+  const hdg_expr *s = e;
+  for (int k = 0; k < n; k++, s = s->a) spine[k] = s;
+  int status = emit_node(f, spine[n - 1]->a, var_c);
+  for (int k = n - 1; k >= 0 && status == HDGCL_SUCCESS; k--) {
     fprintf(f, " %s ", operator_text(spine[k]->kind));
-    HDGCL_TRY(emit_node(f, spine[k]->b, var_c));
+    status = emit_node(f, spine[k]->b, var_c);
   }
-  return HDGCL_SUCCESS;
+  if (spine != few) free(spine);
+  return status;
 }
 
 static int emit_node(FILE *f, const hdg_expr *e, const char *const *var_c) {
