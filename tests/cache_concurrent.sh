@@ -16,7 +16,7 @@ round() { # NAME: $procs solves at once, all with the same cache
     pids="$pids $!"
     i=$((i + 1))
   done
-  codes="" failed=0
+  failed=0
   for pid in $pids; do
     wait "$pid" || failed=$((failed + 1))
   done

@@ -18,16 +18,16 @@ static double now(void) {
 static double started = -1.0; /* the first status's time */
 static double last_shown = -1.0;
 static bool shown;             /* a line is on the screen */
+/* Quiet for runs that end quickly: a line only after this many seconds
+ * (HDGCL_PROGRESS_AFTER, default 2; tests set 0), read once at install. */
+static double show_after = 2.0;
 
 static void show(void *data, const char *line) {
   (void)data;
   double t = now();
   if (started < 0) started = t;
-  /* Quiet for runs that end quickly: after HDGCL_PROGRESS_AFTER seconds
-   * (default 2; tests set 0), then at most ten updates a second. */
-  const char *env = getenv("HDGCL_PROGRESS_AFTER");
-  double after = env && env[0] ? atof(env) : 2.0;
-  if (t - started < after || (shown && t - last_shown < 0.1)) return;
+  /* then at most ten updates a second */
+  if (t - started < show_after || (shown && t - last_shown < 0.1)) return;
   fprintf(stderr, "\r%s\033[K", line);
   fflush(stderr);
   shown = true;
@@ -36,6 +36,8 @@ static void show(void *data, const char *line) {
 
 int cli_progress_install(hdgcl_context ctx, bool quiet) {
   if (quiet || !isatty(STDERR_FILENO)) return HDGCL_SUCCESS;
+  const char *env = getenv("HDGCL_PROGRESS_AFTER");
+  if (env && env[0]) show_after = atof(env);
   return hdgcl_context_set_progress(ctx, show, NULL);
 }
 

@@ -143,14 +143,13 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
 static void progress_iterations(void *solver, int it, double relres) {
   hdgcl_solver s = solver;
   if (!s->ctx->progress) return;
-  static double started;
   double now = hdgcl_wtime();
-  if (it == 0) started = now;
+  if (it == 0) s->krylov_started = now;
   char left[64] = "";
   if (it > 0 && relres > 0 && relres < 1 && relres > s->rtol) {
     double per_iteration = log(relres) / it; /* < 0 */
     double remaining = log(s->rtol / relres) / per_iteration;
-    snprintf(left, sizeof left, ", about %.0f s left", remaining * (now - started) / it);
+    snprintf(left, sizeof left, ", about %.0f s left", remaining * (now - s->krylov_started) / it);
   }
   hdgcl_progress(s->ctx, "%s iteration %d, residual %.2e (rtol %.0e)%s",
                  s->solver == SOLVER_GMRES ? "GMRES" : "CG", it, relres, s->rtol, left);

@@ -43,6 +43,7 @@ struct hdgcl_solver_s {
 
   hdg_solution sol; /* host copies of the trace system and the solution, both paths */
   bool solved;
+  double krylov_started; /* wall time of the Krylov solve's first residual (the progress line) */
   hdgcl_result result;
   device_pipeline *dev;
 };
