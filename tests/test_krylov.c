@@ -94,8 +94,8 @@ static void nonsymmetric_pairs(hdgcl_context ctx, const char *mesh, const char *
   solved_destroy(&base);
 }
 
-static int iterations(hdgcl_context ctx, const char *solver, const char *precond) {
-  solved s = solve_with(ctx, "square:6", "order", "3", "solver", solver, "precond", precond,
+static int iterations(hdgcl_context ctx, const char *solver, const char *precond_name) {
+  solved s = solve_with(ctx, "square:6", "order", "3", "solver", solver, "precond", precond_name,
                         "rtol", "1e-10", NULL);
   int it = s.status ? -1 : s.result->iterations;
   solved_destroy(&s);
@@ -105,11 +105,11 @@ static int iterations(hdgcl_context ctx, const char *solver, const char *precond
 /* Iterations of one solve (-1 on failure); the trace of every face copied to
  * `trace` (capacity `count` values) if given. */
 static int solve_iterations(hdgcl_context ctx, const char *mesh, const char *problem,
-                            const char *order, const char *solver, const char *precond,
+                            const char *order, const char *solver, const char *precond_name,
                             const char *format, const char *cheb_degree, double *trace,
                             size_t count) {
   solved s = solve_with(ctx, mesh, "problem", problem, "order", order, "solver", solver, "precond",
-                        precond, "format", format, "cheb-degree", cheb_degree, NULL);
+                        precond_name, "format", format, "cheb-degree", cheb_degree, NULL);
   int it = s.status ? -1 : s.result->iterations;
   if (!s.status && trace) {
     const double *t;

@@ -64,6 +64,23 @@ int discretisation_init(hdg_discretisation *d, int order) {
   return HDGCL_SUCCESS;
 }
 
+int discretisation_create_level(const hdg_discretisation *fine, int order,
+                                hdg_discretisation *level) {
+  *level = (hdg_discretisation){.mesh = fine->mesh,
+                                .problem = fine->problem,
+                                .user = fine->user, /* owned by the fine discretisation */
+                                .params = fine->params, /* the same PDE: only the degree changes */
+                                .materials = fine->materials,
+                                .nonsymmetric = fine->nonsymmetric,
+                                .tau = fine->tau};
+  HDGCL_TRY(discretisation_init(level, order));
+  if (level->num.num_unknown_faces != fine->num.num_unknown_faces)
+    return hdgcl_error(HDGCL_ERROR_INTERNAL,
+                       "p-multigrid level %d: %d unknown faces, the fine level has %d", order,
+                       level->num.num_unknown_faces, fine->num.num_unknown_faces);
+  return HDGCL_SUCCESS;
+}
+
 void discretisation_release(hdg_discretisation *d) {
   hdg_reference_destroy(&d->ref);
   hdg_numbering_destroy(&d->num);

@@ -2,7 +2,7 @@
  * coefficients per element, everything a trace operator needs that knows
  * nothing about devices or solver options (docs/architecture.md).  Both
  * implementations of the operator read it: the reference path (host/reference)
- * and the device pipeline (host/pipeline, through the solver object). */
+ * and the device pipeline (host/pipeline). */
 #ifndef HDGCL_HOST_DISCRETISATION_H
 #define HDGCL_HOST_DISCRETISATION_H
 
@@ -48,6 +48,11 @@ typedef struct hdg_discretisation {
  * tables at degree `order`, the numbering, the coefficients per element and
  * the Robin blocks. */
 int discretisation_init(hdg_discretisation *d, int order);
+/* *level: fine's mesh, problem, coefficients and trace unknowns at degree
+ * `order` (a p-multigrid level; it shares fine's user problem, so fine must
+ * outlive it).  Release it with discretisation_release even on failure. */
+int discretisation_create_level(const hdg_discretisation *fine, int order,
+                                hdg_discretisation *level);
 /* Frees what discretisation_init built, and the user's problem if owned. */
 void discretisation_release(hdg_discretisation *d);
 

@@ -10,7 +10,7 @@
 #include "drivers/bench.h"
 #include "core/blas.h"
 #include "core/error.h"
-#include "pipeline/pipeline.h"
+#include "drivers/solver_impl.h"
 #include "solvers/spmv.h"
 
 #define TRIALS 3
@@ -286,7 +286,7 @@ int bench_local_gemm(hdgcl_solver s, double min_seconds, bench_kernel *out) {
 static int local_stage_op(hdgcl_context ctx, void *arg) {
   (void)ctx;
   hdgcl_solver s = arg;
-  return local_stage_run_all(s, &s->dev->local);
+  return local_stage_run_all(s->dev, &s->dev->local);
 }
 
 int bench_local_stage(hdgcl_solver s, double min_seconds, bench_kernel *out) {

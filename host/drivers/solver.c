@@ -204,7 +204,14 @@ static int solver_init(hdgcl_solver s, int order) {
   r->lambda_max = s->disc.lambda_max;
   r->h = largest_diameter(mesh);
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) r->stages[i].name = stage_names[i];
-  if (!hdgcl_context_is_reference(ctx)) HDGCL_TRY(pipeline_create(s));
+  if (!hdgcl_context_is_reference(ctx)) {
+    pipeline_options popts = {.chunk = s->chunk_option,
+                              .keep_local = s->keep_local,
+                              .scratch = s->scratch,
+                              .format = s->format};
+    solver_settings set = solver_krylov_settings(s);
+    HDGCL_TRY(pipeline_create(ctx, &s->disc, &popts, &set, &s->sol, &s->result, &s->dev));
+  }
   return HDGCL_SUCCESS;
 }
 
@@ -229,54 +236,6 @@ fail:
   return status;
 }
 
-int solver_create_level(hdgcl_solver fine, int order, int precond_kind, int cheb_degree,
-                        int gmres_restart, int64_t chunk, hdgcl_solver *level) {
-  *level = NULL;
-  hdgcl_solver s;
-  HDGCL_TRY(hdgcl_calloc(1, sizeof *s, "p-multigrid level", &s));
-  s->ctx = fine->ctx;
-  s->disc.mesh = fine->disc.mesh;
-  s->disc.problem = fine->disc.problem;
-  s->disc.user = fine->disc.user; /* owned by the fine solver */
-  s->disc.params = fine->disc.params; /* the same PDE: only the discretisation degree changes */
-  s->disc.materials = fine->disc.materials;
-  s->disc.nonsymmetric = fine->disc.nonsymmetric;
-  s->disc.tau = fine->disc.tau;
-  s->rtol = fine->rtol;
-  s->maxit = fine->maxit;
-  s->precond = precond_kind;
-  s->format = fine->format;
-  s->solver = gmres_restart > 0 ? SOLVER_GMRES : SOLVER_CG;
-  s->restart = gmres_restart > 0 ? gmres_restart : fine->restart;
-  s->cheb_degree = cheb_degree;
-  s->cheb_inner = PRECOND_BLOCK_JACOBI;
-  s->pmg_smooth = fine->pmg_smooth;
-  s->pmg_coarse = fine->pmg_coarse;
-  s->chunk_option = chunk; /* no larger than the fine level's batches */
-  s->keep_local = 0;       /* no recovery on a level: nothing to keep */
-  s->scratch = fine->scratch;
-  int status;
-  HDGCL_TRY_GOTO(status, solver_init(s, order), fail);
-  if (s->disc.num.num_unknown_faces != fine->disc.num.num_unknown_faces) {
-    status = hdgcl_error(HDGCL_ERROR_INTERNAL,
-                         "p-multigrid level %d: %d unknown faces, the fine level has %d", order,
-                         s->disc.num.num_unknown_faces, fine->disc.num.num_unknown_faces);
-    goto fail;
-  }
-  *level = s;
-  return HDGCL_SUCCESS;
-fail:
-  hdgcl_solver_destroy(&s);
-  return status;
-}
-
-bool solver_scratch_global(hdgcl_solver s, size_t bytes) {
-  if (s->scratch != SCRATCH_AUTO) return s->scratch == SCRATCH_GLOBAL;
-  hdgcl_device_info info;
-  if (hdgcl_context_info(s->ctx, &info) != HDGCL_SUCCESS) return true;
-  return bytes + 1024 > info.local_mem; /* 1 KiB for the kernels' other local arrays */
-}
-
 solver_settings solver_krylov_settings(const struct hdgcl_solver_s *s) {
   return (solver_settings){.solver = s->solver,
                            .rtol = s->rtol,
@@ -291,13 +250,6 @@ solver_settings solver_krylov_settings(const struct hdgcl_solver_s *s) {
                            .pmg_coarse = s->pmg_coarse,
                            .global_scratch = s->scratch == SCRATCH_GLOBAL,
                            .nonsymmetric = s->disc.nonsymmetric};
-}
-
-int solver_record_residual(hdgcl_solver s, double relres) {
-  HDGCL_TRY(hdg_solution_record_residual(&s->sol, relres));
-  s->result.history = s->sol.history;
-  s->result.history_length = s->sol.history_length;
-  return HDGCL_SUCCESS;
 }
 
 /* The figures of a solve that s->sol and s->result share, both ways. */
@@ -321,20 +273,27 @@ static void figures_to_result(const hdg_solution *sol, hdgcl_result *r) {
   r->history_length = sol->history_length;
 }
 
-/* The reference path: it reads the discretisation and the Krylov settings and
- * writes into s->sol, whose figures go into the result (also on failure, as
- * the iterations of a solve that did not converge). */
-static int solve_reference(hdgcl_solver s) {
+/* One solve by either implementation of the trace operator: the reference
+ * path (it reads the discretisation and the Krylov settings) or the device
+ * pipeline (built by solver_init).  Both write the solution and its figures
+ * into s->sol, whose figures go into the result (also on failure, as the
+ * iterations of a solve that did not converge); the pipeline writes its
+ * device figures into the result itself. */
+static int solve_trace(hdgcl_solver s) {
   figures_to_solution(&s->result, &s->sol);
-  solver_settings set = solver_krylov_settings(s);
-  int status = reference_solve(&s->disc, &set, &s->sol);
-  figures_to_result(&s->sol, &s->result);
-  return status;
-}
-
-int solver_elasticity_finish(hdgcl_solver s) {
-  figures_to_solution(&s->result, &s->sol);
-  int status = elasticity_finish(&s->disc, &s->sol);
+  int status;
+  if (s->dev) {
+    status = pipeline_solve(s->dev);
+    /* The cantilever's tip deflection from the trace (host, as on the reference path). */
+    if (status == HDGCL_SUCCESS && s->disc.problem->vector) {
+      double t = hdgcl_wtime();
+      status = elasticity_finish(&s->disc, &s->sol);
+      s->sol.stage_seconds[HDGCL_STAGE_DOWNLOAD] += hdgcl_wtime() - t;
+    }
+  } else {
+    solver_settings set = solver_krylov_settings(s);
+    status = reference_solve(&s->disc, &set, &s->sol);
+  }
   figures_to_result(&s->sol, &s->result);
   return status;
 }
@@ -369,7 +328,7 @@ int hdgcl_solver_solve(hdgcl_solver s) {
     s->result.stages[i].flops = 0;
     s->result.stages[i].bytes = 0;
   }
-  int status = hdgcl_context_is_reference(s->ctx) ? solve_reference(s) : pipeline_solve(s);
+  int status = solve_trace(s);
   if (status == HDGCL_SUCCESS && s->disc.user) status = user_results(s);
   s->solved = status == HDGCL_SUCCESS;
   double total = 0.0;
@@ -412,7 +371,7 @@ int hdgcl_solver_matrix(hdgcl_solver s, int *rows, int *slots, int *nf, const do
   if (!s) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_matrix: NULL solver");
   if (!s->solved)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_matrix: call hdgcl_solver_solve first");
-  if (s->dev && values) HDGCL_TRY(pipeline_download_matrix(s));
+  if (s->dev && values) HDGCL_TRY(pipeline_download_matrix(s->dev));
   if (rows) *rows = s->disc.num.num_unknown_faces;
   if (slots) *slots = s->disc.ref.sz.nslots;
   if (nf) *nf = s->disc.ref.sz.nfb; /* block size: ncomp * Nf */
@@ -425,7 +384,7 @@ int hdgcl_solver_matrix(hdgcl_solver s, int *rows, int *slots, int *nf, const do
 int hdgcl_solver_destroy(hdgcl_solver *solver) {
   if (!solver || !*solver) return HDGCL_SUCCESS;
   hdgcl_solver s = *solver;
-  pipeline_destroy(s);
+  pipeline_destroy(&s->dev);
   discretisation_release(&s->disc);
   free(s->outputs);
   hdg_solution_destroy(&s->sol);

@@ -4,46 +4,46 @@
 #include "core/error.h"
 #include "pipeline/pipeline.h"
 
-int assembly_create(hdgcl_solver s, assembly *as) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
+int assembly_create(device_pipeline *pl, assembly *as) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
   cl_program program;
-  HDGCL_TRY(pipeline_program(s, "pipeline/assemble.cl", true,
-                             FORMAT_INTERLEAVED(s->format) ? "-DINTERLEAVED" : NULL, &program));
+  HDGCL_TRY(pipeline_program(pl, "pipeline/assemble.cl", true,
+                             FORMAT_INTERLEAVED(pl->opts.format) ? "-DINTERLEAVED" : NULL, &program));
   HDGCL_TRY(hdgcl_kernel_create(program, "boundary_data", &as->boundary));
   HDGCL_TRY(hdgcl_kernel_create(program, "assemble_matrix", &as->matrix));
   HDGCL_TRY(hdgcl_kernel_create(program, "assemble_rhs", &as->rhs));
   HDGCL_TRY(hdgcl_kernel_create(program, "add_neumann", &as->neumann));
   HDGCL_TRY(hdgcl_kernel_create(program, "ell_columns", &as->ell_columns));
   HDGCL_TRY(hdgcl_kernel_create(program, "fix_solution", &as->fix));
-  size_t rows = s->disc.num.num_unknown_faces;
+  size_t rows = pl->disc->num.num_unknown_faces;
   size_t entries = rows * sz->nslots * sz->nfb * sz->nfb;
-  size_t nbnd = (size_t)(s->disc.mesh->num_faces - s->disc.mesh->num_interior_faces);
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, (entries ? entries : 1) * 8, "trace matrix", &as->values));
-  if (s->format == FORMAT_ELL)
-    HDGCL_TRY(hdgcl_buffer_create(s->ctx, (entries ? entries : 1) * 4, "ELL columns", &as->cols));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, (rows ? rows : 1) * sz->nfb * 8, "right-hand side",
+  size_t nbnd = (size_t)(pl->disc->mesh->num_faces - pl->disc->mesh->num_interior_faces);
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, (entries ? entries : 1) * 8, "trace matrix", &as->values));
+  if (pl->opts.format == FORMAT_ELL)
+    HDGCL_TRY(hdgcl_buffer_create(pl->ctx, (entries ? entries : 1) * 4, "ELL columns", &as->cols));
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, (rows ? rows : 1) * sz->nfb * 8, "right-hand side",
                                 &as->rhs_buf));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, (nbnd ? nbnd : 1) * sz->nfb * 8, "boundary data",
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, (nbnd ? nbnd : 1) * sz->nfb * 8, "boundary data",
                                 &as->bvals));
   return HDGCL_SUCCESS;
 }
 
-int assembly_boundary_data(hdgcl_solver s, assembly *as) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
-  const hdgcl_mesh *m = s->disc.mesh;
-  device_data *d = &s->dev->data;
+int assembly_boundary_data(device_pipeline *pl, assembly *as) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdgcl_mesh *m = pl->disc->mesh;
+  device_data *d = &pl->data;
   cl_int nint = m->num_interior_faces, nbnd = m->num_faces - m->num_interior_faces;
-  cl_int pid = s->disc.params.id, pdeg = s->disc.params.degree;
-  double k2 = s->disc.params.param, mu = s->disc.params.mu, lambda = s->disc.params.lambda;
-  size_t rows = s->disc.num.num_unknown_faces, entries = rows * sz->nslots * sz->nfb * sz->nfb;
-  if (entries) HDGCL_TRY(hdgcl_buffer_fill(s->ctx, &as->values, 0, entries * 8, 0.0));
-  if (rows) HDGCL_TRY(hdgcl_buffer_fill(s->ctx, &as->rhs_buf, 0, rows * sz->nfb * 8, 0.0));
-  if (s->format == FORMAT_ELL && rows) {
+  cl_int pid = pl->disc->params.id, pdeg = pl->disc->params.degree;
+  double k2 = pl->disc->params.param, mu = pl->disc->params.mu, lambda = pl->disc->params.lambda;
+  size_t rows = pl->disc->num.num_unknown_faces, entries = rows * sz->nslots * sz->nfb * sz->nfb;
+  if (entries) HDGCL_TRY(hdgcl_buffer_fill(pl->ctx, &as->values, 0, entries * 8, 0.0));
+  if (rows) HDGCL_TRY(hdgcl_buffer_fill(pl->ctx, &as->rhs_buf, 0, rows * sz->nfb * 8, 0.0));
+  if (pl->opts.format == FORMAT_ELL && rows) {
     cl_int nu = (cl_int)rows;
     hdgcl_arg args[] = {HDGCL_ARG(nu), HDGCL_ARG(d->block_cols.mem), HDGCL_ARG(as->cols.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(as->ell_columns, 3, args));
     size_t global = rows * sz->nfb;
-    HDGCL_TRY(hdgcl_kernel_launch(s->ctx, as->ell_columns, 1, &global, NULL, NULL));
+    HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, as->ell_columns, 1, &global, NULL, NULL));
   }
   if (nbnd == 0) return HDGCL_SUCCESS;
   hdgcl_arg args[] = {HDGCL_ARG(nint),           HDGCL_ARG(nbnd),
@@ -60,19 +60,19 @@ int assembly_boundary_data(hdgcl_solver s, assembly *as) {
                       HDGCL_ARG(as->bvals.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->boundary, sizeof args / sizeof *args, args));
   size_t global = (size_t)nbnd;
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, as->boundary, 1, &global, NULL, NULL));
-  s->result.stages[HDGCL_STAGE_ASSEMBLE].flops +=
-      (double)nbnd * s->disc.ref.qface.n * (2.0 * sz->nfb + 40.0 * sz->ncomp);
-  s->result.stages[HDGCL_STAGE_ASSEMBLE].bytes += (double)nbnd * sz->nfb * 8;
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, as->boundary, 1, &global, NULL, NULL));
+  pl->report->stages[HDGCL_STAGE_ASSEMBLE].flops +=
+      (double)nbnd * pl->disc->ref.qface.n * (2.0 * sz->nfb + 40.0 * sz->ncomp);
+  pl->report->stages[HDGCL_STAGE_ASSEMBLE].bytes += (double)nbnd * sz->nfb * 8;
   return HDGCL_SUCCESS;
 }
 
-int assembly_add_chunk(hdgcl_solver s, assembly *as, const local_stage *ls, int64_t e0, int64_t n) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
-  device_data *d = &s->dev->data;
-  size_t rows = s->disc.num.num_unknown_faces;
+int assembly_add_chunk(device_pipeline *pl, assembly *as, const local_stage *ls, int64_t e0, int64_t n) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  device_data *d = &pl->data;
+  size_t rows = pl->disc->num.num_unknown_faces;
   if (!rows) return HDGCL_SUCCESS;
-  cl_int nu = (cl_int)rows, ce0 = (cl_int)e0, cn = (cl_int)n, nint = s->disc.mesh->num_interior_faces;
+  cl_int nu = (cl_int)rows, ce0 = (cl_int)e0, cn = (cl_int)n, nint = pl->disc->mesh->num_interior_faces;
   hdgcl_arg margs[] = {HDGCL_ARG(nu),
                        HDGCL_ARG(ce0),
                        HDGCL_ARG(cn),
@@ -87,7 +87,7 @@ int assembly_add_chunk(hdgcl_solver s, assembly *as, const local_stage *ls, int6
    * (an H100 holds 270k resident) and keep the launch far below 2^31. */
   size_t global = rows * sz->nslots * sz->nfb * sz->nfb;
   if (global > ((size_t)1 << 20)) global = (size_t)1 << 20;
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, as->matrix, 1, &global, NULL, NULL));
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, as->matrix, 1, &global, NULL, NULL));
   hdgcl_arg rargs[] = {HDGCL_ARG(nu),
                        HDGCL_ARG(ce0),
                        HDGCL_ARG(cn),
@@ -102,25 +102,25 @@ int assembly_add_chunk(hdgcl_solver s, assembly *as, const local_stage *ls, int6
                        HDGCL_ARG(as->rhs_buf.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->rhs, sizeof rargs / sizeof *rargs, rargs));
   global = rows * sz->nfb;
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, as->rhs, 1, &global, NULL, NULL));
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, as->rhs, 1, &global, NULL, NULL));
   /* Each matrix entry: one add per neighbour; the matrix is read and written once
    * per chunk and every K_e entry is read once (the right-hand side reads the
    * K_e rows of the face again, with the Dirichlet columns). */
   double entries = (double)rows * sz->nslots * sz->nfb * sz->nfb;
   double nt1 = sz->ntb + 1;
-  s->result.stages[HDGCL_STAGE_ASSEMBLE].flops += (double)rows * sz->nfb * 2 + entries;
-  s->result.stages[HDGCL_STAGE_ASSEMBLE].bytes +=
+  pl->report->stages[HDGCL_STAGE_ASSEMBLE].flops += (double)rows * sz->nfb * 2 + entries;
+  pl->report->stages[HDGCL_STAGE_ASSEMBLE].bytes +=
       8.0 * (2 * entries + (double)n * nt1 * nt1 + 2.0 * rows * sz->nfb) +
       4.0 * rows * (sz->nslots + 5);
   return HDGCL_SUCCESS;
 }
 
-int assembly_finish(hdgcl_solver s, assembly *as) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
-  device_data *d = &s->dev->data;
-  size_t rows = s->disc.num.num_unknown_faces;
-  if (!rows || s->disc.mesh->num_faces == s->disc.mesh->num_interior_faces) return HDGCL_SUCCESS;
-  cl_int nu = (cl_int)rows, nint = s->disc.mesh->num_interior_faces;
+int assembly_finish(device_pipeline *pl, assembly *as) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  device_data *d = &pl->data;
+  size_t rows = pl->disc->num.num_unknown_faces;
+  if (!rows || pl->disc->mesh->num_faces == pl->disc->mesh->num_interior_faces) return HDGCL_SUCCESS;
+  cl_int nu = (cl_int)rows, nint = pl->disc->mesh->num_interior_faces;
   hdgcl_arg args[] = {HDGCL_ARG(nu),
                       HDGCL_ARG(nint),
                       HDGCL_ARG(d->unknown_face.mem),
@@ -133,30 +133,30 @@ int assembly_finish(hdgcl_solver s, assembly *as) {
                       HDGCL_ARG(as->values.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->neumann, sizeof args / sizeof *args, args));
   size_t global = rows * sz->nfb;
-  return hdgcl_kernel_launch(s->ctx, as->neumann, 1, &global, NULL, NULL);
+  return hdgcl_kernel_launch(pl->ctx, as->neumann, 1, &global, NULL, NULL);
 }
 
-int assembly_fix_solution(hdgcl_solver s, assembly *as, hdgcl_buffer *x) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
-  device_data *d = &s->dev->data;
-  size_t rows = s->disc.num.num_unknown_faces;
-  if (!rows || sz->ncomp == 1 || s->disc.mesh->num_faces == s->disc.mesh->num_interior_faces)
+int assembly_fix_solution(device_pipeline *pl, assembly *as, hdgcl_buffer *x) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  device_data *d = &pl->data;
+  size_t rows = pl->disc->num.num_unknown_faces;
+  if (!rows || sz->ncomp == 1 || pl->disc->mesh->num_faces == pl->disc->mesh->num_interior_faces)
     return HDGCL_SUCCESS;
-  cl_int nu = (cl_int)rows, nint = s->disc.mesh->num_interior_faces;
+  cl_int nu = (cl_int)rows, nint = pl->disc->mesh->num_interior_faces;
   hdgcl_arg args[] = {HDGCL_ARG(nu), HDGCL_ARG(nint), HDGCL_ARG(d->unknown_face.mem),
                       HDGCL_ARG(d->face_fixed.mem), HDGCL_ARG(as->bvals.mem), HDGCL_ARG(x->mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->fix, sizeof args / sizeof *args, args));
   size_t global = rows * sz->nfb;
-  return hdgcl_kernel_launch(s->ctx, as->fix, 1, &global, NULL, NULL);
+  return hdgcl_kernel_launch(pl->ctx, as->fix, 1, &global, NULL, NULL);
 }
 
-void assembly_destroy(hdgcl_solver s, assembly *as) {
+void assembly_destroy(device_pipeline *pl, assembly *as) {
   cl_kernel kernels[] = {as->boundary, as->matrix, as->rhs, as->neumann, as->ell_columns, as->fix};
   for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
     if (kernels[i]) clReleaseKernel(kernels[i]);
-  hdgcl_buffer_release(s->ctx, &as->values);
-  hdgcl_buffer_release(s->ctx, &as->cols);
-  hdgcl_buffer_release(s->ctx, &as->rhs_buf);
-  hdgcl_buffer_release(s->ctx, &as->bvals);
+  hdgcl_buffer_release(pl->ctx, &as->values);
+  hdgcl_buffer_release(pl->ctx, &as->cols);
+  hdgcl_buffer_release(pl->ctx, &as->rhs_buf);
+  hdgcl_buffer_release(pl->ctx, &as->bvals);
   *as = (assembly){0};
 }

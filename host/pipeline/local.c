@@ -49,11 +49,11 @@ static double k0_factor_count(const hdg_sizes *sz) {
  * or local_element): K0's factors, 2 DIM + 3 per pair of faces and 1 per
  * face (F15), the factors of [W | F], about 2 DIM^2 + 4 per face, W
  * 2 (DIM + 1) NT NP (F14) and the load 2 NQ NP (F16). */
-static double factor_load_flops(hdgcl_solver s) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
+static double factor_load_flops(device_pipeline *pl) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
   double P = sz->np, T = sz->nt, NF2 = (double)sz->nfaces * sz->nfaces, D = sz->dim;
   return 2.0 * (D + 1) * T * P + NF2 * (2.0 * D + 3) + sz->nfaces * (2.0 * D * D + 5) +
-         2.0 * s->disc.ref.qload.n * P;
+         2.0 * pl->disc->ref.qload.n * P;
 }
 
 /* The methods of Z = S^-1 [W | F]: S^-1 by cl/pipeline/local.cl's local_invert (its
@@ -106,26 +106,26 @@ static int tiled_cols(const local_stage *ls, int kind) {
   return kind == INVERT_SOLVE ? ls->rows + ls->cols : ls->rows;
 }
 
-static int choose_chunk(hdgcl_solver s, local_stage *ls) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
+static int choose_chunk(device_pipeline *pl, local_stage *ls) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
   hdgcl_device_info info;
-  HDGCL_TRY(hdgcl_context_info(s->ctx, &info));
-  int64_t ne = s->disc.mesh->num_elements;
+  HDGCL_TRY(hdgcl_context_info(pl->ctx, &info));
+  int64_t ne = pl->disc->mesh->num_elements;
   uint64_t np = ls->rows, nt1 = ls->cols;
   uint64_t post = (uint64_t)(sz->np1 - 1) * sz->np1 / 2 + (uint64_t)sz->ncomp * sz->np1; /* postprocessing scratch */
   uint64_t per = 8 * (2 * np * np + np + np * nt1 + nt1 * nt1 + post); /* S, scratches, [W|F], K */
-  if (s->disc.nonsymmetric) per += 8 * np * nt1;                     /* [W_t|F] */
+  if (pl->disc->nonsymmetric) per += 8 * np * nt1;                     /* [W_t|F] */
   if (ls->k0_factors) /* scalar problems on affine elements: K0's and local_build's factors */
     per += 8 * (uint64_t)(k0_factor_count(sz) + local_factor_count(sz));
-  if (s->dev->mapped) /* M, X, G, factors; and recovery's per-point factors */
-    per += local_mapped_bytes_per_element(s) +
-           8 * (uint64_t)s->disc.ref.qload.n * (2 + 2 * sz->dim * sz->dim + sz->dim);
+  if (pl->mapped) /* M, X, G, factors; and recovery's per-point factors */
+    per += local_mapped_bytes_per_element(pl) +
+           8 * (uint64_t)pl->disc->ref.qload.n * (2 + 2 * sz->dim * sz->dim + sz->dim);
   uint64_t zper = 8 * np * nt1;
-  uint64_t fixed = pipeline_fixed_bytes(s);
+  uint64_t fixed = pipeline_fixed_bytes(pl);
   /* 90% of the device (or --max-device-memory), less what other solvers on
    * this context hold already (the finer levels of p-multigrid). */
   uint64_t held = 0, peak = 0;
-  HDGCL_TRY(hdgcl_context_memory(s->ctx, &held, &peak));
+  HDGCL_TRY(hdgcl_context_memory(pl->ctx, &held, &peak));
   uint64_t budget = info.global_mem / 10 * 9;
   budget = held < budget ? budget - held : 0;
   if (fixed + per + zper > budget)
@@ -134,13 +134,13 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
                        "more than the %.1f MiB left of 90%% of the %.1f MiB of %s (use a smaller "
                        "mesh or order)",
                        fixed / 1048576.0, (per + zper) / 1024.0, budget / 1048576.0,
-                       info.global_mem / 1048576.0, hdgcl_context_memory_name(s->ctx));
+                       info.global_mem / 1048576.0, hdgcl_context_memory_name(pl->ctx));
   uint64_t avail = budget - fixed;
   uint64_t biggest = np * np > np * nt1 ? np * np : np * nt1;
   if (nt1 * nt1 > biggest) biggest = nt1 * nt1;
-  if (s->dev->mapped) {
+  if (pl->mapped) {
     uint64_t m, x, t, fac;
-    local_mapped_sizes(s, &m, &x, &t, &fac);
+    local_mapped_sizes(pl, &m, &x, &t, &fac);
     if (m > biggest) biggest = m;
     if (x > biggest) biggest = x;
     if (t > biggest) biggest = t;
@@ -152,8 +152,8 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   bool fits_keep = (uint64_t)ne * zper <= info.max_alloc && (uint64_t)ne * np * nt1 <= INT_MAX &&
                    (uint64_t)ne * zper + per * (uint64_t)(ne < 4096 ? ne : 4096) <= avail;
   /* Mapped elements recover q from L and X, which only the chunk's own buffers hold. */
-  ls->keep = !s->dev->mapped && (s->keep_local == 1 || (s->keep_local == -1 && fits_keep));
-  if (s->keep_local == 1 && (!fits_keep || s->dev->mapped))
+  ls->keep = !pl->mapped && (pl->opts.keep_local == 1 || (pl->opts.keep_local == -1 && fits_keep));
+  if (pl->opts.keep_local == 1 && (!fits_keep || pl->mapped))
     return hdgcl_error(HDGCL_ERROR_MEMORY,
                        "--keep-local true: the local solvers of %lld elements need %.1f MiB, "
                        "the device has %.1f MiB free",
@@ -164,7 +164,7 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   if (chunk > by_alloc) chunk = by_alloc;
   /* One work-group of up to 256 work-items per element: stay below 2^31. */
   if (chunk > INT_MAX / 256) chunk = INT_MAX / 256;
-  if (s->chunk_option > 0 && s->chunk_option < chunk) chunk = s->chunk_option;
+  if (pl->opts.chunk > 0 && pl->opts.chunk < chunk) chunk = pl->opts.chunk;
   if (chunk > ne) chunk = ne;
   if (chunk < 1)
     return hdgcl_error(HDGCL_ERROR_MEMORY, "no device memory left for a batch of elements");
@@ -173,13 +173,13 @@ static int choose_chunk(hdgcl_solver s, local_stage *ls) {
   return HDGCL_SUCCESS;
 }
 
-static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
+static int build_chunk(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
 
 /* The tiled kernel of method `kind` (INVERT_TILED or INVERT_SOLVE) on grid i,
  * compiled on first use (a compilation per grid and size is slow on some
  * devices: only the grids a trial or a choice needs are built); NULL where
  * its tile does not fit in registers. */
-static int tiled_kernel(hdgcl_solver s, local_stage *ls, int kind, int i, cl_kernel *out) {
+static int tiled_kernel(device_pipeline *pl, local_stage *ls, int kind, int i, cl_kernel *out) {
   bool solve = kind == INVERT_SOLVE;
   cl_kernel *slot = solve ? &ls->solve[i] : &ls->tiled[i];
   *out = NULL;
@@ -194,7 +194,7 @@ static int tiled_kernel(hdgcl_solver s, local_stage *ls, int kind, int i, cl_ker
     else
       snprintf(defines, sizeof defines, "-DGRID=%d", gauss_jordan_grids[i]);
     static const char *const gauss_jordan[] = {"pipeline/gauss_jordan_tiled.h", NULL};
-    HDGCL_TRY(pipeline_program_with(s, solve ? gauss_jordan : NULL,
+    HDGCL_TRY(pipeline_program_with(pl, solve ? gauss_jordan : NULL,
                                     solve ? "pipeline/local_solve_tiled.cl" : "pipeline/local_invert_tiled.cl",
                                     false, defines, &program));
     HDGCL_TRY(hdgcl_kernel_create(program, solve ? "local_solve_tiled" : "local_invert_tiled",
@@ -204,7 +204,7 @@ static int tiled_kernel(hdgcl_solver s, local_stage *ls, int kind, int i, cl_ker
   return HDGCL_SUCCESS;
 }
 
-int local_invert_tiled_kernel(hdgcl_solver s, local_stage *ls, cl_kernel *out, size_t *wg) {
+int local_invert_tiled_kernel(device_pipeline *pl, local_stage *ls, cl_kernel *out, size_t *wg) {
   *out = NULL;
   int pick = -1;
   for (int i = 0; i < NUM_TILED; i++) {
@@ -213,9 +213,9 @@ int local_invert_tiled_kernel(hdgcl_solver s, local_stage *ls, cl_kernel *out, s
   }
   if (pick < 0) return HDGCL_SUCCESS;
   cl_kernel kernel;
-  HDGCL_TRY(tiled_kernel(s, ls, INVERT_TILED, pick, &kernel));
+  HDGCL_TRY(tiled_kernel(pl, ls, INVERT_TILED, pick, &kernel));
   size_t w = (size_t)gauss_jordan_grids[pick] * gauss_jordan_grids[pick];
-  if (kernel && w <= pipeline_kernel_max_wg(s, kernel)) {
+  if (kernel && w <= pipeline_kernel_max_wg(pl, kernel)) {
     *out = kernel;
     *wg = w;
   }
@@ -225,7 +225,7 @@ int local_invert_tiled_kernel(hdgcl_solver s, local_stage *ls, cl_kernel *out, s
 /* *slot = the kernel `name` of cl/NAME.cl (after cl/HEADER, NULL for none)
  * built with NRHS = the columns of [W | F], compiled on first use (as the
  * tiled kernels). */
-static int nrhs_kernel(hdgcl_solver s, local_stage *ls, const char *name, const char *header,
+static int nrhs_kernel(device_pipeline *pl, local_stage *ls, const char *name, const char *header,
                        cl_kernel *slot) {
   if (!*slot) {
     char defines[32], file[64];
@@ -233,7 +233,7 @@ static int nrhs_kernel(hdgcl_solver s, local_stage *ls, const char *name, const 
     cl_program program;
     snprintf(defines, sizeof defines, "-DNRHS=%d", ls->cols);
     snprintf(file, sizeof file, "pipeline/%s.cl", name);
-    HDGCL_TRY(pipeline_program_with(s, headers, file, false, defines, &program));
+    HDGCL_TRY(pipeline_program_with(pl, headers, file, false, defines, &program));
     HDGCL_TRY(hdgcl_kernel_create(program, name, slot));
   }
   return HDGCL_SUCCESS;
@@ -242,22 +242,22 @@ static int nrhs_kernel(hdgcl_solver s, local_stage *ls, const char *name, const 
 /* The kernel of method `kind` at work-group size wg into *out, NULL where
  * that pair does not exist here (Cholesky for a nonsymmetric or indefinite
  * S, a tiled grid whose tile does not fit, a size above the kernel's limit). */
-static int invert_kernel(hdgcl_solver s, local_stage *ls, int kind, size_t wg, cl_kernel *out) {
+static int invert_kernel(device_pipeline *pl, local_stage *ls, int kind, size_t wg, cl_kernel *out) {
   cl_kernel kernel = NULL;
   bool spd = !ls->nonsymmetric && !ls->vector;
   if (kind == INVERT_CHOLESKY && spd) kernel = ls->invert;
   if (kind == INVERT_GAUSS_JORDAN) kernel = ls->invert;
   for (int i = 0; i < NUM_TILED && (kind == INVERT_TILED || kind == INVERT_SOLVE); i++)
-    if ((size_t)gauss_jordan_grids[i] * gauss_jordan_grids[i] == wg) HDGCL_TRY(tiled_kernel(s, ls, kind, i, &kernel));
+    if ((size_t)gauss_jordan_grids[i] * gauss_jordan_grids[i] == wg) HDGCL_TRY(tiled_kernel(pl, ls, kind, i, &kernel));
   if (kind == INVERT_COLUMNS && spd && ls->rows <= COLUMNS_MAX) {
-    HDGCL_TRY(nrhs_kernel(s, ls, "local_solve_columns", NULL, &ls->columns));
+    HDGCL_TRY(nrhs_kernel(pl, ls, "local_solve_columns", NULL, &ls->columns));
     kernel = ls->columns;
   }
   if (kind == INVERT_CHOLESKY_SOLVE && spd) {
-    HDGCL_TRY(nrhs_kernel(s, ls, "local_cholesky_solve", "pipeline/cholesky_rows.h", &ls->cholesky_solve));
+    HDGCL_TRY(nrhs_kernel(pl, ls, "local_cholesky_solve", "pipeline/cholesky_rows.h", &ls->cholesky_solve));
     kernel = ls->cholesky_solve;
   }
-  *out = kernel && wg >= 1 && wg <= pipeline_kernel_max_wg(s, kernel) ? kernel : NULL;
+  *out = kernel && wg >= 1 && wg <= pipeline_kernel_max_wg(pl, kernel) ? kernel : NULL;
   return HDGCL_SUCCESS;
 }
 
@@ -265,20 +265,20 @@ static int invert_kernel(hdgcl_solver s, local_stage *ls, int kind, size_t wg, c
  * at most FLAT_WG (fewer where the device or oclgrind allows fewer), the
  * global size rounded up: the kernels check their range. */
 #define FLAT_WG 128
-static int launch_flat(hdgcl_solver s, cl_kernel kernel, size_t items, size_t wg) {
+static int launch_flat(device_pipeline *pl, cl_kernel kernel, size_t items, size_t wg) {
   if (!wg) {
-    wg = pipeline_kernel_max_wg(s, kernel);
+    wg = pipeline_kernel_max_wg(pl, kernel);
     if (wg > FLAT_WG) wg = FLAT_WG;
   }
   size_t global = (items + wg - 1) / wg * wg;
-  return hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL);
+  return hdgcl_kernel_launch(pl->ctx, kernel, 1, &global, &wg, NULL);
 }
 
 /* Z = S^-1 [W | F] for the elements of the chunk buffers' first n slots,
  * into Z from element slot z0 on: by method `kind` at work-group size wg. */
-static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n, int64_t z0) {
+static int launch_z(device_pipeline *pl, local_stage *ls, int kind, size_t wg, int64_t n, int64_t z0) {
   cl_kernel kernel;
-  HDGCL_TRY(invert_kernel(s, ls, kind, wg, &kernel));
+  HDGCL_TRY(invert_kernel(pl, ls, kind, wg, &kernel));
   if (!kernel) return hdgcl_error(HDGCL_ERROR_INTERNAL, "local_invert: no kernel %s:%zu",
                                   invert_names[kind], wg);
   size_t np = ls->rows, nt1 = ls->cols, global = (size_t)n * wg;
@@ -289,42 +289,42 @@ static int launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_
     hdgcl_arg a[] = {HDGCL_ARG(cn), HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->wf.mem),
                      HDGCL_ARG(ls->z.mem), HDGCL_ARG(zoff)};
     HDGCL_TRY(hdgcl_kernel_set_args(kernel, 5, a));
-    return launch_flat(s, kernel, (size_t)n * (kind == INVERT_COLUMNS ? nt1 : 1), wg);
+    return launch_flat(pl, kernel, (size_t)n * (kind == INVERT_COLUMNS ? nt1 : 1), wg);
   }
   if (kind == INVERT_SOLVE) {
     cl_long zoff = (cl_long)(z0 * (int64_t)(np * nt1));
     hdgcl_arg a[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->wf.mem), HDGCL_ARG(ls->z.mem),
                      HDGCL_ARG(zoff)};
     HDGCL_TRY(hdgcl_kernel_set_args(kernel, 4, a));
-    return hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL);
+    return hdgcl_kernel_launch(pl->ctx, kernel, 1, &global, &wg, NULL);
   }
   cl_int method = kind; /* S <- S^-1, then Z = S^-1 [W | F] */
   hdgcl_arg a[] = {HDGCL_ARG(ls->s.mem), HDGCL_ARG(ls->scratch.mem), HDGCL_ARG(method)};
   HDGCL_TRY(hdgcl_kernel_set_args(kernel, kind == INVERT_TILED ? 1 : 3, a));
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, kernel, 1, &global, &wg, NULL));
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, kernel, 1, &global, &wg, NULL));
   gemm_operands o = {.a = ls->s.mem, .a_stride = np * np, .b = ls->wf.mem, .b_stride = np * nt1,
                      .c = ls->z.mem, .c_offset = (size_t)z0 * np * nt1, .c_stride = np * nt1};
-  return batched_gemm_run(s->ctx, &ls->gemm_z, 1.0, &o, 0.0, (size_t)n);
+  return batched_gemm_run(pl->ctx, &ls->gemm_z, 1.0, &o, 0.0, (size_t)n);
 }
 
 /* K = K0 - [W | F]^T Z (F10), or K0 - [W_t | F]^T Z with convection (F24),
  * for the chunk's first n elements (mesh elements from e0), Z from element
  * slot z0: by method `kind`. */
-static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64_t n, int64_t z0) {
+static int launch_k(device_pipeline *pl, local_stage *ls, int kind, int64_t e0, int64_t n, int64_t z0) {
   size_t np = ls->rows, nt1 = ls->cols, zoff = (size_t)z0 * np * nt1;
   cl_mem left = ls->nonsymmetric ? ls->wl.mem : ls->wf.mem;
-  const device_data *d = &s->dev->data;
+  const device_data *d = &pl->data;
   cl_int ce0 = (cl_int)e0, cn = (cl_int)n;
   if (kind == SCHUR_GEMM) {
     if (ls->k0_factors) { /* K0 first, one work-item per entry */
       hdgcl_arg a[] = {HDGCL_ARG(ce0), HDGCL_ARG(cn), HDGCL_ARG(ls->kf.mem),
                        HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->efef.mem), HDGCL_ARG(ls->k.mem)};
       HDGCL_TRY(hdgcl_kernel_set_args(ls->k0, 6, a));
-      HDGCL_TRY(launch_flat(s, ls->k0, (size_t)n * nt1 * nt1, 0));
+      HDGCL_TRY(launch_flat(pl, ls->k0, (size_t)n * nt1 * nt1, 0));
     }
     gemm_operands o = {.a = left, .a_stride = np * nt1, .b = ls->z.mem, .b_offset = zoff,
                        .b_stride = np * nt1, .c = ls->k.mem, .c_stride = nt1 * nt1};
-    return batched_gemm_run(s->ctx, &ls->gemm_k, -1.0, &o, 1.0, (size_t)n);
+    return batched_gemm_run(pl->ctx, &ls->gemm_k, -1.0, &o, 1.0, (size_t)n);
   }
   cl_long czoff = (cl_long)zoff;
   hdgcl_arg zl = HDGCL_ARG_LOCAL(ls->schur_stage ? ls->schur_stage : 8); /* staged Z */
@@ -339,7 +339,7 @@ static int launch_k(hdgcl_solver s, local_stage *ls, int kind, int64_t e0, int64
                      HDGCL_ARG(ls->k.mem), zl};
     HDGCL_TRY(hdgcl_kernel_set_args(ls->schur, 6, a));
   }
-  return launch_flat(s, ls->schur, (size_t)n * nt1, ls->schur_wg); /* a row of K each */
+  return launch_flat(pl, ls->schur, (size_t)n * nt1, ls->schur_wg); /* a row of K each */
 }
 
 /* The most private doubles of local_element (S and [W | F] padded,
@@ -351,13 +351,13 @@ static bool element_fits(const local_stage *ls) {
 }
 
 /* ls->element (cl/pipeline/local_element.cl), compiled on first use. */
-static int element_kernel(hdgcl_solver s, local_stage *ls) {
+static int element_kernel(device_pipeline *pl, local_stage *ls) {
   if (!ls->element) {
     static const char *const headers[] = {"pipeline/local_factors.h", "pipeline/cholesky_rows.h", NULL};
     char defines[64];
     snprintf(defines, sizeof defines, "-DNRHS=%d -DCHOL_A_SPACE=__private", ls->cols);
     cl_program program;
-    HDGCL_TRY(pipeline_program_with(s, headers, "pipeline/local_element.cl", true, defines, &program));
+    HDGCL_TRY(pipeline_program_with(pl, headers, "pipeline/local_element.cl", true, defines, &program));
     HDGCL_TRY(hdgcl_kernel_create(program, "local_element", &ls->element));
   }
   return HDGCL_SUCCESS;
@@ -377,11 +377,11 @@ static const struct {
  * its tile does not fit in registers, its EPG augmented matrices (and 4 KiB
  * each for the rest) not in the device's local memory, or the device takes
  * fewer work-items per group. */
-static int element_tiled_kernel(hdgcl_solver s, local_stage *ls, int i, cl_kernel *out) {
+static int element_tiled_kernel(device_pipeline *pl, local_stage *ls, int i, cl_kernel *out) {
   int g = element_shapes[i].grid, epg = element_shapes[i].epg, na = augmented_size(ls);
   *out = NULL;
   if (!gauss_jordan_tile_fits(na, na, g) ||
-      (8 * (uint64_t)na * na + 4096) * epg > s->ctx->info.local_mem)
+      (8 * (uint64_t)na * na + 4096) * epg > pl->ctx->info.local_mem)
     return HDGCL_SUCCESS;
   if (!ls->element_tiled[i]) {
     static const char *const headers[] = {"pipeline/local_factors.h", "pipeline/gauss_jordan_tiled.h", NULL};
@@ -390,10 +390,10 @@ static int element_tiled_kernel(hdgcl_solver s, local_stage *ls, int i, cl_kerne
              "-DGRID=%d -DEPG=%d -DNRHS=%d -DGJ_ROWS=(NZ+NRHS) -DGJ_COLS=(NZ+NRHS) -DGJ_PIVOTS=NZ",
              g, epg, ls->cols);
     cl_program program;
-    HDGCL_TRY(pipeline_program_with(s, headers, "pipeline/local_element_tiled.cl", true, defines, &program));
+    HDGCL_TRY(pipeline_program_with(pl, headers, "pipeline/local_element_tiled.cl", true, defines, &program));
     HDGCL_TRY(hdgcl_kernel_create(program, "local_element_tiled", &ls->element_tiled[i]));
   }
-  if ((size_t)g * g * epg <= pipeline_kernel_max_wg(s, ls->element_tiled[i]))
+  if ((size_t)g * g * epg <= pipeline_kernel_max_wg(pl, ls->element_tiled[i]))
     *out = ls->element_tiled[i];
   return HDGCL_SUCCESS;
 }
@@ -401,20 +401,20 @@ static int element_tiled_kernel(hdgcl_solver s, local_stage *ls, int i, cl_kerne
 /* The whole stage for elements [e0, e0 + n) (the chunk's first n slots):
  * shape -1: local_element, one element per work-item in work-groups of wg;
  * else local_element_tiled of that shape.  Z from element slot z0 on, and K. */
-static int launch_element(hdgcl_solver s, local_stage *ls, int shape, size_t wg, int64_t e0,
+static int launch_element(device_pipeline *pl, local_stage *ls, int shape, size_t wg, int64_t e0,
                           int64_t n, int64_t z0) {
   cl_kernel kernel = NULL;
-  if (shape >= 0) HDGCL_TRY(element_tiled_kernel(s, ls, shape, &kernel));
+  if (shape >= 0) HDGCL_TRY(element_tiled_kernel(pl, ls, shape, &kernel));
   else {
-    HDGCL_TRY(element_kernel(s, ls));
+    HDGCL_TRY(element_kernel(pl, ls));
     kernel = ls->element;
   }
   if (!kernel) return hdgcl_error(HDGCL_ERROR_INTERNAL, "local_element: no kernel of shape %d", shape);
   size_t np = ls->rows, nt1 = ls->cols;
-  const device_data *d = &s->dev->data;
-  cl_int ce0 = (cl_int)e0, cn = (cl_int)n, pid = s->disc.params.id, pdeg = s->disc.params.degree;
+  const device_data *d = &pl->data;
+  cl_int ce0 = (cl_int)e0, cn = (cl_int)n, pid = pl->disc->params.id, pdeg = pl->disc->params.degree;
   cl_long zoff = (cl_long)(z0 * (int64_t)(np * nt1));
-  double tau = s->disc.tau, k2 = s->disc.params.param;
+  double tau = pl->disc->tau, k2 = pl->disc->params.param;
   hdgcl_arg a[] = {HDGCL_ARG(ce0),           HDGCL_ARG(cn),
                    HDGCL_ARG(d->coords.mem), HDGCL_ARG(d->elem_verts.mem),
                    HDGCL_ARG(d->elem_orient.mem), HDGCL_ARG(d->kappa.mem),
@@ -427,28 +427,28 @@ static int launch_element(hdgcl_solver s, local_stage *ls, int shape, size_t wg,
                    HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->z.mem),
                    HDGCL_ARG(zoff),          HDGCL_ARG(ls->k.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(kernel, sizeof a / sizeof *a, a)); /* the same for both */
-  if (shape < 0) return launch_flat(s, kernel, (size_t)n, wg);
+  if (shape < 0) return launch_flat(pl, kernel, (size_t)n, wg);
   size_t epg = (size_t)element_shapes[shape].epg, g = (size_t)element_shapes[shape].grid;
   size_t local[2] = {g * g, epg}, global[2] = {g * g, ((size_t)n + epg - 1) / epg * epg};
-  return hdgcl_kernel_launch(s->ctx, kernel, 2, global, local, NULL); /* groups of G^2 x EPG */
+  return hdgcl_kernel_launch(pl->ctx, kernel, 2, global, local, NULL); /* groups of G^2 x EPG */
 }
 
 /* A trial's candidate: method `kind` (in work-groups of wg where it has a
  * size) launched once on the first n elements. */
-typedef int (*trial_launch)(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n);
+typedef int (*trial_launch)(device_pipeline *pl, local_stage *ls, int kind, size_t wg, int64_t n);
 
-static int trial_launch_z(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n) {
-  return launch_z(s, ls, kind, wg, n, 0);
+static int trial_launch_z(device_pipeline *pl, local_stage *ls, int kind, size_t wg, int64_t n) {
+  return launch_z(pl, ls, kind, wg, n, 0);
 }
 
-static int trial_launch_k(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n) {
+static int trial_launch_k(device_pipeline *pl, local_stage *ls, int kind, size_t wg, int64_t n) {
   (void)wg;
-  return launch_k(s, ls, kind, 0, n, 0);
+  return launch_k(pl, ls, kind, 0, n, 0);
 }
 
 /* A trial's candidate and its chunk, as hdgcl_time_best passes them. */
 typedef struct {
-  hdgcl_solver s;
+  device_pipeline *pl;
   local_stage *ls;
   trial_launch launch;
   int kind;
@@ -458,22 +458,22 @@ typedef struct {
 
 static int run_candidate(void *data) {
   candidate_run *c = data;
-  return c->launch(c->s, c->ls, c->kind, c->wg, c->n);
+  return c->launch(c->pl, c->ls, c->kind, c->wg, c->n);
 }
 
 static int rebuild_chunk(void *data) {
   candidate_run *c = data;
-  return build_chunk(c->s, c->ls, 0, c->n, HDGCL_STAGE_LOCAL);
+  return build_chunk(c->pl, c->ls, 0, c->n, HDGCL_STAGE_LOCAL);
 }
 
 /* A candidate's time per launch by the trials' timing policy
  * (hdgcl_time_best), *launches per timing.  rebuild: S, [W | F] and K0 are
  * rebuilt before each timing (the in-place inversions, repeated, invert S
  * back and forth: the same work each time). */
-static int time_candidate(hdgcl_solver s, local_stage *ls, trial_launch launch, int kind,
+static int time_candidate(device_pipeline *pl, local_stage *ls, trial_launch launch, int kind,
                           size_t wg, int64_t n, bool rebuild, double *seconds, int *launches) {
-  candidate_run c = {s, ls, launch, kind, wg, n};
-  return hdgcl_time_best(s->ctx, run_candidate, rebuild ? rebuild_chunk : NULL, &c, seconds,
+  candidate_run c = {pl, ls, launch, kind, wg, n};
+  return hdgcl_time_best(pl->ctx, run_candidate, rebuild ? rebuild_chunk : NULL, &c, seconds,
                          launches);
 }
 
@@ -482,7 +482,7 @@ static int time_candidate(hdgcl_solver s, local_stage *ls, trial_launch launch, 
  * each on the first elements after Z
  * (meshes of at least TUNE_MIN_ELEMENTS, or
  * "tuned"), else local_schur for small products and the GEMM for the others. */
-static int choose_schur(hdgcl_solver s, local_stage *ls) {
+static int choose_schur(device_pipeline *pl, local_stage *ls) {
   const char *env = getenv("HDGCL_LOCAL_SCHUR");
   bool tuned = env && !strcmp(env, "tuned");
   if (env && env[0] && !tuned) {
@@ -498,7 +498,7 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
   char label[128], value[64];
   snprintf(label, sizeof label, "local_schur v6 np=%d nc=%d%s", ls->rows, ls->cols,
            ls->nonsymmetric ? " nonsymmetric" : "");
-  if (hdgcl_tuning_load(s->ctx, label, value, sizeof value))
+  if (hdgcl_tuning_load(pl->ctx, label, value, sizeof value))
     for (int i = 0; i < NUM_SCHUR; i++)
       if (!strcmp(value, schur_names[i])) {
         ls->schur_kind = i;
@@ -508,17 +508,17 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
   /* Default: local_schur for the small products (SCHUR_KERNEL_MAX), else the GEMM. */
   ls->schur_kind = ls->rows * ls->cols <= SCHUR_KERNEL_MAX ? SCHUR_KERNEL : SCHUR_GEMM;
   ls->schur_source = "default";
-  if (!tuned && s->disc.mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
+  if (!tuned && pl->disc->mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
-  hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
-  HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
-  HDGCL_TRY(launch_z(s, ls, ls->invert_kind, ls->invert_wg, n, 0));
+  hdgcl_stage_stats saved = pl->report->stages[HDGCL_STAGE_LOCAL];
+  HDGCL_TRY(build_chunk(pl, ls, 0, n, HDGCL_STAGE_LOCAL));
+  HDGCL_TRY(launch_z(pl, ls, ls->invert_kind, ls->invert_wg, n, 0));
   double best = 1e300;
   for (int kind = 0; kind < NUM_SCHUR; kind++) {
     double t;
     int reps;
-    HDGCL_TRY(time_candidate(s, ls, trial_launch_k, kind, 0, n, false, &t, &reps));
-    if (s->ctx->verbose)
+    HDGCL_TRY(time_candidate(pl, ls, trial_launch_k, kind, 0, n, false, &t, &reps));
+    if (pl->ctx->verbose)
       fprintf(stderr, "hdgcl: local_schur trial %s on %lld elements: %.3f ms (launches of %d)\n",
               schur_names[kind], (long long)n, 1e3 * t, reps);
     if (t < best) {
@@ -526,20 +526,20 @@ static int choose_schur(hdgcl_solver s, local_stage *ls) {
       ls->schur_kind = kind;
     }
   }
-  s->result.stages[HDGCL_STAGE_LOCAL] = saved;
+  pl->report->stages[HDGCL_STAGE_LOCAL] = saved;
   ls->schur_source = "trial";
-  hdgcl_tuning_store(s->ctx, label, schur_names[ls->schur_kind]);
+  hdgcl_tuning_store(pl->ctx, label, schur_names[ls->schur_kind]);
   return HDGCL_SUCCESS;
 }
 
 /* A trial's candidate for the whole stage: the split kernels with the
  * chosen methods (kind 0), local_element in work-groups of wg (kind 1) or
  * local_element_tiled of shape wg (kind 2). */
-static int trial_launch_stage(hdgcl_solver s, local_stage *ls, int kind, size_t wg, int64_t n) {
-  if (kind) return launch_element(s, ls, kind == 2 ? (int)wg : -1, wg, 0, n, 0);
-  HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL));
-  HDGCL_TRY(launch_z(s, ls, ls->invert_kind, ls->invert_wg, n, 0));
-  return launch_k(s, ls, ls->schur_kind, 0, n, 0);
+static int trial_launch_stage(device_pipeline *pl, local_stage *ls, int kind, size_t wg, int64_t n) {
+  if (kind) return launch_element(pl, ls, kind == 2 ? (int)wg : -1, wg, 0, n, 0);
+  HDGCL_TRY(build_chunk(pl, ls, 0, n, HDGCL_STAGE_LOCAL));
+  HDGCL_TRY(launch_z(pl, ls, ls->invert_kind, ls->invert_wg, n, 0));
+  return launch_k(pl, ls, ls->schur_kind, 0, n, 0);
 }
 
 /* The one-kernel choice as text: "off", "on:WG" or "tiled:G:E". */
@@ -553,9 +553,9 @@ static void element_text(const local_stage *ls, char *text, size_t size) {
 
 /* Sets the choice to shape i of local_element_tiled (-1: off) if its kernel
  * exists here (*ok). */
-static int set_element_shape(hdgcl_solver s, local_stage *ls, int i, bool *ok) {
+static int set_element_shape(device_pipeline *pl, local_stage *ls, int i, bool *ok) {
   cl_kernel kernel = NULL;
-  if (i >= 0) HDGCL_TRY(element_tiled_kernel(s, ls, i, &kernel));
+  if (i >= 0) HDGCL_TRY(element_tiled_kernel(pl, ls, i, &kernel));
   *ok = kernel != NULL;
   if (kernel) {
     ls->element_shape = i;
@@ -571,7 +571,7 @@ static int set_element_shape(hdgcl_solver s, local_stage *ls, int i, bool *ok) {
  * it).  *valid: whether the text has one of these forms, *ok: whether the
  * choice exists here (a tiled shape that fits; not looked for, and true,
  * unless resolve).  Does not check whether the problem is one they take. */
-static int parse_element(hdgcl_solver s, local_stage *ls, const char *text, bool resolve,
+static int parse_element(device_pipeline *pl, local_stage *ls, const char *text, bool resolve,
                          bool *valid, bool *ok) {
   unsigned long v = 1, g = 0, e = 0;
   char rest;
@@ -590,7 +590,7 @@ static int parse_element(hdgcl_solver s, local_stage *ls, const char *text, bool
     *ok = !resolve;
     for (int i = 0; i < NUM_ELEMENT_SHAPES && !*ok; i++)
       if ((!g || (int)g == element_shapes[i].grid) && (!e || (int)e == element_shapes[i].epg))
-        HDGCL_TRY(set_element_shape(s, ls, i, ok));
+        HDGCL_TRY(set_element_shape(pl, ls, i, ok));
     return HDGCL_SUCCESS;
   }
   if (strcmp(text, "on") && (sscanf(text, "on:%lu%c", &v, &rest) != 1 || v < 1 || v > 1024)) {
@@ -611,7 +611,7 @@ static int parse_element(hdgcl_solver s, local_stage *ls, const char *text, bool
  * first elements (meshes of at least TUNE_MIN_ELEMENTS, or "tuned"), else
  * off.  Symmetric scalar problems on affine elements only (the kernels
  * build S and [W | F] from the affine tables; S is SPD). */
-static int choose_element(hdgcl_solver s, local_stage *ls) {
+static int choose_element(device_pipeline *pl, local_stage *ls) {
   const char *env = getenv("HDGCL_LOCAL_ELEMENT");
   bool tuned = env && !strcmp(env, "tuned");
   bool applies = ls->k0_factors && !ls->nonsymmetric, valid, ok;
@@ -619,7 +619,7 @@ static int choose_element(hdgcl_solver s, local_stage *ls) {
   ls->element_shape = -1;
   ls->element_source = "default";
   if (env && env[0] && !tuned) {
-    HDGCL_TRY(parse_element(s, ls, env, applies, &valid, &ok));
+    HDGCL_TRY(parse_element(pl, ls, env, applies, &valid, &ok));
     if (!valid)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_ELEMENT=%s: expected on, on:WG (1..1024), tiled, tiled:G, "
@@ -629,26 +629,26 @@ static int choose_element(hdgcl_solver s, local_stage *ls) {
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_ELEMENT=%s: problem %s on %s elements: the one-kernel local "
                          "stage takes symmetric scalar problems on triangles and tetrahedra",
-                         env, s->disc.problem->info.name, hdgcl_element_type_name(s->disc.mesh->type));
+                         env, pl->disc->problem->info.name, hdgcl_element_type_name(pl->disc->mesh->type));
     if (ls->element_wg && ls->element_shape < 0 && !element_fits(ls))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_ELEMENT=%s: at order %d local_element's S and [W | F] "
-                         "exceed %d doubles of private memory", env, s->disc.ref.sz.order,
+                         "exceed %d doubles of private memory", env, pl->disc->ref.sz.order,
                          ELEMENT_PRIVATE_MAX);
     if (!ok)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_ELEMENT=%s: no shape of local_element_tiled (grid:elements "
                          "8:1, 4:4, 8:2) holds the %d x %d augmented matrix of order "
                          "%d in registers and local memory", env, augmented_size(ls),
-                         augmented_size(ls), s->disc.ref.sz.order);
+                         augmented_size(ls), pl->disc->ref.sz.order);
     ls->element_source = "environment";
     return HDGCL_SUCCESS;
   }
   if (!applies) return HDGCL_SUCCESS;
   char label[128], value[64];
   snprintf(label, sizeof label, "local_element v3 np=%d nc=%d", ls->rows, ls->cols);
-  if (hdgcl_tuning_load(s->ctx, label, value, sizeof value)) {
-    HDGCL_TRY(parse_element(s, ls, value, true, &valid, &ok));
+  if (hdgcl_tuning_load(pl->ctx, label, value, sizeof value)) {
+    HDGCL_TRY(parse_element(pl, ls, value, true, &valid, &ok));
     if (valid && ok) {
       ls->element_source = "cache";
       return HDGCL_SUCCESS;
@@ -656,15 +656,15 @@ static int choose_element(hdgcl_solver s, local_stage *ls) {
     ls->element_wg = 0;
     ls->element_shape = -1;
   }
-  if (!tuned && s->disc.mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
+  if (!tuned && pl->disc->mesh->num_elements < TUNE_MIN_ELEMENTS) return HDGCL_SUCCESS;
   /* candidates: {kind, size or shape} as trial_launch_stage takes them */
   size_t cand[1 + NUM_ELEMENT_SHAPES][2] = {{0, 0}};
   int nc = 1;
   if (ls->cpu) {
     if (element_fits(ls)) {
-      HDGCL_TRY(element_kernel(s, ls));
+      HDGCL_TRY(element_kernel(pl, ls));
       for (size_t w = 1; w <= 16; w += 15)
-        if (w <= pipeline_kernel_max_wg(s, ls->element)) {
+        if (w <= pipeline_kernel_max_wg(pl, ls->element)) {
           cand[nc][0] = 1;
           cand[nc++][1] = w;
         }
@@ -672,7 +672,7 @@ static int choose_element(hdgcl_solver s, local_stage *ls) {
   } else
     for (int i = 0; i < NUM_ELEMENT_SHAPES; i++) {
       cl_kernel kernel;
-      HDGCL_TRY(element_tiled_kernel(s, ls, i, &kernel));
+      HDGCL_TRY(element_tiled_kernel(pl, ls, i, &kernel));
       if (kernel) {
         cand[nc][0] = 2;
         cand[nc++][1] = (size_t)i;
@@ -680,15 +680,15 @@ static int choose_element(hdgcl_solver s, local_stage *ls) {
     }
   if (nc == 1) return HDGCL_SUCCESS;
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
-  hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
+  hdgcl_stage_stats saved = pl->report->stages[HDGCL_STAGE_LOCAL];
   double best = 1e300;
   int pick = 0;
   for (int c = 0; c < nc; c++) {
     double t;
     int reps;
-    HDGCL_TRY(time_candidate(s, ls, trial_launch_stage, (int)cand[c][0], cand[c][1], n, false,
+    HDGCL_TRY(time_candidate(pl, ls, trial_launch_stage, (int)cand[c][0], cand[c][1], n, false,
                              &t, &reps));
-    if (s->ctx->verbose) {
+    if (pl->ctx->verbose) {
       char name[32];
       if (cand[c][0] == 2)
         snprintf(name, sizeof name, "tiled:%d:%d", element_shapes[cand[c][1]].grid,
@@ -703,12 +703,12 @@ static int choose_element(hdgcl_solver s, local_stage *ls) {
       pick = c;
     }
   }
-  if (cand[pick][0] == 2) HDGCL_TRY(set_element_shape(s, ls, (int)cand[pick][1], &ok));
+  if (cand[pick][0] == 2) HDGCL_TRY(set_element_shape(pl, ls, (int)cand[pick][1], &ok));
   else ls->element_wg = cand[pick][1];
-  s->result.stages[HDGCL_STAGE_LOCAL] = saved;
+  pl->report->stages[HDGCL_STAGE_LOCAL] = saved;
   ls->element_source = "trial";
   element_text(ls, value, sizeof value);
-  hdgcl_tuning_store(s->ctx, label, value);
+  hdgcl_tuning_store(pl->ctx, label, value);
   return HDGCL_SUCCESS;
 }
 
@@ -716,7 +716,7 @@ static int choose_element(hdgcl_solver s, local_stage *ls) {
  * *wg; *k = -1 if it names no usable variant.  Without WG: the default
  * work-group (Cholesky, Gauss-Jordan) or the largest grid whose tile fits
  * (tiled). */
-static int parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int *k, size_t *wg) {
+static int parse_invert(device_pipeline *pl, local_stage *ls, const char *text, int *k, size_t *wg) {
   char name[32];
   unsigned long size = 0;
   *k = -1;
@@ -731,7 +731,7 @@ static int parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int *
           break;
         }
       cl_kernel kernel;
-      HDGCL_TRY(invert_kernel(s, ls, i, w, &kernel));
+      HDGCL_TRY(invert_kernel(pl, ls, i, w, &kernel));
       if (kernel) {
         *k = i;
         *wg = w;
@@ -747,9 +747,9 @@ static int parse_invert(hdgcl_solver s, local_stage *ls, const char *text, int *
  * work-groups of 64 and 128, Gauss-Jordan at 1x, 2x and 4x the default
  * work-group, the tiled Gauss-Jordan and the tiled Gauss-Jordan solve on each
  * compiled grid.  The first three are timed with the GEMM they need. */
-static int tune_invert(hdgcl_solver s, local_stage *ls) {
+static int tune_invert(device_pipeline *pl, local_stage *ls) {
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
-  hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
+  hdgcl_stage_stats saved = pl->report->stages[HDGCL_STAGE_LOCAL];
   typedef struct { int kind; size_t wg; } candidate;
   candidate cand[8 + 2 * NUM_TILED];
   int nc = 0;
@@ -767,12 +767,12 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
   double best = 1e300;
   for (int c = 0; c < nc; c++) {
     cl_kernel kernel;
-    HDGCL_TRY(invert_kernel(s, ls, cand[c].kind, cand[c].wg, &kernel));
+    HDGCL_TRY(invert_kernel(pl, ls, cand[c].kind, cand[c].wg, &kernel));
     if (!kernel) continue;
     double t;
     int reps;
-    HDGCL_TRY(time_candidate(s, ls, trial_launch_z, cand[c].kind, cand[c].wg, n, true, &t, &reps));
-    if (s->ctx->verbose)
+    HDGCL_TRY(time_candidate(pl, ls, trial_launch_z, cand[c].kind, cand[c].wg, n, true, &t, &reps));
+    if (pl->ctx->verbose)
       fprintf(stderr, "hdgcl: local_invert trial %s:%zu on %lld elements: %.3f ms (launches of %d)\n",
               invert_names[cand[c].kind], cand[c].wg, (long long)n, 1e3 * t, reps);
     if (t < best) {
@@ -781,7 +781,7 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
       ls->invert_wg = cand[c].wg;
     }
   }
-  s->result.stages[HDGCL_STAGE_LOCAL] = saved;
+  pl->report->stages[HDGCL_STAGE_LOCAL] = saved;
   return HDGCL_SUCCESS;
 }
 
@@ -796,7 +796,7 @@ static int tune_invert(hdgcl_solver s, local_stage *ls) {
  * HDGCL_LOCAL_INVERT=tuned asks for the record or the trial at any mesh size.
  * Convection allows Gauss-Jordan only, and so does elasticity's indefinite
  * (u, p) matrix (docs/elasticity.md, "Device pipeline"). */
-static int choose_invert(hdgcl_solver s, local_stage *ls) {
+static int choose_invert(device_pipeline *pl, local_stage *ls) {
   const char *env = getenv("HDGCL_LOCAL_INVERT");
   bool tuned = env && !strcmp(env, "tuned");
   ls->invert_source = "environment";
@@ -804,9 +804,9 @@ static int choose_invert(hdgcl_solver s, local_stage *ls) {
     if ((ls->nonsymmetric || ls->vector) && !strncmp(env, invert_names[INVERT_CHOLESKY], 8))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_INVERT=%s: problem %s is %s, only gauss-jordan applies", env,
-                         s->disc.problem->info.name,
+                         pl->disc->problem->info.name,
                          ls->vector ? "a vector problem (indefinite local matrix)" : "nonsymmetric");
-    HDGCL_TRY(parse_invert(s, ls, env, &ls->invert_kind, &ls->invert_wg));
+    HDGCL_TRY(parse_invert(pl, ls, env, &ls->invert_kind, &ls->invert_wg));
     if (ls->invert_kind < 0)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_INVERT=%s: expected tuned, cholesky, gauss-jordan, "
@@ -820,23 +820,23 @@ static int choose_invert(hdgcl_solver s, local_stage *ls) {
   snprintf(label, sizeof label, "local_invert v5 np=%d nc=%d %s%s%s", ls->rows, ls->cols,
            ls->scratch_global ? "global" : "local", ls->nonsymmetric ? " nonsymmetric" : "",
            ls->vector ? " vector" : "");
-  if (hdgcl_tuning_load(s->ctx, label, value, sizeof value)) {
-    HDGCL_TRY(parse_invert(s, ls, value, &ls->invert_kind, &ls->invert_wg));
+  if (hdgcl_tuning_load(pl->ctx, label, value, sizeof value)) {
+    HDGCL_TRY(parse_invert(pl, ls, value, &ls->invert_kind, &ls->invert_wg));
     if (ls->invert_kind >= 0) {
       ls->invert_source = "cache";
       return HDGCL_SUCCESS;
     }
   }
-  if (!tuned && s->disc.mesh->num_elements < TUNE_MIN_ELEMENTS) {
+  if (!tuned && pl->disc->mesh->num_elements < TUNE_MIN_ELEMENTS) {
     ls->invert_kind = ls->nonsymmetric || ls->vector ? INVERT_GAUSS_JORDAN : INVERT_CHOLESKY;
     ls->invert_wg = ls->wg;
     ls->invert_source = "default";
     return HDGCL_SUCCESS;
   }
-  HDGCL_TRY(tune_invert(s, ls));
+  HDGCL_TRY(tune_invert(pl, ls));
   ls->invert_source = "trial";
   snprintf(value, sizeof value, "%s:%zu", invert_names[ls->invert_kind], ls->invert_wg);
-  hdgcl_tuning_store(s->ctx, label, value);
+  hdgcl_tuning_store(pl->ctx, label, value);
   return HDGCL_SUCCESS;
 }
 
@@ -868,10 +868,10 @@ int env_on_off(const char *name, bool fallback, bool *value, bool *set) {
   return HDGCL_SUCCESS;
 }
 
-int local_stage_create(hdgcl_solver s, local_stage *ls) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
+int local_stage_create(device_pipeline *pl, local_stage *ls) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
   hdgcl_device_info info;
-  HDGCL_TRY(hdgcl_context_info(s->ctx, &info));
+  HDGCL_TRY(hdgcl_context_info(pl->ctx, &info));
   /* S is NP x NP, or for the vector problems the (u, p) matrix Z of
    * (DIM+1) NP rows (docs/elasticity.md (E8)); [W|F] has NTB + 1 columns. */
   ls->vector = sz->ncomp > 1;
@@ -879,9 +879,9 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
   ls->cols = sz->ntb + 1;
   /* The Cholesky work copy (NZ^2 + NZ doubles) goes to local memory when it
    * fits beside the kernel's other local arrays, else to a global scratch. */
-  ls->scratch_global = solver_scratch_global(s, ((size_t)ls->rows * ls->rows + ls->rows) * 8);
+  ls->scratch_global = pipeline_scratch_global(pl, ((size_t)ls->rows * ls->rows + ls->rows) * 8);
   ls->wg = element_group_size(ls->rows);
-  ls->nonsymmetric = s->disc.nonsymmetric;
+  ls->nonsymmetric = pl->disc->nonsymmetric;
   ls->cpu = info.is_cpu;
   /* local_build: a warp-sized team of work-items per element, several
    * elements per work-group, where K0 has at most 1024 entries. */
@@ -907,7 +907,7 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
                                                             : SCHUR_STAGE_MAX;
   size_t wg_max = info.max_work_group < FLAT_WG ? info.max_work_group : FLAT_WG;
   ls->schur_stage = schur_layout(ls, wg_max, budget, &ls->schur_wg);
-  ls->k0_factors = !s->dev->mapped && !ls->vector;
+  ls->k0_factors = !pl->mapped && !ls->vector;
   cl_program program;
   for (;;) {
     char defines[192];
@@ -915,50 +915,50 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
              BUILD_S_BLOCK, ls->build_epg, ls->schur_stage > 0, build_tile,
              ls->scratch_global ? "-DSCRATCH_GLOBAL " : "", ls->nonsymmetric ? "-DNONSYMMETRIC" : "");
     static const char *const factors[] = {"pipeline/local_factors.h", NULL};
-    HDGCL_TRY(pipeline_program_with(s, factors, "pipeline/local.cl", true, defines, &program));
+    HDGCL_TRY(pipeline_program_with(pl, factors, "pipeline/local.cl", true, defines, &program));
     HDGCL_TRY(hdgcl_kernel_create(program, ls->k0_factors ? "local_schur_k0" : "local_schur",
                                   &ls->schur));
     /* the kernel's own limit on its work-group */
-    wg_max = pipeline_kernel_max_wg(s, ls->schur);
+    wg_max = pipeline_kernel_max_wg(pl, ls->schur);
     bool staged = ls->schur_stage > 0;
     ls->schur_stage = schur_layout(ls, wg_max, staged ? budget : 0, &ls->schur_wg);
     if (ls->schur_stage || !staged) break;
     clReleaseKernel(ls->schur); /* too few work-items for the memory: build it unstaged */
     ls->schur = NULL;
   }
-  if (!s->dev->mapped)
+  if (!pl->mapped)
     HDGCL_TRY(hdgcl_kernel_create(program, ls->vector ? "elasticity_build" : "local_build",
                                   &ls->build));
-  if (!s->dev->mapped && !ls->vector)
+  if (!pl->mapped && !ls->vector)
     HDGCL_TRY(hdgcl_kernel_create(program, "local_build_s", &ls->build_s));
   HDGCL_TRY(hdgcl_kernel_create(program, "local_invert", &ls->invert));
   if (ls->k0_factors) HDGCL_TRY(hdgcl_kernel_create(program, "local_k0", &ls->k0));
-  HDGCL_TRY(choose_chunk(s, ls));
-  if (s->dev->mapped) HDGCL_TRY(local_mapped_create(s, ls));
+  HDGCL_TRY(choose_chunk(pl, ls));
+  if (pl->mapped) HDGCL_TRY(local_mapped_create(pl, ls));
   uint64_t np = ls->rows, nt1 = ls->cols, c = ls->chunk;
-  uint64_t zcount = ls->keep ? (uint64_t)s->disc.mesh->num_elements : c;
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * np * 8, "local S", &ls->s));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * np * nt1 * 8, "local [W|F]", &ls->wf));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->nonsymmetric ? c * np * nt1 * 8 : 8, "local [W_t|F]",
+  uint64_t zcount = ls->keep ? (uint64_t)pl->disc->mesh->num_elements : c;
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, c * np * np * 8, "local S", &ls->s));
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, c * np * nt1 * 8, "local [W|F]", &ls->wf));
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, ls->nonsymmetric ? c * np * nt1 * 8 : 8, "local [W_t|F]",
                                 &ls->wl));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, zcount * np * nt1 * 8, "local Z", &ls->z));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, c * nt1 * nt1 * 8, "local K", &ls->k));
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, zcount * np * nt1 * 8, "local Z", &ls->z));
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, c * nt1 * nt1 * 8, "local K", &ls->k));
   uint64_t nkf = (uint64_t)k0_factor_count(sz);
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->k0_factors ? c * nkf * 8 : 8, "local K0 factors",
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, ls->k0_factors ? c * nkf * 8 : 8, "local K0 factors",
                                 &ls->kf));
   uint64_t nef = (uint64_t)local_factor_count(sz);
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->k0_factors ? c * nef * 8 : 8, "local element factors",
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, ls->k0_factors ? c * nef * 8 : 8, "local element factors",
                                 &ls->ef));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ls->scratch_global ? c * (np * np + np) * 8 : 8,
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, ls->scratch_global ? c * (np * np + np) * 8 : 8,
                                 "local Cholesky scratch", &ls->scratch));
   /* CLBlast compiles its batched GEMM program on the first call: make that
    * call here, a 1x1x1 product on zeroed entries, so the compilation counts
    * as setup and not as the first solve's local stage. */
-  HDGCL_TRY(hdgcl_buffer_fill(s->ctx, &ls->s, 0, 8, 0.0));
-  HDGCL_TRY(hdgcl_buffer_fill(s->ctx, &ls->wf, 0, 8, 0.0));
-  HDGCL_TRY(hdgcl_dgemm_strided_batched(s->ctx, false, false, 1, 1, 1, 1.0, ls->s.mem, 0, 1, 1,
+  HDGCL_TRY(hdgcl_buffer_fill(pl->ctx, &ls->s, 0, 8, 0.0));
+  HDGCL_TRY(hdgcl_buffer_fill(pl->ctx, &ls->wf, 0, 8, 0.0));
+  HDGCL_TRY(hdgcl_dgemm_strided_batched(pl->ctx, false, false, 1, 1, 1, 1.0, ls->s.mem, 0, 1, 1,
                                         ls->wf.mem, 0, 1, 1, 0.0, ls->z.mem, 0, 1, 1, 1, NULL));
-  HDGCL_TRY(hdgcl_context_finish(s->ctx));
+  HDGCL_TRY(hdgcl_context_finish(pl->ctx));
   batched_gemm_init(&ls->gemm_z, false, false, np, nt1, np, np, np, np);
   batched_gemm_init(&ls->gemm_k, true, false, nt1, nt1, np, np, np, nt1);
   ls->invert_kind = -1;
@@ -973,39 +973,39 @@ int local_stage_create(hdgcl_solver s, local_stage *ls) {
  * GPUs and meshes of at least TUNE_MIN_ELEMENTS (on PoCL, 2 cores, CLBlast
  * beat every tiling at each of hexahedra p = 2's seven shapes, by 2-10x;
  * HDGCL_BATCHED_GEMM=tuned asks anywhere). */
-static int choose_gemms(hdgcl_solver s, local_stage *ls) {
-  bool trial = !ls->cpu && s->disc.mesh->num_elements >= TUNE_MIN_ELEMENTS, untried = false;
+static int choose_gemms(device_pipeline *pl, local_stage *ls) {
+  bool trial = !ls->cpu && pl->disc->mesh->num_elements >= TUNE_MIN_ELEMENTS, untried = false;
   batched_gemm *all[2 + NUM_MAPPED_GEMM] = {&ls->gemm_z, &ls->gemm_k};
   int count = 2;
-  for (int i = 0; s->dev->mapped && i < NUM_MAPPED_GEMM; i++) all[count++] = &ls->mgemm[i];
+  for (int i = 0; pl->mapped && i < NUM_MAPPED_GEMM; i++) all[count++] = &ls->mgemm[i];
   for (int i = 0; i < count; i++) {
-    HDGCL_TRY(batched_gemm_choose(s->ctx, all[i], trial));
+    HDGCL_TRY(batched_gemm_choose(pl->ctx, all[i], trial));
     untried = untried || all[i]->untried;
   }
   if (!untried) return HDGCL_SUCCESS; /* the variable or the records chose them all */
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
   size_t np = ls->rows, nt1 = ls->cols;
-  hdgcl_stage_stats saved = s->result.stages[HDGCL_STAGE_LOCAL];
-  HDGCL_TRY(build_chunk(s, ls, 0, n, HDGCL_STAGE_LOCAL)); /* S, [W | F] of real elements */
-  if (s->dev->mapped) HDGCL_TRY(local_mapped_trial_gemms(s, ls, n));
+  hdgcl_stage_stats saved = pl->report->stages[HDGCL_STAGE_LOCAL];
+  HDGCL_TRY(build_chunk(pl, ls, 0, n, HDGCL_STAGE_LOCAL)); /* S, [W | F] of real elements */
+  if (pl->mapped) HDGCL_TRY(local_mapped_trial_gemms(pl, ls, n));
   gemm_operands oz = {.a = ls->s.mem, .a_stride = np * np, .b = ls->wf.mem, .b_stride = np * nt1,
                       .c = ls->z.mem, .c_stride = np * nt1};
-  HDGCL_TRY(batched_gemm_trial(s->ctx, &ls->gemm_z, 0.0, &oz, (size_t)n));
+  HDGCL_TRY(batched_gemm_trial(pl->ctx, &ls->gemm_z, 0.0, &oz, (size_t)n));
   gemm_operands ok = {.a = ls->wf.mem, .a_stride = np * nt1, .b = ls->z.mem, .b_stride = np * nt1,
                       .c = ls->k.mem, .c_stride = nt1 * nt1};
-  HDGCL_TRY(batched_gemm_trial(s->ctx, &ls->gemm_k, 1.0, &ok, (size_t)n));
-  s->result.stages[HDGCL_STAGE_LOCAL] = saved;
+  HDGCL_TRY(batched_gemm_trial(pl->ctx, &ls->gemm_k, 1.0, &ok, (size_t)n));
+  pl->report->stages[HDGCL_STAGE_LOCAL] = saved;
   return HDGCL_SUCCESS;
 }
 
-int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
+int local_stage_prepare(device_pipeline *pl, local_stage *ls) {
   if (ls->invert_kind >= 0) return HDGCL_SUCCESS;
   double t = hdgcl_wtime();
   /* HDGCL_LOCAL_ELEMENT set (not "tuned") decides first; a trial of the one
    * kernel needs the split kernels' methods, so it comes after theirs. */
   const char *element = getenv("HDGCL_LOCAL_ELEMENT");
   bool forced = element && element[0] && strcmp(element, "tuned");
-  if (forced) HDGCL_TRY(choose_element(s, ls));
+  if (forced) HDGCL_TRY(choose_element(pl, ls));
   if (ls->element_wg) {
     /* one kernel forced: the split kernels never run, so none of their
      * trials either (their methods stay the defaults, unused). */
@@ -1014,33 +1014,33 @@ int local_stage_prepare(hdgcl_solver s, local_stage *ls) {
     ls->schur_kind = SCHUR_KERNEL;
     ls->invert_source = ls->schur_source = "default";
   } else {
-    HDGCL_TRY(choose_gemms(s, ls));
-    HDGCL_TRY(choose_invert(s, ls));
-    HDGCL_TRY(choose_schur(s, ls));
-    if (!forced) HDGCL_TRY(choose_element(s, ls));
+    HDGCL_TRY(choose_gemms(pl, ls));
+    HDGCL_TRY(choose_invert(pl, ls));
+    HDGCL_TRY(choose_schur(pl, ls));
+    if (!forced) HDGCL_TRY(choose_element(pl, ls));
   }
-  s->result.setup_seconds += hdgcl_wtime() - t;
-  s->result.local_schur = schur_names[ls->schur_kind];
-  s->result.local_schur_source = ls->schur_source;
-  s->result.local_schur_stage = ls->schur_kind == SCHUR_KERNEL ? (int)ls->schur_stage : 0;
-  s->result.local_schur_wg = ls->schur_kind == SCHUR_KERNEL ? (int)ls->schur_wg : 0;
-  s->result.local_invert = invert_names[ls->invert_kind];
-  s->result.local_invert_wg = (int)ls->invert_wg;
-  s->result.local_invert_source = ls->invert_source;
-  s->result.local_element_wg = (int)ls->element_wg;
-  s->result.local_element_source = ls->element_source;
-  s->result.local_element_grid =
+  pl->report->setup_seconds += hdgcl_wtime() - t;
+  pl->report->local_schur = schur_names[ls->schur_kind];
+  pl->report->local_schur_source = ls->schur_source;
+  pl->report->local_schur_stage = ls->schur_kind == SCHUR_KERNEL ? (int)ls->schur_stage : 0;
+  pl->report->local_schur_wg = ls->schur_kind == SCHUR_KERNEL ? (int)ls->schur_wg : 0;
+  pl->report->local_invert = invert_names[ls->invert_kind];
+  pl->report->local_invert_wg = (int)ls->invert_wg;
+  pl->report->local_invert_source = ls->invert_source;
+  pl->report->local_element_wg = (int)ls->element_wg;
+  pl->report->local_element_source = ls->element_source;
+  pl->report->local_element_grid =
       ls->element_wg && ls->element_shape >= 0 ? element_shapes[ls->element_shape].grid : 0;
-  s->result.local_gemm_z = ls->gemm_z.name;
-  s->result.local_gemm_z_source = ls->gemm_z.source;
-  s->result.local_gemm_k = ls->gemm_k.name;
-  s->result.local_gemm_k_source = ls->gemm_k.source;
+  pl->report->local_gemm_z = ls->gemm_z.name;
+  pl->report->local_gemm_z_source = ls->gemm_z.source;
+  pl->report->local_gemm_k = ls->gemm_k.name;
+  pl->report->local_gemm_k_source = ls->gemm_k.source;
   if (ls->element_wg) { /* one method for the whole stage */
-    s->result.local_invert = s->result.local_schur =
+    pl->report->local_invert = pl->report->local_schur =
         ls->element_shape >= 0 ? "local-element-tiled" : "local-element";
-    s->result.local_invert_wg = (int)ls->element_wg;
-    s->result.local_invert_source = s->result.local_schur_source = ls->element_source;
-    s->result.local_schur_stage = s->result.local_schur_wg = 0;
+    pl->report->local_invert_wg = (int)ls->element_wg;
+    pl->report->local_invert_source = pl->report->local_schur_source = ls->element_source;
+    pl->report->local_schur_stage = pl->report->local_schur_wg = 0;
   }
   return HDGCL_SUCCESS;
 }
@@ -1049,13 +1049,13 @@ int64_t local_stage_z_first(const local_stage *ls, int64_t e0) { return ls->keep
 
 /* elasticity_build for affine elements: Z, [Wext | Fext] ([Wext + P | Fext])
  * and K0 (x) I_d (- Q) of docs/elasticity.md (E7)-(E9), (E13). */
-static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n,
+static int elasticity_build(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t n,
                             hdgcl_stage charge) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
-  device_data *d = &s->dev->data;
-  cl_int ce0 = (cl_int)e0, pid = s->disc.params.id;
-  double tau = s->disc.tau, mu = s->disc.params.mu, lambda = s->disc.params.lambda, param = s->disc.params.param;
-  double mu0 = solver_mu0(s); /* (E17); d->kappa holds mu per element */
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  device_data *d = &pl->data;
+  cl_int ce0 = (cl_int)e0, pid = pl->disc->params.id;
+  double tau = pl->disc->tau, mu = pl->disc->params.mu, lambda = pl->disc->params.lambda, param = pl->disc->params.param;
+  double mu0 = discretisation_mu0(pl->disc); /* (E17); d->kappa holds mu per element */
   hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
                       HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->elem_orient.mem),
                       HDGCL_ARG(d->elem_faces.mem), HDGCL_ARG(d->face_bc.mem),
@@ -1071,7 +1071,7 @@ static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t
                       HDGCL_ARG(ls->wf.mem),    HDGCL_ARG(ls->wl.mem),    HDGCL_ARG(ls->k.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * ls->wg;
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build, 1, &global, &ls->wg, NULL));
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, ls->build, 1, &global, &ls->wg, NULL));
   /* Per element: S0 on the d diagonal blocks ((NFACES + 2 DIM^2) NP^2 each,
    * d times), the B blocks (2 DIM NP^2 twice), W0 (2 (DIM + 1) NP NT, d
    * times) and C (3 NP NT), the load (2 DIM NQ NP + problem_elasticity_f,
@@ -1081,27 +1081,27 @@ static int elasticity_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t
    * Bytes: Z, [Wext | Fext] (twice with traction data), K written once. */
   double P = sz->np, T = sz->nt, D = sz->dim, Z = ls->rows, C = ls->cols;
   double flops = D * (2.0 * (sz->nfaces + 2 * D * D)) * P * P + 4.0 * D * D * P * P +
-                 D * 2.0 * (D + 1) * T * P + 3.0 * P * T + 2.0 * s->disc.ref.qload.n * D * P +
-                 60.0 * s->disc.ref.qload.n + D * T * T * (2 * D + 8);
+                 D * 2.0 * (D + 1) * T * P + 3.0 * P * T + 2.0 * pl->disc->ref.qload.n * D * P +
+                 60.0 * pl->disc->ref.qload.n + D * T * T * (2 * D + 8);
   double bytes = 8.0 * (Z * Z + Z * C + C * C);
   if (ls->nonsymmetric) {
     flops += D * (D - 1) * T * P * 2 * D + D * (D - 1) * T * T * (2 * D + 8);
     bytes += 8.0 * Z * C;
   }
-  if (solver_mu_varies(s)) /* (E17): Z's u blocks i != j, P and Q on every face */
+  if (discretisation_mu_varies(pl->disc)) /* (E17): Z's u blocks i != j, P and Q on every face */
     flops += D * (D - 1) * P * P * 4 * D * D + D * (D - 1) * T * P * 2 * D +
              D * (D - 1) * T * T * (2 * D + 8);
-  s->result.stages[charge].flops += flops * n;
-  s->result.stages[charge].bytes += bytes * n;
+  pl->report->stages[charge].flops += flops * n;
+  pl->report->stages[charge].bytes += bytes * n;
   return HDGCL_SUCCESS;
 }
 
 /* local_build_s and local_build for affine elements: (F13)-(F16). */
-static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
-  device_data *d = &s->dev->data;
-  cl_int ce0 = (cl_int)e0, pid = s->disc.params.id, pdeg = s->disc.params.degree;
-  double tau = s->disc.tau, k2 = s->disc.params.param;
+static int affine_build(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  device_data *d = &pl->data;
+  cl_int ce0 = (cl_int)e0, pid = pl->disc->params.id, pdeg = pl->disc->params.degree;
+  double tau = pl->disc->tau, k2 = pl->disc->params.param;
   cl_int cn = (cl_int)n;
   /* S: BUILD_S_BLOCK elements per work-group (cl/pipeline/local.cl's local_build_s),
    * one block of wgs entries each. */
@@ -1115,12 +1115,12 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
                        HDGCL_ARG(ls->kf.mem),   HDGCL_ARG(ls->ef.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build_s, sizeof sargs / sizeof *sargs, sargs));
   size_t wgs = (size_t)sz->np * sz->np >= 128 ? 128 : ((size_t)sz->np * sz->np + 31) / 32 * 32;
-  size_t wmax = pipeline_kernel_max_wg(s, ls->build_s); /* devices (and oclgrind) allowing fewer */
+  size_t wmax = pipeline_kernel_max_wg(pl, ls->build_s); /* devices (and oclgrind) allowing fewer */
   if (wgs > wmax) wgs = wmax;
   size_t sglobal[2] = {((size_t)sz->np * sz->np + wgs - 1) / wgs * wgs,
                        (size_t)(n + BUILD_S_BLOCK - 1) / BUILD_S_BLOCK};
   size_t slocal[2] = {wgs, 1};
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build_s, 2, sglobal, slocal, NULL));
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, ls->build_s, 2, sglobal, slocal, NULL));
   /* [W | F] (and [W_t | F]) from the factors local_build_s wrote: build_epg
    * elements per work-group. */
   hdgcl_arg args[] = {HDGCL_ARG(ce0),           HDGCL_ARG(cn),
@@ -1132,26 +1132,26 @@ static int affine_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, 
                       HDGCL_ARG(ls->wf.mem),    HDGCL_ARG(ls->wl.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
   size_t global = (size_t)((n + ls->build_epg - 1) / ls->build_epg) * ls->wg;
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, ls->build, 1, &global, &ls->wg, NULL));
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, ls->build, 1, &global, &ls->wg, NULL));
   /* S's weights, then factor_load_flops (K0 itself is counted where it is
    * evaluated, local_stage_run); the factors written once and read once. */
   double P = sz->np, T = sz->nt;
   double nef = local_factor_count(sz);
-  double flops = (2.0 * (sz->nfaces + sz->dim * sz->dim) + 1) * P * P + factor_load_flops(s);
+  double flops = (2.0 * (sz->nfaces + sz->dim * sz->dim) + 1) * P * P + factor_load_flops(pl);
   double bytes = 8.0 * (P * P + P * (T + 1) + k0_factor_count(sz) + 2 * nef);
   if (ls->nonsymmetric) { /* convection in S; [W_t | F] */
     flops += 2.0 * sz->dim * P * P + 2.0 * T * P;
     bytes += 8.0 * P * (T + 1);
   }
-  s->result.stages[charge].flops += flops * n;
-  s->result.stages[charge].bytes += bytes * n;
+  pl->report->stages[charge].flops += flops * n;
+  pl->report->stages[charge].bytes += bytes * n;
   return HDGCL_SUCCESS;
 }
 
 /* S, [W | F] (and [W_t | F]), K0 of elements [e0, e0 + n). */
-static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
-  if (s->dev->mapped) return local_mapped_build(s, ls, e0, n, charge);
-  return ls->vector ? elasticity_build(s, ls, e0, n, charge) : affine_build(s, ls, e0, n, charge);
+static int build_chunk(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
+  if (pl->mapped) return local_mapped_build(pl, ls, e0, n, charge);
+  return ls->vector ? elasticity_build(pl, ls, e0, n, charge) : affine_build(pl, ls, e0, n, charge);
 }
 
 /* The one kernel's flops and bytes per element.  local_element: S's lower
@@ -1162,10 +1162,10 @@ static int build_chunk(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, h
  * K's product and K0), though its elimination of the rows of [W | F]^T does
  * about (NT+1) NP^2 more, so that its rate against theirs is their time
  * against its.  Bytes: Z and K written (S and [W | F] are never stored). */
-static void element_counts(hdgcl_solver s, const local_stage *ls, double *flops, double *bytes) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
+static void element_counts(device_pipeline *pl, const local_stage *ls, double *flops, double *bytes) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
   double P = ls->rows, N1 = ls->cols, T = sz->nt, D = sz->dim;
-  double products = 2 * P * P * N1 + 2 * P * N1 * N1 + T * T + T + factor_load_flops(s);
+  double products = 2 * P * P * N1 + 2 * P * N1 * N1 + T * T + T + factor_load_flops(pl);
   if (ls->element_shape >= 0)
     *flops = (2.0 * (sz->nfaces + D * D) + 1) * P * P + P * P * P + products;
   else
@@ -1173,20 +1173,20 @@ static void element_counts(hdgcl_solver s, const local_stage *ls, double *flops,
   *bytes = 8.0 * (P * N1 + N1 * N1);
 }
 
-int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
+int local_stage_run(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
   if (ls->element_wg) {
-    HDGCL_TRY(launch_element(s, ls, ls->element_shape, ls->element_wg, e0, n,
+    HDGCL_TRY(launch_element(pl, ls, ls->element_shape, ls->element_wg, e0, n,
                              e0 - local_stage_z_first(ls, e0)));
     double flops, bytes;
-    element_counts(s, ls, &flops, &bytes);
-    s->result.stages[charge].flops += flops * n;
-    s->result.stages[charge].bytes += bytes * n;
+    element_counts(pl, ls, &flops, &bytes);
+    pl->report->stages[charge].flops += flops * n;
+    pl->report->stages[charge].bytes += bytes * n;
     return HDGCL_SUCCESS;
   }
-  HDGCL_TRY(build_chunk(s, ls, e0, n, charge));
+  HDGCL_TRY(build_chunk(pl, ls, e0, n, charge));
   int64_t z0 = e0 - local_stage_z_first(ls, e0);
-  HDGCL_TRY(launch_z(s, ls, ls->invert_kind, ls->invert_wg, n, z0)); /* Z = S^-1 [W | F] */
-  HDGCL_TRY(launch_k(s, ls, ls->schur_kind, e0, n, z0)); /* K = K0 - [W | F]^T Z */
+  HDGCL_TRY(launch_z(pl, ls, ls->invert_kind, ls->invert_wg, n, z0)); /* Z = S^-1 [W | F] */
+  HDGCL_TRY(launch_k(pl, ls, ls->schur_kind, e0, n, z0)); /* K = K0 - [W | F]^T Z */
   size_t np = ls->rows, nt1 = ls->cols;
   /* Flops: through S^-1, invert 4/3 NP^3 for SPD S whichever kernel runs
    * (the Cholesky route's count, so a faster kernel shows as a higher rate,
@@ -1203,7 +1203,7 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
    * reads [W|F] and Z and writes K, and reads K0 from K (in place, GEMM,
    * element, or without K0's factors) or K0's factors (local_schur_k0;
    * local_k0 writes K0 before the GEMM or element). */
-  double P = np, N1 = nt1, T = s->disc.ref.sz.nt, NKF = k0_factor_count(&s->disc.ref.sz);
+  double P = np, N1 = nt1, T = pl->disc->ref.sz.nt, NKF = k0_factor_count(&pl->disc->ref.sz);
   bool fused = ls->invert_kind == INVERT_SOLVE, columns = ls->invert_kind == INVERT_COLUMNS;
   bool solve = ls->invert_kind == INVERT_CHOLESKY_SOLVE;
   double flops = (solve  ? 1.0 / 3.0
@@ -1218,12 +1218,12 @@ int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgc
                                              : 2 * P * N1 + N1 * N1 + NKF;
   }
   double bytes = 8.0 * ((fused || columns ? 0 : 2 * P * P) + (solve ? 0 : P * P) + 2 * P * N1 + kbytes);
-  s->result.stages[charge].flops += flops * n;
-  s->result.stages[charge].bytes += bytes * n;
+  pl->report->stages[charge].flops += flops * n;
+  pl->report->stages[charge].bytes += bytes * n;
   return HDGCL_SUCCESS;
 }
 
-void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
+void local_stage_destroy(device_pipeline *pl, local_stage *ls) {
   if (ls->build) clReleaseKernel(ls->build);
   if (ls->build_s) clReleaseKernel(ls->build_s);
   if (ls->invert) clReleaseKernel(ls->invert);
@@ -1240,24 +1240,24 @@ void local_stage_destroy(hdgcl_solver s, local_stage *ls) {
     if (ls->element_tiled[i]) clReleaseKernel(ls->element_tiled[i]);
   batched_gemm_destroy(&ls->gemm_z);
   batched_gemm_destroy(&ls->gemm_k);
-  hdgcl_buffer_release(s->ctx, &ls->s);
-  hdgcl_buffer_release(s->ctx, &ls->wf);
-  hdgcl_buffer_release(s->ctx, &ls->wl);
-  hdgcl_buffer_release(s->ctx, &ls->z);
-  hdgcl_buffer_release(s->ctx, &ls->k);
-  hdgcl_buffer_release(s->ctx, &ls->kf);
-  hdgcl_buffer_release(s->ctx, &ls->ef);
-  hdgcl_buffer_release(s->ctx, &ls->scratch);
-  local_mapped_destroy(s, ls);
+  hdgcl_buffer_release(pl->ctx, &ls->s);
+  hdgcl_buffer_release(pl->ctx, &ls->wf);
+  hdgcl_buffer_release(pl->ctx, &ls->wl);
+  hdgcl_buffer_release(pl->ctx, &ls->z);
+  hdgcl_buffer_release(pl->ctx, &ls->k);
+  hdgcl_buffer_release(pl->ctx, &ls->kf);
+  hdgcl_buffer_release(pl->ctx, &ls->ef);
+  hdgcl_buffer_release(pl->ctx, &ls->scratch);
+  local_mapped_destroy(pl, ls);
   *ls = (local_stage){0};
 }
 
 /* The whole stage over the mesh, chunk by chunk, nothing between the chunks
  * (hdgcl bench times it; the solve interleaves each chunk's assembly). */
-int local_stage_run_all(hdgcl_solver s, local_stage *ls) {
-  int64_t ne = s->disc.mesh->num_elements;
+int local_stage_run_all(device_pipeline *pl, local_stage *ls) {
+  int64_t ne = pl->disc->mesh->num_elements;
   for (int64_t e0 = 0; e0 < ne; e0 += ls->chunk)
-    HDGCL_TRY(local_stage_run(s, ls, e0, ne - e0 < ls->chunk ? ne - e0 : ls->chunk,
+    HDGCL_TRY(local_stage_run(pl, ls, e0, ne - e0 < ls->chunk ? ne - e0 : ls->chunk,
                               HDGCL_STAGE_LOCAL));
   return HDGCL_SUCCESS;
 }

@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "problem/user_problem.h"
 
-int pipeline_program_with(hdgcl_solver s, const char *const *headers, const char *file,
+int pipeline_program_with(device_pipeline *pl, const char *const *headers, const char *file,
                           bool with_geometry, const char *extra, cl_program *program) {
   const char *files[8];
   int n = 0;
@@ -26,30 +26,30 @@ int pipeline_program_with(hdgcl_solver s, const char *const *headers, const char
   }
   files[n++] = file;
   char options[1536];
-  snprintf(options, sizeof options, "%s %s", s->dev->options, extra ? extra : "");
-  return hdgcl_program_get_prelude(s->ctx, with_geometry ? s->dev->user_source : NULL, problems_at,
+  snprintf(options, sizeof options, "%s %s", pl->options, extra ? extra : "");
+  return hdgcl_program_get_prelude(pl->ctx, with_geometry ? pl->user_source : NULL, problems_at,
                                    files, n, options, program);
 }
 
-int pipeline_program(hdgcl_solver s, const char *file, bool with_geometry, const char *extra,
+int pipeline_program(device_pipeline *pl, const char *file, bool with_geometry, const char *extra,
                      cl_program *program) {
-  return pipeline_program_with(s, NULL, file, with_geometry, extra, program);
+  return pipeline_program_with(pl, NULL, file, with_geometry, extra, program);
 }
 
-size_t pipeline_kernel_max_wg(hdgcl_solver s, cl_kernel kernel) {
+size_t pipeline_kernel_max_wg(device_pipeline *pl, cl_kernel kernel) {
   size_t max = 256, kmax = 0;
-  if (clGetKernelWorkGroupInfo(kernel, s->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
+  if (clGetKernelWorkGroupInfo(kernel, pl->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax,
                                &kmax, NULL) == CL_SUCCESS && kmax < max)
     max = kmax;
-  if (s->ctx->info.max_work_group < max) max = s->ctx->info.max_work_group;
+  if (pl->ctx->info.max_work_group < max) max = pl->ctx->info.max_work_group;
   return max;
 }
 
 /* A device buffer of `bytes` (at least `min`: no buffer is empty) holding src. */
-static int upload_bytes(hdgcl_solver s, hdgcl_buffer *buf, size_t bytes, size_t min, const void *src,
+static int upload_bytes(device_pipeline *pl, hdgcl_buffer *buf, size_t bytes, size_t min, const void *src,
                         const char *name) {
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, bytes ? bytes : min, name, buf));
-  return bytes ? hdgcl_buffer_write(s->ctx, buf, 0, bytes, src) : HDGCL_SUCCESS;
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, bytes ? bytes : min, name, buf));
+  return bytes ? hdgcl_buffer_write(pl->ctx, buf, 0, bytes, src) : HDGCL_SUCCESS;
 }
 /* With `count` set, UPLOAD only adds the bytes it would allocate (what
  * pipeline_fixed_bytes counts), else allocates and writes. */
@@ -59,31 +59,31 @@ static int upload_bytes(hdgcl_solver s, hdgcl_buffer *buf, size_t bytes, size_t 
     if (count)                                                                                 \
       *count += bytes_ ? bytes_ : sizeof(type);                                                \
     else                                                                                       \
-      HDGCL_TRY(upload_bytes(s, &(buf), bytes_, sizeof(type), (src), name));                   \
+      HDGCL_TRY(upload_bytes(pl, &(buf), bytes_, sizeof(type), (src), name));                   \
   } while (0)
 
 /* coefficients = points: each element's region, for user_coefficients (else one 0). */
-static int upload_element_regions(hdgcl_solver s, hdgcl_buffer *buf, uint64_t *count) {
-  bool points = s->disc.user && s->disc.user->point_coefficients;
-  size_t n = points ? (size_t)s->disc.mesh->num_elements : 1;
+static int upload_element_regions(device_pipeline *pl, hdgcl_buffer *buf, uint64_t *count) {
+  bool points = pl->disc->user && pl->disc->user->point_coefficients;
+  size_t n = points ? (size_t)pl->disc->mesh->num_elements : 1;
   if (count) {
     *count += n * sizeof(int32_t);
     return HDGCL_SUCCESS;
   }
   int32_t *set;
   HDGCL_TRY(hdgcl_calloc(n, sizeof *set, "element regions", &set));
-  for (size_t e = 0; points && e < n; e++) set[e] = hdg_user_element_set(s->disc.user, s->disc.mesh, (int32_t)e);
-  int status = upload_bytes(s, buf, n * sizeof *set, sizeof *set, set, "element regions");
+  for (size_t e = 0; points && e < n; e++) set[e] = hdg_user_element_set(pl->disc->user, pl->disc->mesh, (int32_t)e);
+  int status = upload_bytes(pl, buf, n * sizeof *set, sizeof *set, set, "element regions");
   free(set);
   return status;
 }
 
 /* Allocates and fills device_data (counted as the upload stage); with count
  * set, only adds the bytes that would take. */
-static int upload(hdgcl_solver s, uint64_t *count) {
-  device_data *d = &s->dev->data;
-  const hdgcl_mesh *m = s->disc.mesh;
-  const hdg_reference *ref = &s->disc.ref;
+static int upload(device_pipeline *pl, uint64_t *count) {
+  device_data *d = &pl->data;
+  const hdgcl_mesh *m = pl->disc->mesh;
+  const hdg_reference *ref = &pl->disc->ref;
   const hdg_sizes *sz = &ref->sz;
   size_t ne = m->num_elements, nfc = m->num_faces;
   int dim = sz->dim, np = sz->np, np1 = sz->np1, nf = sz->nf;
@@ -97,28 +97,28 @@ static int upload(hdgcl_solver s, uint64_t *count) {
    * L^-1 [B | C]); their lambda per element has a buffer of its own. */
   bool vector = sz->ncomp > 1;
   /* A tensor kappa: its K, K^-1 and R per element (kernels built with -DKAPPA_TENSOR). */
-  if (s->disc.kappa_tensor)
-    UPLOAD(d->kappa, ne * KAPPA_TENSOR_VALUES(dim), double, s->disc.kappa_tensor, "kappa tensors");
+  if (pl->disc->kappa_tensor)
+    UPLOAD(d->kappa, ne * KAPPA_TENSOR_VALUES(dim), double, pl->disc->kappa_tensor, "kappa tensors");
   else
-    UPLOAD(d->kappa, ne, double, vector ? s->disc.mu : s->disc.kappa, "kappa");
-  UPLOAD(d->c, ne, double, s->disc.c, "c");
-  HDGCL_TRY(upload_element_regions(s, &d->elem_set, count));
-  UPLOAD(d->lambda, vector ? ne : 1, double, vector ? s->disc.lambda : s->disc.c, "lambda");
+    UPLOAD(d->kappa, ne, double, vector ? pl->disc->mu : pl->disc->kappa, "kappa");
+  UPLOAD(d->c, ne, double, pl->disc->c, "c");
+  HDGCL_TRY(upload_element_regions(pl, &d->elem_set, count));
+  UPLOAD(d->lambda, vector ? ne : 1, double, vector ? pl->disc->lambda : pl->disc->c, "lambda");
   UPLOAD(d->face_verts, nfc * m->verts_per_face, int32_t, m->face_verts, "face_verts");
   UPLOAD(d->face_elems, nfc * 2, int32_t, m->face_elems, "face_elems");
   UPLOAD(d->face_local, nfc * 2, int8_t, m->face_local, "face_local");
-  UPLOAD(d->face_bc, nfc, int8_t, s->disc.num.face_bc, "face_bc");
-  UPLOAD(d->face_fixed, nfc, int8_t, s->disc.num.face_fixed, "face_fixed");
+  UPLOAD(d->face_bc, nfc, int8_t, pl->disc->num.face_bc, "face_bc");
+  UPLOAD(d->face_fixed, nfc, int8_t, pl->disc->num.face_fixed, "face_fixed");
   {
     size_t nb = nfc - (size_t)m->num_interior_faces;
-    UPLOAD(d->face_cond, nb ? nb : 1, int8_t, s->disc.num.face_cond, "face_cond");
-    UPLOAD(d->robin, s->disc.robin ? nb * sz->nfb * sz->nfb : 1, double, s->disc.robin ? s->disc.robin : s->disc.c,
+    UPLOAD(d->face_cond, nb ? nb : 1, int8_t, pl->disc->num.face_cond, "face_cond");
+    UPLOAD(d->robin, pl->disc->robin ? nb * sz->nfb * sz->nfb : 1, double, pl->disc->robin ? pl->disc->robin : pl->disc->c,
            "Robin blocks");
   }
-  UPLOAD(d->face_unknown, nfc, int32_t, s->disc.num.face_unknown, "face_unknown");
-  UPLOAD(d->unknown_face, s->disc.num.num_unknown_faces, int32_t, s->disc.num.unknown_face, "unknown_face");
-  UPLOAD(d->block_cols, (size_t)s->disc.num.num_unknown_faces * sz->nslots, int32_t,
-         s->disc.num.block_cols, "block_cols");
+  UPLOAD(d->face_unknown, nfc, int32_t, pl->disc->num.face_unknown, "face_unknown");
+  UPLOAD(d->unknown_face, pl->disc->num.num_unknown_faces, int32_t, pl->disc->num.unknown_face, "unknown_face");
+  UPLOAD(d->block_cols, (size_t)pl->disc->num.num_unknown_faces * sz->nslots, int32_t,
+         pl->disc->num.block_cols, "block_cols");
   UPLOAD(d->dm, (size_t)dim * np * np, double, ref->dm, "Dm");
   UPLOAD(d->dmdmt, (size_t)dim * dim * np * np, double, ref->dmdmt, "DmDmT");
   UPLOAD(d->pf, (size_t)sz->nfaces * np * np, double, ref->pf, "Pf");
@@ -138,7 +138,7 @@ static int upload(hdgcl_solver s, uint64_t *count) {
   UPLOAD(d->face_tangent, (size_t)sz->nfaces * 2 * dim, double, ref->face_tangent, "face tangents");
   UPLOAD(d->face_nref, (size_t)sz->nfaces * dim, double, ref->face_nref, "reference normals");
   UPLOAD(d->face_orient, nfc * 2, int8_t, m->face_orient, "face_orient");
-  if (s->dev->mapped) {
+  if (pl->mapped) {
     UPLOAD(d->phi_face, nfo * ref->qface.n * np, double, ref->phi_face, "face trace basis");
     UPLOAD(d->dphi_load, (size_t)ref->qload.n * np * dim, double, ref->dphi_load, "load gradients");
     UPLOAD(d->phi1_load, (size_t)ref->qload.n * np1, double, ref->phi1_load, "basis p+1");
@@ -149,23 +149,23 @@ static int upload(hdgcl_solver s, uint64_t *count) {
   UPLOAD(d->err_weights, ref->qerr.n, double, ref->qerr.weights, "error weights");
   UPLOAD(d->phi_err, (size_t)ref->qerr.n * np, double, ref->phi_err, "error basis");
   UPLOAD(d->phi1_err, (size_t)ref->qerr.n * np1, double, ref->phi1_err, "error basis p+1");
-  return count ? HDGCL_SUCCESS : hdgcl_context_finish(s->ctx);
+  return count ? HDGCL_SUCCESS : hdgcl_context_finish(pl->ctx);
 }
 
 /* Bytes of the device buffers other than the local-stage chunks. */
-uint64_t pipeline_fixed_bytes(hdgcl_solver s) {
-  const hdgcl_mesh *m = s->disc.mesh;
-  const hdg_sizes *sz = &s->disc.ref.sz;
+uint64_t pipeline_fixed_bytes(device_pipeline *pl) {
+  const hdgcl_mesh *m = pl->disc->mesh;
+  const hdg_sizes *sz = &pl->disc->ref.sz;
   uint64_t ne = (uint64_t)m->num_elements, nfc = (uint64_t)m->num_faces;
-  uint64_t rows = (uint64_t)s->disc.num.num_unknown_faces, n = rows * sz->nfb;
+  uint64_t rows = (uint64_t)pl->disc->num.num_unknown_faces, n = rows * sz->nfb;
   uint64_t bytes = 0;
-  (void)upload(s, &bytes); /* mesh, numbering, coefficients, reference tables */
+  (void)upload(pl, &bytes); /* mesh, numbering, coefficients, reference tables */
   bytes += rows * sz->nslots * sz->nfb * sz->nfb * 8;             /* matrix values */
-  if (s->format == FORMAT_ELL) bytes += rows * sz->nslots * sz->nfb * sz->nfb * 4; /* columns */
+  if (pl->opts.format == FORMAT_ELL) bytes += rows * sz->nslots * sz->nfb * sz->nfb * 4; /* columns */
   bytes += n * 8;                                               /* rhs */
   linear_system sys;
-  pipeline_linear_system(s, &sys);
-  solver_settings set = solver_krylov_settings(s);
+  pipeline_linear_system(pl, &sys);
+  solver_settings set = pl->settings;
   bytes += krylov_bytes(&sys, &set);            /* Krylov vectors, preconditioner, history */
   bytes += (nfc - (uint64_t)m->num_interior_faces) * sz->nfb * 8; /* boundary data */
   /* u, q (H), u*, errors; the pressure of the vector problems */
@@ -174,8 +174,8 @@ uint64_t pipeline_fixed_bytes(hdgcl_solver s) {
   return bytes;
 }
 
-static void release_data(hdgcl_solver s) {
-  device_data *d = &s->dev->data;
+static void release_data(device_pipeline *pl) {
+  device_data *d = &pl->data;
   hdgcl_buffer *all[] = {&d->coords,     &d->elem_verts,   &d->elem_faces,  &d->elem_orient,
                          &d->kappa,      &d->c,            &d->elem_set,            &d->face_verts,  &d->face_elems,
                          &d->face_local, &d->face_bc,      &d->face_unknown, &d->unknown_face,
@@ -187,23 +187,22 @@ static void release_data(hdgcl_solver s) {
                          &d->face_tangent, &d->face_nref,  &d->face_orient, &d->dphi_load,
                          &d->phi1_load,  &d->dphi1_load,   &d->lambda,
                          &d->face_cond,  &d->robin,        &d->face_fixed};
-  for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdgcl_buffer_release(s->ctx, all[i]);
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdgcl_buffer_release(pl->ctx, all[i]);
 }
 
-void pipeline_linear_system(hdgcl_solver s, linear_system *sys) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
-  *sys = (linear_system){.rows = s->disc.num.num_unknown_faces,
+void pipeline_linear_system(device_pipeline *pl, linear_system *sys) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  *sys = (linear_system){.rows = pl->disc->num.num_unknown_faces,
                          .nf = sz->nfb,
                          .nslots = sz->nslots,
-                         .format = s->format,
+                         .format = pl->opts.format,
                          .dim = sz->dim,
                          .order = sz->order,
                          .ncomp = sz->ncomp,
                          .face_shape = sz->face_shape,
-                         .problem = s->disc.problem->info.name,
-                         .patches = {.num_elements = s->disc.mesh->num_elements, .nt = sz->ntb}};
-  device_pipeline *dev = s->dev;
-  if (!dev) return;
+                         .problem = pl->disc->problem->info.name,
+                         .patches = {.num_elements = pl->disc->mesh->num_elements, .nt = sz->ntb}};
+  const device_pipeline *dev = pl;
   sys->options = dev->trace_options;
   sys->values = &dev->assemble.values;
   sys->cols = &dev->assemble.cols;
@@ -217,15 +216,15 @@ void pipeline_linear_system(hdgcl_solver s, linear_system *sys) {
   p->unknown_face = &dev->data.unknown_face;
 }
 
-static int record_residual(void *solver, double relres) {
-  return solver_record_residual(solver, relres);
+static int record_residual(void *sol, double relres) {
+  return hdg_solution_record_residual(sol, relres);
 }
 
-/* The solve stage's outcome and counters into s->result. */
-static void solve_outcome(hdgcl_solver s, const solve_stats *stats) {
-  hdgcl_result *r = &s->result;
-  r->iterations = stats->iterations;
-  r->residual = stats->residual;
+/* The solve stage's outcome into the solution, its counters into the report. */
+static void solve_outcome(device_pipeline *pl, const solve_stats *stats) {
+  hdgcl_result *r = pl->report;
+  pl->sol->iterations = stats->iterations;
+  pl->sol->residual = stats->residual;
   r->precond_seconds = stats->precond_seconds;
   r->eig_min = stats->eig_min;
   r->eig_max = stats->eig_max;
@@ -233,15 +232,19 @@ static void solve_outcome(hdgcl_solver s, const solve_stats *stats) {
   r->stages[HDGCL_STAGE_SOLVE].bytes += stats->bytes;
 }
 
-int pipeline_create(hdgcl_solver s) {
-  const hdg_reference *ref = &s->disc.ref;
+bool pipeline_scratch_global(const device_pipeline *pl, size_t bytes) {
+  if (pl->opts.scratch != SCRATCH_AUTO) return pl->opts.scratch == SCRATCH_GLOBAL;
+  return bytes + 1024 > pl->ctx->info.local_mem; /* 1 KiB for the kernels' other local arrays */
+}
+
+static int pipeline_init(device_pipeline *pl) {
+  const hdg_reference *ref = &pl->disc->ref;
   const hdg_sizes *sz = &ref->sz;
-  HDGCL_TRY(hdgcl_calloc(1, sizeof *s->dev, "device pipeline", &s->dev));
-  if (s->disc.user) HDGCL_TRY(hdg_user_problem_emit(s->disc.user, &s->dev->user_source));
+  if (pl->disc->user) HDGCL_TRY(hdg_user_problem_emit(pl->disc->user, &pl->user_source));
   /* Mapped elements, and a user's coefficients evaluated at every point
    * (coefficients = points), take the per-point kernels. */
-  s->dev->mapped = sz->type == HDGCL_QUADRILATERAL || sz->type == HDGCL_HEXAHEDRON ||
-                   (s->disc.user && s->disc.user->point_coefficients);
+  pl->mapped = sz->type == HDGCL_QUADRILATERAL || sz->type == HDGCL_HEXAHEDRON ||
+                   (pl->disc->user && pl->disc->user->point_coefficients);
   /* Element programs see the element's sizes and the trace blocks (NCOMP
    * components: NFB = NCOMP NF per face, NTB = NCOMP NT per element, NZ the
    * local (u, p) system of the vector problems); the solve stage's program
@@ -249,182 +252,203 @@ int pipeline_create(hdgcl_solver s) {
    * NTB (the same for the scalar problems). */
   int nz = sz->ncomp > 1 ? (sz->dim + 1) * sz->np : sz->np;
   for (int view = 0; view < 2; view++)
-    snprintf(view ? s->dev->trace_options : s->dev->options, sizeof s->dev->options,
+    snprintf(view ? pl->trace_options : pl->options, sizeof pl->options,
              "-DELEMENT_TYPE=%d -DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d "
              "-DNF=%d -DNT=%d -DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d -DNCOMP=%d "
              "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d%s",
-             (int)sz->type, sz->dim, s->disc.mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
+             (int)sz->type, sz->dim, pl->disc->mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
              sz->np1, view ? sz->nfb : sz->nf, view ? sz->ntb : sz->nt, sz->nslots, ref->qload.n,
-             ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz, (int)s->dev->mapped,
-             s->disc.kappa_tensor ? " -DKAPPA_TENSOR" : "");
-  HDGCL_TRY(local_stage_create(s, &s->dev->local));
-  HDGCL_TRY(assembly_create(s, &s->dev->assemble));
-  krylov *kr = &s->dev->krylov;
-  kr->ctx = s->ctx;
-  pipeline_linear_system(s, &kr->sys);
-  kr->set = solver_krylov_settings(s);
-  kr->levels = pipeline_levels(s);
-  kr->history = (residual_history){record_residual, s};
+             ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz, (int)pl->mapped,
+             pl->disc->kappa_tensor ? " -DKAPPA_TENSOR" : "");
+  HDGCL_TRY(local_stage_create(pl, &pl->local));
+  HDGCL_TRY(assembly_create(pl, &pl->assemble));
+  krylov *kr = &pl->krylov;
+  kr->ctx = pl->ctx;
+  pipeline_linear_system(pl, &kr->sys);
+  kr->set = pl->settings;
+  kr->levels = pipeline_levels(pl);
+  kr->history = (residual_history){record_residual, pl->sol};
   HDGCL_TRY(krylov_create(kr));
-  HDGCL_TRY(recovery_create(s, &s->dev->recover));
-  s->result.chunk_elements = s->dev->local.chunk;
-  s->result.num_chunks = s->dev->local.num_chunks;
+  HDGCL_TRY(recovery_create(pl, &pl->recover));
+  pl->report->chunk_elements = pl->local.chunk;
+  pl->report->num_chunks = pl->local.num_chunks;
+  return HDGCL_SUCCESS;
+}
+
+int pipeline_create(hdgcl_context ctx, const hdg_discretisation *disc,
+                    const pipeline_options *opts, const solver_settings *settings,
+                    hdg_solution *sol, hdgcl_result *report, device_pipeline **out) {
+  *out = NULL;
+  device_pipeline *pl;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *pl, "device pipeline", &pl));
+  pl->ctx = ctx;
+  pl->disc = disc;
+  pl->opts = *opts;
+  pl->settings = *settings;
+  pl->sol = sol;
+  pl->report = report;
+  int status = pipeline_init(pl);
+  if (status != HDGCL_SUCCESS) {
+    pipeline_destroy(&pl);
+    return status;
+  }
+  *out = pl;
   return HDGCL_SUCCESS;
 }
 
 /* Upload, then the local stage and assembly chunk by chunk, timed. */
-static int upload_local_assemble(hdgcl_solver s) {
-  device_pipeline *dev = s->dev;
-  hdgcl_stage_stats *st = s->result.stages;
-  const hdgcl_mesh *m = s->disc.mesh;
+static int upload_local_assemble(device_pipeline *pl) {
+  device_pipeline *dev = pl;
+  double *st = pl->sol->stage_seconds;
+  const hdgcl_mesh *m = pl->disc->mesh;
   local_stage *ls = &dev->local;
-  release_data(s);
+  release_data(pl);
 
   double t = hdgcl_wtime();
-  HDGCL_TRY(upload(s, NULL));
-  st[HDGCL_STAGE_UPLOAD].seconds = hdgcl_wtime() - t;
-  HDGCL_TRY(local_stage_prepare(s, ls));
+  HDGCL_TRY(upload(pl, NULL));
+  st[HDGCL_STAGE_UPLOAD] = hdgcl_wtime() - t;
+  HDGCL_TRY(local_stage_prepare(pl, ls));
 
   t = hdgcl_wtime();
-  HDGCL_TRY(assembly_boundary_data(s, &dev->assemble));
-  HDGCL_TRY(hdgcl_context_finish(s->ctx));
-  st[HDGCL_STAGE_ASSEMBLE].seconds += hdgcl_wtime() - t;
+  HDGCL_TRY(assembly_boundary_data(pl, &dev->assemble));
+  HDGCL_TRY(hdgcl_context_finish(pl->ctx));
+  st[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t;
   for (int64_t e0 = 0; e0 < m->num_elements; e0 += ls->chunk) {
     int64_t n = m->num_elements - e0 < ls->chunk ? m->num_elements - e0 : ls->chunk;
     t = hdgcl_wtime();
-    HDGCL_TRY(local_stage_run(s, ls, e0, n, HDGCL_STAGE_LOCAL));
-    HDGCL_TRY(hdgcl_context_finish(s->ctx));
+    HDGCL_TRY(local_stage_run(pl, ls, e0, n, HDGCL_STAGE_LOCAL));
+    HDGCL_TRY(hdgcl_context_finish(pl->ctx));
     double t1 = hdgcl_wtime();
-    st[HDGCL_STAGE_LOCAL].seconds += t1 - t;
-    HDGCL_TRY(assembly_add_chunk(s, &dev->assemble, ls, e0, n));
-    HDGCL_TRY(hdgcl_context_finish(s->ctx));
-    st[HDGCL_STAGE_ASSEMBLE].seconds += hdgcl_wtime() - t1;
+    st[HDGCL_STAGE_LOCAL] += t1 - t;
+    HDGCL_TRY(assembly_add_chunk(pl, &dev->assemble, ls, e0, n));
+    HDGCL_TRY(hdgcl_context_finish(pl->ctx));
+    st[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t1;
   }
   t = hdgcl_wtime();
-  HDGCL_TRY(assembly_finish(s, &dev->assemble));
-  HDGCL_TRY(hdgcl_context_finish(s->ctx));
-  st[HDGCL_STAGE_ASSEMBLE].seconds += hdgcl_wtime() - t;
+  HDGCL_TRY(assembly_finish(pl, &dev->assemble));
+  HDGCL_TRY(hdgcl_context_finish(pl->ctx));
+  st[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t;
   return HDGCL_SUCCESS;
 }
 
-int pipeline_assemble_only(hdgcl_solver s) {
+int pipeline_assemble_only(device_pipeline *pl) {
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
-    s->result.stages[i].seconds = 0;
-    s->result.stages[i].flops = 0;
-    s->result.stages[i].bytes = 0;
+    pl->sol->stage_seconds[i] = 0;
+    pl->report->stages[i].flops = 0;
+    pl->report->stages[i].bytes = 0;
   }
-  return upload_local_assemble(s);
+  return upload_local_assemble(pl);
 }
 
-int pipeline_solve(hdgcl_solver s) {
-  device_pipeline *dev = s->dev;
-  hdgcl_stage_stats *st = s->result.stages;
-  const hdgcl_mesh *m = s->disc.mesh;
-  const hdg_sizes *sz = &s->disc.ref.sz;
+int pipeline_solve(device_pipeline *pl) {
+  device_pipeline *dev = pl;
+  double *st = pl->sol->stage_seconds;
+  const hdgcl_mesh *m = pl->disc->mesh;
+  const hdg_sizes *sz = &pl->disc->ref.sz;
   local_stage *ls = &dev->local;
-  HDGCL_TRY(upload_local_assemble(s));
+  HDGCL_TRY(upload_local_assemble(pl));
 
   double t = hdgcl_wtime();
   int status = krylov_solve(&dev->krylov);
-  solve_outcome(s, &dev->krylov.stats); /* also of a failed solve */
+  solve_outcome(pl, &dev->krylov.stats); /* also of a failed solve */
   HDGCL_TRY(status);
-  HDGCL_TRY(assembly_fix_solution(s, &dev->assemble, &dev->krylov.x));
-  st[HDGCL_STAGE_SOLVE].seconds = hdgcl_wtime() - t;
+  HDGCL_TRY(assembly_fix_solution(pl, &dev->assemble, &dev->krylov.x));
+  st[HDGCL_STAGE_SOLVE] = hdgcl_wtime() - t;
 
   /* Recovery: recompute the local solvers of each chunk unless kept. */
   t = hdgcl_wtime();
-  s->result.ustar_retries = 0;
+  pl->report->ustar_retries = 0;
   for (int attempt = 0; attempt < 2; attempt++) {
     for (int64_t e0 = 0; e0 < m->num_elements; e0 += ls->chunk) {
       int64_t n = m->num_elements - e0 < ls->chunk ? m->num_elements - e0 : ls->chunk;
       /* With one chunk its buffers still hold every element's local solver. */
       if (!ls->keep && ls->num_chunks > 1)
-        HDGCL_TRY(local_stage_run(s, ls, e0, n, HDGCL_STAGE_RECOVER));
-      HDGCL_TRY(recovery_run_chunk(s, &dev->recover, ls, &dev->assemble, &dev->krylov, e0, n));
+        HDGCL_TRY(local_stage_run(pl, ls, e0, n, HDGCL_STAGE_RECOVER));
+      HDGCL_TRY(recovery_run_chunk(pl, &dev->recover, ls, &dev->assemble, &dev->krylov, e0, n));
     }
-    status = recovery_errors(s, &dev->recover);
+    status = recovery_errors(pl, &dev->recover);
     /* A u* refused by its consistency check is recomputed once, by the packed
      * Cholesky kernel where it came from the tiled one: PoCL 5.0 sometimes
      * compiles postprocess_tiled wrong on a cold cache, and the same binary
      * then fails again (docs/reliability.md); a second refusal stands. */
-    if (status != HDGCL_ERROR_OPENCL || !(s->result.ustar_check > USTAR_CHECK_TOL)) break;
+    if (status != HDGCL_ERROR_OPENCL || !(pl->sol->ustar_check > USTAR_CHECK_TOL)) break;
     bool switched;
-    HDGCL_TRY(recovery_use_cholesky(s, &dev->recover, &switched));
-    s->result.ustar_retries++;
+    HDGCL_TRY(recovery_use_cholesky(pl, &dev->recover, &switched));
+    pl->report->ustar_retries++;
   }
   HDGCL_TRY(status);
-  st[HDGCL_STAGE_RECOVER].seconds = hdgcl_wtime() - t;
+  st[HDGCL_STAGE_RECOVER] = hdgcl_wtime() - t;
 
   /* Download: u, q (H), u*, the pressure of the vector problems and the trace of every face. */
   t = hdgcl_wtime();
   size_t ne = m->num_elements, nc = sz->ncomp, nfb = sz->nfb;
   recovery *rc = &dev->recover;
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->u, 0, ne * nc * sz->np * 8, s->sol.u));
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->q, 0, ne * nc * sz->dim * sz->np * 8, s->sol.q));
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->ustar, 0, ne * nc * sz->np1 * 8, s->sol.ustar));
-  if (s->sol.p) HDGCL_TRY(hdgcl_buffer_read(s->ctx, &rc->p, 0, ne * sz->np * 8, s->sol.p));
-  size_t nu = (size_t)s->disc.num.num_unknown_faces * nfb;
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &rc->u, 0, ne * nc * sz->np * 8, pl->sol->u));
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &rc->q, 0, ne * nc * sz->dim * sz->np * 8, pl->sol->q));
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &rc->ustar, 0, ne * nc * sz->np1 * 8, pl->sol->ustar));
+  if (pl->sol->p) HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &rc->p, 0, ne * sz->np * 8, pl->sol->p));
+  size_t nu = (size_t)pl->disc->num.num_unknown_faces * nfb;
   size_t nb = (size_t)(m->num_faces - m->num_interior_faces) * nfb;
   double *x = NULL, *bv = NULL;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nu + 1, sizeof(double), "trace unknowns", &x), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nb + 1, sizeof(double), "boundary data", &bv), done);
-  if (nu) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(s->ctx, &dev->krylov.x, 0, nu * 8, x), done);
-  if (nb) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(s->ctx, &dev->assemble.bvals, 0, nb * 8, bv), done);
+  if (nu) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(pl->ctx, &dev->krylov.x, 0, nu * 8, x), done);
+  if (nb) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(pl->ctx, &dev->assemble.bvals, 0, nb * 8, bv), done);
   for (int32_t f = 0; f < m->num_faces; f++) {
-    int32_t u = s->disc.num.face_unknown[f];
+    int32_t u = pl->disc->num.face_unknown[f];
     const double *src = u >= 0 ? x + (size_t)u * nfb
                                : bv + (size_t)(f - m->num_interior_faces) * nfb;
-    memcpy(s->sol.trace + (size_t)f * nfb, src, sizeof(double) * nfb);
+    memcpy(pl->sol->trace + (size_t)f * nfb, src, sizeof(double) * nfb);
   }
   /* The cantilever's tip deflection comes from the trace (host, as on the reference path). */
-  if (s->disc.problem->vector) HDGCL_TRY_GOTO(status, solver_elasticity_finish(s), done);
-  st[HDGCL_STAGE_DOWNLOAD].seconds = hdgcl_wtime() - t;
+  st[HDGCL_STAGE_DOWNLOAD] = hdgcl_wtime() - t;
   status = HDGCL_SUCCESS;
 done:
   free(x);
   free(bv);
   if (status == HDGCL_SUCCESS) {
     uint64_t in_use, high;
-    hdgcl_context_memory(s->ctx, &in_use, &high);
-    s->result.device_memory_high_water = high;
+    hdgcl_context_memory(pl->ctx, &in_use, &high);
+    pl->report->device_memory_high_water = high;
   }
   return status;
 }
 
-int pipeline_download_matrix(hdgcl_solver s) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
-  assembly *as = &s->dev->assemble;
-  size_t rows = s->disc.num.num_unknown_faces, nb = rows * sz->nslots * sz->nfb * sz->nfb;
+int pipeline_download_matrix(device_pipeline *pl) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  assembly *as = &pl->assemble;
+  size_t rows = pl->disc->num.num_unknown_faces, nb = rows * sz->nslots * sz->nfb * sz->nfb;
   if (!rows) return HDGCL_SUCCESS;
-  HDGCL_TRY(hdgcl_buffer_read(s->ctx, &as->rhs_buf, 0, rows * sz->nfb * 8, s->sol.rhs));
-  if (s->format == FORMAT_BELL) return hdgcl_buffer_read(s->ctx, &as->values, 0, nb * 8, s->sol.matrix);
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &as->rhs_buf, 0, rows * sz->nfb * 8, pl->sol->rhs));
+  if (pl->opts.format == FORMAT_BELL) return hdgcl_buffer_read(pl->ctx, &as->values, 0, nb * 8, pl->sol->matrix);
   /* Interleaved: entry k = slot*nf + n of row u*nf + m at k*nrows + row. */
   double *ell;
   HDGCL_TRY(hdgcl_calloc(nb, sizeof(double), "interleaved values", &ell));
-  int status = hdgcl_buffer_read(s->ctx, &as->values, 0, nb * 8, ell);
+  int status = hdgcl_buffer_read(pl->ctx, &as->values, 0, nb * 8, ell);
   size_t nrows = rows * sz->nfb;
   for (size_t u = 0; u < rows && status == HDGCL_SUCCESS; u++)
     for (int sl = 0; sl < sz->nslots; sl++)
       for (int m = 0; m < sz->nfb; m++)
         for (int n = 0; n < sz->nfb; n++)
-          s->sol.matrix[((u * sz->nslots + sl) * sz->nfb + m) * sz->nfb + n] =
+          pl->sol->matrix[((u * sz->nslots + sl) * sz->nfb + m) * sz->nfb + n] =
               ell[(size_t)(sl * sz->nfb + n) * nrows + u * sz->nfb + m];
   free(ell);
   return status;
 }
 
-void pipeline_destroy(hdgcl_solver s) {
-  if (!s->dev) return;
+void pipeline_destroy(device_pipeline **pipeline) {
+  device_pipeline *pl = *pipeline;
+  if (!pl) return;
   /* After an error, commands enqueued before it may still run: let them end
    * before their kernels and buffers go (PoCL crashed compiling a kernel of
    * an enqueued launch while the objects were released, tests/cli_enqueue_faults.sh). */
-  clFinish(s->ctx->queue);
-  recovery_destroy(s, &s->dev->recover);
-  krylov_destroy(&s->dev->krylov);
-  assembly_destroy(s, &s->dev->assemble);
-  local_stage_destroy(s, &s->dev->local);
-  release_data(s);
-  free(s->dev->user_source);
-  free(s->dev);
-  s->dev = NULL;
+  clFinish(pl->ctx->queue);
+  recovery_destroy(pl, &pl->recover);
+  krylov_destroy(&pl->krylov);
+  assembly_destroy(pl, &pl->assemble);
+  local_stage_destroy(pl, &pl->local);
+  release_data(pl);
+  free(pl->user_source);
+  free(pl);
+  *pipeline = NULL;
 }

@@ -9,7 +9,22 @@
 
 #include "core/batched_gemm.h"
 #include "solvers/krylov.h"
-#include "drivers/solver_impl.h"
+#include "discretisation/discretisation.h"
+#include "hdgcl/solver.h"
+#include "solvers/solver_settings.h"
+
+typedef struct device_pipeline device_pipeline;
+
+/* Where per-element factorisations work (--scratch). */
+enum { SCRATCH_AUTO = 0, SCRATCH_LOCAL = 1, SCRATCH_GLOBAL = 2 };
+
+/* The pipeline's own options (the solver's settings are solver_settings). */
+typedef struct pipeline_options {
+  int64_t chunk;  /* elements per local-stage batch, 0: as many as memory allows */
+  int keep_local; /* Z of every element kept for recovery: -1 automatic, 0 recompute, 1 keep */
+  int scratch;    /* SCRATCH_* */
+  int format;     /* FORMAT_* of the assembled trace matrix */
+} pipeline_options;
 
 /* Read-only data on the device: mesh, numbering, coefficients, tables. */
 typedef struct device_data {
@@ -89,7 +104,7 @@ typedef struct local_stage {
   int build_epg;            /* elements per work-group of local_build (its BEPG) */
 } local_stage;
 
-int local_stage_create(hdgcl_solver s, local_stage *ls);
+int local_stage_create(device_pipeline *pl, local_stage *ls);
 /* *value = the environment variable `name` if set ("on" or "off"), else
  * `fallback`, and *set (unless NULL) whether it was set; any other value is
  * an argument error naming the variable. */
@@ -99,33 +114,33 @@ int env_on_off(const char *name, bool fallback, bool *value, bool *set);
  * work-group size: the largest grid G with G <= NZ / 2 whose tile fits
  * (at least two rows per work-item), else the smallest that fits; *out NULL
  * where none fits or compiles.  local_mapped.c inverts M / kappa with it. */
-int local_invert_tiled_kernel(hdgcl_solver s, local_stage *ls, cl_kernel *out, size_t *wg);
+int local_invert_tiled_kernel(device_pipeline *pl, local_stage *ls, cl_kernel *out, size_t *wg);
 /* Once the mesh data is on the device (before the first local stage): the
  * S^-1 kernel from $HDGCL_LOCAL_INVERT, the tuning record, or a timed trial
  * on the first elements (its time counts as setup). */
-int local_stage_prepare(hdgcl_solver s, local_stage *ls);
+int local_stage_prepare(device_pipeline *pl, local_stage *ls);
 /* Elements [e0, e0+n): S^-1, Z = S^-1 [W|F] (into ls->z at the element's slot),
  * K = K0 - [W_t|F]^T Z (into ls->k, chunk-relative; W_t = W when symmetric).  Its flops and bytes are
  * charged to stage `charge` (local, or recover when recomputed there). */
-int local_stage_run(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
+int local_stage_run(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
 /* local_stage_run over all elements, chunk after chunk, charged to the local stage. */
-int local_stage_run_all(hdgcl_solver s, local_stage *ls);
+int local_stage_run_all(device_pipeline *pl, local_stage *ls);
 /* Mapped elements (local_mapped.c): kernels, chunk buffers, the per-element
  * bytes of those buffers, and the build of S, [W|F], K0 for a chunk. */
-int local_mapped_create(hdgcl_solver s, local_stage *ls);
-uint64_t local_mapped_bytes_per_element(hdgcl_solver s);
+int local_mapped_create(device_pipeline *pl, local_stage *ls);
+uint64_t local_mapped_bytes_per_element(device_pipeline *pl);
 /* Per-element doubles of the mapped buffers M, X (and Y), T, G and the geometric factors. */
-void local_mapped_sizes(hdgcl_solver s, uint64_t *m, uint64_t *x, uint64_t *t,
+void local_mapped_sizes(device_pipeline *pl, uint64_t *m, uint64_t *x, uint64_t *t,
                         uint64_t *fac);
-int local_mapped_build(hdgcl_solver s, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
+int local_mapped_build(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge);
 /* batched_gemm_trial for each of the mapped stage's products (those that
  * batched_gemm_choose left untried) on the chunk's first n elements. */
-int local_mapped_trial_gemms(hdgcl_solver s, local_stage *ls, int64_t n);
-void local_mapped_destroy(hdgcl_solver s, local_stage *ls);
+int local_mapped_trial_gemms(device_pipeline *pl, local_stage *ls, int64_t n);
+void local_mapped_destroy(device_pipeline *pl, local_stage *ls);
 
 /* Element offset of ls->z's first element for a chunk starting at e0. */
 int64_t local_stage_z_first(const local_stage *ls, int64_t e0);
-void local_stage_destroy(hdgcl_solver s, local_stage *ls);
+void local_stage_destroy(device_pipeline *pl, local_stage *ls);
 
 /* Assembly (assemble.c). */
 typedef struct assembly {
@@ -133,13 +148,13 @@ typedef struct assembly {
   hdgcl_buffer values, cols, rhs_buf, bvals;
 } assembly;
 
-int assembly_create(hdgcl_solver s, assembly *as);
-int assembly_boundary_data(hdgcl_solver s, assembly *as);  /* bvals; zeroes matrix and rhs */
-int assembly_add_chunk(hdgcl_solver s, assembly *as, const local_stage *ls, int64_t e0, int64_t n);
-int assembly_finish(hdgcl_solver s, assembly *as);         /* Neumann loads, fixed components */
+int assembly_create(device_pipeline *pl, assembly *as);
+int assembly_boundary_data(device_pipeline *pl, assembly *as);  /* bvals; zeroes matrix and rhs */
+int assembly_add_chunk(device_pipeline *pl, assembly *as, const local_stage *ls, int64_t e0, int64_t n);
+int assembly_finish(device_pipeline *pl, assembly *as);         /* Neumann loads, fixed components */
 /* The solved trace's fixed components (per-component faces) set to their data (x: the solution). */
-int assembly_fix_solution(hdgcl_solver s, assembly *as, hdgcl_buffer *x);
-void assembly_destroy(hdgcl_solver s, assembly *as);
+int assembly_fix_solution(device_pipeline *pl, assembly *as, hdgcl_buffer *x);
+void assembly_destroy(device_pipeline *pl, assembly *as);
 
 /* Recovery (recover.c). */
 typedef struct recovery {
@@ -155,18 +170,28 @@ typedef struct recovery {
   size_t wg, err_wg;
 } recovery;
 
-int recovery_create(hdgcl_solver s, recovery *rc);
-int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, const assembly *as,
+int recovery_create(device_pipeline *pl, recovery *rc);
+int recovery_run_chunk(device_pipeline *pl, recovery *rc, const local_stage *ls, const assembly *as,
                        const krylov *kr, int64_t e0, int64_t n);
-int recovery_errors(hdgcl_solver s, recovery *rc);
+int recovery_errors(device_pipeline *pl, recovery *rc);
 /* After the u* check refused the tiled kernel's u*: switch to the packed
  * Cholesky kernel (another compiled kernel: PoCL 5.0 miscompiles
  * postprocess_tiled now and then, docs/reliability.md).  *switched false
  * where u* already came from the Cholesky kernel. */
-int recovery_use_cholesky(hdgcl_solver s, recovery *rc, bool *switched);
-void recovery_destroy(hdgcl_solver s, recovery *rc);
+int recovery_use_cholesky(device_pipeline *pl, recovery *rc, bool *switched);
+void recovery_destroy(device_pipeline *pl, recovery *rc);
 
+/* The device pipeline: a discretisation's trace operator on one context.
+ * It reads the discretisation (never changes it) and writes the solution's
+ * arrays, history and figures into sol and what only a device run reports
+ * (kernel choices, batches, flops and bytes per stage, memory) into report. */
 struct device_pipeline {
+  hdgcl_context ctx;
+  const hdg_discretisation *disc;
+  pipeline_options opts;
+  solver_settings settings;
+  hdg_solution *sol;
+  hdgcl_result *report;
   bool mapped; /* bilinear/trilinear elements: element matrices by quadrature (local_mapped.c) */
   device_data data;
   char options[1024]; /* -D sizes shared by every element program */
@@ -180,10 +205,10 @@ struct device_pipeline {
 
 /* Builds one stage's program: common.h, problems.h, geometry.h (when
  * with_geometry) and the stage's .cl file, with the shared -D options plus extra. */
-int pipeline_program(hdgcl_solver s, const char *file, bool with_geometry, const char *extra,
+int pipeline_program(device_pipeline *pl, const char *file, bool with_geometry, const char *extra,
                      cl_program *program);
 /* Largest work-group size allowed for a kernel on this device, capped at 256. */
-size_t pipeline_kernel_max_wg(hdgcl_solver s, cl_kernel kernel);
+size_t pipeline_kernel_max_wg(device_pipeline *pl, cl_kernel kernel);
 /* The grid sides G of the register-tiled Gauss-Jordan kernels
  * (local_invert_tiled, local_solve_tiled, postprocess_tiled). */
 static const int gauss_jordan_grids[NUM_TILED] = {8, 11, 16};
@@ -195,16 +220,37 @@ static inline bool gauss_jordan_tile_fits(int nz, int nc, int g) {
 }
 /* The same with shared kernel headers (cl/NAME.h, a NULL-terminated list of
  * at most four, or NULL for none) before the file. */
-int pipeline_program_with(hdgcl_solver s, const char *const *headers, const char *file,
+int pipeline_program_with(device_pipeline *pl, const char *const *headers, const char *file,
                           bool with_geometry, const char *extra, cl_program *program);
 
 /* Device memory the pipeline needs besides the local-stage chunks (bytes). */
-uint64_t pipeline_fixed_bytes(hdgcl_solver s);
+uint64_t pipeline_fixed_bytes(device_pipeline *pl);
 
-/* The trace system as the solvers see it: sizes, format, and (once s->dev
- * exists) the assembled matrix's and the mesh's buffers in s->dev. */
-void pipeline_linear_system(hdgcl_solver s, linear_system *sys);
-/* p-multigrid's coarser levels of s's trace operator (levels.c). */
-trace_levels pipeline_levels(hdgcl_solver s);
+/* The trace system as the solvers see it: sizes, format, and the assembled
+ * matrix's and the mesh's buffers on the device. */
+void pipeline_linear_system(device_pipeline *pl, linear_system *sys);
+/* p-multigrid's coarser levels of pl's trace operator (levels.c). */
+trace_levels pipeline_levels(device_pipeline *pl);
+
+/* True if a per-element work array of `bytes` must go to global memory
+ * (opts.scratch, else whether it fits the device's local memory). */
+bool pipeline_scratch_global(const device_pipeline *pl, size_t bytes);
+
+/* The pipeline of discretisation disc on ctx: its programs, stages and the
+ * Krylov solve of settings; its figures go into sol (created for disc) and
+ * report.  disc, sol and report must outlive it. */
+int pipeline_create(hdgcl_context ctx, const hdg_discretisation *disc,
+                    const pipeline_options *opts, const solver_settings *settings,
+                    hdg_solution *sol, hdgcl_result *report, device_pipeline **out);
+/* Upload, local stage, assembly, Krylov solve and recovery; the solution into
+ * pl->sol (arrays, figures, stage seconds), the rest into pl->report. */
+int pipeline_solve(device_pipeline *pl);
+/* Upload, local stage and assembly only (a p-multigrid level): the assembled
+ * trace system stays on the device, where pl->krylov reads it. */
+int pipeline_assemble_only(device_pipeline *pl);
+/* Copies the device's trace matrix and right-hand side into pl->sol->matrix, rhs. */
+int pipeline_download_matrix(device_pipeline *pl);
+/* Waits for what was enqueued, frees everything and sets *pl to NULL. */
+void pipeline_destroy(device_pipeline **pl);
 
 #endif

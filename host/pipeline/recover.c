@@ -19,29 +19,29 @@
  * $HDGCL_TEST_CORRUPT_USTAR_ONCE=E; docs/reliability.md): adds
  * 1e-6 (1 + max |u*|) to every coefficient of element E's u* in the device
  * buffer, before the errors kernel checks it. */
-static int corrupt_ustar_for_test(hdgcl_solver s, recovery *rc) {
+static int corrupt_ustar_for_test(device_pipeline *pl, recovery *rc) {
   const char *env = getenv("HDGCL_TEST_CORRUPT_USTAR");
   /* HDGCL_TEST_CORRUPT_USTAR_ONCE=E: only the first computation (the retry in
    * pipeline_solve then passes) */
   const char *once = getenv("HDGCL_TEST_CORRUPT_USTAR_ONCE");
-  if ((!env || !env[0]) && once && once[0] && s->result.ustar_retries == 0) env = once;
+  if ((!env || !env[0]) && once && once[0] && pl->report->ustar_retries == 0) env = once;
   if (!env || !env[0]) return HDGCL_SUCCESS;
   char *end;
   long e = strtol(env, &end, 10);
-  if (*end || e < 0 || e >= s->disc.mesh->num_elements) {
+  if (*end || e < 0 || e >= pl->disc->mesh->num_elements) {
     /* Drain the queue first: exiting while PoCL's worker thread still
      * compiles the u* kernel crashed in libclang (seen under ASan). */
-    clFinish(s->ctx->queue);
+    clFinish(pl->ctx->queue);
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "HDGCL_TEST_CORRUPT_USTAR=%s: not an element", env);
   }
-  size_t n = (size_t)s->disc.ref.sz.ncomp * s->disc.ref.sz.np1;
+  size_t n = (size_t)pl->disc->ref.sz.ncomp * pl->disc->ref.sz.np1;
   double *v, vmax = 0.0;
   HDGCL_TRY(hdgcl_calloc(n, sizeof(double), "u* of one element", &v));
-  int status = hdgcl_buffer_read(s->ctx, &rc->ustar, (size_t)e * n * 8, n * 8, v);
+  int status = hdgcl_buffer_read(pl->ctx, &rc->ustar, (size_t)e * n * 8, n * 8, v);
   for (size_t i = 0; i < n; i++) vmax = fmax(vmax, fabs(v[i]));
   for (size_t i = 0; i < n; i++) v[i] += 1e-6 * (1.0 + vmax);
   if (status == HDGCL_SUCCESS)
-    status = hdgcl_buffer_write(s->ctx, &rc->ustar, (size_t)e * n * 8, n * 8, v);
+    status = hdgcl_buffer_write(pl->ctx, &rc->ustar, (size_t)e * n * 8, n * 8, v);
   free(v);
   return status;
 }
@@ -58,8 +58,8 @@ static int corrupt_ustar_for_test(hdgcl_solver s, recovery *rc) {
  * $HDGCL_POSTPROCESS: "auto" (or unset), "tiled" or "tiled:G" (a grid side of
  * gauss_jordan_grids; an error where it does not fit) or "cholesky" (tests compare
  * the two, benchmarks time them). */
-static int choose_post_grid(hdgcl_solver s, int *grid, bool *forced) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
+static int choose_post_grid(device_pipeline *pl, int *grid, bool *forced) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
   const char *env = getenv("HDGCL_POSTPROCESS");
   int want = 0; /* a grid side asked for */
   bool force_tiled = false, cholesky = env && !strcmp(env, "cholesky");
@@ -82,12 +82,12 @@ static int choose_post_grid(hdgcl_solver s, int *grid, bool *forced) {
                        "HDGCL_POSTPROCESS=%s: expected auto, tiled, tiled:G or cholesky", env);
   *grid = 0;
   *forced = force_tiled;
-  int grids = force_tiled || !s->ctx->info.is_cpu ? NUM_TILED : 1;
-  for (int i = 0; i < grids && !cholesky && !s->dev->mapped && !*grid; i++)
+  int grids = force_tiled || !pl->ctx->info.is_cpu ? NUM_TILED : 1;
+  for (int i = 0; i < grids && !cholesky && !pl->mapped && !*grid; i++)
     if ((!want || want == gauss_jordan_grids[i]) &&
         gauss_jordan_tile_fits(sz->np1, sz->np1 + sz->ncomp, gauss_jordan_grids[i]))
       *grid = gauss_jordan_grids[i];
-  if (force_tiled && s->dev->mapped)
+  if (force_tiled && pl->mapped)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "HDGCL_POSTPROCESS=%s: mapped elements have no tiled u* kernel", env);
   if (force_tiled && !*grid)
@@ -100,15 +100,15 @@ static int choose_post_grid(hdgcl_solver s, int *grid, bool *forced) {
 /* The tiled kernel of u* on a grid of side g, into rc->post; rc->post_grid
  * stays 0 (the Cholesky kernel is used) where the device cannot run g x g
  * work-items of it. */
-static int create_post_tiled(hdgcl_solver s, recovery *rc, int g) {
+static int create_post_tiled(device_pipeline *pl, recovery *rc, int g) {
   char extra[128];
   snprintf(extra, sizeof extra, "-DGRID=%d -DGJ_ROWS=NP1 -DGJ_COLS=(NP1+NCOMP)", g);
   cl_program program;
   static const char *const headers[] = {"pipeline/gauss_jordan_tiled.h", NULL};
-  HDGCL_TRY(pipeline_program_with(s, headers, "pipeline/postprocess_tiled.cl", true, extra, &program));
+  HDGCL_TRY(pipeline_program_with(pl, headers, "pipeline/postprocess_tiled.cl", true, extra, &program));
   cl_kernel kernel;
   HDGCL_TRY(hdgcl_kernel_create(program, "postprocess_tiled", &kernel));
-  if (pipeline_kernel_max_wg(s, kernel) < (size_t)g * g) {
+  if (pipeline_kernel_max_wg(pl, kernel) < (size_t)g * g) {
     clReleaseKernel(kernel);
     return HDGCL_SUCCESS;
   }
@@ -117,15 +117,15 @@ static int create_post_tiled(hdgcl_solver s, recovery *rc, int g) {
   return HDGCL_SUCCESS;
 }
 
-int recovery_create(hdgcl_solver s, recovery *rc) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
+int recovery_create(device_pipeline *pl, recovery *rc) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
   size_t npost = sz->np1 - 1;
   /* packed Cholesky factor and right-hand sides (one per component) */
   size_t work = npost * (npost + 1) / 2 + (size_t)sz->ncomp * npost;
-  bool mapped = s->dev->mapped;
+  bool mapped = pl->mapped;
   if (mapped) /* per-point factors (w|J|, G, w adj, q_h, u_h), factor, rhs, means (cl/pipeline/recover.cl) */
-    work += (size_t)s->disc.ref.qload.n * (1 + 2 * sz->dim * sz->dim + sz->dim + 1) + sz->np1 + 1;
-  rc->scratch_global = mapped || solver_scratch_global(s, work * 8);
+    work += (size_t)pl->disc->ref.qload.n * (1 + 2 * sz->dim * sz->dim + sz->dim + 1) + sz->np1 + 1;
+  rc->scratch_global = mapped || pipeline_scratch_global(pl, work * 8);
   rc->wg = ((size_t)sz->np1 + 31) / 32 * 32;
   if (rc->wg < 64) rc->wg = 64;
   if (rc->wg > 256) rc->wg = 256;
@@ -133,54 +133,54 @@ int recovery_create(hdgcl_solver s, recovery *rc) {
   char extra[64];
   snprintf(extra, sizeof extra, "-DERR_WG=%d%s", ERR_WG, rc->scratch_global ? " -DSCRATCH_GLOBAL" : "");
   cl_program program;
-  HDGCL_TRY(pipeline_program(s, "pipeline/recover.cl", true, extra, &program));
+  HDGCL_TRY(pipeline_program(pl, "pipeline/recover.cl", true, extra, &program));
   rc->vector = sz->ncomp > 1;
   HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "elasticity_recover" : "recover_local",
                                 &rc->local));
   int grid = 0;
   bool forced = false;
-  HDGCL_TRY(choose_post_grid(s, &grid, &forced));
+  HDGCL_TRY(choose_post_grid(pl, &grid, &forced));
   /* A device compiler that cannot build the tiled kernel leaves the default
    * to the Cholesky kernel (an error only when the tiled one was asked for). */
-  int status = grid ? create_post_tiled(s, rc, grid) : HDGCL_SUCCESS;
+  int status = grid ? create_post_tiled(pl, rc, grid) : HDGCL_SUCCESS;
   if (status != HDGCL_SUCCESS && forced) return status;
   if (!rc->post_grid)
     HDGCL_TRY(hdgcl_kernel_create(program, mapped ? "mapped_postprocess" : "postprocess", &rc->post));
-  s->result.postprocess = rc->post_grid ? "gauss-jordan-tiled" : "cholesky";
-  s->result.postprocess_wg = rc->post_grid ? rc->post_grid * rc->post_grid : (int)rc->wg;
+  pl->report->postprocess = rc->post_grid ? "gauss-jordan-tiled" : "cholesky";
+  pl->report->postprocess_wg = rc->post_grid ? rc->post_grid * rc->post_grid : (int)rc->wg;
   if (mapped)
     HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "mapped_elasticity_h" : "mapped_recover_q",
                                   &rc->mapped_q));
   HDGCL_TRY(hdgcl_kernel_create(program, rc->vector ? "elasticity_errors" : "errors", &rc->errors));
-  size_t ne = s->disc.mesh->num_elements, nc = sz->ncomp;
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * nc * sz->np * 8, "u", &rc->u));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * nc * sz->dim * sz->np * 8, "q", &rc->q));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, ne * nc * sz->np1 * 8, "u*", &rc->ustar));
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, (rc->vector ? ne * sz->np : 1) * 8, "p", &rc->p));
+  size_t ne = pl->disc->mesh->num_elements, nc = sz->ncomp;
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, ne * nc * sz->np * 8, "u", &rc->u));
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, ne * nc * sz->dim * sz->np * 8, "q", &rc->q));
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, ne * nc * sz->np1 * 8, "u*", &rc->ustar));
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, (rc->vector ? ne * sz->np : 1) * 8, "p", &rc->p));
   HDGCL_TRY(hdgcl_buffer_create(
-      s->ctx, ne * ((rc->vector ? ELAS_ERR_VALUES : ERR_VALUES) + CHECK_VALUES(nc)) * 8,
+      pl->ctx, ne * ((rc->vector ? ELAS_ERR_VALUES : ERR_VALUES) + CHECK_VALUES(nc)) * 8,
       "element errors", &rc->err));
   /* One chunk of the local stage at a time is postprocessed. */
-  size_t chunk = (size_t)s->dev->local.chunk;
-  HDGCL_TRY(hdgcl_buffer_create(s->ctx, rc->scratch_global && !rc->post_grid ? chunk * work * 8 : 8,
+  size_t chunk = (size_t)pl->local.chunk;
+  HDGCL_TRY(hdgcl_buffer_create(pl->ctx, rc->scratch_global && !rc->post_grid ? chunk * work * 8 : 8,
                                 "postprocessing scratch", &rc->scratch));
   return HDGCL_SUCCESS;
 }
 
-int recovery_use_cholesky(hdgcl_solver s, recovery *rc, bool *switched) {
+int recovery_use_cholesky(device_pipeline *pl, recovery *rc, bool *switched) {
   *switched = false;
   if (!rc->post_grid) return HDGCL_SUCCESS;
-  const hdg_sizes *sz = &s->disc.ref.sz;
+  const hdg_sizes *sz = &pl->disc->ref.sz;
   size_t npost = sz->np1 - 1, work = npost * (npost + 1) / 2 + (size_t)sz->ncomp * npost;
   char extra[64];
   snprintf(extra, sizeof extra, "-DERR_WG=%d%s", ERR_WG, rc->scratch_global ? " -DSCRATCH_GLOBAL" : "");
   cl_program program;
-  HDGCL_TRY(pipeline_program(s, "pipeline/recover.cl", true, extra, &program)); /* cached: recovery_create's */
+  HDGCL_TRY(pipeline_program(pl, "pipeline/recover.cl", true, extra, &program)); /* cached: recovery_create's */
   cl_kernel kernel;
   HDGCL_TRY(hdgcl_kernel_create(program, "postprocess", &kernel));
   if (rc->scratch_global) {
-    hdgcl_buffer_release(s->ctx, &rc->scratch);
-    int status = hdgcl_buffer_create(s->ctx, (size_t)s->dev->local.chunk * work * 8,
+    hdgcl_buffer_release(pl->ctx, &rc->scratch);
+    int status = hdgcl_buffer_create(pl->ctx, (size_t)pl->local.chunk * work * 8,
                                      "postprocessing scratch", &rc->scratch);
     if (status != HDGCL_SUCCESS) {
       clReleaseKernel(kernel);
@@ -190,18 +190,18 @@ int recovery_use_cholesky(hdgcl_solver s, recovery *rc, bool *switched) {
   clReleaseKernel(rc->post);
   rc->post = kernel;
   rc->post_grid = 0;
-  s->result.postprocess = "cholesky";
-  s->result.postprocess_wg = (int)rc->wg;
+  pl->report->postprocess = "cholesky";
+  pl->report->postprocess_wg = (int)rc->wg;
   *switched = true;
   return HDGCL_SUCCESS;
 }
 
-int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, const assembly *as,
+int recovery_run_chunk(device_pipeline *pl, recovery *rc, const local_stage *ls, const assembly *as,
                        const krylov *kr, int64_t e0, int64_t n) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
-  device_data *d = &s->dev->data;
-  cl_int ce0 = (cl_int)e0, nint = s->disc.mesh->num_interior_faces;
-  cl_int zfirst = (cl_int)local_stage_z_first(ls, e0), pid = s->disc.params.id;
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  device_data *d = &pl->data;
+  cl_int ce0 = (cl_int)e0, nint = pl->disc->mesh->num_interior_faces;
+  cl_int zfirst = (cl_int)local_stage_z_first(ls, e0), pid = pl->disc->params.id;
   size_t global = (size_t)n * rc->wg;
   if (rc->vector) {
     hdgcl_arg vargs[] = {HDGCL_ARG(ce0),          HDGCL_ARG(zfirst),
@@ -224,8 +224,8 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
                         HDGCL_ARG(rc->u.mem),    HDGCL_ARG(rc->q.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(rc->local, sizeof args / sizeof *args, args));
   }
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->local, 1, &global, &rc->wg, NULL));
-  if (s->dev->mapped) {
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, rc->local, 1, &global, &rc->wg, NULL));
+  if (pl->mapped) {
     cl_int inverse = ls->minverse != NULL; /* X = A^-1 Y (else Ls Y): cl/pipeline/local_mapped.cl */
     hdgcl_arg qargs[] = {HDGCL_ARG(ce0),           HDGCL_ARG(nint),
                          HDGCL_ARG(inverse),       HDGCL_ARG(ls->m.mem),
@@ -234,7 +234,7 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
                          HDGCL_ARG(d->face_unknown.mem), HDGCL_ARG(d->kappa.mem),
                          HDGCL_ARG(rc->u.mem),     HDGCL_ARG(rc->q.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(rc->mapped_q, sizeof qargs / sizeof *qargs, qargs));
-    HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->mapped_q, 1, &global, &rc->wg, NULL));
+    HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, rc->mapped_q, 1, &global, &rc->wg, NULL));
     hdgcl_arg pargs[] = {HDGCL_ARG(ce0),           HDGCL_ARG(d->coords.mem),
                          HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(d->kappa.mem),
                          HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
@@ -256,7 +256,7 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
   }
   size_t post_wg = rc->post_grid ? (size_t)rc->post_grid * rc->post_grid : rc->wg;
   size_t post_global = (size_t)n * post_wg;
-  HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->post, 1, &post_global, &post_wg, NULL));
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, rc->post, 1, &post_global, &post_wg, NULL));
   /* u: 2 NP (NT+1); q: dim NP (2 NP dim + nfaces (2 NF + 6)); u*: its right-hand
    * sides 2 dim^2 NPOST NP per component (R = NCOMP of them), and its system:
    * packed Cholesky (build (2 dim^2 + 1) NPOST^2 / 2, factor NPOST^3 / 3,
@@ -276,18 +276,18 @@ int recovery_run_chunk(hdgcl_solver s, recovery *rc, const local_stage *ls, cons
     flops = 2 * Z * (TB + 1) + D * D * P * (2 * P * D + sz->nfaces * (2.0 * sz->nf + 6)) + ustar;
     bytes = 8 * (Z * (TB + 1) + TB + Z + 2 * D * D * P + D * P + D * (Q + 1));
   }
-  s->result.stages[HDGCL_STAGE_RECOVER].flops += flops * n;
-  s->result.stages[HDGCL_STAGE_RECOVER].bytes += bytes * n;
+  pl->report->stages[HDGCL_STAGE_RECOVER].flops += flops * n;
+  pl->report->stages[HDGCL_STAGE_RECOVER].bytes += bytes * n;
   return HDGCL_SUCCESS;
 }
 
 /* The vector problems' sums of elasticity_errors (E11), in element order. */
-static int vector_errors(hdgcl_solver s, recovery *rc) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
-  size_t ne = s->disc.mesh->num_elements, nv = ELAS_ERR_VALUES + CHECK_VALUES(sz->ncomp);
+static int vector_errors(device_pipeline *pl, recovery *rc) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  size_t ne = pl->disc->mesh->num_elements, nv = ELAS_ERR_VALUES + CHECK_VALUES(sz->ncomp);
   double *err;
   HDGCL_TRY(hdgcl_calloc(ne * nv, sizeof(double), "element errors", &err));
-  int status = hdgcl_buffer_read(s->ctx, &rc->err, 0, ne * nv * 8, err);
+  int status = hdgcl_buffer_read(pl->ctx, &rc->err, 0, ne * nv * 8, err);
   double sum[ELAS_ERR_VALUES] = {0}, emax = 0.0;
   ustar_check chk = {0};
   for (size_t e = 0; e < ne && status == HDGCL_SUCCESS; e++) {
@@ -298,19 +298,20 @@ static int vector_errors(hdgcl_solver s, recovery *rc) {
   }
   free(err);
   HDGCL_TRY(status);
-  HDGCL_TRY(ustar_check_finish(&chk, s->ctx->reference, &s->result.ustar_check));
-  hdgcl_result *r = &s->result;
-  r->l2_u = sqrt(sum[0]);
-  r->l2_q = sqrt(sum[1]);
-  r->l2_p = sqrt(sum[2]);
-  r->l2_ustar = sqrt(sum[3]);
-  r->linf_u = emax;
-  r->norm_u = sqrt(sum[5]);
-  r->norm_q = sqrt(sum[6]);
-  r->norm_p = sqrt(sum[7]);
+  HDGCL_TRY(ustar_check_finish(&chk, pl->ctx->reference, &pl->sol->ustar_check));
+  hdg_solution *sol = pl->sol;
+  sol->l2_u = sqrt(sum[0]);
+  sol->l2_q = sqrt(sum[1]);
+  sol->l2_p = sqrt(sum[2]);
+  sol->l2_ustar = sqrt(sum[3]);
+  sol->linf_u = emax;
+  sol->norm_u = sqrt(sum[5]);
+  sol->norm_q = sqrt(sum[6]);
+  sol->norm_p = sqrt(sum[7]);
+  hdgcl_result *r = pl->report;
   /* Per error point: u, H, p and u* evaluated (2 NP (D + D^2 + 1) + 2 D NP1),
    * the exact fields (about 100 flops) and the sums (6 D^2). */
-  double nq = s->disc.ref.qerr.n, D = sz->dim;
+  double nq = pl->disc->ref.qerr.n, D = sz->dim;
   r->stages[HDGCL_STAGE_RECOVER].flops +=
       ne * nq * (2.0 * (sz->np * (D + D * D + 1) + D * sz->np1) + 100 + 6 * D * D);
   r->stages[HDGCL_STAGE_RECOVER].bytes +=
@@ -318,12 +319,12 @@ static int vector_errors(hdgcl_solver s, recovery *rc) {
   return HDGCL_SUCCESS;
 }
 
-int recovery_errors(hdgcl_solver s, recovery *rc) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
-  device_data *d = &s->dev->data;
-  size_t ne = s->disc.mesh->num_elements;
-  cl_int e0 = 0, pid = s->disc.params.id, pdeg = s->disc.params.degree;
-  double k2 = s->disc.params.param, mu = s->disc.params.mu, lambda = s->disc.params.lambda;
+int recovery_errors(device_pipeline *pl, recovery *rc) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  device_data *d = &pl->data;
+  size_t ne = pl->disc->mesh->num_elements;
+  cl_int e0 = 0, pid = pl->disc->params.id, pdeg = pl->disc->params.degree;
+  double k2 = pl->disc->params.param, mu = pl->disc->params.mu, lambda = pl->disc->params.lambda;
   if (rc->vector) {
     hdgcl_arg args[] = {HDGCL_ARG(e0),          HDGCL_ARG(d->coords.mem),
                         HDGCL_ARG(d->elem_verts.mem), HDGCL_ARG(pid),
@@ -347,20 +348,20 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
                         HDGCL_ARG(d->dpost.mem), HDGCL_ARG(d->elem_set.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(rc->errors, sizeof args / sizeof *args, args));
   }
-  HDGCL_TRY(corrupt_ustar_for_test(s, rc));
+  HDGCL_TRY(corrupt_ustar_for_test(pl, rc));
   /* In batches of elements, so each launch stays below 2^31 work-items. */
   const size_t batch = (size_t)1 << 22;
   for (size_t first = 0; first < ne; first += batch) {
     cl_int b0 = (cl_int)first;
     HDGCL_CL(clSetKernelArg(rc->errors, 0, sizeof b0, &b0), "clSetKernelArg", "errors");
     size_t global = (ne - first < batch ? ne - first : batch) * rc->err_wg;
-    HDGCL_TRY(hdgcl_kernel_launch(s->ctx, rc->errors, 1, &global, &rc->err_wg, NULL));
+    HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, rc->errors, 1, &global, &rc->err_wg, NULL));
   }
   double *err;
-  if (rc->vector) return vector_errors(s, rc);
+  if (rc->vector) return vector_errors(pl, rc);
   const size_t nv = ERR_VALUES + CHECK_VALUES(1);
   HDGCL_TRY(hdgcl_calloc(ne * nv, sizeof(double), "element errors", &err));
-  int status = hdgcl_buffer_read(s->ctx, &rc->err, 0, ne * nv * 8, err);
+  int status = hdgcl_buffer_read(pl->ctx, &rc->err, 0, ne * nv * 8, err);
   double sum[ERR_VALUES] = {0}, emax = 0.0;
   ustar_check chk = {0};
   for (size_t e = 0; e < ne && status == HDGCL_SUCCESS; e++) { /* fixed order: deterministic */
@@ -371,29 +372,29 @@ int recovery_errors(hdgcl_solver s, recovery *rc) {
   }
   free(err);
   HDGCL_TRY(status);
-  HDGCL_TRY(ustar_check_finish(&chk, s->ctx->reference, &s->result.ustar_check));
-  s->result.l2_u = sqrt(sum[0]);
-  s->result.l2_q = sqrt(sum[1]);
-  s->result.l2_ustar = sqrt(sum[2]);
-  s->result.linf_u = emax;
-  s->result.norm_u = sqrt(sum[4]);
-  s->result.norm_q = sqrt(sum[5]);
-  double nq = s->disc.ref.qerr.n;
-  s->result.stages[HDGCL_STAGE_RECOVER].flops +=
+  HDGCL_TRY(ustar_check_finish(&chk, pl->ctx->reference, &pl->sol->ustar_check));
+  pl->sol->l2_u = sqrt(sum[0]);
+  pl->sol->l2_q = sqrt(sum[1]);
+  pl->sol->l2_ustar = sqrt(sum[2]);
+  pl->sol->linf_u = emax;
+  pl->sol->norm_u = sqrt(sum[4]);
+  pl->sol->norm_q = sqrt(sum[5]);
+  double nq = pl->disc->ref.qerr.n;
+  pl->report->stages[HDGCL_STAGE_RECOVER].flops +=
       ne * nq * (2.0 * (sz->np * (1 + sz->dim) + sz->np1) + 60);
-  s->result.stages[HDGCL_STAGE_RECOVER].bytes += ne * 8.0 * (sz->np * (1 + sz->dim) + sz->np1 + 4);
+  pl->report->stages[HDGCL_STAGE_RECOVER].bytes += ne * 8.0 * (sz->np * (1 + sz->dim) + sz->np1 + 4);
   return HDGCL_SUCCESS;
 }
 
-void recovery_destroy(hdgcl_solver s, recovery *rc) {
+void recovery_destroy(device_pipeline *pl, recovery *rc) {
   cl_kernel kernels[] = {rc->local, rc->post, rc->errors, rc->mapped_q};
   for (size_t i = 0; i < 4; i++)
     if (kernels[i]) clReleaseKernel(kernels[i]);
-  hdgcl_buffer_release(s->ctx, &rc->u);
-  hdgcl_buffer_release(s->ctx, &rc->q);
-  hdgcl_buffer_release(s->ctx, &rc->ustar);
-  hdgcl_buffer_release(s->ctx, &rc->err);
-  hdgcl_buffer_release(s->ctx, &rc->p);
-  hdgcl_buffer_release(s->ctx, &rc->scratch);
+  hdgcl_buffer_release(pl->ctx, &rc->u);
+  hdgcl_buffer_release(pl->ctx, &rc->q);
+  hdgcl_buffer_release(pl->ctx, &rc->ustar);
+  hdgcl_buffer_release(pl->ctx, &rc->err);
+  hdgcl_buffer_release(pl->ctx, &rc->p);
+  hdgcl_buffer_release(pl->ctx, &rc->scratch);
   *rc = (recovery){0};
 }
