@@ -107,6 +107,11 @@ void hdg_solution_destroy(hdg_solution *sol);
 /* Appends a relative residual to sol->history (and tells on_residual). */
 int hdg_solution_record_residual(hdg_solution *sol, double relres);
 
+/* After the recovery of a vector problem (either path, discretisation/cantilever.c):
+ * the cantilever's figures, errors NaN (no exact solution) and the tip
+ * deflection from sol->trace (E15), into sol; nothing for the other problems. */
+int elasticity_finish(const hdg_discretisation *disc, hdg_solution *sol);
+
 /* u*'s consistency check (host/pipeline/recover.c), on both paths.  Per element e
  * the values of cl/pipeline/recover.cl's CHECK_VALUES: sums[c] = (u*_c - u_c, 1)_K,
  * sums[ncomp + c] = (u_c^2, 1)_K, sums[2 ncomp] = |K|, sums[2 ncomp + 1] =

@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "core/error.h"
-#include "reference/reference.h"
+#include "pipeline/pipeline_operator.h"
+#include "reference/reference_operator.h"
 #include "solvers/krylov.h" /* MDOT_MAX */
 #include "drivers/solver_impl.h"
 #include "problem/user_problem.h"
@@ -204,14 +205,15 @@ static int solver_init(hdgcl_solver s, int order) {
   r->lambda_max = s->disc.lambda_max;
   r->h = largest_diameter(mesh);
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) r->stages[i].name = stage_names[i];
-  if (!hdgcl_context_is_reference(ctx)) {
-    pipeline_options popts = {.chunk = s->chunk_option,
-                              .keep_local = s->keep_local,
-                              .scratch = s->scratch,
-                              .format = s->format};
-    solver_settings set = solver_krylov_settings(s);
-    HDGCL_TRY(pipeline_create(ctx, &s->disc, &popts, &set, &s->sol, &s->result, &s->dev));
-  }
+  solver_settings set = solver_krylov_settings(s);
+  if (hdgcl_context_is_reference(ctx))
+    return reference_operator_create(&s->disc, &set, &s->sol, &s->op);
+  pipeline_options popts = {.chunk = s->chunk_option,
+                            .keep_local = s->keep_local,
+                            .scratch = s->scratch,
+                            .format = s->format};
+  HDGCL_TRY(pipeline_operator_create(ctx, &s->disc, &popts, &set, &s->sol, &s->result, &s->op));
+  s->dev = pipeline_operator_pipeline(&s->op);
   return HDGCL_SUCCESS;
 }
 
@@ -273,27 +275,16 @@ static void figures_to_result(const hdg_solution *sol, hdgcl_result *r) {
   r->history_length = sol->history_length;
 }
 
-/* One solve by either implementation of the trace operator: the reference
- * path (it reads the discretisation and the Krylov settings) or the device
- * pipeline (built by solver_init).  Both write the solution and its figures
- * into s->sol, whose figures go into the result (also on failure, as the
- * iterations of a solve that did not converge); the pipeline writes its
- * device figures into the result itself. */
+/* One solve by the trace operator, either implementation (the device
+ * pipeline or the reference path): assemble, solve, recover.  Both write the
+ * solution and its figures into s->sol, whose figures go into the result
+ * (also on failure, as the iterations of a solve that did not converge); the
+ * pipeline writes its device figures into the result itself. */
 static int solve_trace(hdgcl_solver s) {
   figures_to_solution(&s->result, &s->sol);
-  int status;
-  if (s->dev) {
-    status = pipeline_solve(s->dev);
-    /* The cantilever's tip deflection from the trace (host, as on the reference path). */
-    if (status == HDGCL_SUCCESS && s->disc.problem->vector) {
-      double t = hdgcl_wtime();
-      status = elasticity_finish(&s->disc, &s->sol);
-      s->sol.stage_seconds[HDGCL_STAGE_DOWNLOAD] += hdgcl_wtime() - t;
-    }
-  } else {
-    solver_settings set = solver_krylov_settings(s);
-    status = reference_solve(&s->disc, &set, &s->sol);
-  }
+  int status = trace_operator_assemble(&s->op);
+  if (status == HDGCL_SUCCESS) status = trace_operator_solve(&s->op);
+  if (status == HDGCL_SUCCESS) status = trace_operator_recover(&s->op);
   figures_to_result(&s->sol, &s->result);
   return status;
 }
@@ -371,7 +362,7 @@ int hdgcl_solver_matrix(hdgcl_solver s, int *rows, int *slots, int *nf, const do
   if (!s) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_matrix: NULL solver");
   if (!s->solved)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_matrix: call hdgcl_solver_solve first");
-  if (s->dev && values) HDGCL_TRY(pipeline_download_matrix(s->dev));
+  if (values) HDGCL_TRY(trace_operator_matrix(&s->op));
   if (rows) *rows = s->disc.num.num_unknown_faces;
   if (slots) *slots = s->disc.ref.sz.nslots;
   if (nf) *nf = s->disc.ref.sz.nfb; /* block size: ncomp * Nf */
@@ -384,7 +375,8 @@ int hdgcl_solver_matrix(hdgcl_solver s, int *rows, int *slots, int *nf, const do
 int hdgcl_solver_destroy(hdgcl_solver *solver) {
   if (!solver || !*solver) return HDGCL_SUCCESS;
   hdgcl_solver s = *solver;
-  pipeline_destroy(&s->dev);
+  trace_operator_destroy(&s->op);
+  s->dev = NULL;
   discretisation_release(&s->disc);
   free(s->outputs);
   hdg_solution_destroy(&s->sol);

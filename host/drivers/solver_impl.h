@@ -1,8 +1,8 @@
 /* The solver object of the steady linear solve (the driver, solver.c): the
  * user's options, the discretisation (disc), the host copies of the solution
- * (sol), the result, and the device pipeline (dev, NULL on the reference
- * path).  Both paths read disc and write sol; the pipeline also writes the
- * device's figures into result. */
+ * (sol), the result, and the trace operator (op: the device pipeline or the
+ * reference path).  Both read disc and write sol; the pipeline also writes
+ * the device's figures into result. */
 #ifndef HDGCL_HOST_SOLVER_IMPL_H
 #define HDGCL_HOST_SOLVER_IMPL_H
 
@@ -12,6 +12,7 @@
 #include "discretisation/discretisation.h"
 #include "fem/hdg.h"
 #include "hdgcl/solver.h"
+#include "discretisation/trace_operator.h"
 #include "pipeline/pipeline.h"
 #include "problem/problem.h"
 #include "solvers/linear_system.h"   /* FORMAT_* */
@@ -40,7 +41,8 @@ struct hdgcl_solver_s {
   bool solved;
   double krylov_started; /* wall time of the Krylov solve's first residual (the progress line) */
   hdgcl_result result;
-  device_pipeline *dev;
+  trace_operator op;    /* the device pipeline or the reference path */
+  device_pipeline *dev; /* op's pipeline where it is one (bench), else NULL */
 };
 
 /* The solver's options that the trace solve reads (host/solvers). */

@@ -296,12 +296,11 @@ int pipeline_create(hdgcl_context ctx, const hdg_discretisation *disc,
   return HDGCL_SUCCESS;
 }
 
-/* Upload, then the local stage and assembly chunk by chunk, timed. */
-static int upload_local_assemble(device_pipeline *pl) {
-  device_pipeline *dev = pl;
+int pipeline_assemble(device_pipeline *pl) {
   double *st = pl->sol->stage_seconds;
   const hdgcl_mesh *m = pl->disc->mesh;
-  local_stage *ls = &dev->local;
+  local_stage *ls = &pl->local;
+  pl->assembled = pl->solved = false;
   release_data(pl);
 
   double t = hdgcl_wtime();
@@ -310,7 +309,7 @@ static int upload_local_assemble(device_pipeline *pl) {
   HDGCL_TRY(local_stage_prepare(pl, ls));
 
   t = hdgcl_wtime();
-  HDGCL_TRY(assembly_boundary_data(pl, &dev->assemble));
+  HDGCL_TRY(assembly_boundary_data(pl, &pl->assemble));
   HDGCL_TRY(hdgcl_context_finish(pl->ctx));
   st[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t;
   for (int64_t e0 = 0; e0 < m->num_elements; e0 += ls->chunk) {
@@ -320,43 +319,87 @@ static int upload_local_assemble(device_pipeline *pl) {
     HDGCL_TRY(hdgcl_context_finish(pl->ctx));
     double t1 = hdgcl_wtime();
     st[HDGCL_STAGE_LOCAL] += t1 - t;
-    HDGCL_TRY(assembly_add_chunk(pl, &dev->assemble, ls, e0, n));
+    HDGCL_TRY(assembly_add_chunk(pl, &pl->assemble, ls, e0, n));
     HDGCL_TRY(hdgcl_context_finish(pl->ctx));
     st[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t1;
   }
   t = hdgcl_wtime();
-  HDGCL_TRY(assembly_finish(pl, &dev->assemble));
+  HDGCL_TRY(assembly_finish(pl, &pl->assemble));
   HDGCL_TRY(hdgcl_context_finish(pl->ctx));
   st[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t;
+  pl->assembled = true;
   return HDGCL_SUCCESS;
 }
 
-int pipeline_assemble_only(device_pipeline *pl) {
-  for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
-    pl->sol->stage_seconds[i] = 0;
-    pl->report->stages[i].flops = 0;
-    pl->report->stages[i].bytes = 0;
-  }
-  return upload_local_assemble(pl);
+static int require_assembled(const device_pipeline *pl, const char *step) {
+  if (!pl->assembled)
+    return hdgcl_error(HDGCL_ERROR_INTERNAL, "device pipeline: %s before the assembly", step);
+  return HDGCL_SUCCESS;
 }
 
-int pipeline_solve(device_pipeline *pl) {
-  device_pipeline *dev = pl;
+int pipeline_apply(device_pipeline *pl, const double *x, double *y) {
+  HDGCL_TRY(require_assembled(pl, "apply"));
+  size_t n = (size_t)pl->disc->num.num_unknown_faces * pl->disc->ref.sz.nfb;
+  if (!n) return HDGCL_SUCCESS;
+  hdgcl_buffer bx = {0}, by = {0};
+  int status;
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_create(pl->ctx, n * 8, "apply: x", &bx), done);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_create(pl->ctx, n * 8, "apply: y", &by), done);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_write(pl->ctx, &bx, 0, n * 8, x), done);
+  HDGCL_TRY_GOTO(status, krylov_spmv(&pl->krylov, &bx, &by), done);
+  status = hdgcl_buffer_read(pl->ctx, &by, 0, n * 8, y);
+done:
+  hdgcl_buffer_release(pl->ctx, &bx);
+  hdgcl_buffer_release(pl->ctx, &by);
+  return status;
+}
+
+int pipeline_solve_trace(device_pipeline *pl) {
+  HDGCL_TRY(require_assembled(pl, "the solve"));
+  double *st = pl->sol->stage_seconds;
+  const hdgcl_mesh *m = pl->disc->mesh;
+  size_t nfb = pl->disc->ref.sz.nfb;
+  double t = hdgcl_wtime();
+  int status = krylov_solve(&pl->krylov);
+  solve_outcome(pl, &pl->krylov.stats); /* also of a failed solve */
+  HDGCL_TRY(status);
+  HDGCL_TRY(assembly_fix_solution(pl, &pl->assemble, &pl->krylov.x));
+  st[HDGCL_STAGE_SOLVE] = hdgcl_wtime() - t;
+
+  /* The trace of every face: the solved unknowns and the boundary data. */
+  t = hdgcl_wtime();
+  size_t nu = (size_t)pl->disc->num.num_unknown_faces * nfb;
+  size_t nb = (size_t)(m->num_faces - m->num_interior_faces) * nfb;
+  double *x = NULL, *bv = NULL;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nu + 1, sizeof(double), "trace unknowns", &x), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nb + 1, sizeof(double), "boundary data", &bv), done);
+  if (nu) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(pl->ctx, &pl->krylov.x, 0, nu * 8, x), done);
+  if (nb) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(pl->ctx, &pl->assemble.bvals, 0, nb * 8, bv), done);
+  for (int32_t f = 0; f < m->num_faces; f++) {
+    int32_t u = pl->disc->num.face_unknown[f];
+    const double *src = u >= 0 ? x + (size_t)u * nfb
+                               : bv + (size_t)(f - m->num_interior_faces) * nfb;
+    memcpy(pl->sol->trace + (size_t)f * nfb, src, sizeof(double) * nfb);
+  }
+  st[HDGCL_STAGE_DOWNLOAD] += hdgcl_wtime() - t;
+  pl->solved = true;
+  status = HDGCL_SUCCESS;
+done:
+  free(x);
+  free(bv);
+  return status;
+}
+
+int pipeline_recover(device_pipeline *pl) {
+  if (!pl->solved)
+    return hdgcl_error(HDGCL_ERROR_INTERNAL, "device pipeline: the recovery before the solve");
   double *st = pl->sol->stage_seconds;
   const hdgcl_mesh *m = pl->disc->mesh;
   const hdg_sizes *sz = &pl->disc->ref.sz;
-  local_stage *ls = &dev->local;
-  HDGCL_TRY(upload_local_assemble(pl));
-
-  double t = hdgcl_wtime();
-  int status = krylov_solve(&dev->krylov);
-  solve_outcome(pl, &dev->krylov.stats); /* also of a failed solve */
-  HDGCL_TRY(status);
-  HDGCL_TRY(assembly_fix_solution(pl, &dev->assemble, &dev->krylov.x));
-  st[HDGCL_STAGE_SOLVE] = hdgcl_wtime() - t;
-
+  local_stage *ls = &pl->local;
   /* Recovery: recompute the local solvers of each chunk unless kept. */
-  t = hdgcl_wtime();
+  double t = hdgcl_wtime();
+  int status = HDGCL_SUCCESS;
   pl->report->ustar_retries = 0;
   for (int attempt = 0; attempt < 2; attempt++) {
     for (int64_t e0 = 0; e0 < m->num_elements; e0 += ls->chunk) {
@@ -364,54 +407,42 @@ int pipeline_solve(device_pipeline *pl) {
       /* With one chunk its buffers still hold every element's local solver. */
       if (!ls->keep && ls->num_chunks > 1)
         HDGCL_TRY(local_stage_run(pl, ls, e0, n, HDGCL_STAGE_RECOVER));
-      HDGCL_TRY(recovery_run_chunk(pl, &dev->recover, ls, &dev->assemble, &dev->krylov, e0, n));
+      HDGCL_TRY(recovery_run_chunk(pl, &pl->recover, ls, &pl->assemble, &pl->krylov, e0, n));
     }
-    status = recovery_errors(pl, &dev->recover);
+    status = recovery_errors(pl, &pl->recover);
     /* A u* refused by its consistency check is recomputed once, by the packed
      * Cholesky kernel where it came from the tiled one: PoCL 5.0 sometimes
      * compiles postprocess_tiled wrong on a cold cache, and the same binary
      * then fails again (docs/reliability.md); a second refusal stands. */
     if (status != HDGCL_ERROR_OPENCL || !(pl->sol->ustar_check > USTAR_CHECK_TOL)) break;
     bool switched;
-    HDGCL_TRY(recovery_use_cholesky(pl, &dev->recover, &switched));
+    HDGCL_TRY(recovery_use_cholesky(pl, &pl->recover, &switched));
     pl->report->ustar_retries++;
   }
   HDGCL_TRY(status);
   st[HDGCL_STAGE_RECOVER] = hdgcl_wtime() - t;
 
-  /* Download: u, q (H), u*, the pressure of the vector problems and the trace of every face. */
+  /* Download: u, q (H), u* and the pressure of the vector problems. */
   t = hdgcl_wtime();
-  size_t ne = m->num_elements, nc = sz->ncomp, nfb = sz->nfb;
-  recovery *rc = &dev->recover;
+  size_t ne = m->num_elements, nc = sz->ncomp;
+  recovery *rc = &pl->recover;
   HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &rc->u, 0, ne * nc * sz->np * 8, pl->sol->u));
   HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &rc->q, 0, ne * nc * sz->dim * sz->np * 8, pl->sol->q));
   HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &rc->ustar, 0, ne * nc * sz->np1 * 8, pl->sol->ustar));
   if (pl->sol->p) HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &rc->p, 0, ne * sz->np * 8, pl->sol->p));
-  size_t nu = (size_t)pl->disc->num.num_unknown_faces * nfb;
-  size_t nb = (size_t)(m->num_faces - m->num_interior_faces) * nfb;
-  double *x = NULL, *bv = NULL;
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(nu + 1, sizeof(double), "trace unknowns", &x), done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(nb + 1, sizeof(double), "boundary data", &bv), done);
-  if (nu) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(pl->ctx, &dev->krylov.x, 0, nu * 8, x), done);
-  if (nb) HDGCL_TRY_GOTO(status, hdgcl_buffer_read(pl->ctx, &dev->assemble.bvals, 0, nb * 8, bv), done);
-  for (int32_t f = 0; f < m->num_faces; f++) {
-    int32_t u = pl->disc->num.face_unknown[f];
-    const double *src = u >= 0 ? x + (size_t)u * nfb
-                               : bv + (size_t)(f - m->num_interior_faces) * nfb;
-    memcpy(pl->sol->trace + (size_t)f * nfb, src, sizeof(double) * nfb);
-  }
-  /* The cantilever's tip deflection comes from the trace (host, as on the reference path). */
-  st[HDGCL_STAGE_DOWNLOAD] = hdgcl_wtime() - t;
-  status = HDGCL_SUCCESS;
-done:
-  free(x);
-  free(bv);
-  if (status == HDGCL_SUCCESS) {
-    uint64_t in_use, high;
-    hdgcl_context_memory(pl->ctx, &in_use, &high);
-    pl->report->device_memory_high_water = high;
-  }
-  return status;
+  /* The cantilever's tip deflection from the trace (host, as on the reference path). */
+  if (pl->disc->problem->vector) HDGCL_TRY(elasticity_finish(pl->disc, pl->sol));
+  st[HDGCL_STAGE_DOWNLOAD] += hdgcl_wtime() - t;
+  uint64_t in_use, high;
+  hdgcl_context_memory(pl->ctx, &in_use, &high);
+  pl->report->device_memory_high_water = high;
+  return HDGCL_SUCCESS;
+}
+
+int pipeline_solve(device_pipeline *pl) {
+  HDGCL_TRY(pipeline_assemble(pl));
+  HDGCL_TRY(pipeline_solve_trace(pl));
+  return pipeline_recover(pl);
 }
 
 int pipeline_download_matrix(device_pipeline *pl) {

@@ -192,6 +192,7 @@ struct device_pipeline {
   solver_settings settings;
   hdg_solution *sol;
   hdgcl_result *report;
+  bool assembled, solved; /* the steps done since the last assembly */
   bool mapped; /* bilinear/trilinear elements: element matrices by quadrature (local_mapped.c) */
   device_data data;
   char options[1024]; /* -D sizes shared by every element program */
@@ -242,12 +243,23 @@ bool pipeline_scratch_global(const device_pipeline *pl, size_t bytes);
 int pipeline_create(hdgcl_context ctx, const hdg_discretisation *disc,
                     const pipeline_options *opts, const solver_settings *settings,
                     hdg_solution *sol, hdgcl_result *report, device_pipeline **out);
-/* Upload, local stage, assembly, Krylov solve and recovery; the solution into
- * pl->sol (arrays, figures, stage seconds), the rest into pl->report. */
+/* The steps of a solve (the trace operator's, discretisation/trace_operator.h).
+ * Each writes the solution's arrays, figures and stage seconds (added to)
+ * into pl->sol and the device's figures into pl->report.
+ * pipeline_assemble: upload, local stage and assembly; the trace system
+ *   stays on the device, where pl->krylov reads it (all a p-multigrid level
+ *   needs).
+ * pipeline_apply: y = A x with the assembled matrix, host arrays of
+ *   rows * nfb values (the unknown faces' blocks).
+ * pipeline_solve_trace: the Krylov solve, and every face's trace into
+ *   pl->sol->trace.
+ * pipeline_recover: u, q (H), u*, p, the errors and u*'s check, downloaded.
+ * pipeline_solve: the three in turn. */
+int pipeline_assemble(device_pipeline *pl);
+int pipeline_apply(device_pipeline *pl, const double *x, double *y);
+int pipeline_solve_trace(device_pipeline *pl);
+int pipeline_recover(device_pipeline *pl);
 int pipeline_solve(device_pipeline *pl);
-/* Upload, local stage and assembly only (a p-multigrid level): the assembled
- * trace system stays on the device, where pl->krylov reads it. */
-int pipeline_assemble_only(device_pipeline *pl);
 /* Copies the device's trace matrix and right-hand side into pl->sol->matrix, rhs. */
 int pipeline_download_matrix(device_pipeline *pl);
 /* Waits for what was enqueued, frees everything and sets *pl to NULL. */

@@ -1,6 +1,8 @@
-/* The serial reference path (--device ref): boundary data, local stage and
- * element-by-element assembly, CG or GMRES, recovery, all in plain C on the host.
- * It is the oracle the device pipeline is tested against. */
+/* The serial reference path (--device ref) step by step: boundary data,
+ * local stage and element-by-element assembly, CG or GMRES, recovery, all in
+ * plain C on the host.  It is the oracle the device pipeline is tested
+ * against, and the second implementation of the trace operator
+ * (reference_operator.c). */
 #include "reference/reference.h"
 
 #include <stdlib.h>
@@ -8,48 +10,103 @@
 
 #include "core/error.h"
 #include "solvers/krylov.h"
+#include "solvers/spmv.h"
 
-int reference_solve(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol) {
+int reference_path_create(const hdg_discretisation *disc, const solver_settings *set,
+                          hdg_solution *sol, reference_path **out) {
+  *out = NULL;
   const hdgcl_mesh *mesh = disc->mesh;
-  int nf = disc->ref.sz.nfb; /* values per face: ncomp * nf */
-  int32_t nbnd = mesh->num_faces - mesh->num_interior_faces;
+  size_t nf = (size_t)disc->ref.sz.nfb; /* values per face: ncomp * nf */
+  size_t nbnd = (size_t)(mesh->num_faces - mesh->num_interior_faces);
   size_t n = (size_t)disc->num.num_unknown_faces * nf;
-  double *bvals = NULL, *x = NULL;
+  reference_path *rp;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *rp, "reference path", &rp));
+  *rp = (reference_path){.disc = disc, .set = *set, .sol = sol};
   int status;
-  double *st = sol->stage_seconds;
-  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)nbnd * nf, sizeof(double), "boundary data", &bvals),
-                 done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(n, sizeof(double), "trace solution", &x), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nbnd * nf + 1, sizeof(double), "boundary data", &rp->bvals),
+                 fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(n + 1, sizeof(double), "trace solution", &rp->x), fail);
+  *out = rp;
+  return HDGCL_SUCCESS;
+fail:
+  reference_path_destroy(&rp);
+  return status;
+}
 
+void reference_path_destroy(reference_path **rp) {
+  if (!*rp) return;
+  free((*rp)->bvals);
+  free((*rp)->x);
+  free(*rp);
+  *rp = NULL;
+}
+
+int reference_path_assemble(reference_path *rp) {
+  rp->assembled = rp->solved = false;
   double t0 = hdgcl_wtime();
-  HDGCL_TRY_GOTO(status, reference_boundary_data(disc, bvals), done);
-  HDGCL_TRY_GOTO(status, reference_assemble(disc, sol, bvals), done);
-  double t1 = hdgcl_wtime();
-  st[HDGCL_STAGE_ASSEMBLE] = t1 - t0; /* local stage and scatter together */
-  HDGCL_TRY_GOTO(status,
-                 set->solver == SOLVER_GMRES ? reference_gmres(disc, set, sol, x)
-                                             : reference_cg(disc, set, sol, x),
-                 done);
-  double t2 = hdgcl_wtime();
-  st[HDGCL_STAGE_SOLVE] = t2 - t1;
+  HDGCL_TRY(reference_boundary_data(rp->disc, rp->bvals));
+  HDGCL_TRY(reference_assemble(rp->disc, rp->sol, rp->bvals));
+  rp->sol->stage_seconds[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t0; /* local stage and scatter */
+  rp->assembled = true;
+  return HDGCL_SUCCESS;
+}
 
+static int require_assembled(const reference_path *rp, const char *step) {
+  if (!rp->assembled)
+    return hdgcl_error(HDGCL_ERROR_INTERNAL, "reference path: %s before the assembly", step);
+  return HDGCL_SUCCESS;
+}
+
+int reference_path_apply(reference_path *rp, const double *x, double *y) {
+  HDGCL_TRY(require_assembled(rp, "apply"));
+  const hdg_sizes *sz = &rp->disc->ref.sz;
+  spmv_host(rp->disc->num.num_unknown_faces, sz->nslots, sz->nfb, rp->sol->matrix,
+            rp->disc->num.block_cols, x, y);
+  return HDGCL_SUCCESS;
+}
+
+int reference_path_solve(reference_path *rp) {
+  HDGCL_TRY(require_assembled(rp, "the solve"));
+  const hdg_discretisation *disc = rp->disc;
+  const hdgcl_mesh *mesh = disc->mesh;
+  hdg_solution *sol = rp->sol;
+  int nf = disc->ref.sz.nfb;
+  double t0 = hdgcl_wtime();
+  memset(rp->x, 0, sizeof(double) * (size_t)disc->num.num_unknown_faces * nf);
+  HDGCL_TRY(rp->set.solver == SOLVER_GMRES ? reference_gmres(disc, &rp->set, sol, rp->x)
+                                           : reference_cg(disc, &rp->set, sol, rp->x));
   /* The trace of every face: solved unknowns, projected Dirichlet data (also
    * on the fixed components of per-component faces, docs/problems.md (P4):
    * their decoupled rows uhat = P_F g are solved to rtol only). */
   for (int32_t f = 0; f < mesh->num_faces; f++) {
     int32_t u = disc->num.face_unknown[f];
-    const double *src = u >= 0 ? x + (size_t)u * nf
-                               : bvals + (size_t)(f - mesh->num_interior_faces) * nf;
+    const double *src = u >= 0 ? rp->x + (size_t)u * nf
+                               : rp->bvals + (size_t)(f - mesh->num_interior_faces) * nf;
     memcpy(sol->trace + (size_t)f * nf, src, sizeof(double) * nf);
     for (int m = 0; m < nf && disc->num.face_fixed[f]; m++)
       if (hdg_fixed(&disc->num, f, m, disc->ref.sz.nf))
-        sol->trace[(size_t)f * nf + m] = bvals[(size_t)(f - mesh->num_interior_faces) * nf + m];
+        sol->trace[(size_t)f * nf + m] = rp->bvals[(size_t)(f - mesh->num_interior_faces) * nf + m];
   }
-  HDGCL_TRY_GOTO(status, reference_recover(disc, sol), done);
-  st[HDGCL_STAGE_RECOVER] = hdgcl_wtime() - t2;
-  status = HDGCL_SUCCESS;
-done:
-  free(bvals);
-  free(x);
+  sol->stage_seconds[HDGCL_STAGE_SOLVE] += hdgcl_wtime() - t0;
+  rp->solved = true;
+  return HDGCL_SUCCESS;
+}
+
+int reference_path_recover(reference_path *rp) {
+  if (!rp->solved)
+    return hdgcl_error(HDGCL_ERROR_INTERNAL, "reference path: the recovery before the solve");
+  double t0 = hdgcl_wtime();
+  HDGCL_TRY(reference_recover(rp->disc, rp->sol));
+  rp->sol->stage_seconds[HDGCL_STAGE_RECOVER] += hdgcl_wtime() - t0;
+  return HDGCL_SUCCESS;
+}
+
+int reference_solve(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol) {
+  reference_path *rp;
+  HDGCL_TRY(reference_path_create(disc, set, sol, &rp));
+  int status = reference_path_assemble(rp);
+  if (status == HDGCL_SUCCESS) status = reference_path_solve(rp);
+  if (status == HDGCL_SUCCESS) status = reference_path_recover(rp);
+  reference_path_destroy(&rp);
   return status;
 }

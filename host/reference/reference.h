@@ -15,6 +15,26 @@
  * hdg_solution_create; its other figures are left as they are). */
 int reference_solve(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol);
 
+/* The same step by step (the trace operator's steps, discretisation/trace_operator.h):
+ * assemble (boundary data, local stage, assembly into sol->matrix, sol->rhs),
+ * apply (y = A x), solve (CG or GMRES, every face's trace into sol->trace),
+ * recover (reference_recover).  disc and sol must outlive it. */
+typedef struct reference_path {
+  const hdg_discretisation *disc;
+  solver_settings set;
+  hdg_solution *sol;
+  double *bvals; /* boundary data [num_faces - num_interior][nfb] */
+  double *x;     /* the solved trace unknowns [num_unknown_faces][nfb] */
+  bool assembled, solved;
+} reference_path;
+int reference_path_create(const hdg_discretisation *disc, const solver_settings *set,
+                          hdg_solution *sol, reference_path **out);
+int reference_path_assemble(reference_path *rp);
+int reference_path_apply(reference_path *rp, const double *x, double *y);
+int reference_path_solve(reference_path *rp);
+int reference_path_recover(reference_path *rp);
+void reference_path_destroy(reference_path **rp);
+
 /* Trace values of Dirichlet faces (L2 projection of g_D) and Neumann loads
  * <g_N, psi_m> of Neumann faces, [num_faces - num_interior][nf], on the host
  * (the device computes the same in cl/pipeline/assemble.cl). */
@@ -82,8 +102,5 @@ int elasticity_element_condense(const hdg_discretisation *disc, int32_t e, elast
 int elasticity_boundary_values(const hdg_discretisation *disc, int32_t f, double *out);
 /* u, p, H (E7)-(E8), u* (E10) and the errors (E11) into sol. */
 int elasticity_recover(const hdg_discretisation *disc, hdg_solution *sol);
-/* After the recovery (either path): the cantilever's figures, errors NaN (no
- * exact solution) and the tip deflection from sol->trace (E15), into sol. */
-int elasticity_finish(const hdg_discretisation *disc, hdg_solution *sol);
 
 #endif
