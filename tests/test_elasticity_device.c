@@ -178,8 +178,8 @@ done:
 }
 
 /* Traction data with GMRES + asm (nonsymmetric patches) and the cantilever
- * (GMRES(60) + asm on the device, the reference path's GMRES(1000) +
- * block-jacobi): the same solution and tip deflection. */
+ * with each path's defaults (GMRES(62) + pmg on the device, GMRES(1000) +
+ * block-jacobi on the reference path): the same solution and tip deflection. */
 static void traction_solvers(hdgcl_context dev, hdgcl_context ref) {
   const char *mesh = "square:3,perturb=0.2,seed=4";
   solved a = solve_with(dev, mesh, "problem", "elasticity-mixed", "order", "2", "rtol", "1e-13",
@@ -199,8 +199,7 @@ static void traction_solvers(hdgcl_context dev, hdgcl_context ref) {
   solved_destroy(&a);
   solved_destroy(&b);
   const char *beam = "square:10x1,size=10x1";
-  solved d = solve_with(dev, beam, "problem", "cantilever", "order", "2", "restart", "60",
-                        "precond", "asm", "maxit", "20000", NULL);
+  solved d = solve_with(dev, beam, "problem", "cantilever", "order", "2", NULL);
   solved r = solve_with(ref, beam, "problem", "cantilever", "order", "2", NULL);
   CHECK(d.status == 0 && r.status == 0);
   if (!d.status && !r.status) {
@@ -208,6 +207,10 @@ static void traction_solvers(hdgcl_context dev, hdgcl_context ref) {
     CHECK_MSG(fabs(td - tr) < 1e-6 * fabs(tr) && td > 5e-3 && isnan(d.result->l2_u),
               "cantilever tip deflection %.9e (device) vs %.9e (reference)", td, tr);
     CHECK(d.result->beam_deflection == r.result->beam_deflection);
+    CHECK_MSG(!strcmp(d.result->precond, "pmg") && d.result->restart == 62 &&
+                  !strcmp(r.result->precond, "block-jacobi") && r.result->restart == 1000,
+              "cantilever defaults: %s, restart %d (device); %s, restart %d (reference)",
+              d.result->precond, d.result->restart, r.result->precond, r.result->restart);
     printf("cantilever %s p=2: tip deflection %.9e device (%d iterations), %.9e reference\n", beam,
            td, d.result->iterations, tr);
   }

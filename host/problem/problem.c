@@ -73,8 +73,8 @@ static const hdg_problem problems[] = {
       "beam clamped at x = 0 (u = 0), traction-free elsewhere, under its own weight "
       "f = -rho g e_y [e_z] (--weight, default 3.85e-7); nondimensional steel (E = 1, "
       "nu = 0.3: --mu 0.3846 --lambda 0.5769); prints the tip deflection against "
-      "Euler-Bernoulli; no exact solution; GMRES (restart 1000: --device ref; OpenCL "
-      "devices take --restart 62 at most)",
+      "Euler-Bernoulli; no exact solution; GMRES: restart 1000 and block-jacobi on "
+      "--device ref, restart 62 (the most) and pmg on OpenCL devices",
       0, "square:40x4,size=10x1"},
      PROBLEM_CANTILEVER, {2, 3, 4, 5, 6}, 5, true, true},
     {{"elasticity-bimaterial",
