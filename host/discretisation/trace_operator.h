@@ -17,7 +17,8 @@
  *             iterations, residual and its history;
  *   recover   u, q (H), u*, p, the error norms and u*'s check, after solve;
  *   matrix    sol->matrix and sol->rhs hold A and b, after assemble.
- * A step out of order is an internal error, not undefined behaviour. */
+ * A step out of order is an internal error, not undefined behaviour (checked by
+ * trace_operator.c, so the implementations need not). */
 #ifndef HDGCL_HOST_TRACE_OPERATOR_H
 #define HDGCL_HOST_TRACE_OPERATOR_H
 
@@ -34,19 +35,17 @@ typedef struct trace_operator_ops {
 typedef struct trace_operator {
   const trace_operator_ops *ops; /* NULL: no operator */
   void *impl;
+  int done; /* TRACE_ASSEMBLED, TRACE_SOLVED: the steps done since the last assembly */
 } trace_operator;
 
-static inline int trace_operator_assemble(trace_operator *op) { return op->ops->assemble(op->impl); }
-static inline int trace_operator_apply(trace_operator *op, const double *x, double *y) {
-  return op->ops->apply(op->impl, x, y);
-}
-static inline int trace_operator_solve(trace_operator *op) { return op->ops->solve(op->impl); }
-static inline int trace_operator_recover(trace_operator *op) { return op->ops->recover(op->impl); }
-static inline int trace_operator_matrix(trace_operator *op) { return op->ops->matrix(op->impl); }
-static inline void trace_operator_destroy(trace_operator *op) {
-  if (op->ops) op->ops->destroy(op->impl);
-  op->ops = 0;
-  op->impl = 0;
-}
+enum { TRACE_ASSEMBLED = 1, TRACE_SOLVED = 2 };
+
+/* The steps (trace_operator.c): each checks the order, then calls the implementation. */
+int trace_operator_assemble(trace_operator *op);
+int trace_operator_apply(trace_operator *op, const double *x, double *y);
+int trace_operator_solve(trace_operator *op);
+int trace_operator_recover(trace_operator *op);
+int trace_operator_matrix(trace_operator *op);
+void trace_operator_destroy(trace_operator *op);
 
 #endif

@@ -300,7 +300,6 @@ int pipeline_assemble(device_pipeline *pl) {
   double *st = pl->sol->stage_seconds;
   const hdgcl_mesh *m = pl->disc->mesh;
   local_stage *ls = &pl->local;
-  pl->assembled = pl->solved = false;
   release_data(pl);
 
   double t = hdgcl_wtime();
@@ -327,18 +326,10 @@ int pipeline_assemble(device_pipeline *pl) {
   HDGCL_TRY(assembly_finish(pl, &pl->assemble));
   HDGCL_TRY(hdgcl_context_finish(pl->ctx));
   st[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t;
-  pl->assembled = true;
-  return HDGCL_SUCCESS;
-}
-
-static int require_assembled(const device_pipeline *pl, const char *step) {
-  if (!pl->assembled)
-    return hdgcl_error(HDGCL_ERROR_INTERNAL, "device pipeline: %s before the assembly", step);
   return HDGCL_SUCCESS;
 }
 
 int pipeline_apply(device_pipeline *pl, const double *x, double *y) {
-  HDGCL_TRY(require_assembled(pl, "apply"));
   size_t n = (size_t)pl->disc->num.num_unknown_faces * pl->disc->ref.sz.nfb;
   if (!n) return HDGCL_SUCCESS;
   hdgcl_buffer bx = {0}, by = {0};
@@ -355,7 +346,6 @@ done:
 }
 
 int pipeline_solve_trace(device_pipeline *pl) {
-  HDGCL_TRY(require_assembled(pl, "the solve"));
   double *st = pl->sol->stage_seconds;
   const hdgcl_mesh *m = pl->disc->mesh;
   size_t nfb = pl->disc->ref.sz.nfb;
@@ -382,7 +372,6 @@ int pipeline_solve_trace(device_pipeline *pl) {
     memcpy(pl->sol->trace + (size_t)f * nfb, src, sizeof(double) * nfb);
   }
   st[HDGCL_STAGE_DOWNLOAD] += hdgcl_wtime() - t;
-  pl->solved = true;
   status = HDGCL_SUCCESS;
 done:
   free(x);
@@ -391,8 +380,6 @@ done:
 }
 
 int pipeline_recover(device_pipeline *pl) {
-  if (!pl->solved)
-    return hdgcl_error(HDGCL_ERROR_INTERNAL, "device pipeline: the recovery before the solve");
   double *st = pl->sol->stage_seconds;
   const hdgcl_mesh *m = pl->disc->mesh;
   const hdg_sizes *sz = &pl->disc->ref.sz;

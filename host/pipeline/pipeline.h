@@ -192,7 +192,6 @@ struct device_pipeline {
   solver_settings settings;
   hdg_solution *sol;
   hdgcl_result *report;
-  bool assembled, solved; /* the steps done since the last assembly */
   bool mapped; /* bilinear/trilinear elements: element matrices by quadrature (local_mapped.c) */
   device_data data;
   char options[1024]; /* -D sizes shared by every element program */

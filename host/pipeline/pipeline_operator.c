@@ -20,7 +20,7 @@ int pipeline_operator_create(hdgcl_context ctx, const hdg_discretisation *disc,
   *op = (trace_operator){0};
   device_pipeline *pl;
   HDGCL_TRY(pipeline_create(ctx, disc, opts, settings, sol, report, &pl));
-  *op = (trace_operator){&device_ops, pl};
+  *op = (trace_operator){.ops = &device_ops, .impl = pl};
   return HDGCL_SUCCESS;
 }
 

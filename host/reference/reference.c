@@ -42,23 +42,14 @@ void reference_path_destroy(reference_path **rp) {
 }
 
 int reference_path_assemble(reference_path *rp) {
-  rp->assembled = rp->solved = false;
   double t0 = hdgcl_wtime();
   HDGCL_TRY(reference_boundary_data(rp->disc, rp->bvals));
   HDGCL_TRY(reference_assemble(rp->disc, rp->sol, rp->bvals));
   rp->sol->stage_seconds[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t0; /* local stage and scatter */
-  rp->assembled = true;
-  return HDGCL_SUCCESS;
-}
-
-static int require_assembled(const reference_path *rp, const char *step) {
-  if (!rp->assembled)
-    return hdgcl_error(HDGCL_ERROR_INTERNAL, "reference path: %s before the assembly", step);
   return HDGCL_SUCCESS;
 }
 
 int reference_path_apply(reference_path *rp, const double *x, double *y) {
-  HDGCL_TRY(require_assembled(rp, "apply"));
   const hdg_sizes *sz = &rp->disc->ref.sz;
   spmv_host(rp->disc->num.num_unknown_faces, sz->nslots, sz->nfb, rp->sol->matrix,
             rp->disc->num.block_cols, x, y);
@@ -66,7 +57,6 @@ int reference_path_apply(reference_path *rp, const double *x, double *y) {
 }
 
 int reference_path_solve(reference_path *rp) {
-  HDGCL_TRY(require_assembled(rp, "the solve"));
   const hdg_discretisation *disc = rp->disc;
   const hdgcl_mesh *mesh = disc->mesh;
   hdg_solution *sol = rp->sol;
@@ -88,13 +78,10 @@ int reference_path_solve(reference_path *rp) {
         sol->trace[(size_t)f * nf + m] = rp->bvals[(size_t)(f - mesh->num_interior_faces) * nf + m];
   }
   sol->stage_seconds[HDGCL_STAGE_SOLVE] += hdgcl_wtime() - t0;
-  rp->solved = true;
   return HDGCL_SUCCESS;
 }
 
 int reference_path_recover(reference_path *rp) {
-  if (!rp->solved)
-    return hdgcl_error(HDGCL_ERROR_INTERNAL, "reference path: the recovery before the solve");
   double t0 = hdgcl_wtime();
   HDGCL_TRY(reference_recover(rp->disc, rp->sol));
   rp->sol->stage_seconds[HDGCL_STAGE_RECOVER] += hdgcl_wtime() - t0;

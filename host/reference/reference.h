@@ -18,14 +18,14 @@ int reference_solve(const hdg_discretisation *disc, const solver_settings *set, 
 /* The same step by step (the trace operator's steps, discretisation/trace_operator.h):
  * assemble (boundary data, local stage, assembly into sol->matrix, sol->rhs),
  * apply (y = A x), solve (CG or GMRES, every face's trace into sol->trace),
- * recover (reference_recover).  disc and sol must outlive it. */
+ * recover (reference_recover), in that order (trace_operator.c checks it).
+ * disc and sol must outlive it. */
 typedef struct reference_path {
   const hdg_discretisation *disc;
   solver_settings set;
   hdg_solution *sol;
   double *bvals; /* boundary data [num_faces - num_interior][nfb] */
   double *x;     /* the solved trace unknowns [num_unknown_faces][nfb] */
-  bool assembled, solved;
 } reference_path;
 int reference_path_create(const hdg_discretisation *disc, const solver_settings *set,
                           hdg_solution *sol, reference_path **out);
