@@ -24,9 +24,15 @@
 #define GJ_PIVOTS GJ_ROWS
 #endif
 
-/* rowk: 2 GJ_TC GRID doubles, colk: 2 GJ_TR GRID doubles of local memory. */
+/* rowk: 2 GJ_TC GRID doubles, colk: 2 GJ_TR GRID doubles of local memory.
+ * out (or 0): the right block is also stored there, column by column
+ * (out[(j - GJ_ROWS) GJ_ROWS + i], GJ_ROWS = GJ_PIVOTS), in the last step
+ * itself.  postprocess_tiled stores u* so: PoCL 5.0 sometimes compiled its
+ * store after the elimination with the last updated tile entry carried
+ * out of the step's barrier region as one value for every work-item, not one
+ * per work-item (a nondeterministic compile, docs/reliability.md). */
 void gauss_jordan_tiled(double t[GJ_TR][GJ_TC], const int tr, const int tc,
-                        __local double *rowk, __local double *colk) {
+                        __local double *rowk, __local double *colk, __global double *out) {
   double g[GJ_TR], r[GJ_TC];
   /* Step k = kb GRID + kk: kb is unrolled, so t[.][kb] is a register and the
    * finished tiles b < kb are skipped at compile time. */
@@ -53,5 +59,13 @@ void gauss_jordan_tiled(double t[GJ_TR][GJ_TC], const int tr, const int tc,
 #pragma unroll
         for (int b = kb; b < GJ_TC; b++) t[a][b] = row_k ? r[b] * p : t[a][b] - g[a] * r[b];
       }
+      if (out && k == GJ_PIVOTS - 1)
+#pragma unroll
+        for (int a = 0; a < GJ_TR; a++)
+#pragma unroll
+          for (int b = 0; b < GJ_TC; b++) {
+            const int i = tr + a * GRID, j = tc + b * GRID;
+            if (i < GJ_ROWS && j >= GJ_ROWS && j < GJ_COLS) out[(j - GJ_ROWS) * GJ_ROWS + i] = t[a][b];
+          }
     }
 }

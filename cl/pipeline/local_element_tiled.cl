@@ -123,7 +123,7 @@ void local_element_tiled(const int e0, const int n, __global const double *coord
       const int i = tr + a * GRID, j = tc + b * GRID;
       t[a][b] = i < NA && j < NA ? ml[i * NA + j] : 0.0;
     }
-  gauss_jordan_tiled(t, tr, tc, rowk_all[sub], colk_all[sub]);
+  gauss_jordan_tiled(t, tr, tc, rowk_all[sub], colk_all[sub], 0);
   if (!live) return;
   __global double *Ze = Z + zoff + le * NP * NRHS, *Ke = K + le * NRHS * NRHS;
 #pragma unroll

@@ -27,7 +27,7 @@ void local_solve_tiled(__global const double *S, __global const double *WF, __gl
       const int i = tr + a * GRID, j = tc + b * GRID;
       t[a][b] = i >= NZ ? 0.0 : j < NZ ? Se[j * NZ + i] : j < GJ_COLS ? Be[(j - NZ) * NZ + i] : 0.0;
     }
-  gauss_jordan_tiled(t, tr, tc, rowk, colk);
+  gauss_jordan_tiled(t, tr, tc, rowk, colk, 0);
 #pragma unroll
   for (int a = 0; a < GJ_TR; a++)
 #pragma unroll

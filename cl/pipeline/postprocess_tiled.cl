@@ -79,12 +79,6 @@ void postprocess_tiled(const int e0, __global const double *coords,
       }
       t[a][b] = x;
     }
-  gauss_jordan_tiled(t, tr, tc, rowk, colk);
-#pragma unroll
-  for (int a = 0; a < GJ_TR; a++)
-#pragma unroll
-    for (int b = 0; b < GJ_TC; b++) {
-      const int i = tr + a * GRID, j = tc + b * GRID;
-      if (i < NP1 && j >= NP1 && j < GJ_COLS) ustar[(e * NCOMP + j - NP1) * NP1 + i] = t[a][b];
-    }
+  /* u* [e][c][NP1]: the right block, stored by the elimination's last step. */
+  gauss_jordan_tiled(t, tr, tc, rowk, colk, ustar + e * NCOMP * NP1);
 }
