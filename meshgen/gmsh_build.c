@@ -9,7 +9,8 @@
  *    triangles/quadrangles in 3D) tag the boundary faces they cover (the
  *    first group wins; groups on interior faces are ignored);
  *  - the names of physical groups of these two dimensions name the tags.
- * Errors name the file and the line of the element concerned. */
+ * Errors name the file and the line of the element concerned (in a binary
+ * file its byte offset). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +37,12 @@ static int choose_body_type(const gmsh_content *c, const char *path, int *body) 
     if (a->count && b->count) {
       long line = a->lines[0] > b->lines[0] ? a->lines[0] : b->lines[0];
       return hdgcl_error(HDGCL_ERROR_FORMAT,
-                         "%s:%ld: mixed element types: %s %lld (line %ld) and %s %lld (line %ld); "
+                         "%s%s: mixed element types: %s %lld (%s) and %s %lld (%s); "
                          "a mesh has one element type",
-                         path, line, gmsh_type_name(pairs[p][0]), (long long)a->numbers[0],
-                         a->lines[0], gmsh_type_name(pairs[p][1]), (long long)b->numbers[0],
-                         b->lines[0]);
+                         path, gmsh_where(c, line).text, gmsh_type_name(pairs[p][0]),
+                         (long long)a->numbers[0], gmsh_at(c, a->lines[0]).text,
+                         gmsh_type_name(pairs[p][1]), (long long)b->numbers[0],
+                         gmsh_at(c, b->lines[0]).text);
     }
     if (a->count || b->count) {
       *body = a->count ? pairs[p][0] : pairs[p][1];
@@ -96,17 +98,17 @@ static int check_planar(const gmsh_content *c, const gmsh_element_list *body, in
       double z = c->node_xyz[3 * (int64_t)node + 2];
       if (fabs(z - z0) > tolerance)
         return hdgcl_error(HDGCL_ERROR_FORMAT,
-                           "%s:%ld: %s %lld has node %lld at z = %g, off the plane z = %g of "
+                           "%s%s: %s %lld has node %lld at z = %g, off the plane z = %g of "
                            "the mesh (2D meshes must be flat)",
-                           path, body->lines[e], gmsh_type_name(gmsh_type),
+                           path, gmsh_where(c, body->lines[e]).text, gmsh_type_name(gmsh_type),
                            (long long)body->numbers[e], (long long)c->node_tags[node], z, z0);
     }
   return HDGCL_SUCCESS;
 }
 
 /* Mirrors inverted elements; refuses degenerate ones. */
-static int orient(hdgcl_mesh *mesh, const gmsh_element_list *body, int gmsh_type,
-                  const char *path) {
+static int orient(hdgcl_mesh *mesh, const gmsh_content *c, const gmsh_element_list *body,
+                  int gmsh_type, const char *path) {
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     hdgcl_element_state state = hdgcl_mesh_element_state(mesh, e);
     if (state == HDGCL_ELEMENT_INVERTED) {
@@ -115,16 +117,16 @@ static int orient(hdgcl_mesh *mesh, const gmsh_element_list *body, int gmsh_type
     }
     if (state != HDGCL_ELEMENT_VALID)
       return hdgcl_error(HDGCL_ERROR_MESH,
-                         "%s:%ld: %s %lld is degenerate (zero %s, or a collapsed or twisted "
+                         "%s%s: %s %lld is degenerate (zero %s, or a collapsed or twisted "
                          "shape: its Jacobian is not of one sign at the corners)",
-                         path, body->lines[e], gmsh_type_name(gmsh_type),
+                         path, gmsh_where(c, body->lines[e]).text, gmsh_type_name(gmsh_type),
                          (long long)body->numbers[e], mesh->dim == 2 ? "area" : "volume");
   }
   return HDGCL_SUCCESS;
 }
 
-static int topology(hdgcl_mesh *mesh, const gmsh_element_list *body, int gmsh_type,
-                    const char *path) {
+static int topology(hdgcl_mesh *mesh, const gmsh_content *c, const gmsh_element_list *body,
+                    int gmsh_type, const char *path) {
   hdgcl_face_conflict conflict;
   int status = hdgcl_mesh_build_topology_conflict(mesh, &conflict);
   if (status == HDGCL_SUCCESS || conflict.count == 0) return status;
@@ -132,16 +134,19 @@ static int topology(hdgcl_mesh *mesh, const gmsh_element_list *body, int gmsh_ty
   long line = 0;
   for (int i = 0; i < conflict.count; i++) {
     int32_t e = conflict.elements[i];
-    snprintf(who[i], sizeof who[i], "%lld (line %ld)", (long long)body->numbers[e], body->lines[e]);
+    snprintf(who[i], sizeof who[i], "%lld (%s)", (long long)body->numbers[e],
+             gmsh_at(c, body->lines[e]).text);
     if (body->lines[e] > line) line = body->lines[e];
   }
   const char *name = gmsh_type_name(gmsh_type);
+  gmsh_place place = gmsh_where(c, line);
+  const char *where = place.text;
   if (conflict.count == 1)
-    return hdgcl_error(status, "%s:%ld: %s %s %s", path, line, name, who[0], conflict.reason);
+    return hdgcl_error(status, "%s%s: %s %s %s", path, where, name, who[0], conflict.reason);
   if (conflict.count == 2)
-    return hdgcl_error(status, "%s:%ld: %s elements %s and %s %s", path, line, name, who[0], who[1],
+    return hdgcl_error(status, "%s%s: %s elements %s and %s %s", path, where, name, who[0], who[1],
                        conflict.reason);
-  return hdgcl_error(status, "%s:%ld: %s elements %s, %s and %s %s", path, line, name, who[0],
+  return hdgcl_error(status, "%s%s: %s elements %s, %s and %s %s", path, where, name, who[0],
                      who[1], who[2], conflict.reason);
 }
 
@@ -165,10 +170,10 @@ static int tag_faces(hdgcl_mesh *mesh, const gmsh_content *c, int face_type, con
       f = orient_code >= 0 ? hdgcl_mesh_find_face(mesh, canonical) : -1;
     }
     if (f < 0)
-      return hdgcl_error(HDGCL_ERROR_FORMAT,
-                         "%s:%ld: %s %lld (physical group %d) is not a face of any %s", path,
-                         faces->lines[i], gmsh_type_name(face_type), (long long)faces->numbers[i],
-                         (int)faces->tags[i], gmsh_type_name(body_type));
+      return hdgcl_error(
+          HDGCL_ERROR_FORMAT, "%s%s: %s %lld (physical group %d) is not a face of any %s", path,
+          gmsh_where(c, faces->lines[i]).text, gmsh_type_name(face_type),
+          (long long)faces->numbers[i], (int)faces->tags[i], gmsh_type_name(body_type));
     if (f >= mesh->num_interior_faces && mesh->face_tags[f] == 0)
       mesh->face_tags[f] = faces->tags[i];
   }
@@ -183,15 +188,16 @@ static int name_tags(hdgcl_mesh *mesh, const gmsh_content *c, const char *path) 
     const char *problem =
         p->length > 63 ? "is longer than 63 characters" : hdgcl_tag_name_problem(p->name);
     if (problem)
-      return hdgcl_error(HDGCL_ERROR_FORMAT, "%s:%ld: physical name \"%.40s%s\" %s", path,
-                         p->line, p->name, p->length > 40 ? "..." : "", problem);
+      return hdgcl_error(HDGCL_ERROR_FORMAT, "%s%s: physical name \"%.40s%s\" %s", path,
+                         gmsh_where(c, p->line).text, p->name, p->length > 40 ? "..." : "",
+                         problem);
     for (int64_t k = 0; k < i; k++)
       if (c->names[k].dim == p->dim && !strcmp(c->names[k].name, p->name))
         return hdgcl_error(HDGCL_ERROR_FORMAT,
-                           "%s:%ld: physical name \"%s\" of group %d also names group %d (line "
-                           "%ld) of dimension %d",
-                           path, p->line, p->name, (int)p->tag, (int)c->names[k].tag,
-                           c->names[k].line, p->dim);
+                           "%s%s: physical name \"%s\" of group %d also names group %d (%s) "
+                           "of dimension %d",
+                           path, gmsh_where(c, p->line).text, p->name, (int)p->tag,
+                           (int)c->names[k].tag, gmsh_at(c, c->names[k].line).text, p->dim);
     HDGCL_TRY(hdgcl_mesh_set_tag_name(mesh, p->dim, p->tag, p->name));
   }
   return HDGCL_SUCCESS;
@@ -219,8 +225,8 @@ int gmsh_build_mesh(const gmsh_content *c, const char *path, hdgcl_mesh **mesh) 
         m->coords[(int64_t)vertex[i] * dim + d] = c->node_xyz[3 * i + d];
   for (int64_t k = 0; k < body->count * n; k++) m->elem_verts[k] = vertex[body->nodes[k]];
   for (int64_t e = 0; e < body->count; e++) m->elem_tags[e] = body->tags[e];
-  HDGCL_TRY_GOTO(status, orient(m, body, body_type, path), done);
-  HDGCL_TRY_GOTO(status, topology(m, body, body_type, path), done);
+  HDGCL_TRY_GOTO(status, orient(m, c, body, body_type, path), done);
+  HDGCL_TRY_GOTO(status, topology(m, c, body, body_type, path), done);
   if (dim == 2) {
     HDGCL_TRY_GOTO(status, tag_faces(m, c, GMSH_LINE, vertex, body_type, path), done);
   } else {

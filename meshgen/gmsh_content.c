@@ -1,6 +1,7 @@
 /* Storage of what the Gmsh reader collects (see gmsh_content.h). */
 #include "gmsh_content.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -40,6 +41,18 @@ const char *gmsh_type_name(int gmsh_type) {
   }
 }
 
+gmsh_place gmsh_where(const gmsh_content *c, long position) {
+  gmsh_place p;
+  snprintf(p.text, sizeof p.text, c->binary ? ": byte %ld" : ":%ld", position);
+  return p;
+}
+
+gmsh_place gmsh_at(const gmsh_content *c, long position) {
+  gmsh_place p;
+  snprintf(p.text, sizeof p.text, c->binary ? "byte %ld" : "line %ld", position);
+  return p;
+}
+
 void gmsh_content_free(gmsh_content *c) {
   free(c->node_tags);
   free(c->node_xyz);
@@ -75,7 +88,8 @@ static int64_t next_capacity(int64_t capacity) { return capacity ? 2 * capacity 
 
 int gmsh_add_node(gmsh_content *c, int64_t tag, const char *path, long line) {
   if (c->num_nodes == INT32_MAX)
-    return hdgcl_error(HDGCL_ERROR_FORMAT, "%s:%ld: more than 2^31-1 nodes", path, line);
+    return hdgcl_error(HDGCL_ERROR_FORMAT, "%s%s: more than 2^31-1 nodes", path,
+                       gmsh_where(c, line).text);
   if (c->num_nodes == c->node_capacity) {
     int64_t cap = next_capacity(c->node_capacity);
     HDGCL_TRY(grow(&c->node_tags, cap, sizeof *c->node_tags, "nodes"));
@@ -101,8 +115,8 @@ static int compare_tags(const void *a, const void *b) {
 }
 
 static int repeated_tag(const gmsh_content *c, const char *path, int32_t later) {
-  return hdgcl_error(HDGCL_ERROR_FORMAT, "%s:%ld: node tag %lld is defined twice", path,
-                     c->node_lines[later], (long long)c->node_tags[later]);
+  return hdgcl_error(HDGCL_ERROR_FORMAT, "%s%s: node tag %lld is defined twice", path,
+                     gmsh_where(c, c->node_lines[later]).text, (long long)c->node_tags[later]);
 }
 
 int gmsh_index_nodes(gmsh_content *c, const char *path) {
@@ -159,8 +173,8 @@ int gmsh_add_element(gmsh_content *c, int gmsh_type, int64_t number, int32_t tag
   gmsh_element_list *l = &c->lists[gmsh_type];
   int n = gmsh_type_nodes(gmsh_type);
   if (l->count == INT32_MAX)
-    return hdgcl_error(HDGCL_ERROR_FORMAT, "%s:%ld: more than 2^31-1 %s elements", path, line,
-                       gmsh_type_name(gmsh_type));
+    return hdgcl_error(HDGCL_ERROR_FORMAT, "%s%s: more than 2^31-1 %s elements", path,
+                       gmsh_where(c, line).text, gmsh_type_name(gmsh_type));
   if (l->count == l->capacity) {
     int64_t cap = next_capacity(l->capacity);
     HDGCL_TRY(grow(&l->nodes, cap, (size_t)n * sizeof *l->nodes, "elements"));

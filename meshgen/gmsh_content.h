@@ -32,7 +32,7 @@ typedef struct gmsh_element_list {
   int32_t *nodes;   /* [count][gmsh_type_nodes] node positions in the node table */
   int32_t *tags;    /* physical group, 0 if none */
   int64_t *numbers; /* element tag in the file */
-  long *lines;      /* line of the element in the file */
+  long *lines;      /* line of the element in the file (binary file: byte offset) */
 } gmsh_element_list;
 
 typedef struct gmsh_entity_list { /* one dimension of $Entities, sorted by entity tag */
@@ -46,14 +46,15 @@ typedef struct gmsh_physical_name { /* one line of $PhysicalNames */
   int32_t tag;
   char name[64]; /* cut at 63 characters; length is the full length */
   size_t length;
-  long line;
+  long line; /* (binary file: byte offset) */
 } gmsh_physical_name;
 
 typedef struct gmsh_content {
   int64_t num_nodes, node_capacity;
   int64_t *node_tags;
   double *node_xyz; /* [num_nodes][3] */
-  long *node_lines;
+  long *node_lines; /* (binary file: byte offsets) */
+  bool binary;      /* positions ("lines") are byte offsets */
   bool have_nodes, have_elements, have_entities, have_names;
   /* tag -> position: dense table when tags are compact, else sorted pairs */
   int64_t dense_size;
@@ -67,6 +68,15 @@ typedef struct gmsh_content {
 } gmsh_content;
 
 void gmsh_content_free(gmsh_content *c);
+
+/* A stored position for messages: where.text is ":LINE" (to follow the
+ * path) or, in a binary file, ": byte OFFSET"; at.text is "line LINE" or
+ * "byte OFFSET". */
+typedef struct gmsh_place {
+  char text[40];
+} gmsh_place;
+gmsh_place gmsh_where(const gmsh_content *c, long position);
+gmsh_place gmsh_at(const gmsh_content *c, long position);
 
 /* Appends a node (tag and line; coordinates set by the caller afterwards). */
 int gmsh_add_node(gmsh_content *c, int64_t tag, const char *path, long line);

@@ -1,4 +1,4 @@
-/* Line-by-line reading of Gmsh ASCII files (see gmsh_input.h). */
+/* Line-by-line reading of Gmsh files (see gmsh_input.h). */
 #include "gmsh_input.h"
 
 #include <errno.h>
@@ -10,10 +10,23 @@
 
 #include "core/error.h"
 
+gmsh_input gmsh_input_on(FILE *file, const char *path) {
+  gmsh_input in = {.file = file, .path = path, .cursor = "", .size = -1};
+  /* the size bounds the counts of binary sections before anything is allocated */
+  off_t start = file ? ftello(file) : -1;
+  if (start >= 0 && fseeko(file, 0, SEEK_END) == 0) {
+    off_t end = ftello(file);
+    if (fseeko(file, start, SEEK_SET) == 0 && end >= start) in.size = (int64_t)(end - start);
+  }
+  if (file) clearerr(file);
+  return in;
+}
+
 int gmsh_input_open(gmsh_input *in, const char *path) {
-  *in = (gmsh_input){NULL, path, 0, NULL, 0, ""};
-  in->file = fopen(path, "rb");
-  if (!in->file) return hdgcl_error(HDGCL_ERROR_IO, "cannot open '%s': %s", path, strerror(errno));
+  *in = gmsh_input_on(NULL, path);
+  FILE *file = fopen(path, "rb");
+  if (!file) return hdgcl_error(HDGCL_ERROR_IO, "cannot open '%s': %s", path, strerror(errno));
+  *in = gmsh_input_on(file, path);
   return HDGCL_SUCCESS;
 }
 
@@ -30,13 +43,17 @@ int gmsh_error(const gmsh_input *in, int status, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(message, sizeof message, fmt, ap);
   va_end(ap);
+  if (in->line_no > 0 && in->binary)
+    return hdgcl_error(status, "%s: byte %lld: %s", in->path, (long long)in->position, message);
   if (in->line_no > 0) return hdgcl_error(status, "%s:%ld: %s", in->path, in->line_no, message);
   return hdgcl_error(status, "%s: %s", in->path, message);
 }
 
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
-int gmsh_next_line(gmsh_input *in, const char *expected, bool *eof) {
+long gmsh_position(const gmsh_input *in) { return in->binary ? (long)in->position : in->line_no; }
+
+static int next_line(gmsh_input *in, const char *expected, bool *eof, bool raw) {
   if (eof) *eof = false;
   errno = 0;
   ssize_t length = getline(&in->line, &in->capacity, in->file);
@@ -50,13 +67,29 @@ int gmsh_next_line(gmsh_input *in, const char *expected, bool *eof) {
     return gmsh_error(in, HDGCL_ERROR_FORMAT, "unexpected end of file (expected %s)", expected);
   }
   in->line_no++;
-  if ((size_t)length != strlen(in->line))
-    return gmsh_error(in, HDGCL_ERROR_FORMAT,
-                      "NUL byte in a text line (binary Gmsh files are not supported: save as "
-                      "ASCII, e.g. gmsh -save -format msh41 with Mesh.Binary = 0)");
+  in->position = in->offset;
+  in->offset += length;
+  if ((size_t)length != strlen(in->line)) {
+    if (raw)
+      length = 0, in->line[0] = '\0';
+    else
+      return gmsh_error(in, HDGCL_ERROR_FORMAT, "NUL byte in a text line (%s)",
+                        in->binary ? "binary data where a text line belongs: a count that does "
+                                     "not match the data?"
+                                   : "a binary file whose $MeshFormat line says ASCII (file "
+                                     "type 0)?");
+  }
   while (length > 0 && is_blank(in->line[length - 1])) in->line[--length] = '\0';
   in->cursor = in->line;
   return HDGCL_SUCCESS;
+}
+
+int gmsh_next_line(gmsh_input *in, const char *expected, bool *eof) {
+  return next_line(in, expected, eof, false);
+}
+
+int gmsh_next_raw_line(gmsh_input *in, const char *expected, bool *eof) {
+  return next_line(in, expected, eof, true);
 }
 
 bool gmsh_line_is(const gmsh_input *in, const char *text) {

@@ -1,25 +1,29 @@
-/* hdgcl_mesh_read_gmsh: Gmsh ASCII .msh files, formats 2.2 and 4.1.
- * $MeshFormat comes first; then $Nodes, $Elements, $PhysicalNames (and for
- * 4.1 $Entities, which give elements their physical groups) are parsed, and
- * any other section ($Periodic, $NodeData, ...) is skipped up to its $End
- * line.  Binary files are refused. */
+/* hdgcl_mesh_read_gmsh: Gmsh .msh files, ASCII formats 2.2 and 4.1 and
+ * binary 4.1.  $MeshFormat comes first; then $Nodes, $Elements,
+ * $PhysicalNames (and for 4.1 $Entities, which give elements their physical
+ * groups) are parsed, and any other section ($Periodic, $NodeData, ...) is
+ * skipped up to its $End line.  In a binary file $Entities, $Nodes and
+ * $Elements hold binary numbers (gmsh_read41_binary.c), $PhysicalNames stays
+ * text.  Binary 2.2 files are refused. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
+#include "gmsh_binary.h"
 #include "gmsh_sections.h"
 
-/* "$MeshFormat" line already read: version, file type, data size. */
-static int read_format(gmsh_input *in, int *version) {
+/* "$MeshFormat" line already read: version, file type (0 ASCII, 1 binary),
+ * data size (of size_t in binary files); in a binary file the int 1 follows
+ * in binary (gmsh_binary_start). */
+static int read_format(gmsh_input *in, int *version, bool *binary) {
   char text[32];
   int64_t file_type, data_size;
   HDGCL_TRY(gmsh_next_line(in, "the format version line", NULL));
   HDGCL_TRY(gmsh_word(in, "format version", text, sizeof text));
   HDGCL_TRY(gmsh_int(in, "file type", INT64_MIN, INT64_MAX, &file_type));
-  if (file_type != 0)
-    return gmsh_error(in, HDGCL_ERROR_FORMAT,
-                      "binary Gmsh files are not supported (save as ASCII, e.g. "
-                      "gmsh FILE -save -format msh41 with Mesh.Binary = 0)");
+  if (file_type != 0 && file_type != 1)
+    return gmsh_error(in, HDGCL_ERROR_FORMAT, "file type %lld is not 0 (ASCII) or 1 (binary)",
+                      (long long)file_type);
   HDGCL_TRY(gmsh_int(in, "data size", INT64_MIN, INT64_MAX, &data_size));
   HDGCL_TRY(gmsh_end_of_line(in, "the format version line"));
   if (!strcmp(text, "2.2"))
@@ -29,6 +33,17 @@ static int read_format(gmsh_input *in, int *version) {
   else
     return gmsh_error(in, HDGCL_ERROR_FORMAT,
                       "Gmsh format version %s is not supported (use 2.2 or 4.1)", text);
+  *binary = file_type == 1;
+  if (*binary && *version != 41)
+    return gmsh_error(in, HDGCL_ERROR_FORMAT,
+                      "binary Gmsh %s files are not read, only binary 4.1 (gmsh -bin -format "
+                      "msh41) and ASCII 2.2 and 4.1",
+                      text);
+  if (*binary && data_size != GMSH_BINARY_SIZE)
+    return gmsh_error(in, HDGCL_ERROR_FORMAT,
+                      "data size %lld in a binary file: only 8 (64-bit size_t) is read",
+                      (long long)data_size);
+  if (*binary) HDGCL_TRY(gmsh_binary_start(in));
   return gmsh_expect_line(in, "$EndMeshFormat");
 }
 
@@ -53,16 +68,17 @@ static int read_physical_names(gmsh_input *in, gmsh_content *c) {
     const char *close = strchr(open + 1, '"');
     if (!close)
       return gmsh_error(in, HDGCL_ERROR_FORMAT, "physical name %.40s has no closing '\"'", open);
-    gmsh_physical_name name = {(int)dim, (int32_t)tag, "", (size_t)(close - open - 1), in->line_no};
+    gmsh_physical_name name = {(int)dim, (int32_t)tag, "", (size_t)(close - open - 1),
+                               gmsh_position(in)};
     snprintf(name.name, sizeof name.name, "%.*s", (int)name.length, open + 1);
     in->cursor = close + 1;
     HDGCL_TRY(gmsh_end_of_line(in, "the physical name"));
     for (int64_t k = 0; k < c->num_names; k++)
       if (c->names[k].dim == dim && c->names[k].tag == tag)
         return gmsh_error(in, HDGCL_ERROR_FORMAT,
-                          "physical group %lld of dimension %lld is named twice (\"%s\" on line "
-                          "%ld)",
-                          (long long)tag, (long long)dim, c->names[k].name, c->names[k].line);
+                          "physical group %lld of dimension %lld is named twice (\"%s\" on %s)",
+                          (long long)tag, (long long)dim, c->names[k].name,
+                          gmsh_at(c, c->names[k].line).text);
     HDGCL_TRY(gmsh_add_physical_name(c, &name));
   }
   return gmsh_expect_line(in, "$EndPhysicalNames");
@@ -72,13 +88,13 @@ static int read_physical_names(gmsh_input *in, gmsh_content *c) {
 static int skip_section(gmsh_input *in, const char *name) {
   char end[128];
   snprintf(end, sizeof end, "$End%s", name);
-  long start = in->line_no;
+  long start = in->binary ? (long)in->position : in->line_no;
   for (;;) {
-    bool eof;
-    HDGCL_TRY(gmsh_next_line(in, end, &eof));
+    bool eof; /* binary files: the section may hold binary data */
+    HDGCL_TRY(in->binary ? gmsh_next_raw_line(in, end, &eof) : gmsh_next_line(in, end, &eof));
     if (eof)
-      return gmsh_error(in, HDGCL_ERROR_FORMAT, "end of file: missing %s for $%s at line %ld", end,
-                        name, start);
+      return gmsh_error(in, HDGCL_ERROR_FORMAT, "end of file: missing %s for $%s at %s %ld", end,
+                        name, in->binary ? "byte" : "line", start);
     if (gmsh_line_is(in, end)) return HDGCL_SUCCESS;
   }
 }
@@ -90,7 +106,7 @@ static int read_sections(gmsh_input *in, gmsh_content *c) {
   if (!gmsh_line_is(in, "$MeshFormat"))
     return gmsh_error(in, HDGCL_ERROR_FORMAT, "not a Gmsh file (expected $MeshFormat)");
   int version = 0;
-  HDGCL_TRY(read_format(in, &version));
+  HDGCL_TRY(read_format(in, &version, &c->binary));
   for (;;) {
     HDGCL_TRY(gmsh_next_line(in, "a section", &eof));
     if (eof) break;
@@ -107,16 +123,20 @@ static int read_sections(gmsh_input *in, gmsh_content *c) {
     if (!strcmp(name, "Nodes")) {
       if (c->have_nodes) return gmsh_error(in, HDGCL_ERROR_FORMAT, "second $Nodes section");
       c->have_nodes = true;
-      HDGCL_TRY(version == 22 ? gmsh_read_nodes22(in, c) : gmsh_read_nodes41(in, c));
+      HDGCL_TRY(version == 22 ? gmsh_read_nodes22(in, c)
+                : c->binary   ? gmsh_read_nodes41_binary(in, c)
+                              : gmsh_read_nodes41(in, c));
     } else if (!strcmp(name, "Elements")) {
       if (c->have_elements) return gmsh_error(in, HDGCL_ERROR_FORMAT, "second $Elements section");
       if (!c->have_nodes) return gmsh_error(in, HDGCL_ERROR_FORMAT, "$Elements before $Nodes");
       c->have_elements = true;
-      HDGCL_TRY(version == 22 ? gmsh_read_elements22(in, c) : gmsh_read_elements41(in, c));
+      HDGCL_TRY(version == 22 ? gmsh_read_elements22(in, c)
+                : c->binary   ? gmsh_read_elements41_binary(in, c)
+                              : gmsh_read_elements41(in, c));
     } else if (!strcmp(name, "Entities") && version == 41) {
       if (c->have_entities) return gmsh_error(in, HDGCL_ERROR_FORMAT, "second $Entities section");
       if (c->have_elements) return gmsh_error(in, HDGCL_ERROR_FORMAT, "$Entities after $Elements");
-      HDGCL_TRY(gmsh_read_entities41(in, c));
+      HDGCL_TRY(c->binary ? gmsh_read_entities41_binary(in, c) : gmsh_read_entities41(in, c));
     } else if (!strcmp(name, "PhysicalNames")) {
       if (c->have_names) return gmsh_error(in, HDGCL_ERROR_FORMAT, "second $PhysicalNames section");
       c->have_names = true;
@@ -135,7 +155,7 @@ static int read_sections(gmsh_input *in, gmsh_content *c) {
  * below, and tests/fuzz/fuzz_gmsh.c on a buffer (fmemopen). */
 int gmsh_read_stream(FILE *file, const char *path, hdgcl_mesh **mesh) {
   *mesh = NULL;
-  gmsh_input in = {file, path, 0, NULL, 0, ""};
+  gmsh_input in = gmsh_input_on(file, path);
   gmsh_content content = {0};
   int status = read_sections(&in, &content);
   free(in.line);

@@ -1,4 +1,4 @@
-/* The sections of a Gmsh ASCII file that the reader parses, per format
+/* The sections of a Gmsh file that the reader parses, per format
  * version, into a gmsh_content; and the step from that content to a mesh. */
 #ifndef HDGCL_MESHGEN_GMSH_SECTIONS_H
 #define HDGCL_MESHGEN_GMSH_SECTIONS_H
@@ -14,13 +14,21 @@ int gmsh_read_elements22(gmsh_input *in, gmsh_content *c);
 int gmsh_read_entities41(gmsh_input *in, gmsh_content *c);
 int gmsh_read_nodes41(gmsh_input *in, gmsh_content *c);
 int gmsh_read_elements41(gmsh_input *in, gmsh_content *c);
+/* gmsh_read41_binary.c: the same sections of a binary 4.1 file. */
+int gmsh_read_entities41_binary(gmsh_input *in, gmsh_content *c);
+int gmsh_read_nodes41_binary(gmsh_input *in, gmsh_content *c);
+int gmsh_read_elements41_binary(gmsh_input *in, gmsh_content *c);
 
 /* gmsh_elements.c: shared by both versions.  Fails, naming the type
  * number, unless hdgcl reads elements of this Gmsh type (number <= 0: the
  * type of a 4.1 element block). */
 int gmsh_check_element_type(gmsh_input *in, int64_t number, int64_t gmsh_type);
+/* Stores an element of the given node tags with its physical tag (points
+ * are skipped); fails if a tag is no node's. */
+int gmsh_store_element(gmsh_input *in, gmsh_content *c, int gmsh_type, int64_t number,
+                       const uint64_t *tags, int32_t physical_tag);
 /* Reads the node tags of one element from the current line (ending it) and
- * stores the element with its physical tag (points are skipped). */
+ * stores the element. */
 int gmsh_read_element_nodes(gmsh_input *in, gmsh_content *c, int gmsh_type, int64_t number,
                             int32_t physical_tag);
 

@@ -11,7 +11,7 @@
 #define HEAD22 "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
 #define NODES22 "$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 1 1 0\n4 0 1 0\n$EndNodes\n" /* lines 4-10 */
 /* elements start at line 11; element lines are 13, 14, 15 */
-#define SQUARE22                                                                                   \
+#define SQUARE22 \
   HEAD22 NODES22 "$Elements\n3\n1 1 2 7 1 1 2\n2 2 2 0 1 1 2 3\n3 2 2 0 1 1 3 4\n$EndElements\n"
 
 /* SQUARE22 with a $PhysicalNames section (lines 4 on; entries from line 6) */
@@ -29,7 +29,18 @@ typedef struct bad_case {
 static const bad_case cases[] = {
     {"empty.msh", "", HDGCL_ERROR_FORMAT, {"empty.msh: ", "end of file"}},
     {"not_gmsh.msh", "hello\n", HDGCL_ERROR_FORMAT, {"not_gmsh.msh:1: ", "not a Gmsh file"}},
-    {"binary.msh", "$MeshFormat\n4.1 1 8\n", HDGCL_ERROR_FORMAT, {"binary.msh:2: ", "binary"}},
+    {"binary.msh",
+     "$MeshFormat\n4.1 1 8\n",
+     HDGCL_ERROR_FORMAT,
+     {"binary.msh: byte 20: ", "$MeshFormat: file ends before the binary int 1"}},
+    {"binary22.msh",
+     "$MeshFormat\n2.2 1 8\n",
+     HDGCL_ERROR_FORMAT,
+     {"binary22.msh:2: ", "binary Gmsh 2.2 files are not read, only binary 4.1"}},
+    {"file_type.msh",
+     "$MeshFormat\n4.1 2 8\n",
+     HDGCL_ERROR_FORMAT,
+     {"file_type.msh:2: ", "file type 2 is not 0 (ASCII) or 1 (binary)"}},
     {"version.msh",
      "$MeshFormat\n3.0 0 8\n$EndMeshFormat\n",
      HDGCL_ERROR_FORMAT,

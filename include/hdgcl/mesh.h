@@ -131,10 +131,11 @@ int hdgcl_mesh_distort(hdgcl_mesh *mesh, double amplitude);
  * (Gmsh). */
 int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh);
 
-/* Gmsh ASCII .msh, formats 2.2 and 4.1: triangles, quads, tets, hexes (the
- * highest-dimensional elements form the mesh; lower-dimensional elements with
- * a physical group give face tags; $PhysicalNames of these two dimensions
- * give tag names).  Errors name the file and line. */
+/* Gmsh .msh, ASCII formats 2.2 and 4.1 and binary 4.1 (gmsh -bin):
+ * triangles, quads, tets, hexes (the highest-dimensional elements form the
+ * mesh; lower-dimensional elements with a physical group give face tags;
+ * $PhysicalNames of these two dimensions give tag names).  Errors name the
+ * file and line (in a binary file the byte offset). */
 int hdgcl_mesh_read_gmsh(const char *path, hdgcl_mesh **mesh);
 
 /* Writes format 4.1 (version = 41) or 2.2 (version = 22) with physical groups
