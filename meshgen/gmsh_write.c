@@ -1,4 +1,9 @@
-/* hdgcl_mesh_write_gmsh: Gmsh ASCII formats 4.1 and 2.2.
+/* hdgcl_mesh_write_gmsh: Gmsh ASCII formats 4.1 and 2.2;
+ * hdgcl_mesh_write_gmsh_binary: binary 4.1, the layout of ASCII 4.1 with the
+ * numbers of $Entities, $Nodes and $Elements as machine words (int for
+ * dimensions, entity tags, element types and physical tags; 8-byte size_t
+ * for counts and node and element tags; double), each section's data ended
+ * by a newline, as `gmsh -bin` writes (meshgen/gmsh_read41_binary.c).
  *
  * Layout: one geometric entity per distinct element tag (dimension dim,
  * physical group = the tag, none for tag 0) and one per distinct non-zero
@@ -56,30 +61,77 @@ static int32_t entity_of(const tag_set *set, int32_t tag) {
 typedef struct gmsh_writer {
   const hdgcl_mesh *mesh;
   FILE *out;
+  bool binary;  /* format 4.1 binary */
+  bool started; /* a field of the current ASCII record is written */
   tag_set body, boundary;
   int body_type, face_type; /* Gmsh element types */
   double lo[3], hi[3];      /* bounding box, given to every entity */
 } gmsh_writer;
+
+/* The fields of format 4.1: in ASCII separated by blanks, a record ending
+ * with a newline; in binary an int (4 bytes), a size_t (8 bytes) or a
+ * double. */
+static void put_int(gmsh_writer *w, int64_t x) {
+  if (w->binary) {
+    int32_t v = (int32_t)x;
+    fwrite(&v, sizeof v, 1, w->out);
+  } else {
+    fprintf(w->out, w->started ? " %lld" : "%lld", (long long)x);
+    w->started = true;
+  }
+}
+
+static void put_size(gmsh_writer *w, int64_t x) {
+  if (w->binary) {
+    uint64_t v = (uint64_t)x;
+    fwrite(&v, sizeof v, 1, w->out);
+  } else {
+    put_int(w, x);
+  }
+}
+
+static void put_real(gmsh_writer *w, double x) {
+  if (w->binary) {
+    fwrite(&x, sizeof x, 1, w->out);
+  } else {
+    fprintf(w->out, w->started ? " %.17g" : "%.17g", x);
+    w->started = true;
+  }
+}
+
+static void end_record(gmsh_writer *w) {
+  if (!w->binary) fputc('\n', w->out);
+  w->started = false;
+}
+
+/* "$Name" opening a section, "$EndName" closing it (binary data ends with a
+ * newline first). */
+static void begin_section(gmsh_writer *w, const char *name) { fprintf(w->out, "$%s\n", name); }
+static void end_section(gmsh_writer *w, const char *name) {
+  fprintf(w->out, w->binary ? "\n$End%s\n" : "$End%s\n", name);
+}
 
 static void write_entities(gmsh_writer *w) {
   int dim = w->mesh->dim;
   int32_t count[4] = {0, 0, 0, 0};
   count[dim - 1] = w->boundary.count;
   count[dim] = w->body.count;
-  fprintf(w->out, "$Entities\n%d %d %d %d\n", (int)count[0], (int)count[1], (int)count[2],
-          (int)count[3]);
+  begin_section(w, "Entities");
+  for (int d = 0; d < 4; d++) put_size(w, count[d]);
+  end_record(w);
   for (int d = dim - 1; d <= dim; d++) {
     const tag_set *set = d == dim ? &w->body : &w->boundary;
     for (int32_t i = 0; i < set->count; i++) {
-      fprintf(w->out, "%d %.17g %.17g %.17g %.17g %.17g %.17g", (int)i + 1, w->lo[0], w->lo[1],
-              w->lo[2], w->hi[0], w->hi[1], w->hi[2]);
-      if (set->tags[i] != 0)
-        fprintf(w->out, " 1 %d 0\n", (int)set->tags[i]);
-      else
-        fprintf(w->out, " 0 0\n");
+      put_int(w, i + 1);
+      for (int k = 0; k < 3; k++) put_real(w, w->lo[k]);
+      for (int k = 0; k < 3; k++) put_real(w, w->hi[k]);
+      put_size(w, set->tags[i] != 0); /* physical groups */
+      if (set->tags[i] != 0) put_int(w, set->tags[i]);
+      put_size(w, 0); /* bounding entities */
+      end_record(w);
     }
   }
-  fprintf(w->out, "$EndEntities\n");
+  end_section(w, "Entities");
 }
 
 /* $PhysicalNames (the same in both formats), if the mesh names any tag. */
@@ -112,6 +164,22 @@ static void write_element_nodes(const gmsh_writer *w, int32_t e) {
   const hdgcl_mesh *m = w->mesh;
   for (int j = 0; j < m->verts_per_element; j++)
     fprintf(w->out, " %d", (int)m->elem_verts[(int64_t)e * m->verts_per_element + j] + 1);
+  fputc('\n', w->out);
+}
+
+/* Format 4.1: element `number` with the vertices vertex[local[j]] (local
+ * NULL: in order), n of them, as one record. */
+static void write_element41(gmsh_writer *w, int64_t number, const int32_t *vertex,
+                            const int8_t *local, int n) {
+  if (w->binary) {
+    uint64_t words[1 + 8];
+    words[0] = (uint64_t)number;
+    for (int j = 0; j < n; j++) words[1 + j] = (uint64_t)vertex[local ? local[j] : j] + 1;
+    fwrite(words, sizeof *words, (size_t)n + 1, w->out);
+    return;
+  }
+  fprintf(w->out, "%lld", (long long)number);
+  for (int j = 0; j < n; j++) fprintf(w->out, " %d", (int)vertex[local ? local[j] : j] + 1);
   fputc('\n', w->out);
 }
 
@@ -163,7 +231,13 @@ static int classify_nodes(const gmsh_writer *w, int32_t *order, int32_t *start) 
 static int write41(gmsh_writer *w) {
   const hdgcl_mesh *m = w->mesh;
   int dim = m->dim;
-  fprintf(w->out, "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n");
+  fprintf(w->out, "$MeshFormat\n4.1 %d 8\n", w->binary ? 1 : 0);
+  if (w->binary) { /* the endianness check: the int 1 in binary, then a newline */
+    int32_t one = 1;
+    fwrite(&one, sizeof one, 1, w->out);
+    fputc('\n', w->out);
+  }
+  fprintf(w->out, "$EndMeshFormat\n");
   write_names(w);
   write_entities(w);
   int32_t nv = m->num_vertices, groups = w->boundary.count + w->body.count, blocks = 0;
@@ -174,45 +248,74 @@ static int write41(gmsh_writer *w) {
                  done);
   if (groups > 0) HDGCL_TRY_GOTO(status, classify_nodes(w, order, start), done);
   for (int32_t k = 0; k < groups; k++) blocks += start[k + 1] > start[k];
-  fprintf(w->out, "$Nodes\n%d %d %d %d\n", (int)blocks, (int)nv, nv ? 1 : 0, (int)nv);
+  begin_section(w, "Nodes");
+  put_size(w, blocks);
+  put_size(w, nv);
+  put_size(w, nv ? 1 : 0);
+  put_size(w, nv);
+  end_record(w);
   for (int32_t k = 0; k < groups; k++) {
     if (start[k + 1] == start[k]) continue;
     bool boundary = k < w->boundary.count;
-    fprintf(w->out, "%d %d 0 %d\n", boundary ? dim - 1 : dim,
-            (int)(boundary ? k + 1 : k - w->boundary.count + 1), (int)(start[k + 1] - start[k]));
-    for (int32_t i = start[k]; i < start[k + 1]; i++) fprintf(w->out, "%d\n", (int)order[i] + 1);
-    for (int32_t i = start[k]; i < start[k + 1]; i++) write_coordinates(w, order[i]);
+    put_int(w, boundary ? dim - 1 : dim);
+    put_int(w, boundary ? k + 1 : k - w->boundary.count + 1);
+    put_int(w, 0); /* not parametric */
+    put_size(w, start[k + 1] - start[k]);
+    end_record(w);
+    for (int32_t i = start[k]; i < start[k + 1]; i++) {
+      put_size(w, (int64_t)order[i] + 1);
+      end_record(w);
+    }
+    for (int32_t i = start[k]; i < start[k + 1]; i++) {
+      const double *x = m->coords + (int64_t)order[i] * dim;
+      put_real(w, x[0]);
+      put_real(w, x[1]);
+      put_real(w, dim == 3 ? x[2] : 0.0);
+      end_record(w);
+    }
   }
-  fprintf(w->out, "$EndNodes\n");
+  end_section(w, "Nodes");
 
   int32_t runs = 0;
   for (int32_t e = 0; e < m->num_elements; e++)
     runs += e == 0 || m->elem_tags[e] != m->elem_tags[e - 1];
   int64_t total = (int64_t)tagged_faces(m) + m->num_elements;
-  fprintf(w->out, "$Elements\n%d %lld %d %lld\n", (int)(w->boundary.count + runs), (long long)total,
-          total ? 1 : 0, (long long)total);
+  begin_section(w, "Elements");
+  put_size(w, w->boundary.count + runs);
+  put_size(w, total);
+  put_size(w, total ? 1 : 0);
+  put_size(w, total);
+  end_record(w);
   int64_t number = 1;
   for (int32_t i = 0; i < w->boundary.count; i++) {
     int32_t count = 0;
     for (int32_t f = m->num_interior_faces; f < m->num_faces; f++)
       count += m->face_tags[f] == w->boundary.tags[i];
-    fprintf(w->out, "%d %d %d %d\n", dim - 1, (int)i + 1, w->face_type, (int)count);
+    put_int(w, dim - 1);
+    put_int(w, i + 1);
+    put_int(w, w->face_type);
+    put_size(w, count);
+    end_record(w);
     for (int32_t f = m->num_interior_faces; f < m->num_faces; f++)
       if (m->face_tags[f] == w->boundary.tags[i]) {
-        fprintf(w->out, "%lld", (long long)number++);
-        write_face_nodes(w, f);
+        int32_t e = m->face_elems[2 * (int64_t)f];
+        write_element41(w, number++, m->elem_verts + (int64_t)e * m->verts_per_element,
+                        hdgcl_element_face_vertices(m->type, m->face_local[2 * (int64_t)f]),
+                        m->verts_per_face);
       }
   }
   for (int32_t first = 0, end; first < m->num_elements; first = end) {
     for (end = first + 1; end < m->num_elements && m->elem_tags[end] == m->elem_tags[first];) end++;
-    fprintf(w->out, "%d %d %d %d\n", dim, (int)entity_of(&w->body, m->elem_tags[first]),
-            w->body_type, (int)(end - first));
-    for (int32_t e = first; e < end; e++) {
-      fprintf(w->out, "%lld", (long long)number++);
-      write_element_nodes(w, e);
-    }
+    put_int(w, dim);
+    put_int(w, entity_of(&w->body, m->elem_tags[first]));
+    put_int(w, w->body_type);
+    put_size(w, end - first);
+    end_record(w);
+    for (int32_t e = first; e < end; e++)
+      write_element41(w, number++, m->elem_verts + (int64_t)e * m->verts_per_element, NULL,
+                      m->verts_per_element);
   }
-  fprintf(w->out, "$EndElements\n");
+  end_section(w, "Elements");
   status = HDGCL_SUCCESS;
 done:
   free(order);
@@ -268,7 +371,7 @@ static int check_mesh(const hdgcl_mesh *m, const char *path) {
   for (int32_t i = 0; i < m->num_tag_names; i++) { /* a table filled in by hand */
     const hdgcl_tag_name *t = &m->tag_names[i];
     const char *problem = memchr(t->name, '\0', sizeof t->name) ? hdgcl_tag_name_problem(t->name)
-                                                                 : "is not terminated";
+                                                                : "is not terminated";
     if (t->dim != m->dim && t->dim != m->dim - 1)
       problem = "has a dimension other than the mesh's or its faces'";
     if (problem)
@@ -296,17 +399,13 @@ static int open_temporary(const char *path, char *tmp, size_t size, FILE **out) 
   return hdgcl_error(HDGCL_ERROR_IO, "cannot write '%s': no free temporary name", path);
 }
 
-int hdgcl_mesh_write_gmsh(const hdgcl_mesh *mesh, const char *path, int version) {
-  if (!mesh || !path || !path[0])
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_write_gmsh: NULL mesh or empty path");
-  if (version != 41 && version != 22)
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                       "cannot write '%s': Gmsh format version %d (use 41 or 22)", path, version);
+static int write_file(const hdgcl_mesh *mesh, const char *path, int version, bool binary) {
   HDGCL_TRY(check_mesh(mesh, path));
   static const int body_types[] = {2, 3, 4, 5}, face_types[] = {1, 1, 2, 3};
-  gmsh_writer w = {
-      mesh,      NULL,     {0, NULL}, {0, NULL}, body_types[mesh->type], face_types[mesh->type],
-      {0, 0, 0}, {0, 0, 0}};
+  gmsh_writer w = {.mesh = mesh,
+                   .binary = binary,
+                   .body_type = body_types[mesh->type],
+                   .face_type = face_types[mesh->type]};
   for (int32_t v = 0; v < mesh->num_vertices; v++)
     for (int d = 0; d < mesh->dim; d++) {
       double x = mesh->coords[(int64_t)v * mesh->dim + d];
@@ -339,4 +438,20 @@ done:
   free(w.body.tags);
   free(w.boundary.tags);
   return status;
+}
+
+int hdgcl_mesh_write_gmsh(const hdgcl_mesh *mesh, const char *path, int version) {
+  if (!mesh || !path || !path[0])
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_write_gmsh: NULL mesh or empty path");
+  if (version != 41 && version != 22)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "cannot write '%s': Gmsh format version %d (use 41 or 22)", path, version);
+  return write_file(mesh, path, version, false);
+}
+
+int hdgcl_mesh_write_gmsh_binary(const hdgcl_mesh *mesh, const char *path) {
+  if (!mesh || !path || !path[0])
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "hdgcl_mesh_write_gmsh_binary: NULL mesh or empty path");
+  return write_file(mesh, path, 41, true);
 }
