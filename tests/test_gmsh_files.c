@@ -8,6 +8,13 @@
  * where they should be, and the topology contract; and the tag names from
  * $PhysicalNames.
  *
+ * The binary 4.1 files gmsh_*41_bin.msh are the 4.1 files saved again by
+ * Gmsh 4.8.4 (`gmsh gmsh_tri41.msh -0 -bin -format msh41 -o
+ * gmsh_tri41_bin.msh`), and gmsh_plate-hole_bin.msh is examples/plate-hole.geo
+ * meshed by it (`gmsh -2 -bin -format msh41 examples/plate-hole.geo -o
+ * tests/data/gmsh_plate-hole_bin.msh`); each must pass the same checks and
+ * read to exactly the mesh of its ASCII twin.
+ *
  * tri.geo:  rectangle [0,2]x[0,1] in two surfaces split at x = 1,
  *           lc 0.3; Physical Curve bottom 1, right 2, top 3, left 4;
  *           Physical Surface 10 (x < 1), 11 (x > 1).
@@ -20,6 +27,7 @@
  * hex.geo:  [0,1]x[0,2] transfinite 3x4 cells, recombined, extruded by 1
  *           in 3 layers; Physical Surface bottom 5 (z=0), top 6 (z=1);
  *           Physical Volume 7; the four other sides untagged. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -190,10 +198,47 @@ done:
   if (check_failures != before) fprintf(stderr, "  ... reading %s\n", path);
 }
 
+/* Files a and b (in data unless a is a path) read to the same mesh; the
+ * coordinates the same to within tolerance (0: bit for bit; Gmsh's ASCII
+ * files give 16 digits, its binary ones the doubles). */
+static void check_same_file(const char *data, const char *a, const char *b, double tolerance) {
+  char path_a[1024], path_b[1024];
+  snprintf(path_a, sizeof path_a, a[0] == '/' ? "%.0s%s" : "%s/%s", data, a);
+  snprintf(path_b, sizeof path_b, "%s/%s", data, b);
+  hdgcl_mesh *ma = NULL, *mb = NULL;
+  CHECK_OK(hdgcl_mesh_read_gmsh(path_a, &ma));
+  CHECK_OK(hdgcl_mesh_read_gmsh(path_b, &mb));
+  if (ma && mb && tolerance > 0 && ma->num_vertices == mb->num_vertices && ma->dim == mb->dim) {
+    double error = 0;
+    for (int64_t i = 0; i < (int64_t)ma->num_vertices * ma->dim; i++) {
+      error = fmax(error, fabs(ma->coords[i] - mb->coords[i]));
+      ma->coords[i] = mb->coords[i];
+    }
+    CHECK_MSG(error <= tolerance, "%s: coordinates differ by %g", b, error);
+  }
+  if (ma && mb && tmc_check_same_mesh(ma, mb)) fprintf(stderr, "  ... %s against %s\n", b, a);
+  hdgcl_mesh_destroy(&ma);
+  hdgcl_mesh_destroy(&mb);
+}
+
 int main(void) {
   const char *data = getenv("HDGCL_TEST_DATA");
   CHECK_MSG(data != NULL, "HDGCL_TEST_DATA is not set");
   if (!data) CHECK_DONE();
-  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) check_file(data, &files[i]);
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    check_file(data, &files[i]);
+    size_t n = strlen(files[i].name);
+    if (n < 6 || strcmp(files[i].name + n - 6, "41.msh")) continue;
+    /* the binary twin: the same checks, and the same mesh */
+    char name[64];
+    snprintf(name, sizeof name, "%.*s_bin.msh", (int)(n - 4), files[i].name);
+    expected_file binary = files[i];
+    binary.name = name;
+    check_file(data, &binary);
+    check_same_file(data, files[i].name, name, 0);
+  }
+  char plate[1024];
+  snprintf(plate, sizeof plate, "%s/../../examples/plate-hole.msh", data);
+  check_same_file(data, plate, "gmsh_plate-hole_bin.msh", 1e-13);
   CHECK_DONE();
 }

@@ -1,20 +1,24 @@
-/* Gmsh round trip: every element type, written in formats 4.1 and 2.2 and
- * read back, gives the same mesh (coordinates bit for bit, element order,
- * element tags, boundary tags, tag names, topology).  Also: write errors
- * leave no file. */
+/* Gmsh round trip: every element type, written in formats 4.1 and 2.2
+ * (ASCII) and 4.1 binary and read back, gives the same mesh (coordinates bit
+ * for bit, element order, element tags, boundary tags, tag names,
+ * topology).  Also: write errors leave no file. */
 #include <string.h>
 
 #include "test_mesh_checks.h"
 #include "test_mesh_files.h"
 
 static void round_trip(const char *dir, const char *label, const hdgcl_mesh *m) {
-  static const int versions[2] = {41, 22};
-  for (int k = 0; k < 2; k++) {
+  static const int versions[3] = {41, 22, 41}; /* the last one binary */
+  static const char *const headers[3] = {"4.1 0 8\n", "2.2 0 8\n", "4.1 1 8\n"};
+  for (int k = 0; k < 3; k++) {
     char path[1024], name[128];
-    snprintf(name, sizeof name, "%s_%d.msh", label, versions[k]);
+    snprintf(name, sizeof name, "%s_%d%s.msh", label, versions[k], k == 2 ? "_bin" : "");
     tmf_path(dir, name, path, sizeof path);
     int before = check_failures;
-    CHECK_OK(hdgcl_mesh_write_gmsh(m, path, versions[k]));
+    if (k == 2)
+      CHECK_OK(hdgcl_mesh_write_gmsh_binary(m, path));
+    else
+      CHECK_OK(hdgcl_mesh_write_gmsh(m, path, versions[k]));
     hdgcl_mesh *back = NULL;
     CHECK_OK(hdgcl_mesh_read_gmsh(path, &back));
     if (back) {
@@ -29,7 +33,7 @@ static void round_trip(const char *dir, const char *label, const hdgcl_mesh *m) 
       fclose(f);
     }
     CHECK(!strcmp(line1, "$MeshFormat\n"));
-    CHECK(!strcmp(line2, versions[k] == 41 ? "4.1 0 8\n" : "2.2 0 8\n"));
+    CHECK(!strcmp(line2, headers[k]));
     hdgcl_mesh_destroy(&back);
     if (check_failures != before) fprintf(stderr, "  ... round trip of %s\n", name);
   }
@@ -89,6 +93,10 @@ int main(void) {
   m->tag_names[3].dim = 0;
   CHECK_FAILS(hdgcl_mesh_write_gmsh(m, path, 22), HDGCL_ERROR_ARGUMENT);
   CHECK(strstr(hdgcl_last_error(), "tag name 3 (tag 4) has a dimension") != NULL);
+  CHECK_FAILS(hdgcl_mesh_write_gmsh_binary(m, path), HDGCL_ERROR_ARGUMENT);
+  CHECK(strstr(hdgcl_last_error(), "tag name 3 (tag 4) has a dimension") != NULL);
+  CHECK_FAILS(hdgcl_mesh_write_gmsh_binary(NULL, path), HDGCL_ERROR_ARGUMENT);
+  CHECK_FAILS(hdgcl_mesh_write_gmsh_binary(m, ""), HDGCL_ERROR_ARGUMENT);
   m->tag_names[3].dim = 1;
   CHECK(tmf_count_entries(dir) == entries);
   CHECK(!tmf_exists(path));

@@ -79,6 +79,22 @@ int main(void) {
   CHECK(!strcmp(line, "2.2 0 8\n"));
   remove(path);
 
+  /* binary 4.1, read back by the CLI and the library */
+  tmf_path(dir, "tet_bin.msh", path, sizeof path);
+  snprintf(args, sizeof args, "--mesh cube:2x1x2,perturb=0.2 --output \"%s\" --binary", path);
+  CHECK(run_mesh(dir, args) == 0);
+  CHECK_MSG(strstr(cli_out, "(Gmsh 4.1 binary)\n") != NULL, "%s", cli_out);
+  CHECK_OK(hdgcl_mesh_read_gmsh(path, &a));
+  CHECK_OK(hdgcl_mesh_create_from_spec("cube:2x1x2,perturb=0.2", &b));
+  if (a && b) tmc_check_same_mesh(a, b);
+  hdgcl_mesh_destroy(&a);
+  hdgcl_mesh_destroy(&b);
+  snprintf(args, sizeof args, "--mesh \"%s\"", path);
+  CHECK(run_mesh(dir, args) == 0);
+  CHECK_MSG(strstr(cli_out, "tetrahedron mesh: 18 vertices, 24 elements, ") == cli_out, "%s",
+            cli_out);
+  remove(path);
+
   /* summary only; a Gmsh file as input */
   CHECK(run_mesh(dir, "--mesh cube:2") == 0);
   CHECK(!strcmp(cli_out, "tetrahedron mesh: 27 vertices, 48 elements, 120 faces (72 interior, 48 "
@@ -107,6 +123,9 @@ int main(void) {
   check_failure(dir, args, "unknown option --outptu");
   snprintf(args, sizeof args, "--mesh square:4 --output \"%s\" --format 40", path);
   check_failure(dir, args, "--format 40");
+  snprintf(args, sizeof args, "--mesh square:4 --output \"%s\" --format 22 --binary", path);
+  check_failure(dir, args, "--binary writes Gmsh 4.1 only");
+  check_failure(dir, "--mesh square:4 --binary", "--binary needs --output");
   snprintf(args, sizeof args, "--output \"%s\"", path);
   check_failure(dir, args, "--mesh SPEC is required");
   check_failure(dir, "--mesh square:2 --output", "--output needs a file name");

@@ -1,8 +1,9 @@
-/* libFuzzer harness: the Gmsh ASCII reader (formats 2.2 and 4.1,
+/* libFuzzer harness: the Gmsh reader (ASCII 2.2 and 4.1, binary 4.1,
  * meshgen/gmsh_read*.c) on the input as a file's content, through
  * gmsh_read_stream on a memory stream (fmemopen), so no temporary file;
  * a mesh it accepts is then checked with hdgcl_mesh_validate and its tags
- * looked up.  Corpus: corpus/gmsh (tests/data/ meshes and small variants).
+ * looked up.  Corpus: corpus/gmsh (tests/data/ meshes and small variants;
+ * bin_*.msh: the binary files of tests/test_gmsh_binary.c).
  *   build-fuzz/tests/fuzz/fuzz_gmsh tests/fuzz/corpus/gmsh -dict=tests/fuzz/gmsh.dict
  * (tests/fuzz/README.md). */
 #include "fuzz_common.h"
