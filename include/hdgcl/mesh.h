@@ -145,8 +145,8 @@ int hdgcl_mesh_read_gmsh(const char *path, hdgcl_mesh **mesh);
 int hdgcl_mesh_write_gmsh(const hdgcl_mesh *mesh, const char *path, int version);
 
 /* The same as binary format 4.1 (what gmsh -bin writes; numbers in this
- * machine's byte order, which hdgcl_mesh_read_gmsh checks): about 1.5 times
- * the size of ASCII for large meshes, but read several times faster. */
+ * machine's byte order, which hdgcl_mesh_read_gmsh checks): about the size
+ * of ASCII, read about twice as fast (docs/problems.md). */
 int hdgcl_mesh_write_gmsh_binary(const hdgcl_mesh *mesh, const char *path);
 
 /* Builds the face topology from elem_verts (sort faces by canonical key,
