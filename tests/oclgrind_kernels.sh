@@ -133,6 +133,7 @@ fi
   HDGCL_LOCAL_ELEMENT=on:4 solve tri-p2-local-element-chunks --problem poisson-mixed --mesh square:2 --order 2 --chunk 3 $quick
   # p = 1: S of 3 rows, odd (cl/pipeline/cholesky_rows.h: one narrow panel, a row solved alone).
   HDGCL_LOCAL_ELEMENT=on:4 solve tri-p1-local-element --mesh square:2 --order 1 $quick
+  HDGCL_LOCAL_ELEMENT=on:4 solve tri-p1-local-element-heat --problem heat --scheme be --time-step 1 --mesh square:2 --order 1 $quick
   # The whole stage one element per 4 x 4 work-items (local_element_tiled),
   # four elements per group, chunks of 3 (a missing element in each group).
   HDGCL_LOCAL_ELEMENT=tiled:4:4 solve tri-p2-local-element-tiled-chunks --problem poisson-mixed --mesh square:2 --order 2 --chunk 3 $quick
@@ -192,6 +193,13 @@ fi
     --bc-default dirichlet --mesh quad:2 --order 1 $quick
   HDGCL_MAPPED_INVERSE=off solve quad-p1-user-tensor-factored --problem user --kappa "[[2, 0.5], [0.5, 1]]" \
     --exact "x*y+1" --f -1 --bc-default dirichlet --mesh quad:2 --order 1 $quick
+  # A transient problem (docs/time.md): the element load (-DELEMENT_LOAD) in
+  # local_build, mapped_build and local_element_tiled; BDF2's first step is
+  # DIRK(2,2), so three stage solves in two steps.
+  heat="--problem heat-boundary --scheme bdf2 --time-step 0.5 --final-time 1"
+  solve tri-p1-heat $heat --mesh square:2 --order 1 $quick
+  solve quad-p1-heat $heat --mesh quad:2 --order 1 $quick
+  HDGCL_LOCAL_ELEMENT=tiled:4:4 solve tri-p1-heat-element-tiled $heat --mesh square:2 --order 1 $quick
   run clblast "$test_clblast" oclgrind
 ) &
 wait

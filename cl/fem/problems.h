@@ -46,6 +46,14 @@
  * expressions.  Boundary data take the face's condition index `cond` (the
  * user's list of boundary conditions; 0 for the built-in problems). */
 #define PROBLEM_USER 11
+/* Transient (docs/time.md): u_t - lap u = f with u at the time t = pp.param
+ * (the time stepper sets it before each stage; 0 when a problem instance is
+ * made), u = cos(t) sin(pi x) sin(pi y) [sin(pi z)] (u = 0 on the boundary),
+ * and with Dirichlet data that change in time, the same plus
+ * sin(t) (x + y [+ z]) / 2. */
+#define PROBLEM_HEAT 12
+#define PROBLEM_HEAT_BOUNDARY 13
+#define PROBLEM_IS_HEAT(id) ((id) == PROBLEM_HEAT || (id) == PROBLEM_HEAT_BOUNDARY)
 
 /* A user's tensor kappa (docs/problems.md "Tensor kappa"): per element, d x d
  * row-major each, K, K^-1 and the lower triangular R with K = R R^T
@@ -80,6 +88,7 @@ typedef struct problem_params {
   int dim;       /* 2 or 3 */
   int degree;    /* PROBLEM_POLYNOMIAL: total degree P of u */
   double param;  /* PROBLEM_KAPPA_JUMP: kappa on x > 1/2 (K2);
+                    PROBLEM_HEAT(_BOUNDARY): the time t;
                     PROBLEM_CONVECTION_DIFFUSION: the scale B of beta;
                     PROBLEM_CANTILEVER: the weight density rho g;
                     PROBLEM_ELASTICITY_BIMATERIAL: the contrast R of x > 1/2 */
@@ -211,6 +220,14 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
     g[0] = pi * cx * sy * sz;
     g[1] = pi * sx * cy * sz;
     g[2] = pi * sx * sy * cz;
+  } else if (PROBLEM_IS_HEAT(pp.id)) {
+    const double ct = cos(pp.param), st = pp.id == PROBLEM_HEAT_BOUNDARY ? sin(pp.param) : 0.0;
+    double sx = sin(pi * x), cx = cos(pi * x), sy = sin(pi * y), cy = cos(pi * y);
+    double sz = pp.dim == 3 ? sin(pi * z) : 1.0, cz = pp.dim == 3 ? cos(pi * z) : 0.0;
+    u = ct * sx * sy * sz + 0.5 * st * (x + y + (pp.dim == 3 ? z : 0.0));
+    g[0] = ct * pi * cx * sy * sz + 0.5 * st;
+    g[1] = ct * pi * sx * cy * sz + 0.5 * st;
+    g[2] = pp.dim == 3 ? ct * pi * sx * sy * cz + 0.5 * st : 0.0;
   } else if (pp.id == PROBLEM_POLYNOMIAL) {
     /* u = sum_{i+j+k<=P} a_ijk x^i y^j z^k (k = 0 only in 2D), term by term. */
     const int kmax = pp.dim == 3 ? pp.degree : 0;
@@ -246,6 +263,13 @@ HDGCL_FN double problem_f(problem_params pp, double x, double y, double z) {
     return ((pp.dim - 1) * pi * pi - 1) * u;
   }
   if (pp.id == PROBLEM_KAPPA_JUMP) return 5 * pi * pi * sin(2 * pi * x) * sin(pi * y);
+  if (PROBLEM_IS_HEAT(pp.id)) { /* f = u_t - lap u */
+    double s = sin(pi * x) * sin(pi * y);
+    if (pp.dim == 3) s *= sin(pi * z);
+    const double ct = cos(pp.param), st = sin(pp.param);
+    const double b = pp.id == PROBLEM_HEAT_BOUNDARY ? 0.5 * ct * (x + y + (pp.dim == 3 ? z : 0.0)) : 0.0;
+    return (pp.dim * pi * pi * ct - st) * s + b;
+  }
   if (pp.id == PROBLEM_CONVECTION_DIFFUSION) { /* f = -lap u + beta . grad u */
     double b[3];
     problem_beta(pp, b);
@@ -292,6 +316,19 @@ HDGCL_FN double problem_flux(problem_params pp, int cond, double x, double y, do
   if (USER_ON(pp)) return USER_FN(flux)(USER_ARG(pp) cond, x, y, z, nx, ny, nz);
   return problem_neumann(pp, x, y, z, nx, ny, nz);
 }
+
+#if defined(__OPENCL_C_VERSION__) && defined(ELEMENT_LOAD)
+/* The element load s of a time step's stage (docs/time.md (T3)), given in the
+ * basis of each element ([num_elements][NP]): its value at load point q,
+ * sum_j phi_j(xi_q) s_j.  The local kernels add it to f there, so F_i gains
+ * (s, phi_i)_K by the same quadrature as (f, phi_i)_K. */
+double element_load_at(__global const double *element_load, const long e,
+                       __global const double *phi_load, const int q) {
+  double s = 0.0;
+  for (int j = 0; j < NP; j++) s += phi_load[q * NP + j] * element_load[e * NP + j];
+  return s;
+}
+#endif
 
 /* The vector problems (docs/elasticity.md section 6), x[0..dim-1]:
  *

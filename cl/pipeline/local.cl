@@ -112,7 +112,8 @@ __kernel void local_build(const int e0, const int n, __global const char *elem_o
                           __global const double *load_points,  /* [NQ_LOAD][DIM] */
                           __global const double *load_weights, /* [NQ_LOAD] */
                           __global const double *phi_load,     /* [NQ_LOAD][NP] */
-                          __global const double *EF, __global double *WF, __global double *WL) {
+                          __global const double *EF, __global double *WF, __global double *WL,
+                          __global const double *element_load /* ELEMENT_LOAD: [E][NP] */) {
   const int wg = get_local_size(0) / BEPG, sub = get_local_id(0) / wg;
   const int lid = get_local_id(0) % wg, le = get_group_id(0) * BEPG + sub;
   const bool live = le < n; /* work-items of a missing last element still meet the barrier */
@@ -178,7 +179,12 @@ __kernel void local_build(const int e0, const int n, __global const char *elem_o
 #endif
 
   /* (F16) F_i = |J| sum_q w_q phi_i(xi_q) f(x_q) */
-  for (int q = lid; q < NQ_LOAD; q += wg) fq[q] = load_value(pp, r, load_points, load_weights, q);
+  for (int q = lid; q < NQ_LOAD; q += wg) {
+    fq[q] = load_value(pp, r, load_points, load_weights, q);
+#ifdef ELEMENT_LOAD
+    fq[q] += load_weights[q] * element_load_at(element_load, e, phi_load, q);
+#endif
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
   const double detj = r[EF_DETJ];
   for (int i = lid; live && i < NP; i += wg) {

@@ -55,7 +55,8 @@ __kernel void local_element(const int e0, const int n, __global const double *co
                             __global const double *load_points,  /* [NQ_LOAD][DIM] */
                             __global const double *load_weights, /* [NQ_LOAD] */
                             __global const double *phi_load,     /* [NQ_LOAD][NP] */
-                            __global double *Z, const long zoff, __global double *K) {
+                            __global double *Z, const long zoff, __global double *K,
+                            __global const double *element_load /* ELEMENT_LOAD: [E][NP] */) {
   const long le = get_global_id(0);
   if (le >= n) return;
   const long e = e0 + le;
@@ -108,7 +109,10 @@ __kernel void local_element(const int e0, const int n, __global const double *co
   for (int i = 0; i < NP; i++)
     for (int c = NT; c < NRP; c++) w[i * NRP + c] = 0.0; /* F, and the padding */
   for (int q = 0; q < NQ_LOAD; q++) {
-    const double fq = load_value_private(pp, r, load_points, load_weights, q);
+    double fq = load_value_private(pp, r, load_points, load_weights, q);
+#ifdef ELEMENT_LOAD
+    fq += load_weights[q] * element_load_at(element_load, e, phi_load, q);
+#endif
     for (int i = 0; i < NP; i++) w[i * NRP + NT] += fq * phi_load[q * NP + i];
   }
   for (int i = 0; i < NP; i++) w[i * NRP + NT] *= r[EF_DETJ];

@@ -86,7 +86,8 @@ void local_element_tiled(const int e0, const int n, __global const double *coord
                          __global const double *load_points,  /* [NQ_LOAD][DIM] */
                          __global const double *load_weights, /* [NQ_LOAD] */
                          __global const double *phi_load,     /* [NQ_LOAD][NP] */
-                         __global double *Z, const long zoff, __global double *K) {
+                         __global double *Z, const long zoff, __global double *K,
+                         __global const double *element_load /* ELEMENT_LOAD: [E][NP] */) {
   __local double rowk_all[EPG][2 * GJ_TC * GRID], colk_all[EPG][2 * GJ_TR * GRID];
   __local double factors_all[EPG][NWS + NEF + NKF], fq_all[EPG][NQ_LOAD], ml_all[EPG][NA * NA];
   const int sub = get_local_id(1), lid = get_local_id(0);
@@ -109,8 +110,12 @@ void local_element_tiled(const int e0, const int n, __global const double *coord
     for (int t = 0; t < NKF; t++) factors[NWS + NEF + t] = k[t];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (int q = lid; q < NQ_LOAD; q += GRID * GRID) /* (F16)'s w_q f(x_q) */
+  for (int q = lid; q < NQ_LOAD; q += GRID * GRID) { /* (F16)'s w_q f(x_q) */
     fq[q] = load_value_local(pp, r, load_points, load_weights, q);
+#ifdef ELEMENT_LOAD
+    fq[q] += load_weights[q] * element_load_at(element_load, e, phi_load, q);
+#endif
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
   build_augmented(lid, ml, ws, r, kf, fq, elem_orient + e * NFACES, dmdmt, pf, ef, dmef, efef,
                   phi_load);

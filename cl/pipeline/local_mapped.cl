@@ -66,7 +66,8 @@ __kernel void mapped_build(const int e0, const int m_over_kappa, __global const 
                            __global double *fac, __global double *M, __global double *Y,
                            __global double *T, __global double *S, __global double *WF, __global double *WL,
                            __global double *K,
-                           __global const int *elem_set /* region per element (POINT_COEFFICIENTS) */) {
+                           __global const int *elem_set, /* region per element (POINT_COEFFICIENTS) */
+                           __global const double *element_load /* ELEMENT_LOAD: [E][NP] */) {
   const int le = get_group_id(0);
   const long e = e0 + le;
   const int lid = get_local_id(0), wg = get_local_size(0);
@@ -93,7 +94,11 @@ __kernel void mapped_build(const int e0, const int m_over_kappa, __global const 
     adjugate(jac, adj);
     const double w = load_weights[q];
     vf[q * VOL_FAC] = w * detj;
-    vf[q * VOL_FAC + 1] = w * detj * problem_f(pp, x[0], x[1], x[2]);
+    double fq = problem_f(pp, x[0], x[1], x[2]);
+#ifdef ELEMENT_LOAD
+    fq += element_load_at(element_load, e, phi, q);
+#endif
+    vf[q * VOL_FAC + 1] = w * detj * fq;
     for (int k = 0; k < DIM * DIM; k++) vf[q * VOL_FAC + 2 + k] = w * adj[k];
 #ifdef POINT_COEFFICIENTS
     double kappa, c, b[3];

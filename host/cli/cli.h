@@ -25,6 +25,17 @@ int cli_timed_solves(hdgcl_solver solver, int warmup, int repeat, hdgcl_result *
 int cli_progress_install(hdgcl_context ctx, bool quiet);
 void cli_progress_clear(void);
 
+/* --vtu-every (vtu_series.c): a transient solve's steps for ParaView. */
+typedef struct vtu_series {
+  char stem[4096]; /* the --vtu path without .vtu */
+  int every, count, capacity;
+  double *times;
+  int *steps;
+} vtu_series;
+int cli_vtu_series_init(vtu_series *v, const char *vtu_path, int every);
+int cli_vtu_series_step(void *data, hdgcl_solver solver, int step, double time); /* an hdgcl_step_fn */
+void cli_vtu_series_free(vtu_series *v);
+
 extern const cli_command cli_devices, cli_mesh, cli_solve, cli_bench;
 
 #endif

@@ -42,8 +42,15 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
     snprintf(method, sizeof method, "GMRES(%d)", r->restart);
   else
     snprintf(method, sizeof method, "CG");
-  fprintf(out, "solve     %s + %s (%s), %d iterations, relative residual %.3e (rtol %g)\n",
-          method, r->precond, r->format, r->iterations, r->residual, r->rtol);
+  if (r->scheme) {
+    fprintf(out, "time      %s, %d steps of %g to t = %g, %d stage solves\n", r->scheme,
+            r->time_steps, r->time_step, r->final_time, r->stage_solves);
+    fprintf(out, "solve     %s + %s (%s), %d iterations in all (at most %d per solve), largest "
+                 "relative residual %.3e (rtol %g)\n",
+            method, r->precond, r->format, r->iterations, r->iterations_max, r->residual, r->rtol);
+  } else
+    fprintf(out, "solve     %s + %s (%s), %d iterations, relative residual %.3e (rtol %g)\n",
+            method, r->precond, r->format, r->iterations, r->residual, r->rtol);
   if (r->local_invert) {
     char staged[64] = "";
     if (r->local_schur_stage)

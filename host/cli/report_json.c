@@ -213,6 +213,15 @@ int report_json_run(const char *mesh_spec, const hdgcl_mesh *mesh, const hdgcl_d
     TRY(json_add_int(run, "postprocess_wg", r->postprocess_wg));
   }
   TRY(json_add_int(run, "iterations", r->iterations));
+  if (r->scheme) { /* a transient problem: iterations is the sum over the stage solves */
+    TRY(json_add_object(run, "time", &o));
+    TRY(json_add_string(o, "scheme", r->scheme));
+    TRY(json_add_int(o, "steps", r->time_steps));
+    TRY(json_add_real(o, "time_step", r->time_step));
+    TRY(json_add_real(o, "final_time", r->final_time));
+    TRY(json_add_int(o, "stage_solves", r->stage_solves));
+    TRY(json_add_int(o, "iterations_max", r->iterations_max));
+  }
   TRY(json_add_real(run, "rtol", r->rtol));
   TRY(json_add_real(run, "residual", r->residual));
   TRY(json_add_array(run, "residual_history", &a));

@@ -10,7 +10,8 @@
 #include "cli/report_json.h"
 
 static const char *const solve_cli_options[] = {"device",  "mesh",  "json",   "vtu",   "convergence",
-                                                "history", "quiet", "warmup", "repeat", "export-matrix", NULL};
+                                                "history", "quiet", "warmup", "repeat", "export-matrix",
+                                                "vtu-every", NULL};
 
 /* The coarsest p-multigrid solver of this build (host/solvers/precond_pmg.c). */
 #ifdef HDGCL_WITH_HYPRE
@@ -90,8 +91,16 @@ static void help(FILE *out) {
           "                     tag T (Gmsh physical group; others keep --mu/--lambda)\n"
           "  --contrast R       'elasticity-bimaterial': mu and lambda on x > 1/2 are R times\n"
           "                     those on x < 1/2 (default 10)\n"
+          "  --scheme S         transient problems (heat, heat-boundary; docs/time.md): be |\n"
+          "                     dirk2 (default) | dirk3 | bdf2\n"
+          "  --time-step DT     the largest time step > 0 (default 0.05; the step taken is\n"
+          "                     final-time / N)\n"
+          "  --final-time T     integrate from t = 0 to T > 0 (default 1)\n"
           "  --json FILE        write the results as JSON (atomically)\n"
           "  --vtu FILE         write u, q and u* for ParaView (atomically)\n"
+          "  --vtu-every K      transient problems: also every K-th step (and the last) as\n"
+          "                     STEM-NNNNNN.vtu and their collection STEM.pvd (STEM: FILE\n"
+          "                     without .vtu)\n"
           "  --export-matrix P  write the trace matrix to P.mtx and its right-hand side to\n"
           "                     P.rhs.mtx (MatrixMarket; see perf/cupy_compare.py)\n"
           "  --convergence K    K runs, doubling the mesh each time; prints observed rates\n"
@@ -156,6 +165,10 @@ static int run(hdgcl_options opts) {
   HDGCL_TRY(hdgcl_options_get_bool(opts, "quiet", false, &quiet));
   HDGCL_TRY(hdgcl_options_get_int(opts, "warmup", 0, 0, 100, &warmup));
   HDGCL_TRY(hdgcl_options_get_int(opts, "repeat", 1, 1, 1000, &repeat));
+  int vtu_every;
+  HDGCL_TRY(hdgcl_options_get_int(opts, "vtu-every", 0, 1, 1000000000, &vtu_every));
+  if (vtu_every && !vtu_path)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--vtu-every needs --vtu FILE (the series' name)");
   const char *default_mesh = "square:8";
   for (int i = 0; i < hdgcl_problem_count(); i++)
     if (!strcmp(hdgcl_problem_get(i)->name, problem_name))
@@ -171,6 +184,7 @@ static int run(hdgcl_options opts) {
   hdgcl_solver solver = NULL;
   run_record *runs = NULL;
   json_file json = {0};
+  vtu_series series = {0};
   cJSON *root = NULL, *runs_json = NULL, *rates_json = NULL; /* --json */
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(levels, sizeof *runs, "runs", &runs), done);
@@ -192,6 +206,15 @@ static int run(hdgcl_options opts) {
     HDGCL_TRY_GOTO(status, hdgcl_mesh_create_from_spec(rec->spec, &mesh), done);
     HDGCL_TRY_GOTO(status, hdgcl_solver_create(ctx, mesh, opts, &solver), done);
     HDGCL_TRY_GOTO(status, hdgcl_options_check_unused(opts), done);
+    if (vtu_every) {
+      HDGCL_TRY_GOTO(status, cli_vtu_series_init(&series, vtu_path, vtu_every), done);
+      if (hdgcl_solver_set_step_callback(solver, cli_vtu_series_step, &series) != HDGCL_SUCCESS) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", hdgcl_last_error());
+        status = hdgcl_error(HDGCL_ERROR_ARGUMENT, "--vtu-every: %s", why);
+        goto done;
+      }
+    }
     HDGCL_TRY_GOTO(status, cli_timed_solves(solver, warmup, repeat, &rec->result), done);
     cli_progress_clear();
     const hdgcl_result *r = &rec->result;
@@ -260,6 +283,7 @@ static int run(hdgcl_options opts) {
   status = HDGCL_SUCCESS;
 done:
   if (json.f) json_abort(&json);
+  cli_vtu_series_free(&series);
   cJSON_Delete(root);
   hdgcl_solver_destroy(&solver);
   hdgcl_mesh_destroy(&mesh);

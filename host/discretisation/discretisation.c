@@ -91,7 +91,8 @@ void discretisation_release(hdg_discretisation *d) {
   free(d->mu);
   free(d->lambda);
   free(d->c);
-  d->kappa = d->kappa_tensor = d->robin = d->mu = d->lambda = d->c = NULL;
+  free(d->element_load);
+  d->kappa = d->kappa_tensor = d->robin = d->mu = d->lambda = d->c = d->element_load = NULL;
 }
 
 int discretisation_robin_blocks(hdg_discretisation *d) {

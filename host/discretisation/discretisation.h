@@ -39,6 +39,12 @@ typedef struct hdg_discretisation {
    * (convection, traction data). */
   hdg_materials materials;
   double *mu, *lambda;
+  /* The element load of a time step's stage (docs/time.md (T3)): NULL, or
+   * [num_elements][np] values s in each element's basis, whose (s, phi_i)_K
+   * both operators add to the load F_i (F16).  Scalar problems only; set
+   * before the operator is created (the pipeline compiles for it), freed by
+   * discretisation_release. */
+  double *element_load;
   double mu_min, mu_max, lambda_min, lambda_max;
   bool nonsymmetric;
 } hdg_discretisation;
@@ -53,6 +59,11 @@ int discretisation_init(hdg_discretisation *d, int order);
  * outlive it).  Release it with discretisation_release even on failure. */
 int discretisation_create_level(const hdg_discretisation *fine, int order,
                                 hdg_discretisation *level);
+/* u [num_elements][np]: the L2 projection of the problem's exact u (at the
+ * time in d->params) onto each element's basis (projection.c); scalar
+ * problems (a transient problem's initial condition, docs/time.md). */
+int discretisation_project_exact(const hdg_discretisation *d, double *u);
+
 /* Frees what discretisation_init built, and the user's problem if owned. */
 void discretisation_release(hdg_discretisation *d);
 

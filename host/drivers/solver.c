@@ -10,6 +10,7 @@
 #include "reference/reference_operator.h"
 #include "solvers/krylov.h" /* MDOT_MAX */
 #include "drivers/solver_impl.h"
+#include "drivers/time_stepping.h"
 #include "problem/user_problem.h"
 
 #define MAX_ORDER 10
@@ -19,6 +20,7 @@ const char *const hdgcl_solver_options[] = {
     "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "cheb-mixed", "format",
     "chunk",     "keep-local",  "poly-degree", "kappa2",  "beta",  "scratch",    "pmg-smooth", "pmg-coarse",
     "mu",        "lambda",      "weight",     "contrast", "material",
+    "scheme",    "time-step",   "final-time", /* transient problems (drivers/time_stepping.h) */
     /* a user's own problem (host/problem/user_problem.h, docs/problems.md) */
     HDG_USER_PROBLEM_OPTION_NAMES, NULL};
 
@@ -47,6 +49,30 @@ static double largest_diameter(const hdgcl_mesh *mesh) {
       }
   }
   return sqrt(h);
+}
+
+/* The time stepping of a transient problem (docs/time.md); refused for the others. */
+static int read_time_options(hdgcl_solver s, hdgcl_options opts) {
+  static const char *const names[] = {"scheme", "time-step", "final-time"};
+  if (!s->disc.problem->transient) {
+    for (int i = 0; i < 3; i++)
+      if (opts && hdgcl_options_has(opts, names[i]))
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "--%s: problem %s is steady (time stepping needs a transient problem, "
+                           "e.g. --problem heat; docs/time.md)",
+                           names[i], s->disc.problem->info.name);
+    return HDGCL_SUCCESS;
+  }
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "scheme", time_scheme_names, 1, &s->scheme));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "time-step", 0.05, -HUGE_VAL, HUGE_VAL, &s->time_step));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "final-time", 1.0, -HUGE_VAL, HUGE_VAL, &s->final_time));
+  if (!(s->time_step > 0) || !isfinite(s->time_step))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--time-step %g: must be a finite number > 0",
+                       s->time_step);
+  if (!(s->final_time > 0) || !isfinite(s->final_time))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--final-time %g: must be a finite number > 0",
+                       s->final_time);
+  return HDGCL_SUCCESS;
 }
 
 static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order) {
@@ -140,7 +166,7 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
     return HDGCL_SUCCESS;
   }
   HDGCL_TRY(hdg_problem_params(s->disc.problem, opts, *order, dim, &s->disc.params));
-  return HDGCL_SUCCESS;
+  return read_time_options(s, opts);
 }
 
 /* Everything of a solver after its options: checks, reference tables,
@@ -181,6 +207,8 @@ static int solver_init(hdgcl_solver s, int order) {
   size_t nc = (size_t)sz->ncomp;
   size_t ne = (size_t)mesh->num_elements, rows = (size_t)s->disc.num.num_unknown_faces;
   HDGCL_TRY(hdg_solution_create(&s->disc, &s->sol));
+  if (s->disc.problem->transient) /* a stage's element load (before the operator: it compiles for it) */
+    HDGCL_TRY(hdgcl_calloc(ne * sz->np, sizeof(double), "element load", &s->disc.element_load));
   s->sol.on_residual = progress_iterations; /* a progress line, where the context has one */
   s->sol.on_residual_owner = s;
 
@@ -261,6 +289,8 @@ solver_settings solver_krylov_settings(const struct hdgcl_solver_s *s) {
                            .nonsymmetric = s->disc.nonsymmetric};
 }
 
+static void figures_to_result(const hdg_solution *sol, hdgcl_result *r);
+
 /* The figures of a solve that s->sol and s->result share, both ways. */
 #define SOLUTION_FIGURES(X)                                                                        \
   X(iterations) X(residual) X(l2_u) X(l2_q) X(l2_ustar) X(linf_u) X(norm_u) X(norm_q) X(l2_p)     \
@@ -272,6 +302,8 @@ static void figures_to_solution(const hdgcl_result *r, hdg_solution *sol) {
 #undef COPY
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) sol->stage_seconds[i] = r->stages[i].seconds;
 }
+
+void solver_figures_to_result(hdgcl_solver s) { figures_to_result(&s->sol, &s->result); }
 
 static void figures_to_result(const hdg_solution *sol, hdgcl_result *r) {
 #define COPY(f) r->f = sol->f;
@@ -292,6 +324,14 @@ static int solve_trace(hdgcl_solver s) {
   int status = trace_operator_assemble(&s->op);
   if (status == HDGCL_SUCCESS) status = trace_operator_solve(&s->op);
   if (status == HDGCL_SUCCESS) status = trace_operator_recover(&s->op);
+  figures_to_result(&s->sol, &s->result);
+  return status;
+}
+
+/* A transient problem: time stepping, each stage one solve_trace's steps. */
+static int solve_transient(hdgcl_solver s) {
+  figures_to_solution(&s->result, &s->sol);
+  int status = time_stepping_run(s);
   figures_to_result(&s->sol, &s->result);
   return status;
 }
@@ -326,7 +366,7 @@ int hdgcl_solver_solve(hdgcl_solver s) {
     s->result.stages[i].flops = 0;
     s->result.stages[i].bytes = 0;
   }
-  int status = solve_trace(s);
+  int status = s->disc.problem->transient ? solve_transient(s) : solve_trace(s);
   if (status == HDGCL_SUCCESS && s->disc.user) status = user_results(s);
   s->solved = status == HDGCL_SUCCESS;
   double total = 0.0;
@@ -376,6 +416,17 @@ int hdgcl_solver_matrix(hdgcl_solver s, int *rows, int *slots, int *nf, const do
   if (values) *values = s->sol.matrix;
   if (columns) *columns = s->disc.num.block_cols;
   if (rhs) *rhs = s->sol.rhs;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_set_step_callback(hdgcl_solver s, hdgcl_step_fn fn, void *data) {
+  if (!s) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_set_step_callback: NULL solver");
+  if (fn && !s->disc.problem->transient)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "hdgcl_solver_set_step_callback: problem %s is steady (no time steps)",
+                       s->disc.problem->info.name);
+  s->on_step = fn;
+  s->on_step_data = data;
   return HDGCL_SUCCESS;
 }
 

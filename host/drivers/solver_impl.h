@@ -36,6 +36,12 @@ struct hdgcl_solver_s {
   int keep_local;       /* -1 automatic, 0 recompute, 1 keep */
   int scratch;          /* SCRATCH_AUTO / _LOCAL / _GLOBAL: where per-element factorisations work */
   hdgcl_output *outputs; /* [user->num_outputs], result.outputs */
+  /* A transient problem (drivers/time_stepping.h): the scheme's index in
+   * time_scheme_names, the time step asked and the final time. */
+  int scheme;
+  double time_step, final_time;
+  hdgcl_step_fn on_step; /* hdgcl_solver_set_step_callback */
+  void *on_step_data;
 
   hdg_solution sol; /* host copies of the trace system and the solution, both paths */
   bool solved;
@@ -47,6 +53,9 @@ struct hdgcl_solver_s {
 
 /* The solver's options that the trace solve reads (host/solvers). */
 solver_settings solver_krylov_settings(const struct hdgcl_solver_s *s);
+
+/* s->sol's figures (errors, iterations, stage seconds, history) into s->result. */
+void solver_figures_to_result(hdgcl_solver s);
 
 /* The user's outputs from the host copies of the solution (host/drivers/outputs.c). */
 int solver_outputs(hdgcl_solver s);

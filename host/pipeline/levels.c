@@ -4,6 +4,7 @@
  * whose upload, local stage and assembly run once per preconditioner setup
  * (pipeline_assemble). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "pipeline/pipeline.h"
@@ -60,8 +61,13 @@ fail:
 }
 
 static int level_assemble(void *owner, void *level) {
-  (void)owner;
+  const device_pipeline *fine = owner;
   pipeline_level *lv = level;
+  /* The fine level's coefficients c and problem time as they are now: a time
+   * stepper changes them between stages (docs/time.md); the element load is
+   * the right-hand side's only, which a level does not see. */
+  memcpy(lv->disc.c, fine->disc->c, sizeof(double) * (size_t)fine->disc->mesh->num_elements);
+  lv->disc.params.param = fine->disc->params.param;
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) { /* the work of this assembly only */
     lv->sol.stage_seconds[i] = 0;
     lv->report.stages[i].flops = 0;

@@ -425,7 +425,8 @@ static int launch_element(device_pipeline *pl, local_stage *ls, int shape, size_
                    HDGCL_ARG(d->dmef.mem),   HDGCL_ARG(d->efef.mem),
                    HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
                    HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->z.mem),
-                   HDGCL_ARG(zoff),          HDGCL_ARG(ls->k.mem)};
+                   HDGCL_ARG(zoff),          HDGCL_ARG(ls->k.mem),
+                   HDGCL_ARG(d->element_load.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(kernel, sizeof a / sizeof *a, a)); /* the same for both */
   if (shape < 0) return launch_flat(pl, kernel, (size_t)n, wg);
   size_t epg = (size_t)element_shapes[shape].epg, g = (size_t)element_shapes[shape].grid;
@@ -1129,7 +1130,8 @@ static int affine_build(device_pipeline *pl, local_stage *ls, int64_t e0, int64_
                       HDGCL_ARG(d->ef.mem),     HDGCL_ARG(d->dmef.mem),
                       HDGCL_ARG(d->load_points.mem), HDGCL_ARG(d->load_weights.mem),
                       HDGCL_ARG(d->phi_load.mem), HDGCL_ARG(ls->ef.mem),
-                      HDGCL_ARG(ls->wf.mem),    HDGCL_ARG(ls->wl.mem)};
+                      HDGCL_ARG(ls->wf.mem),    HDGCL_ARG(ls->wl.mem),
+                      HDGCL_ARG(d->element_load.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->build, sizeof args / sizeof *args, args));
   size_t global = (size_t)((n + ls->build_epg - 1) / ls->build_epg) * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, ls->build, 1, &global, &ls->wg, NULL));

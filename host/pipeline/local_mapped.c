@@ -197,7 +197,7 @@ int local_mapped_build(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t
                       HDGCL_ARG(ls->m.mem),     HDGCL_ARG(ls->y.mem),
                       HDGCL_ARG(ls->t.mem),     HDGCL_ARG(bs->mem),       HDGCL_ARG(bwf->mem),
                       HDGCL_ARG(bwl->mem),      HDGCL_ARG(bk->mem),
-                      HDGCL_ARG(d->elem_set.mem)};
+                      HDGCL_ARG(d->elem_set.mem), HDGCL_ARG(d->element_load.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ls->mbuild, sizeof args / sizeof *args, args));
   size_t global = (size_t)n * ls->wg;
   HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, ls->mbuild, 1, &global, &ls->wg, NULL));

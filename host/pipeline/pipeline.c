@@ -102,6 +102,8 @@ static int upload(device_pipeline *pl, uint64_t *count) {
   else
     UPLOAD(d->kappa, ne, double, vector ? pl->disc->mu : pl->disc->kappa, "kappa");
   UPLOAD(d->c, ne, double, pl->disc->c, "c");
+  UPLOAD(d->element_load, pl->disc->element_load ? ne * np : 1, double,
+         pl->disc->element_load ? pl->disc->element_load : pl->disc->c, "element load");
   HDGCL_TRY(upload_element_regions(pl, &d->elem_set, count));
   UPLOAD(d->lambda, vector ? ne : 1, double, vector ? pl->disc->lambda : pl->disc->c, "lambda");
   UPLOAD(d->face_verts, nfc * m->verts_per_face, int32_t, m->face_verts, "face_verts");
@@ -186,7 +188,7 @@ static void release_data(device_pipeline *pl) {
                          &d->phi_err,    &d->phi1_err,     &d->phi_face,    &d->face_xi,
                          &d->face_tangent, &d->face_nref,  &d->face_orient, &d->dphi_load,
                          &d->phi1_load,  &d->dphi1_load,   &d->lambda,
-                         &d->face_cond,  &d->robin,        &d->face_fixed};
+                         &d->face_cond,  &d->robin,        &d->face_fixed, &d->element_load};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdgcl_buffer_release(pl->ctx, all[i]);
 }
 
@@ -255,11 +257,12 @@ static int pipeline_init(device_pipeline *pl) {
     snprintf(view ? pl->trace_options : pl->options, sizeof pl->options,
              "-DELEMENT_TYPE=%d -DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d "
              "-DNF=%d -DNT=%d -DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d -DNCOMP=%d "
-             "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d%s",
+             "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d%s%s",
              (int)sz->type, sz->dim, pl->disc->mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
              sz->np1, view ? sz->nfb : sz->nf, view ? sz->ntb : sz->nt, sz->nslots, ref->qload.n,
              ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz, (int)pl->mapped,
-             pl->disc->kappa_tensor ? " -DKAPPA_TENSOR" : "");
+             pl->disc->kappa_tensor ? " -DKAPPA_TENSOR" : "",
+             pl->disc->element_load ? " -DELEMENT_LOAD" : "");
   HDGCL_TRY(local_stage_create(pl, &pl->local));
   HDGCL_TRY(assembly_create(pl, &pl->assemble));
   krylov *kr = &pl->krylov;

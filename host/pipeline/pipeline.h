@@ -39,6 +39,7 @@ typedef struct device_data {
   hdgcl_buffer face_points, face_weights, psi_face, phi_face, face_xi, face_tangent, face_nref;
   hdgcl_buffer face_orient, dphi_load, phi1_load, dphi1_load;
   hdgcl_buffer err_points, err_weights, phi_err, phi1_err;
+  hdgcl_buffer element_load; /* the discretisation's element load (one value where it has none) */
 } device_data;
 
 /* The batched products of the mapped stage (local_mapped.c's mapped_operands). */

@@ -27,48 +27,48 @@ static const hdg_problem problems[] = {
       "paper 000 section 5: lap u - u = f on the unit square/cube, u = sin(2 pi x) sin(2 pi y) "
       "[sin(2 pi z)], Dirichlet",
       0, "square:8"},
-     PROBLEM_HELMHOLTZ_SIN, {0}, 0, false, false},
+     PROBLEM_HELMHOLTZ_SIN, {0}, 0, false, false, false},
     {{"poisson-mixed",
       "-lap u = f, u = exp(x) sin(pi y) [sin(pi z)]; Neumann on x=1, y=1 [, z=1] (tags 2, 4, 6), "
       "Dirichlet elsewhere",
       0, "square:8"},
-     PROBLEM_POISSON_MIXED, {2, 4, 6}, 3, false, false},
+     PROBLEM_POISSON_MIXED, {2, 4, 6}, 3, false, false, false},
     {{"kappa-jump",
       "-div(kappa grad u) = f, kappa = 1 (x<1/2) | kappa2 (x>1/2, default 10), "
       "u = sin(2 pi x) sin(pi y)/kappa + y, Dirichlet; mesh faces must lie on x = 1/2",
       2, "square:8"},
-     PROBLEM_KAPPA_JUMP, {0}, 0, false, false},
+     PROBLEM_KAPPA_JUMP, {0}, 0, false, false, false},
     {{"polynomial",
       "-lap u + u = f, u a polynomial of total degree poly-degree (default: the order), "
       "reproduced exactly; Neumann on x=1, y=1 [, z=1]",
       0, "square:4"},
-     PROBLEM_POLYNOMIAL, {2, 4, 6}, 3, false, false},
+     PROBLEM_POLYNOMIAL, {2, 4, 6}, 3, false, false, false},
     {{"convection-diffusion",
       "-lap u + beta . grad u = f, beta = B (1, 1/2 [, 1/4]) (--beta B, default 10), "
       "u = sin(pi x) sin(pi y) [sin(pi z)], Dirichlet; nonsymmetric: GMRES",
       0, "square:8"},
-     PROBLEM_CONVECTION_DIFFUSION, {0}, 0, true, false},
+     PROBLEM_CONVECTION_DIFFUSION, {0}, 0, true, false, false},
     {{"elasticity",
       "linear elasticity -div(mu grad u + (mu + lambda) div u I) = f (--mu, --lambda, default 1), "
       "paper 004 section 4.1: u = (x sin(2 pi y) + y cos(2 pi z), ...)/100 (2D: "
       "(x sin(2 pi y) + y cos(2 pi x), y sin(2 pi x) + x cos(2 pi y))/100), Dirichlet",
       0, "square:8"},
-     PROBLEM_ELASTICITY, {0}, 0, false, true},
+     PROBLEM_ELASTICITY, {0}, 0, false, true, false},
     {{"elasticity-incompressible",
       "linear elasticity as 'elasticity' with paper 004 section 4.2's div-free u "
       "(Tables 2-3: locking test, try --lambda 1e6), Dirichlet",
       0, "square:8"},
-     PROBLEM_ELASTICITY_INCOMPRESSIBLE, {0}, 0, false, true},
+     PROBLEM_ELASTICITY_INCOMPRESSIBLE, {0}, 0, false, true, false},
     {{"elasticity-mixed",
       "linear elasticity with the 'elasticity' solution, traction sigma n = g on x=1, y=1 "
       "[, z=1] (tags 2, 4, 6), Dirichlet elsewhere; nonsymmetric: GMRES",
       0, "square:8"},
-     PROBLEM_ELASTICITY_MIXED, {2, 4, 6}, 3, true, true},
+     PROBLEM_ELASTICITY_MIXED, {2, 4, 6}, 3, true, true, false},
     {{"elasticity-linear",
       "linear elasticity with u = A x (a fixed 2x2 [3x3] A: uniform stress, f = 0), traction "
       "on x=1, y=1 [, z=1], Dirichlet elsewhere; reproduced exactly for p >= 1; GMRES",
       0, "square:4"},
-     PROBLEM_ELASTICITY_LINEAR, {2, 4, 6}, 3, true, true},
+     PROBLEM_ELASTICITY_LINEAR, {2, 4, 6}, 3, true, true, false},
     {{"cantilever",
       "beam clamped at x = 0 (u = 0), traction-free elsewhere, under its own weight "
       "f = -rho g e_y [e_z] (--weight, default 3.85e-7); nondimensional steel (E = 1, "
@@ -76,14 +76,26 @@ static const hdg_problem problems[] = {
       "Euler-Bernoulli; no exact solution; GMRES: restart 1000 and block-jacobi on "
       "--device ref, restart 62 (the most) and pmg on OpenCL devices",
       0, "square:40x4,size=10x1"},
-     PROBLEM_CANTILEVER, {2, 3, 4, 5, 6}, 5, true, true},
+     PROBLEM_CANTILEVER, {2, 3, 4, 5, 6}, 5, true, true, false},
     {{"elasticity-bimaterial",
       "linear elasticity, two materials: (mu, lambda) on x<1/2, R (mu, lambda) on x>1/2 "
       "(--contrast R, default 10); u continuous with continuous traction and nonzero "
       "tangential derivatives on x = 1/2 (docs/elasticity.md section 13); Dirichlet; mesh faces "
       "must lie on x = 1/2",
       0, "square:8"},
-     PROBLEM_ELASTICITY_BIMATERIAL, {0}, 0, false, true},
+     PROBLEM_ELASTICITY_BIMATERIAL, {0}, 0, false, true, false},
+    {{"heat",
+      "transient: u_t - lap u = f on the unit square/cube from t = 0, u = cos(t) sin(pi x) "
+      "sin(pi y) [sin(pi z)], u = 0 on the boundary; time stepping with --scheme, --time-step, "
+      "--final-time (docs/time.md)",
+      0, "square:8"},
+     PROBLEM_HEAT, {0}, 0, false, false, true},
+    {{"heat-boundary",
+      "transient: as heat with u = cos(t) sin(pi x) sin(pi y) [sin(pi z)] + sin(t) (x + y [+ z])/2, "
+      "Dirichlet data that change in time (DIRK(3,3) shows its order reduction there, "
+      "docs/time.md)",
+      0, "square:8"},
+     PROBLEM_HEAT_BOUNDARY, {0}, 0, false, false, true},
 };
 enum { NUM_PROBLEMS = sizeof problems / sizeof problems[0] };
 
@@ -129,6 +141,7 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
   if (problem->id == PROBLEM_KAPPA_JUMP) params->param = kappa2;
   if (problem->id == PROBLEM_CONVECTION_DIFFUSION) params->param = beta;
   if (beam) params->param = weight;
+  if (problem->transient) params->param = 0.0; /* the time, set by the time stepper */
   if (problem->id == PROBLEM_ELASTICITY_BIMATERIAL) params->param = contrast;
   if (problem->vector) {
     HDGCL_TRY(check_lame("--mu, --lambda", mu, lambda, dim));

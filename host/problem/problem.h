@@ -18,6 +18,8 @@ typedef struct hdg_problem {
   int num_neumann;
   bool nonsymmetric;         /* convection: the local and trace matrices are not symmetric */
   bool vector;               /* elasticity: dim components (docs/elasticity.md) */
+  bool transient;            /* u_t + (the steady operator) = f: solved by time stepping
+                                (docs/time.md); params.param is the time */
 } hdg_problem;
 
 /* Solution components of the problem in dimension dim: 1, or dim for a vector problem. */

@@ -85,6 +85,8 @@ int reference_element_matrices(const hdg_discretisation *disc, int32_t e, refere
     double wq = qv->weights[q] * detj;
     const double *phi = ref->phi_load + (size_t)q * np;
     double fq = problem_f(disc->params, x[0], x[1], x[2]);
+    if (disc->element_load) /* a time step's element load s (docs/time.md (T3)) at x_q */
+      for (int j = 0; j < np; j++) fq += phi[j] * disc->element_load[(size_t)e * np + j];
     if (points) discretisation_coefficients_at(disc, e, x, &kappa, &c, beta);
     for (int i = 0; i < np; i++) {
       el->f[i] += wq * fq * phi[i];

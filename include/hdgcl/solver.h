@@ -34,6 +34,9 @@
  *             and block-Jacobi's face-block inversions work (auto: local memory
  *             when it fits)
  *   poly-degree, kappa2, beta, mu, lambda, weight   problem parameters (see hdgcl solve --help)
+ *   scheme      transient problems (docs/time.md): be | dirk2 | dirk3 | bdf2 (default dirk2)
+ *   time-step   the largest time step, > 0 (default 0.05; the step is final-time / N)
+ *   final-time  the end of the integration from t = 0, > 0 (default 1)
  */
 #ifndef HDGCL_SOLVER_H
 #define HDGCL_SOLVER_H
@@ -174,6 +177,15 @@ typedef struct hdgcl_result {
   /* Times u* was recomputed after its check refused it (device path; 0 or 1:
    * a second refusal fails the solve). */
   int ustar_retries;
+  /* A transient problem (docs/time.md): the scheme ("be", "dirk2", "dirk3",
+   * "bdf2"), time_steps steps of time_step (final_time / time_steps) from
+   * t = 0, stage_solves solves of the trace system in all.  Then iterations
+   * is their sum, iterations_max the most of one, residual the largest final
+   * residual, stages[] their sums, history the last solve's, and the errors
+   * are those at final_time.  NULL and 0 for a steady problem. */
+  const char *scheme;
+  int time_steps, stage_solves, iterations_max;
+  double time_step, final_time;
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
@@ -215,6 +227,16 @@ int hdgcl_solver_export_matrix(hdgcl_solver solver, const char *prefix);
 int hdgcl_solver_write_vtu(hdgcl_solver solver, const char *path, int subdivisions);
 
 int hdgcl_solver_destroy(hdgcl_solver *solver);
+
+/* A transient problem (docs/time.md): fn(data, solver, step, time) is called
+ * by hdgcl_solver_solve after each time step (step = 1 .. the number of
+ * steps, time its end).  During the call hdgcl_solver_solution,
+ * hdgcl_solver_result and hdgcl_solver_write_vtu see that step's solution
+ * (errors against the exact u at that time); a nonzero return stops the
+ * integration, and hdgcl_solver_solve returns it.  fn = NULL removes it;
+ * refused for a steady problem. */
+typedef int (*hdgcl_step_fn)(void *data, hdgcl_solver solver, int step, double time);
+int hdgcl_solver_set_step_callback(hdgcl_solver solver, hdgcl_step_fn fn, void *data);
 
 #ifdef __cplusplus
 }
