@@ -179,7 +179,8 @@ def check(args):
         name = spec["profiled"]
         if mine_prof.get(name, (0, 0))[0] < 1:
             raise Fail("your solve never launched %s, the kernel under test (profile: %s)" % (
-                name, ", ".join(sorted(mine_prof)) or "empty"))
+                name, ", ".join(sorted(mine_prof)) or "empty: --device ref runs no kernels, choose an "
+                "OpenCL device"))
         print("problem   %s on %s, p = %d, CG + block-jacobi (bell-i), %d trace DOFs" % (
             ship["problem"], ship["mesh"], ship["order"], ship["trace_dofs"]))
         print("device    %s (%s)" % (ship["device"]["name"], ship["device"]["platform"]))
