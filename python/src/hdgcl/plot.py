@@ -1,0 +1,100 @@
+"""Plots with matplotlib: the solution on a 2D mesh, convergence, stage times.
+
+Each function draws into `ax` (a new figure's axes when None) and returns the axes.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ._solve import Solver
+
+
+def _axes(ax: Any) -> Any:
+    if ax is None:
+        import matplotlib.pyplot as plt
+        _, ax = plt.subplots()
+    return ax
+
+
+def solution(solver: Solver, ax: Any = None, component: int = 0, shading: str = "gouraud",
+             colorbar: bool = True, **kwargs: Any) -> Any:
+    """u on a 2D mesh with tripcolor: each element drawn with its own values at its
+    vertices (shading="gouraud": linear in between; "flat": the element mean).
+    Quadrilaterals are split into two triangles.  component: which displacement component
+    for elasticity."""
+    mesh = solver.mesh
+    if mesh.dim != 2:
+        raise ValueError(f"plot.solution: a 2D mesh is needed, this one is {mesh.dim}D")
+    if shading not in ("gouraud", "flat"):
+        raise ValueError(f"shading {shading!r}: expected 'gouraud' or 'flat'")
+    ax = _axes(ax)
+    pts, cells = mesh.points, mesh.cells
+    E, k = cells.shape
+    if shading == "flat":
+        mean = solver.u_mean
+        values = mean[:, component] if mean.ndim == 2 else mean
+        tri = cells if k == 3 else np.concatenate([cells[:, [0, 1, 2]], cells[:, [0, 2, 3]]])
+        colors = values if k == 3 else np.concatenate([values, values])
+        art = ax.tripcolor(pts[:, 0], pts[:, 1], tri, facecolors=colors, **kwargs)
+    else:
+        vv = solver.u_at_vertices()
+        vv = vv[..., component] if vv.ndim == 3 else vv
+        # every element its own copy of its vertices: the solution is discontinuous
+        xy = pts[cells].reshape(-1, 2)
+        local = np.arange(E * k).reshape(E, k)
+        tri = local if k == 3 else np.concatenate([local[:, [0, 1, 2]], local[:, [0, 2, 3]]])
+        art = ax.tripcolor(xy[:, 0], xy[:, 1], tri, vv.ravel(), shading="gouraud", **kwargs)
+    ax.set_aspect("equal")
+    ax.set_title(f"{solver.result['problem']}: u, p = {solver.result['order']}")
+    if colorbar:
+        ax.figure.colorbar(art, ax=ax)
+    return ax
+
+
+def convergence(study: Mapping[str, Any] | Sequence[Mapping[str, Any]], ax: Any = None,
+                errors: Sequence[str] = ("l2_u", "l2_q", "l2_ustar")) -> Any:
+    """Errors against h on log-log axes, with the observed rate of the last refinement in
+    the legend.  study: hdgcl.convergence()'s dict (or `hdgcl solve --convergence K
+    --json` read back), or a list of result dicts."""
+    runs = study["runs"] if isinstance(study, Mapping) else list(study)
+    if len(runs) < 1:
+        raise ValueError("plot.convergence: no runs")
+    ax = _axes(ax)
+    h = np.array([r["h"] for r in runs])
+    for key in errors:
+        e = np.array([np.nan if r["errors"].get(key) is None else r["errors"][key]
+                      for r in runs])
+        label = key
+        if len(runs) > 1 and e[-1] > 0 and e[-2] > 0:
+            label += f" (rate {np.log(e[-2] / e[-1]) / np.log(h[-2] / h[-1]):.2f})"
+        ax.loglog(h, e, "o-", label=label)
+    ax.set_xlabel("h")
+    ax.set_ylabel("L2 error")
+    ax.set_title(f"{runs[0]['problem']}, p = {runs[0]['order']}")
+    ax.legend()
+    ax.grid(True, which="both", alpha=0.3)
+    return ax
+
+
+def stage_times(results: Mapping[str, Any] | Sequence[Mapping[str, Any]], ax: Any = None,
+                labels: Sequence[str] | None = None) -> Any:
+    """The stage times of one or several results (bars per stage, one colour per
+    result), in milliseconds, as `hdgcl solve` prints them."""
+    runs = [results] if isinstance(results, Mapping) else list(results)
+    if not runs:
+        raise ValueError("plot.stage_times: no results")
+    ax = _axes(ax)
+    names = [s["name"] for s in runs[0]["stages"]]
+    width = 0.8 / len(runs)
+    x = np.arange(len(names))
+    for i, r in enumerate(runs):
+        ms = [s["seconds"] * 1e3 for s in r["stages"]]
+        label = labels[i] if labels else f"{r['mesh']} p={r['order']} {r['device']['name']}"
+        ax.bar(x + i * width - 0.4 + width / 2, ms, width, label=label)
+    ax.set_xticks(x)
+    ax.set_xticklabels(names)
+    ax.set_ylabel("time (ms)")
+    ax.legend(fontsize="small")
+    return ax
