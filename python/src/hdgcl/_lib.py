@@ -201,7 +201,8 @@ def name_list(symbol: str) -> list[str]:
 
 def encode(s: str | os.PathLike, what: str) -> bytes:
     """A Python string or path as the C string the library takes."""
-    s = os.fspath(s)
+    if isinstance(s, os.PathLike):
+        s = os.fspath(s)
     if not isinstance(s, str):
         raise TypeError(f"{what}: expected a string or path, got {type(s).__name__}")
     if "\0" in s:

@@ -157,12 +157,9 @@ class Context:
         return f"<hdgcl.Context {self.device['name']}>"
 
 
-_contexts: dict[tuple, Context] = {}
-
-
 def _context_for(device: str | Context | None, options: Mapping[str, Any]) -> Context:
-    """The given Context, or one per (device, options) kept for the next solve (kernels
-    compiled once per process)."""
+    """The given Context, or a new one for this solve (as the CLI: its memory high water
+    is this solve's; pass a Context to share compiled kernels between solves)."""
     if isinstance(device, Context):
         if options:
             raise ValueError(f"option --{next(iter(options))} belongs to the context: pass it "
@@ -171,10 +168,7 @@ def _context_for(device: str | Context | None, options: Mapping[str, Any]) -> Co
     if device is not None and not isinstance(device, str):
         raise TypeError(f"device: expected a string or hdgcl.Context, got "
                         f"{type(device).__name__}")
-    key = (device, tuple(sorted((k, _option_text(k, v)) for k, v in options.items())))
-    if key not in _contexts:
-        _contexts[key] = Context(device, **options)
-    return _contexts[key]
+    return Context(device, **options)
 
 
 def _stage_rate(amount: float, seconds: float) -> float:
