@@ -10,6 +10,7 @@
 docs/python.md describes the whole package.  Failures of the library raise hdgcl.Error
 with its one-line message.
 """
+from . import plot  # matplotlib is imported by the plot functions, not here
 from ._lib import Error
 from ._mesh import Mesh
 from ._solve import (CONTEXT_OPTIONS, SOLVER_OPTIONS, Context, Solver, convergence, devices,
@@ -17,4 +18,4 @@ from ._solve import (CONTEXT_OPTIONS, SOLVER_OPTIONS, Context, Solver, convergen
 
 __version__ = version()
 __all__ = ["Error", "Mesh", "Context", "Solver", "solve", "convergence", "devices", "problems",
-           "refine_spec", "version", "SOLVER_OPTIONS", "CONTEXT_OPTIONS"]
+           "refine_spec", "version", "SOLVER_OPTIONS", "CONTEXT_OPTIONS", "plot"]
