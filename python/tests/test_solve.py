@@ -132,6 +132,21 @@ def test_context_and_solver_lifecycle():
     s.close()
     with pytest.raises(ValueError, match="closed"):
         s.solve()
+    # the C solver keeps pointers to its mesh and context: closing either closes it
+    mesh = hdgcl.Mesh.from_spec("square:2")
+    s = hdgcl.solve(mesh, device=ctx, order=1)
+    mesh.close()
+    for use in (lambda: s.solve(), lambda: s.matrix(), lambda: s.pressure):
+        with pytest.raises(ValueError, match="already closed"):
+            use()
+    with pytest.raises(ValueError, match="mesh: already closed"):
+        hdgcl.solve(mesh, device=ctx)
+    s = hdgcl.solve("square:2", device=ctx, order=1)
+    ctx.close()
+    with pytest.raises(ValueError, match="already closed"):
+        s.write_vtu("never.vtu")
+    with pytest.raises(ValueError, match="its context is closed"):
+        hdgcl.solve("square:2", device=ctx)
     with hdgcl.solve("square:2", device="ref", order=1) as r:  # the serial reference path
         assert r.context.is_reference
         assert abs(r.result["errors"]["l2_u"] - a["errors"]["l2_u"]) < 1e-10

@@ -1,8 +1,8 @@
 """Meshes: generated from a spec, read from Gmsh, built from numpy arrays or meshio."""
 from __future__ import annotations
 
-import ctypes
 import os
+import weakref
 from ctypes import POINTER, byref, c_double, c_int32
 from pathlib import Path
 from typing import Any, Mapping
@@ -55,6 +55,7 @@ class Mesh:
 
     def __init__(self, handle: "POINTER[MeshStruct]", source: str):
         self._handle = handle
+        self._solvers: weakref.WeakSet = weakref.WeakSet()  # solvers pointing to it
         self.source = source  # the spec, file or "arrays": the "mesh" of the results
 
     # --- constructors ---
@@ -311,6 +312,9 @@ class Mesh:
                                             int(version)))
 
     def close(self) -> None:
+        """Frees the mesh; the solvers using it are closed first."""
+        for solver in list(getattr(self, "_solvers", ())):
+            solver.close()
         if getattr(self, "_handle", None):
             lib.hdgcl_mesh_destroy(byref(self._handle))
             self._handle = POINTER(MeshStruct)()

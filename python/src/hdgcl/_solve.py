@@ -5,6 +5,7 @@ import ctypes
 import math
 import os
 import re
+import weakref
 from ctypes import POINTER, byref, c_char_p, c_double, c_int, c_int32, c_void_p
 from typing import Any, Mapping
 
@@ -135,6 +136,7 @@ class Context:
             raise Error(f"unknown option --{unknown[0]} (context options: "
                         f"{', '.join(CONTEXT_OPTIONS)})")
         self.handle = c_void_p()
+        self._solvers: weakref.WeakSet = weakref.WeakSet()
         o = _Options(opts)
         try:
             spec = None if device is None else encode(device, "device")
@@ -147,6 +149,9 @@ class Context:
         self.is_reference = bool(lib.hdgcl_context_is_reference(self.handle))
 
     def close(self) -> None:
+        """Frees the device; the solvers made on it are closed first."""
+        for solver in list(getattr(self, "_solvers", ())):
+            solver.close()
         if getattr(self, "handle", None):
             lib.hdgcl_context_destroy(byref(self.handle))
 
@@ -275,8 +280,14 @@ class Solver:
         context_opts, solver_opts = _split(opts)
         self.context = _context_for(device, context_opts)
         self._options = _Options(solver_opts)
+        if not self.context.handle:
+            raise ValueError("solver: its context is closed")
+        mesh._m  # raises if the mesh is closed
         check(lib.hdgcl_solver_create(self.context.handle, mesh._handle, self._options.handle,
                                       byref(self.handle)))
+        # the C solver keeps pointers to both: closing either closes it first
+        self.context._solvers.add(self)
+        mesh._solvers.add(self)
         check(lib.hdgcl_options_check_unused(self._options.handle))
         self.result: dict[str, Any] | None = None
         self._solution: dict[str, np.ndarray] = {}
@@ -292,7 +303,7 @@ class Solver:
 
     def _live(self) -> c_void_p:
         if not self.handle:
-            raise ValueError("solver: already closed")
+            raise ValueError("solver: already closed (or its mesh or context was)")
         return self.handle
 
     def _solved(self) -> Result:
@@ -319,7 +330,7 @@ class Solver:
         if not self._solution:
             r = self._solved()
             u, q, us, tr = (POINTER(c_double)() for _ in range(4))
-            check(lib.hdgcl_solver_solution(self.handle, byref(u), byref(q), byref(us),
+            check(lib.hdgcl_solver_solution(self._live(), byref(u), byref(q), byref(us),
                                             byref(tr)))
             s = self.sizes
             E, F, d = r.num_elements, self.mesh.num_faces, s["dim"]
@@ -352,7 +363,7 @@ class Solver:
         """(E, Np) pressure of an elasticity problem; hdgcl.Error for scalar ones."""
         self._solved()
         p = POINTER(c_double)()
-        check(lib.hdgcl_solver_pressure(self.handle, byref(p)))
+        check(lib.hdgcl_solver_pressure(self._live(), byref(p)))
         return np.ctypeslib.as_array(p, shape=(self.mesh.num_elements,
                                                self.sizes["Np"])).copy()
 
@@ -381,7 +392,7 @@ class Solver:
         rows, slots, nf = c_int(), c_int(), c_int()
         values, rhs = POINTER(c_double)(), POINTER(c_double)()
         columns = POINTER(c_int32)()
-        check(lib.hdgcl_solver_matrix(self.handle, byref(rows), byref(slots), byref(nf),
+        check(lib.hdgcl_solver_matrix(self._live(), byref(rows), byref(slots), byref(nf),
                                       byref(values), byref(columns), byref(rhs)))
         R, S, N = rows.value, slots.value, nf.value
         n = R * N
@@ -401,13 +412,13 @@ class Solver:
     def write_vtu(self, path: str | os.PathLike, subdivisions: int = 0) -> None:
         """ParaView file of u, q and u* (hdgcl_solver_write_vtu)."""
         self._solved()
-        check(lib.hdgcl_solver_write_vtu(self.handle, encode(path, "VTU file"),
+        check(lib.hdgcl_solver_write_vtu(self._live(), encode(path, "VTU file"),
                                          int(subdivisions)))
 
     def export_matrix(self, prefix: str | os.PathLike) -> None:
         """PREFIX.mtx and PREFIX.rhs.mtx (MatrixMarket), as --export-matrix."""
         self._solved()
-        check(lib.hdgcl_solver_export_matrix(self.handle, encode(prefix, "matrix prefix")))
+        check(lib.hdgcl_solver_export_matrix(self._live(), encode(prefix, "matrix prefix")))
 
     def close(self) -> None:
         if getattr(self, "handle", None):
