@@ -17,6 +17,15 @@ def test_devices_and_problems():
     assert hdgcl.__version__.count(".") == 2
 
 
+def test_package_version_is_the_librarys():
+    from importlib import metadata
+    try:
+        installed = metadata.version("hdgcl")
+    except metadata.PackageNotFoundError:
+        pytest.skip("hdgcl used from the source tree (PYTHONPATH), not installed")
+    assert installed == hdgcl.version()
+
+
 # (spec, E, F, Np, Np1, Nf) at order 2
 SHAPES = [("square:2", 8, 16, 6, 10, 3), ("quad:2", 4, 12, 9, 16, 3),
           ("cube:1", 6, 18, 10, 20, 6), ("hex:1", 1, 6, 27, 64, 9)]
