@@ -56,6 +56,7 @@ def test_elasticity_shapes():
         assert s.ustar.shape == (E, 2, 6) and s.trace.shape == (F, 2, 2)
         assert s.pressure.shape == (E, 3)
         assert s.u_at_vertices().shape == (E, 3, 2) and s.u_mean.shape == (E, 2)
+        assert s.ustar_at_vertices().shape == (E, 3, 2)
         A, _ = s.matrix()
         assert A.shape == (s.result["trace_dofs"],) * 2
 
@@ -69,8 +70,9 @@ def test_solution_reproduces_a_linear_u():
                          bc_default="dirichlet") as s:
             assert s.result["errors"]["l2_u"] < 1e-12
             P = m.points[m.cells]
-            np.testing.assert_allclose(s.u_at_vertices(), 1 + P[..., 0] + 2 * P[..., 1],
-                                       atol=1e-11)
+            exact = 1 + P[..., 0] + 2 * P[..., 1]
+            np.testing.assert_allclose(s.u_at_vertices(), exact, atol=1e-11)
+            np.testing.assert_allclose(s.ustar_at_vertices(), exact, atol=1e-11)
             if m.cell_type == "triangle":  # affine: the mean is the value at the centroid
                 c = P.mean(axis=1)
                 np.testing.assert_allclose(s.u_mean, 1 + c[:, 0] + 2 * c[:, 1], atol=1e-11)
@@ -190,6 +192,12 @@ def test_plots(tmp_path):
         assert ax.collections[0].get_array().size == 2 * 4  # two triangles per quad
         with pytest.raises(ValueError, match="shading"):
             plot.solution(s, shading="smooth")
+        ax = plot.solution(s, field="ustar")
+        assert "u*" in ax.get_title()
+        with pytest.raises(ValueError, match="field"):
+            plot.solution(s, field="q")
+        with pytest.raises(ValueError, match="needs 'gouraud'"):
+            plot.solution(s, field="ustar", shading="flat")
         result = s.result
     with hdgcl.solve("hex:1", order=1) as s3:
         with pytest.raises(ValueError, match="2D mesh"):

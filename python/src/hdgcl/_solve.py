@@ -263,8 +263,8 @@ class Solver:
     and degree p face bases, c = d components for elasticity:
         scalar problems  u (E, Np)     q (E, d, Np)     ustar (E, Np1)     trace (F, Nf)
         elasticity       u (E, c, Np)  q (E, c, d, Np)  ustar (E, c, Np1)  trace (F, c, Nf)
-    The values are coefficients in hdgcl's orthonormal bases (docs/formulation.md); u_mean
-    and u_at_vertices() evaluate them.
+    The values are coefficients in hdgcl's orthonormal bases (docs/formulation.md); u_mean,
+    u_at_vertices() and ustar_at_vertices() evaluate them.
     """
 
     def __init__(self, mesh: Mesh | str, device: str | Context | None = None,
@@ -378,9 +378,18 @@ class Solver:
     def u_at_vertices(self) -> np.ndarray:
         """u at each element's vertices, (E, verts_per_element) (scalar problems) or
         (E, verts_per_element, c): the element's own polynomial, so discontinuous."""
+        return self._at_vertices(self.u, self.result["order"])
+
+    def ustar_at_vertices(self) -> np.ndarray:
+        """The postprocessed u* (degree p + 1) at each element's vertices, shaped as
+        u_at_vertices()."""
+        return self._at_vertices(self.ustar, self.result["order"] + 1)
+
+    def _at_vertices(self, coefficients: np.ndarray, degree: int) -> np.ndarray:
         from ._basis import vertex_values
-        values = vertex_values(self.mesh.cell_type, self.result["order"])  # (V, Np)
-        return np.moveaxis(self.u @ values.T, -1, 1) if self.is_vector else self.u @ values.T
+        values = vertex_values(self.mesh.cell_type, degree)  # (V, N)
+        at = coefficients @ values.T  # (E, V) or (E, c, V)
+        return np.moveaxis(at, -1, 1) if self.is_vector else at
 
     def matrix(self) -> tuple[Any, np.ndarray]:
         """(A, b): the assembled trace system as a scipy.sparse CSR matrix of

@@ -19,16 +19,20 @@ def _axes(ax: Any) -> Any:
 
 
 def solution(solver: Solver, ax: Any = None, component: int = 0, shading: str = "gouraud",
-             colorbar: bool = True, **kwargs: Any) -> Any:
-    """u on a 2D mesh with tripcolor: each element drawn with its own values at its
-    vertices (shading="gouraud": linear in between; "flat": the element mean).
-    Quadrilaterals are split into two triangles.  component: which displacement component
-    for elasticity."""
+             colorbar: bool = True, field: str = "u", **kwargs: Any) -> Any:
+    """u (field="u") or the postprocessed u* (field="ustar") on a 2D mesh with tripcolor:
+    each element drawn with its own values at its vertices (shading="gouraud": linear in
+    between; "flat": u's element mean).  Quadrilaterals are split into two triangles.
+    component: which displacement component for elasticity."""
     mesh = solver.mesh
     if mesh.dim != 2:
         raise ValueError(f"plot.solution: a 2D mesh is needed, this one is {mesh.dim}D")
     if shading not in ("gouraud", "flat"):
         raise ValueError(f"shading {shading!r}: expected 'gouraud' or 'flat'")
+    if field not in ("u", "ustar"):
+        raise ValueError(f"field {field!r}: expected 'u' or 'ustar'")
+    if field == "ustar" and shading == "flat":
+        raise ValueError("shading 'flat' shows u's element means; u* needs 'gouraud'")
     ax = _axes(ax)
     pts, cells = mesh.points, mesh.cells
     E, k = cells.shape
@@ -39,7 +43,7 @@ def solution(solver: Solver, ax: Any = None, component: int = 0, shading: str = 
         colors = values if k == 3 else np.concatenate([values, values])
         art = ax.tripcolor(pts[:, 0], pts[:, 1], tri, facecolors=colors, **kwargs)
     else:
-        vv = solver.u_at_vertices()
+        vv = solver.u_at_vertices() if field == "u" else solver.ustar_at_vertices()
         vv = vv[..., component] if vv.ndim == 3 else vv
         # every element its own copy of its vertices: the solution is discontinuous
         xy = pts[cells].reshape(-1, 2)
@@ -47,7 +51,8 @@ def solution(solver: Solver, ax: Any = None, component: int = 0, shading: str = 
         tri = local if k == 3 else np.concatenate([local[:, [0, 1, 2]], local[:, [0, 2, 3]]])
         art = ax.tripcolor(xy[:, 0], xy[:, 1], tri, vv.ravel(), shading="gouraud", **kwargs)
     ax.set_aspect("equal")
-    ax.set_title(f"{solver.result['problem']}: u, p = {solver.result['order']}")
+    name = "u" if field == "u" else "u*"
+    ax.set_title(f"{solver.result['problem']}: {name}, p = {solver.result['order']}")
     if colorbar:
         ax.figure.colorbar(art, ax=ax)
     return ax
