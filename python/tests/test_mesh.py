@@ -173,3 +173,19 @@ def test_meshio_refusals(tmp_path):
     mixed = meshio.Mesh(SQ, [("triangle", TRI[:1]), ("quad", np.array([[0, 1, 2, 3]]))])
     with pytest.raises(ValueError, match="mixed cell types"):
         hdgcl.Mesh.from_meshio(mixed)
+
+
+def test_from_arrays_dimension_refusals():
+    with pytest.raises(ValueError, match="tetrahedron meshes need 3D points"):
+        hdgcl.Mesh.from_arrays(SQ, [[0, 1, 2, 3]], "tetrahedron")
+    with pytest.raises(ValueError, match=r"5 vertices per cell with 2D points \(give cell_type\)"):
+        hdgcl.Mesh.from_arrays(SQ, [[0, 1, 2, 3, 0]])
+    with pytest.raises(TypeError, match="cells: expected integers"):
+        hdgcl.Mesh.from_arrays(SQ, TRI.astype(bool))
+
+
+def test_from_meshio_without_meshio(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "meshio", None)  # import meshio raises ImportError
+    with pytest.raises(ImportError, match="needs meshio"):
+        hdgcl.Mesh.from_meshio("m.vtu")

@@ -214,3 +214,23 @@ def test_plots(tmp_path):
     with pytest.raises(ValueError, match="no results"):
         plot.stage_times([])
     plt.close("all")
+
+
+def test_option_name_types_and_plot_refusals():
+    with pytest.raises(TypeError, match="option names are strings"):
+        hdgcl.solve("square:1", options={1: 2})
+    from hdgcl import plot
+    with pytest.raises(ValueError, match="no runs"):
+        plot.convergence([])
+
+
+def test_library_not_found(tmp_path):
+    """HDGCL_LIBRARY naming a missing file is an ImportError saying so, not a crash."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, HDGCL_LIBRARY=str(tmp_path / "libnone.so"))
+    run = subprocess.run([sys.executable, "-c", "import hdgcl"], env=env,
+                         capture_output=True, text=True)
+    assert run.returncode == 1
+    assert "ImportError: HDGCL_LIBRARY=" in run.stderr and "no such file" in run.stderr

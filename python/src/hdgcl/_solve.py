@@ -463,6 +463,7 @@ def solve(mesh: Mesh | str | None = None, device: str | Context | None = None,
     """
     merged = dict(options or {})
     merged.update(kwargs)
+    merged = _normalise(merged)  # names checked before they become keywords below
     if mesh is None:
         mesh = _default_mesh(merged.get("problem", "helmholtz-sin"))
     return Solver(mesh, device, **merged).solve()
