@@ -234,3 +234,21 @@ def test_library_not_found(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 1
     assert "ImportError: HDGCL_LIBRARY=" in run.stderr and "no such file" in run.stderr
+
+
+def test_progress(tmp_path):
+    """The progress callback hears of kernel compilation on a cold (hdgcl) cache."""
+    lines = []
+    ctx = hdgcl.Context(progress=lines.append, cache_dir=tmp_path)
+    hdgcl.solve("square:1", device=ctx, order=0).close()
+    assert any(line.startswith("compiling kernels for ") for line in lines)
+    assert any(line.startswith("CG iteration 1, residual") for line in lines)
+    more = []
+    hdgcl.solve("square:1", order=0, progress=more.append, cache_dir=tmp_path).close()
+    assert more and not any("compiling" in line for line in more)  # warm now
+    with pytest.raises(TypeError, match="progress: expected a function"):
+        hdgcl.Context(progress=3)
+    with pytest.raises(ValueError, match="progress belongs to the context"):
+        hdgcl.solve("square:1", device=ctx, progress=print)
+    failing = hdgcl.Context(progress=lambda line: 1 / 0, cache_dir=tmp_path / "other")
+    hdgcl.solve("square:1", device=failing, order=0).close()  # its exception stays in Python

@@ -66,6 +66,9 @@ class Output(Structure):
 
 NUM_STAGES = 6
 
+# void (*hdgcl_progress_fn)(void *data, const char *line)
+PROGRESS_FN = ctypes.CFUNCTYPE(None, c_void_p, c_char_p)
+
 
 class Result(Structure):
     _fields_ = [("problem", c_char_p), ("device", c_char * 256), ("solver", c_char_p),
@@ -137,6 +140,7 @@ _prototypes = {
     "hdgcl_context_destroy": (c_int, [_P(c_void_p)]),
     "hdgcl_context_info": (c_int, [c_void_p, _P(DeviceInfo)]),
     "hdgcl_context_is_reference": (c_bool, [c_void_p]),
+    "hdgcl_context_set_progress": (c_int, [c_void_p, c_void_p, c_void_p]),
     # options.h
     "hdgcl_options_create": (c_int, [_P(c_void_p)]),
     "hdgcl_options_destroy": (c_int, [_P(c_void_p)]),

@@ -11,7 +11,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ._lib import (DeviceInfo, Error, Result, check, encode, lib, name_list, text)
+from ._lib import (PROGRESS_FN, DeviceInfo, Error, Result, check, encode, lib, name_list,
+                   text)
 from ._mesh import Mesh
 
 SOLVER_OPTIONS = name_list("hdgcl_solver_options")
@@ -127,9 +128,11 @@ def _split(options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 class Context:
     """One compute device (hdgcl_context_create): device is "auto" (default, or
     $HDGCL_DEVICE), "gpu", "cpu", "ref", a vendor or platform name, or "P:D".  Options:
-    no_cache, cache_dir, verbose, profile, max_device_memory."""
+    no_cache, cache_dir, verbose, profile, max_device_memory.  progress: a function
+    called with a one-line status during the long steps (kernel compilation on a cold
+    cache, the timed trials, the Krylov iterations), e.g. print."""
 
-    def __init__(self, device: str | None = None, **options: Any):
+    def __init__(self, device: str | None = None, progress: Any = None, **options: Any):
         opts = _normalise(options)
         unknown = [k for k in opts if k not in CONTEXT_OPTIONS]
         if unknown:
@@ -143,6 +146,20 @@ class Context:
             check(lib.hdgcl_context_create(spec, o.handle, byref(self.handle)))
         finally:
             o.close()
+        if progress is not None:
+            if not callable(progress):
+                self.close()
+                raise TypeError(f"progress: expected a function of one string, got "
+                                f"{type(progress).__name__}")
+
+            def relay(_data: Any, line: bytes) -> None:
+                try:
+                    progress(text(line))
+                except Exception:  # an exception cannot cross the C library
+                    pass
+            self._progress = PROGRESS_FN(relay)  # kept alive as long as the context
+            check(lib.hdgcl_context_set_progress(self.handle,
+                                                 ctypes.cast(self._progress, c_void_p), None))
         info = DeviceInfo()
         check(lib.hdgcl_context_info(self.handle, byref(info)))
         self.device = _device_dict(info)
@@ -162,10 +179,13 @@ class Context:
         return f"<hdgcl.Context {self.device['name']}>"
 
 
-def _context_for(device: str | Context | None, options: Mapping[str, Any]) -> Context:
+def _context_for(device: str | Context | None, options: Mapping[str, Any],
+                 progress: Any = None) -> Context:
     """The given Context, or a new one for this solve (as the CLI: its memory high water
     is this solve's; pass a Context to share compiled kernels between solves)."""
     if isinstance(device, Context):
+        if progress is not None:
+            raise ValueError("progress belongs to the context: pass it to hdgcl.Context(...)")
         if options:
             raise ValueError(f"option --{next(iter(options))} belongs to the context: pass it "
                              "to hdgcl.Context(...), not with a Context")
@@ -173,7 +193,7 @@ def _context_for(device: str | Context | None, options: Mapping[str, Any]) -> Co
     if device is not None and not isinstance(device, str):
         raise TypeError(f"device: expected a string or hdgcl.Context, got "
                         f"{type(device).__name__}")
-    return Context(device, **options)
+    return Context(device, progress, **options)
 
 
 def _stage_rate(amount: float, seconds: float) -> float:
@@ -268,7 +288,7 @@ class Solver:
     """
 
     def __init__(self, mesh: Mesh | str, device: str | Context | None = None,
-                 **options: Any):
+                 progress: Any = None, **options: Any):
         if isinstance(mesh, (str, os.PathLike)):
             mesh = Mesh.from_spec(mesh)
         if not isinstance(mesh, Mesh):
@@ -278,7 +298,7 @@ class Solver:
         self.handle = c_void_p()
         opts = _normalise(options)
         context_opts, solver_opts = _split(opts)
-        self.context = _context_for(device, context_opts)
+        self.context = _context_for(device, context_opts, progress)
         self._options = _Options(solver_opts)
         if not self.context.handle:
             raise ValueError("solver: its context is closed")
@@ -457,7 +477,8 @@ def solve(mesh: Mesh | str | None = None, device: str | Context | None = None,
     """Solves a problem as `hdgcl solve` does and returns the solved Solver.
 
     mesh: an hdgcl.Mesh, a spec ("square:16") or a .msh path; default the problem's own
-    (as the CLI).  device: as --device, or an hdgcl.Context.  Options by the CLI's names,
+    (as the CLI).  device: as --device, or an hdgcl.Context.  progress: a function of one
+    line (e.g. print) told of kernel compilation and trials.  Options by the CLI's names,
     as keywords (order=3, precond="jacobi", cheb_degree=4, problem_file="my.json") or in
     `options` (for names such as "problem-file" written as on the command line).
     """
