@@ -252,3 +252,28 @@ def test_progress(tmp_path):
         hdgcl.solve("square:1", device=ctx, progress=print)
     failing = hdgcl.Context(progress=lambda line: 1 / 0, cache_dir=tmp_path / "other")
     hdgcl.solve("square:1", device=failing, order=0).close()  # its exception stays in Python
+
+
+def test_roofline_of_bench(cli, tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import json
+    import subprocess
+    import matplotlib.pyplot as plt
+    from hdgcl import plot
+    path = tmp_path / "b.jsonl"
+    subprocess.run([str(cli), "bench", "--quiet", "--meshes", "square:4 quad:3", "--orders", "1",
+                    "--warmup", "0", "--repeat", "1", "--min-time", "0.01", "--copy-mib", "8",
+                    "--dgemm-batch", "100", "--json", str(path)], check=True)
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    measured = sum(1 for b in records for e in b["stages"] + b["kernels"]
+                   if e.get("flops") and e.get("bytes") and e.get("gflops"))
+    ax = plot.roofline(path)
+    ceilings = len({(b["peak"]["copy_gbs"], b["peak"]["dgemm_gflops"]) for b in records})
+    assert len(ax.lines) == ceilings + measured and measured > 0
+    assert len(ax.get_legend().get_texts()) == 2  # one entry per case
+    ax = plot.roofline(records[0])
+    assert ax.get_legend() is None
+    with pytest.raises(ValueError, match="no bench records"):
+        plot.roofline([])
+    plt.close("all")

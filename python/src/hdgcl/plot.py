@@ -1,4 +1,4 @@
-"""Plots with matplotlib: the solution on a 2D mesh, convergence, stage times.
+"""Plots with matplotlib: the solution on a 2D mesh, convergence, stage times, rooflines.
 
 Each function draws into `ax` (a new figure's axes when None) and returns the axes.
 """
@@ -102,4 +102,68 @@ def stage_times(results: Mapping[str, Any] | Sequence[Mapping[str, Any]], ax: An
     ax.set_xticklabels(names)
     ax.set_ylabel("time (ms)")
     ax.legend(fontsize="small")
+    return ax
+
+
+def _bench_records(bench: Any) -> list[Mapping[str, Any]]:
+    """hdgcl bench --json lines: a path to the file, one line's dict, or a list of them."""
+    import json
+    import os
+    if isinstance(bench, (str, os.PathLike)):
+        with open(bench, encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
+    if isinstance(bench, Mapping):
+        return [bench]
+    return list(bench)
+
+
+def roofline(bench: Any, ax: Any = None) -> Any:
+    """The roofline of `hdgcl bench --json FILE` results (the file, one line's dict, or a
+    list of them): GFLOP/s against arithmetic intensity (flop/byte) of every stage
+    (squares) and kernel (dots) with counted flops and bytes, under the ceiling
+    min(DGEMM peak, intensity x copy bandwidth) measured in the same run (one ceiling per
+    distinct peak; one colour per case)."""
+    records = [b for b in _bench_records(bench) if b.get("kind", "bench") == "bench"]
+    if not records:
+        raise ValueError("plot.roofline: no bench records")
+    ax = _axes(ax)
+    points, ceilings = [], []
+    for i, b in enumerate(records):
+        peak = b["peak"]
+        ceiling = (peak["copy_gbs"], peak["dgemm_gflops"])
+        if None not in ceiling and ceiling not in ceilings:
+            ceilings.append(ceiling)
+        run = b["run"]
+        case = f"{run['mesh']} p={run['order']}"
+        for entries, marker in ((b["stages"], "s"), (b["kernels"], "o")):
+            for e in entries:
+                if e.get("flops") and e.get("bytes") and e.get("gflops"):
+                    points.append((e["name"], i, case, e["flops"] / e["bytes"], e["gflops"],
+                                   marker))
+    xs = [p[3] for p in points] + [g / bw for bw, g in ceilings]
+    if not xs:
+        raise ValueError("plot.roofline: no stage or kernel with flops, bytes and a rate")
+    lo, hi = min(xs) / 4, max(xs) * 4
+    for bw, peak in ceilings:
+        ridge = peak / bw
+        ax.loglog([lo, ridge, hi], [lo * bw, peak, peak], "-", color="k", lw=1)
+        ax.annotate(f"copy {bw:.0f} GB/s, DGEMM {peak:.0f} GFLOP/s", (hi, peak),
+                    xytext=(-4, 3), textcoords="offset points", ha="right", fontsize=7)
+    seen = set()
+    for name, i, case, x, y, marker in points:
+        colour = f"C{i % 10}"
+        label = case if i not in seen and len(records) > 1 else None
+        seen.add(i)
+        ax.loglog([x], [y], marker, color=colour, mfc="none" if marker == "s" else colour,
+                  label=label)
+        ax.annotate(name, (x, y), xytext=(4, -3), textcoords="offset points", fontsize=6,
+                    color=colour)
+    ax.set_xlim(lo, hi)
+    ax.set_xlabel("arithmetic intensity (flop / byte)")
+    ax.set_ylabel("GFLOP/s")
+    ax.set_title(f"{records[0]['run']['device']['name']} (squares: stages; dots: kernels)",
+                 fontsize=9)
+    if len(records) > 1:
+        ax.legend(fontsize="small")
+    ax.grid(True, which="major", alpha=0.3)
     return ax
