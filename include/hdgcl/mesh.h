@@ -131,6 +131,25 @@ int hdgcl_mesh_distort(hdgcl_mesh *mesh, double amplitude);
  * (Gmsh). */
 int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh);
 
+/* A mesh from arrays of points and cells (what a program that builds or reads
+ * its mesh itself hands over; the Python package's Mesh.from_arrays):
+ *   coords      [num_vertices][dim of type]  every point a vertex of some cell
+ *   elem_verts  [num_elements][verts_per_element]  0-based point indices in the
+ *               vertex order of the reference elements above (Gmsh's); mirrored
+ *               cells are reordered, degenerate ones refused
+ *   elem_tags   [num_elements] region tags >= 0, or NULL (all 0)
+ *   face_verts  [num_tagged_faces][verts_per_face] faces (any vertex order)
+ *   face_tags   [num_tagged_faces] their boundary tags >= 1
+ * As in Gmsh files the first tag of a boundary face wins and tags on interior
+ * faces are ignored; untagged boundary faces have tag 0.  Errors name the
+ * array and the index ("mesh from arrays: cell 7 has vertex 12, out of range
+ * 0..8"). */
+int hdgcl_mesh_create_from_arrays(hdgcl_element_type type, int32_t num_vertices,
+                                  const double *coords, int32_t num_elements,
+                                  const int32_t *elem_verts, const int32_t *elem_tags,
+                                  int32_t num_tagged_faces, const int32_t *face_verts,
+                                  const int32_t *face_tags, hdgcl_mesh **mesh);
+
 /* Gmsh .msh, ASCII formats 2.2 and 4.1 and binary 4.1 (gmsh -bin):
  * triangles, quads, tets, hexes (the highest-dimensional elements form the
  * mesh; lower-dimensional elements with a physical group give face tags;
