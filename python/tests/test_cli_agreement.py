@@ -47,6 +47,8 @@ CASES = [
                   "restart": 10}),
     ("square:3", {"order": 2, "problem": "elasticity", "lambda": 10.0}),
     ("square:4", {"order": 2, "precond": "chebyshev", "cheb_degree": 3}),
+    ("square:3", {"order": 2, "problem": "heat-boundary", "scheme": "bdf2", "time_step": 0.1,
+                  "final_time": 0.3}),
 ]
 
 

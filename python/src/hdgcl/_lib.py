@@ -68,6 +68,8 @@ NUM_STAGES = 6
 
 # void (*hdgcl_progress_fn)(void *data, const char *line)
 PROGRESS_FN = ctypes.CFUNCTYPE(None, c_void_p, c_char_p)
+# hdgcl_step_fn: (data, solver, step, time) -> status
+STEP_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, c_int, c_double)
 
 
 class Result(Structure):
@@ -99,7 +101,10 @@ class Result(Structure):
                 ("lambda_min", c_double), ("lambda_max", c_double),
                 ("postprocess", c_char_p), ("postprocess_wg", c_int),
                 ("num_outputs", c_int), ("outputs", POINTER(Output)),
-                ("ustar_check", c_double), ("ustar_retries", c_int)]
+                ("ustar_check", c_double), ("ustar_retries", c_int),
+                # transient problems (docs/time.md); NULL and 0 for steady ones
+                ("scheme", c_char_p), ("time_steps", c_int), ("stage_solves", c_int),
+                ("iterations_max", c_int), ("time_step", c_double), ("final_time", c_double)]
 
 
 class ProblemInfo(Structure):
@@ -173,6 +178,7 @@ _prototypes = {
     "hdgcl_solver_export_matrix": (c_int, [c_void_p, c_char_p]),
     "hdgcl_solver_write_vtu": (c_int, [c_void_p, c_char_p, c_int]),
     "hdgcl_solver_destroy": (c_int, [_P(c_void_p)]),
+    "hdgcl_solver_set_step_callback": (c_int, [c_void_p, STEP_FN, c_void_p]),
 }
 for _name, (_restype, _argtypes) in _prototypes.items():
     _fn = getattr(lib, _name)

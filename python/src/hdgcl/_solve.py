@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ._lib import (PROGRESS_FN, DeviceInfo, Error, Result, check, encode, lib, name_list,
+from ._lib import (PROGRESS_FN, STEP_FN, DeviceInfo, Error, Result, check, encode, lib, name_list,
                    text)
 from ._mesh import Mesh
 
@@ -235,7 +235,12 @@ def _result_dict(r: Result, mesh: Mesh, device: Mapping[str, Any]) -> dict[str, 
     if r.postprocess:
         d["postprocess"] = text(r.postprocess)
         d["postprocess_wg"] = r.postprocess_wg
-    d.update({"iterations": r.iterations, "rtol": _real(r.rtol), "residual": _real(r.residual),
+    d["iterations"] = r.iterations
+    if r.scheme:  # a transient problem: iterations is the sum over its stage solves
+        d["time"] = {"scheme": text(r.scheme), "steps": r.time_steps,
+                     "time_step": _real(r.time_step), "final_time": _real(r.final_time),
+                     "stage_solves": r.stage_solves, "iterations_max": r.iterations_max}
+    d.update({"rtol": _real(r.rtol), "residual": _real(r.residual),
               "residual_history": [_real(r.history[i]) for i in range(r.history_length)]})
     errors = {k: _real(getattr(r, k)) for k in ("l2_u", "l2_q", "l2_ustar", "linf_u", "norm_u",
                                                  "norm_q", "ustar_check")}
@@ -312,14 +317,49 @@ class Solver:
         self.result: dict[str, Any] | None = None
         self._solution: dict[str, np.ndarray] = {}
 
-    def solve(self) -> "Solver":
-        check(lib.hdgcl_solver_solve(self._live()))
+    def solve(self, on_step: Any = None) -> "Solver":
+        """Solves.  A transient problem (docs/time.md) calls on_step(solver, step, time)
+        after each time step, with `result` and the solution arrays those of that step;
+        an exception it raises stops the integration and is raised here."""
+        if on_step is None:
+            check(lib.hdgcl_solver_solve(self._live()))
+        else:
+            self._solve_with_steps(on_step)
+        self._take_result()
+        return self
+
+    def _take_result(self) -> None:
         r = POINTER(Result)()
         check(lib.hdgcl_solver_result(self.handle, byref(r)))
         self._raw = r.contents
         self.result = _result_dict(self._raw, self.mesh, self.context.device)
         self._solution = {}
-        return self
+
+    def _solve_with_steps(self, on_step: Any) -> None:
+        if not callable(on_step):
+            raise TypeError(f"on_step: expected a function (solver, step, time), got "
+                            f"{type(on_step).__name__}")
+        raised: list[BaseException] = []
+
+        def step(_data: Any, _solver: Any, number: int, time: float) -> int:
+            try:
+                self._take_result()
+                on_step(self, number, time)
+                return 0
+            except BaseException as exc:  # noqa: BLE001 - handed back after the C call
+                raised.append(exc)
+                return 1  # HDGCL_ERROR_ARGUMENT: ends the integration
+
+        fn = STEP_FN(step)
+        check(lib.hdgcl_solver_set_step_callback(self._live(), fn, None))
+        try:
+            status = lib.hdgcl_solver_solve(self.handle)
+        finally:
+            lib.hdgcl_solver_set_step_callback(self.handle, STEP_FN(), None)
+            self.result = None
+        if raised:
+            raise raised[0]
+        check(status)
 
     def _live(self) -> c_void_p:
         if not self.handle:
@@ -473,7 +513,8 @@ def _default_mesh(problem: Any) -> str:
 
 
 def solve(mesh: Mesh | str | None = None, device: str | Context | None = None,
-          options: Mapping[str, Any] | None = None, **kwargs: Any) -> Solver:
+          options: Mapping[str, Any] | None = None, on_step: Any = None,
+          **kwargs: Any) -> Solver:
     """Solves a problem as `hdgcl solve` does and returns the solved Solver.
 
     mesh: an hdgcl.Mesh, a spec ("square:16") or a .msh path; default the problem's own
@@ -481,13 +522,15 @@ def solve(mesh: Mesh | str | None = None, device: str | Context | None = None,
     line (e.g. print) told of kernel compilation and trials.  Options by the CLI's names,
     as keywords (order=3, precond="jacobi", cheb_degree=4, problem_file="my.json") or in
     `options` (for names such as "problem-file" written as on the command line).
+    on_step: for a transient problem, a function (solver, step, time) called after each
+    time step (Solver.solve).
     """
     merged = dict(options or {})
     merged.update(kwargs)
     merged = _normalise(merged)  # names checked before they become keywords below
     if mesh is None:
         mesh = _default_mesh(merged.get("problem", "helmholtz-sin"))
-    return Solver(mesh, device, **merged).solve()
+    return Solver(mesh, device, **merged).solve(on_step)
 
 
 def refine_spec(spec: str, factor: int) -> str:
