@@ -41,6 +41,8 @@
 #   sh perf/gpu_machine.sh before-after  # issue 27: hdgcl bench of two builds in one run
 #                                        # (BEFORE=dir of the old hdgcl, $build the new),
 #                                        # square:80 p = 3, 9 and cube:16 p = 3, alternated, warm
+#   sh perf/gpu_machine.sh transient     # issue 28: test_time_stepping on NVIDIA, then DIRK(3,3)
+#                                        # runs (10 steps) against one backward-Euler step, per device
 #   sh perf/gpu_machine.sh elasticity    # issue 5: device tests, paper 004's manufactured solution on
 #                                        # tetrahedra: NVIDIA, reference path, PoCL
 set -u
@@ -356,4 +358,22 @@ elasticity)
       "$build/hdgcl" ref "$out/elasticity-tet-ref.jsonl" cube "${REF_MESHES:-2 4 8}" "${ORDERS:-1 2 3 4}"
   } > "$out/elasticity.log" 2>&1
   wait ;;
+transient)
+  # Issue 28 (docs/time.md): the time-stepping test with NVIDIA as the device,
+  # then heat-boundary by DIRK(3,3), 10 steps of 0.01 (30 stage solves), and
+  # one backward-Euler step of 0.1 (one solve) on the same mesh: what a stage
+  # solve costs inside a time loop against alone.  Warm (--warmup 1).
+  start=$(date +%s)
+  if HDGCL_DEVICE=nvidia HDGCL_CLI="$(pwd)/$build/hdgcl" HDGCL_TEST_DATA=tests/data \
+     "$build/test_time_stepping" > "$out/test_time_stepping-nvidia.log" 2>&1; then r=PASS; else r=FAIL; fi
+  echo "$r nvidia test_time_stepping ($(( $(date +%s) - start )) s)" | tee "$out/transient.log"
+  for run in "nvidia square:80 5" "nvidia cube:16 3" "pocl square:40 5" "pocl cube:8 3"; do
+    set -- $run
+    for scheme in "dirk3 0.01" "be 0.1"; do
+      set -- $1 $2 $3 $scheme
+      "$build/hdgcl" solve --device "$1" --problem heat-boundary --mesh "$2" --order "$3" --scheme "$4" \
+        --time-step "$5" --final-time 0.1 --warmup 1 --quiet --json "$out/transient-$1-$(echo $2 | tr : -)-p$3-$4.json" \
+        >> "$out/transient.log" 2>&1 || echo "FAIL $run $scheme" >> "$out/transient.log"
+    done
+  done ;;
 esac
