@@ -100,6 +100,10 @@ typedef struct hdg_solution {
   double *ustar; /* [num_elements][c][np1] */
   double *p;     /* [num_elements][np] pressure of the vector problems (else NULL) */
   double *history; /* relative residuals, history[0] = 1 */
+  /* The solve step starts from the trace of the unknown faces in `trace`
+   * (a time step's previous stage, docs/time.md (T5)) instead of zero; the
+   * residuals stay relative to ||b||. */
+  bool initial_guess;
   int history_length, history_capacity;
   /* Called with each residual appended (a progress line), or NULL. */
   void (*on_residual)(void *owner, int iteration, double relres);
@@ -111,6 +115,19 @@ typedef struct hdg_solution {
   double ustar_check, tip_deflection, beam_deflection;
   double stage_seconds[HDGCL_NUM_STAGES];
 } hdg_solution;
+
+/* A solve from an initial guess (initial_guess.c, docs/time.md (T5)): the
+ * operators solve A d = r0 = b - A x0 and add x0.
+ *   gather    x0 [num_unknown_faces * nfb] from sol->trace;
+ *   residual  r = b - ax0 over n values; *rtol_r = the tolerance for d relative
+ *             to ||r0|| that means rtol relative to ||b||; returns ||r0|| / ||b||
+ *             (0 when x0 is exact or b = 0);
+ *   finish    after the solve of d: sol->residual and the history recorded from
+ *             history_start on, scaled back to be relative to ||b||. */
+void initial_guess_gather(const hdg_discretisation *d, const hdg_solution *sol, double *x0);
+double initial_guess_residual(size_t n, const double *b, const double *ax0, double *r,
+                              double rtol, double *rtol_r);
+void initial_guess_finish(hdg_solution *sol, int history_start, double scale);
 
 /* Allocates the arrays of sol (zeroed) for the discretisation d. */
 int hdg_solution_create(const hdg_discretisation *d, hdg_solution *sol);

@@ -60,6 +60,7 @@ static int stage_solve(stepper *st, double t, double shift, const double *ubar) 
   d->params.param = t;
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) s->sol.stage_seconds[i] = 0.0;
   s->sol.history_length = 0; /* each stage's solve has its own history */
+  s->sol.initial_guess = true; /* from the previous stage's trace (T5) */
   HDGCL_TRY(trace_operator_assemble(&s->op));
   int status = trace_operator_solve(&s->op);
   st->iterations += s->sol.iterations;
@@ -175,6 +176,7 @@ int time_stepping_run(hdgcl_solver s) {
 done:
   record_figures(&st, steps, dt); /* of every solve so far, also after a failure */
   if (st.c0) memcpy(d->c, st.c0, sizeof(double) * ne); /* the problem's own again */
+  s->sol.initial_guess = false;
   free(st.c0);
   free(u);
   free(uprev);

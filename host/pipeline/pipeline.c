@@ -348,13 +348,64 @@ done:
   return status;
 }
 
+/* The Krylov solve from the initial guess in sol->trace (docs/time.md (T5)):
+ * A d = b - A x0 to the tolerance that means rtol relative to ||b||, then
+ * x = x0 + d; the right-hand side and the settings are restored. */
+static int krylov_solve_from_guess(device_pipeline *pl) {
+  krylov *kr = &pl->krylov;
+  size_t n = (size_t)pl->disc->num.num_unknown_faces * pl->disc->ref.sz.nfb;
+  int hstart = pl->sol->history_length;
+  double rtol = kr->set.rtol, scale = 0.0;
+  double *x0 = NULL, *r = NULL, *b = NULL;
+  hdgcl_buffer g = {0};
+  bool rhs_changed = false;
+  int status;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(n, sizeof(double), "initial guess", &x0), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(n, sizeof(double), "initial residual", &r), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(n, sizeof(double), "right-hand side", &b), done);
+  initial_guess_gather(pl->disc, pl->sol, x0);
+  HDGCL_TRY_GOTO(status, pipeline_apply(pl, x0, r), done);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_read(pl->ctx, kr->sys.rhs, 0, n * 8, b), done);
+  scale = initial_guess_residual(n, b, r, r, rtol, &kr->set.rtol);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_create(pl->ctx, n * 8, "initial guess", &g), done);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_write(pl->ctx, &g, 0, n * 8, x0), done);
+  if (scale == 0.0) { /* x0 solves it (or b = 0) */
+    kr->stats = (solve_stats){0};
+    HDGCL_TRY_GOTO(status, hdgcl_buffer_copy(pl->ctx, &g, &kr->x, n * 8), done);
+    status = krylov_record_residual(kr, 0.0);
+    goto done;
+  }
+  rhs_changed = true;
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_write(pl->ctx, &pl->assemble.rhs_buf, 0, n * 8, r), done);
+  status = krylov_solve(kr);
+  if (status == HDGCL_SUCCESS) status = vec_axpby(kr, 1.0, &g, 1.0, &kr->x);
+done:
+  kr->set.rtol = rtol;
+  if (rhs_changed) {
+    int st = hdgcl_buffer_write(pl->ctx, &pl->assemble.rhs_buf, 0, n * 8, b);
+    if (status == HDGCL_SUCCESS) status = st;
+  }
+  solve_outcome(pl, &kr->stats); /* also of a failed solve */
+  initial_guess_finish(pl->sol, hstart, scale);
+  hdgcl_buffer_release(pl->ctx, &g);
+  free(x0);
+  free(r);
+  free(b);
+  return status;
+}
+
 int pipeline_solve_trace(device_pipeline *pl) {
   double *st = pl->sol->stage_seconds;
   const hdgcl_mesh *m = pl->disc->mesh;
   size_t nfb = pl->disc->ref.sz.nfb;
   double t = hdgcl_wtime();
-  int status = krylov_solve(&pl->krylov);
-  solve_outcome(pl, &pl->krylov.stats); /* also of a failed solve */
+  int status;
+  if (pl->sol->initial_guess && pl->krylov.n > 0) {
+    status = krylov_solve_from_guess(pl);
+  } else {
+    status = krylov_solve(&pl->krylov);
+    solve_outcome(pl, &pl->krylov.stats); /* also of a failed solve */
+  }
   HDGCL_TRY(status);
   HDGCL_TRY(assembly_fix_solution(pl, &pl->assemble, &pl->krylov.x));
   st[HDGCL_STAGE_SOLVE] = hdgcl_wtime() - t;
