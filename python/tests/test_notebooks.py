@@ -110,3 +110,34 @@ def test_failing_cell_fails(tmp_path, kernel):
     with pytest.raises(nbclient.exceptions.CellExecutionError) as err:
         execute(broken, kernel)
     assert "AssertionError: arithmetic" in str(err.value)
+
+
+# the answer cells: a right answer (what any device computes: errors to about 10 digits,
+# iteration counts exactly) and a wrong one (a likely mistake)
+ANSWERS = [
+    ("lab1-convergence", "predicted_ustar_64", "6.9e-10", "1.38e-09"),  # rate p+1, not p+2
+    ("lab2-pipeline", "predicted_unknowns_32", "12032", "12288"),  # every edge, not interior
+    ("lab3-solvers", "predicted_pmg_restart10", "11", "22"),
+]
+
+
+@pytest.mark.parametrize("lab, name, right, wrong", ANSWERS, ids=[a[0] for a in ANSWERS])
+def test_answer_checker(tmp_path, kernel, lab, name, right, wrong):
+    """The answer cell's checker passes the right answer and fails a wrong one: the
+    notebook's setup, then its answer cell and the checker after it, twice."""
+    nb = nbformat.read(LABS / f"{lab}.ipynb", as_version=4)
+    setup = next(c for c in nb.cells if "def check_answer(" in c.source)
+    i = next(i for i, c in enumerate(nb.cells) if f"{name} = None" in c.source)
+    checker = nb.cells[i + 1]
+    assert name in checker.source
+    cells = [setup]
+    for value in (right, wrong):
+        cells += [nbformat.v4.new_code_cell(nb.cells[i].source.replace(
+            f"{name} = None", f"{name} = {value}")), nbformat.v4.new_code_cell(checker.source)]
+    nb.cells = cells
+    path = tmp_path / f"{lab}.ipynb"
+    nbformat.write(nb, path)
+    out = execute(path, kernel)
+    first, second = (stdout(out.cells[k]).splitlines()[-1] for k in (2, 4))
+    assert first.startswith("PASS: "), first
+    assert second.startswith("FAIL: "), second
