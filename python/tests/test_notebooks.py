@@ -14,9 +14,13 @@ import pytest
 
 from conftest import ROOT
 
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
-pytest.importorskip("ipykernel")
+try:  # required, not skipped: .ci/setup installs them (Debian), or pip install './python[test]'
+    import ipykernel  # noqa: F401  (the kernel the notebooks run on)
+    import nbclient
+    import nbformat
+except ImportError as e:
+    raise ImportError(f"{e}: the notebook tests need nbclient, nbformat and ipykernel "
+                      "(Debian: python3-nbclient python3-nbformat python3-ipykernel)") from e
 
 LABS = ROOT / "docs" / "labs"
 NOTEBOOKS = sorted(LABS.glob("lab*.ipynb"))
