@@ -404,6 +404,18 @@ int hdgcl_solver_pressure(hdgcl_solver s, const double **p) {
   return HDGCL_SUCCESS;
 }
 
+int hdgcl_solver_materials(hdgcl_solver s, const double **mu, const double **lambda) {
+  if (!s || !mu || !lambda)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_materials: NULL argument");
+  if (!s->disc.problem->vector)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "hdgcl_solver_materials: problem %s is scalar (no Lame parameters)",
+                       s->disc.problem->info.name);
+  *mu = s->disc.mu;
+  *lambda = s->disc.lambda;
+  return HDGCL_SUCCESS;
+}
+
 int hdgcl_solver_matrix(hdgcl_solver s, int *rows, int *slots, int *nf, const double **values,
                         const int32_t **columns, const double **rhs) {
   if (!s) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_matrix: NULL solver");

@@ -208,6 +208,11 @@ int hdgcl_solver_solution(hdgcl_solver solver, const double **u, const double **
  * scalar problems. */
 int hdgcl_solver_pressure(hdgcl_solver solver, const double **p);
 
+/* Vector problems: the Lame parameters of each element, mu[e] and lambda[e]
+ * (num_elements each; from the problem and --material or the user's regions),
+ * valid until the solver is destroyed; an error for scalar problems. */
+int hdgcl_solver_materials(hdgcl_solver solver, const double **mu, const double **lambda);
+
 /* The assembled trace matrix in block-ELL form (host copy, owned by the
  * solver): values [rows][slots][Nf][Nf], block columns [rows][slots] (-1 =
  * empty), right-hand side [rows*Nf].  For tests and matrix export.  For the

@@ -173,6 +173,7 @@ _prototypes = {
     "hdgcl_solver_solution": (c_int, [c_void_p, _P(_P(c_double)), _P(_P(c_double)),
                                       _P(_P(c_double)), _P(_P(c_double))]),
     "hdgcl_solver_pressure": (c_int, [c_void_p, _P(_P(c_double))]),
+    "hdgcl_solver_materials": (c_int, [c_void_p, _P(_P(c_double)), _P(_P(c_double))]),
     "hdgcl_solver_matrix": (c_int, [c_void_p, _P(c_int), _P(c_int), _P(c_int),
                                     _P(_P(c_double)), _P(_P(c_int32)), _P(_P(c_double))]),
     "hdgcl_solver_export_matrix": (c_int, [c_void_p, c_char_p]),

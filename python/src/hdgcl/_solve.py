@@ -428,6 +428,49 @@ class Solver:
                                                self.sizes["Np"])).copy()
 
     @property
+    def materials(self) -> tuple[np.ndarray, np.ndarray]:
+        """(mu, lambda), the Lame parameters of each element, (E,) each, of an elasticity
+        problem; hdgcl.Error for scalar ones."""
+        self._solved()
+        mu, lam = POINTER(c_double)(), POINTER(c_double)()
+        check(lib.hdgcl_solver_materials(self._live(), byref(mu), byref(lam)))
+        E = self.mesh.num_elements
+        return (np.ctypeslib.as_array(mu, shape=(E,)).copy(),
+                np.ctypeslib.as_array(lam, shape=(E,)).copy())
+
+    def stress_at_vertices(self) -> np.ndarray:
+        """The Cauchy stress of an elasticity problem at each element's vertices,
+        (E, verts_per_element, 3, 3): sigma = mu (H + H^T - tr(H) I) - p I from the
+        displacement gradient H (q) and the pressure p (docs/elasticity.md (E12)); in 2D
+        plane strain, sigma_zz = -lambda / (mu + lambda) p (as the VTU output)."""
+        if not self.is_vector:
+            raise Error(f"stress: problem {self.result['problem']} is scalar",
+                        "HDGCL_ERROR_ARGUMENT")
+        from ._basis import vertex_values
+        values = vertex_values(self.mesh.cell_type, self.result["order"])  # (V, Np)
+        h = np.moveaxis(self.q @ values.T, -1, 1)  # (E, V, c, d)
+        p = self.pressure @ values.T  # (E, V)
+        mu, lam = self.materials
+        d = self.mesh.dim
+        E, V = p.shape
+        sigma = np.zeros((E, V, 3, 3))
+        tr = np.trace(h, axis1=2, axis2=3)
+        sigma[:, :, :d, :d] = mu[:, None, None, None] * (h + np.swapaxes(h, 2, 3))
+        for i in range(3):
+            sigma[:, :, i, i] -= mu[:, None] * tr * (i < d) + p
+        if d == 2:
+            sigma[:, :, 2, 2] = -(lam / (mu + lam))[:, None] * p
+        return sigma
+
+    def von_mises_at_vertices(self) -> np.ndarray:
+        """The von Mises stress sqrt(3/2 s:s) (s the deviator of the stress) at each
+        element's vertices, (E, verts_per_element) (docs/elasticity.md (E16))."""
+        sigma = self.stress_at_vertices()
+        mean = np.trace(sigma, axis1=2, axis2=3) / 3.0
+        dev = sigma - mean[..., None, None] * np.eye(3)
+        return np.sqrt(1.5 * np.sum(dev * dev, axis=(2, 3)))
+
+    @property
     def u_mean(self) -> np.ndarray:
         """Mean of u over each reference element, (E,) or (E, c): u's first coefficient
         times the constant basis function; the element's mean where the element map is

@@ -20,7 +20,8 @@ def _axes(ax: Any) -> Any:
 
 def solution(solver: Solver, ax: Any = None, component: int = 0, shading: str = "gouraud",
              colorbar: bool = True, field: str = "u", **kwargs: Any) -> Any:
-    """u (field="u") or the postprocessed u* (field="ustar") on a 2D mesh with tripcolor:
+    """u (field="u"), the postprocessed u* (field="ustar") or, for elasticity, the von Mises
+    stress (field="von_mises") on a 2D mesh with tripcolor:
     each element drawn with its own values at its vertices (shading="gouraud": linear in
     between; "flat": u's element mean).  Quadrilaterals are split into two triangles.
     component: which displacement component for elasticity."""
@@ -29,10 +30,12 @@ def solution(solver: Solver, ax: Any = None, component: int = 0, shading: str = 
         raise ValueError(f"plot.solution: a 2D mesh is needed, this one is {mesh.dim}D")
     if shading not in ("gouraud", "flat"):
         raise ValueError(f"shading {shading!r}: expected 'gouraud' or 'flat'")
-    if field not in ("u", "ustar"):
-        raise ValueError(f"field {field!r}: expected 'u' or 'ustar'")
-    if field == "ustar" and shading == "flat":
-        raise ValueError("shading 'flat' shows u's element means; u* needs 'gouraud'")
+    if field not in ("u", "ustar", "von_mises"):
+        raise ValueError(f"field {field!r}: expected 'u', 'ustar' or 'von_mises'")
+    if field != "u" and shading == "flat":
+        raise ValueError(f"shading 'flat' shows u's element means; {field} needs 'gouraud'")
+    if field == "von_mises" and not solver.is_vector:
+        raise ValueError("field 'von_mises': an elasticity problem is needed")
     ax = _axes(ax)
     pts, cells = mesh.points, mesh.cells
     E, k = cells.shape
@@ -43,15 +46,18 @@ def solution(solver: Solver, ax: Any = None, component: int = 0, shading: str = 
         colors = values if k == 3 else np.concatenate([values, values])
         art = ax.tripcolor(pts[:, 0], pts[:, 1], tri, facecolors=colors, **kwargs)
     else:
-        vv = solver.u_at_vertices() if field == "u" else solver.ustar_at_vertices()
-        vv = vv[..., component] if vv.ndim == 3 else vv
+        if field == "von_mises":
+            vv = solver.von_mises_at_vertices()
+        else:
+            vv = solver.u_at_vertices() if field == "u" else solver.ustar_at_vertices()
+            vv = vv[..., component] if vv.ndim == 3 else vv
         # every element its own copy of its vertices: the solution is discontinuous
         xy = pts[cells].reshape(-1, 2)
         local = np.arange(E * k).reshape(E, k)
         tri = local if k == 3 else np.concatenate([local[:, [0, 1, 2]], local[:, [0, 2, 3]]])
         art = ax.tripcolor(xy[:, 0], xy[:, 1], tri, vv.ravel(), shading="gouraud", **kwargs)
     ax.set_aspect("equal")
-    name = "u" if field == "u" else "u*"
+    name = {"u": "u", "ustar": "u*", "von_mises": "von Mises stress"}[field]
     ax.set_title(f"{solver.result['problem']}: {name}, p = {solver.result['order']}")
     if colorbar:
         ax.figure.colorbar(art, ax=ax)
