@@ -12,8 +12,13 @@
  *   - the step callback (hdgcl_solver_set_step_callback): every step, its
  *     time and its errors, and a callback's error ends the solve; the CLI's
  *     --vtu-every series (.vtu files and the .pvd listing them);
+ *   - a user's transient problem (t in its expressions): heat-boundary
+ *     written as expressions gives the built-in's solution on the reference
+ *     path and the device; an initial condition without an exact solution
+ *     decays as it must (an integral output against exp(-2 pi^2 t)); the
+ *     example examples/heat-transient.json runs, device = reference;
  *   - bad input: a time step or final time <= 0, an unknown scheme, time
- *     options on a steady problem. */
+ *     options on a steady problem, t where it may not appear. */
 #include "cli_run.h"
 #include "core/error.h"
 #include "hdg_test.h"
@@ -219,6 +224,70 @@ static void check_cli(void) {
   rmdir(dir);
 }
 
+#define HEAT_EXACT "cos(t)*sin(pi*x)*sin(pi*y) + sin(t)*(x+y)/2"
+#define HEAT_F "(2*pi^2*cos(t) - sin(t))*sin(pi*x)*sin(pi*y) + cos(t)*(x+y)/2"
+
+static solved user_heat(hdgcl_context ctx, const char *mesh) {
+  return solve_with(ctx, mesh, "problem", "user", "transient", "true", "exact", HEAT_EXACT, "f", HEAT_F,
+                    "bc-default", "dirichlet", "order", "3", "scheme", "dirk3", "time-step", "0.1",
+                    "final-time", "0.2", "rtol", "1e-13", NULL);
+}
+
+static void check_user_problems(hdgcl_context dev, hdgcl_context ref, const char *examples) {
+  static const char *const meshes[] = {"square:3", "quad:3,perturb=0.2,seed=1"};
+  for (int m = 0; m < 2; m++) {
+    solved b = heat(ref, meshes[m], "heat-boundary", "3", "dirk3", "0.1", "0.2");
+    solved r = user_heat(ref, meshes[m]);
+    solved d = user_heat(dev, meshes[m]);
+    CHECK_OK(b.status);
+    CHECK_OK(r.status);
+    CHECK_OK(d.status);
+    if (!b.status && !r.status && !d.status) {
+      double same = solution_difference(&r, &b, 1), dr = solution_difference(&d, &r, 1);
+      printf("%s: user heat-boundary - built-in %.2e, device - reference %.2e\n", meshes[m], same, dr);
+      CHECK_MSG(same <= 1e-12, "%s: the user's problem differs from the built-in by %.2e", meshes[m], same);
+      CHECK_MSG(dr <= 1e-10, "%s: device - reference %.2e", meshes[m], dr);
+      CHECK(fabs(r.result->l2_u - b.result->l2_u) <= 1e-12 * b.result->l2_u);
+    }
+    solved_destroy(&b);
+    solved_destroy(&r);
+    solved_destroy(&d);
+  }
+  /* u0 = sin(pi x) sin(pi y), f = 0, u = 0 on the boundary: u = exp(-2 pi^2 t) u0 */
+  for (int k = 0; k < 2; k++) {
+    solved s = solve_with(k ? dev : ref, "square:4", "problem", "user", "transient", "true", "initial",
+                          "sin(pi*x)*sin(pi*y)", "bc-default", "dirichlet: 0", "order", "4",
+                          "scheme", "dirk3", "time-step", "0.005", "final-time", "0.1", "output",
+                          "integral: u", NULL);
+    CHECK_OK(s.status);
+    if (!s.status) {
+      const double pi = 3.14159265358979323846;
+      double exact = 4.0 / (pi * pi) * exp(-2.0 * pi * pi * 0.1);
+      double got = s.result->outputs[0].values[0];
+      printf("decay (%s): integral of u %.10f, exact %.10f\n", k ? "device" : "reference", got, exact);
+      CHECK_MSG(fabs(got - exact) <= 1e-4 * exact, "decay: %.10f against %.10f", got, exact);
+      CHECK(isnan(s.result->l2_u)); /* no exact solution given */
+    }
+    solved_destroy(&s);
+  }
+  /* the example problem file, through the CLI, device and reference */
+  char args[1024], out[2][64] = {"", ""};
+  for (int k = 0; k < 2; k++) {
+    snprintf(args, sizeof args,
+             "solve %s --problem-file %s/heat-transient.json --mesh square:4 --order 2 "
+             "--time-step 0.1 --final-time 1",
+             k ? "" : "--device ref", examples);
+    CHECK_MSG(cli_run(NULL, args) == 0, "%s: %s", args, cli_err);
+    const char *at = strstr(cli_out, "integral: u: integral = ");
+    CHECK_MSG(at != NULL, "no integral in %s", cli_out);
+    if (at) sscanf(at + strlen("integral: u: integral = "), "%63s", out[k]);
+  }
+  double a = atof(out[0]), b = atof(out[1]);
+  printf("heat-transient.json: integral of u at t = 1: %s (reference), %s (device)\n", out[0], out[1]);
+  CHECK_MSG(a > 0.5 && a < 1.0, "heat-transient.json: integral %g", a);
+  CHECK_MSG(fabs(a - b) <= 1e-9 * a, "heat-transient.json: device %s, reference %s", out[1], out[0]);
+}
+
 static void check_bad_input(hdgcl_context ref) {
   check_rejected(ref, "--time-step 0: must be a finite number > 0", "problem", "heat", "time-step",
                  "0", NULL);
@@ -229,6 +298,24 @@ static void check_bad_input(hdgcl_context ref) {
                  "time-step", "0.1", NULL);
   check_rejected(ref, "--scheme: problem elasticity is steady", "problem", "elasticity", "scheme",
                  "be", NULL);
+  /* a user's problem: where t may appear */
+  const char *u = "problem", *user = "user", *bc = "bc-default", *zero = "dirichlet: 0";
+  check_rejected(ref, "f uses the time t: the problem is steady (give transient = true", u, user,
+                 bc, zero, "f", "t*x", NULL);
+  check_rejected(ref, "kappa uses the time t: only the exact solution, f and the boundary data", u,
+                 user, bc, zero, "transient", "true", "initial", "x", "kappa", "1 + t", NULL);
+  check_rejected(ref, "c uses the time t", u, user, bc, zero, "transient", "true", "initial", "x",
+                 "c", "t", NULL);
+  check_rejected(ref, "transient = true: give initial (u at t = 0) or exact", u, user, bc, zero,
+                 "transient", "true", NULL);
+  check_rejected(ref, "--initial: an initial condition needs transient = true", u, user, bc, zero,
+                 "initial", "x", NULL);
+  check_rejected(ref, "--transient: 'maybe': expected true or false", u, user, bc, zero,
+                 "transient", "maybe", NULL);
+  check_rejected(ref, "--initial: 't': u at t = 0 cannot depend on t", u, user, bc, zero,
+                 "transient", "true", "initial", "t", NULL);
+  check_rejected(ref, "time stepping solves scalar problems only", u, user, "pde", "elasticity",
+                 "exact", "x, y", "bc-default", "displacement", "transient", "true", NULL);
 }
 
 /* "orders": the orders in time alone (ctest's test_time_orders, label slow:
@@ -236,7 +323,8 @@ static void check_bad_input(hdgcl_context ref) {
 int main(int argc, char **argv) {
   hdgcl_context ref = NULL;
   CHECK_OK(hdgcl_context_create("ref", NULL, &ref));
-  if (argc > 1 && strcmp(argv[1], "orders") == 0) {
+  const char *examples = argc > 1 ? argv[1] : "examples";
+  if (strcmp(examples, "orders") == 0) {
     check_time_orders(ref);
     hdgcl_context_destroy(&ref);
     CHECK_DONE();
@@ -247,6 +335,7 @@ int main(int argc, char **argv) {
   check_space_rates(ref);
   hdgcl_context dev = test_device();
   check_device(dev, ref);
+  check_user_problems(dev, ref, examples);
   hdgcl_context_destroy(&dev);
   hdgcl_context_destroy(&ref);
   CHECK_DONE();

@@ -100,21 +100,24 @@ typedef struct problem_params {
 
 /* USER_ON(pp): pp is the user's problem; USER_FN(fn)(USER_ARG(pp) args): its
  * function fn (OpenCL C 1.2 has no variadic macros): user_fn(args) in the
- * kernels, hdg_user_fn(pp.user, args) on the host.  Kernels built without a
- * user's problem get stubs, never called. */
+ * kernels, hdg_user_fn(pp.user, args) on the host.  USER_ARGT(pp) adds the
+ * time t = pp.param for the functions a transient problem's t reaches (u, f,
+ * dirichlet, flux; docs/time.md).  Kernels built without a user's problem get
+ * stubs, never called. */
 #ifdef __OPENCL_C_VERSION__
 #define USER_FN(fn) user_##fn
 #define USER_ARG(pp)
+#define USER_ARGT(pp) (pp).param,
 #ifdef HDGCL_USER_PROBLEM
 #define USER_ON(pp) ((pp).id == PROBLEM_USER)
 #else
 #define USER_ON(pp) 0
-double user_u(double x, double y, double z, double *g) { return 0.0; }
-double user_f(double x, double y, double z) { return 0.0; }
+double user_u(double t, double x, double y, double z, double *g) { return 0.0; }
+double user_f(double t, double x, double y, double z) { return 0.0; }
 void user_beta(double *b) {}
 void user_coefficients(int set, double x, double y, double z, double *kappa, double *c, double *b) {}
-double user_dirichlet(int cond, double x, double y, double z) { return 0.0; }
-double user_flux(int cond, double x, double y, double z, double nx, double ny, double nz) {
+double user_dirichlet(double t, int cond, double x, double y, double z) { return 0.0; }
+double user_flux(double t, int cond, double x, double y, double z, double nx, double ny, double nz) {
   return 0.0;
 }
 void user_elasticity_u(double mu, double lambda, const double *x, double *u, double *grad,
@@ -125,14 +128,16 @@ void user_traction(int cond, const double *x, const double *n, double *g) {}
 #endif
 #else
 struct hdg_user_problem;
-double hdg_user_u(const struct hdg_user_problem *up, double x, double y, double z, double *g);
-double hdg_user_f(const struct hdg_user_problem *up, double x, double y, double z);
+double hdg_user_u(const struct hdg_user_problem *up, double t, double x, double y, double z,
+                  double *g);
+double hdg_user_f(const struct hdg_user_problem *up, double t, double x, double y, double z);
 void hdg_user_beta(const struct hdg_user_problem *up, double *b);
 void hdg_user_coefficients(const struct hdg_user_problem *up, int set, double x, double y, double z,
                            double *kappa, double *c, double *b);
-double hdg_user_dirichlet(const struct hdg_user_problem *up, int cond, double x, double y, double z);
-double hdg_user_flux(const struct hdg_user_problem *up, int cond, double x, double y, double z,
-                     double nx, double ny, double nz);
+double hdg_user_dirichlet(const struct hdg_user_problem *up, double t, int cond, double x,
+                          double y, double z);
+double hdg_user_flux(const struct hdg_user_problem *up, double t, int cond, double x, double y,
+                     double z, double nx, double ny, double nz);
 void hdg_user_elasticity_u(const struct hdg_user_problem *up, double mu, double lambda,
                            const double *x, double *u, double *grad, double *p);
 void hdg_user_elasticity_f(const struct hdg_user_problem *up, const double *x, double *f);
@@ -142,6 +147,7 @@ void hdg_user_traction(const struct hdg_user_problem *up, int cond, const double
 #define USER_ON(pp) ((pp).id == PROBLEM_USER)
 #define USER_FN(fn) hdg_user_##fn
 #define USER_ARG(pp) (pp).user,
+#define USER_ARGT(pp) (pp).user, (pp).param,
 #endif
 
 /* Coefficient of x^i y^j z^k in the polynomial solution (all non-zero). */
@@ -192,7 +198,7 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
   const double pi = HDGCL_PI;
   double u = 0.0;
   g[0] = g[1] = g[2] = 0.0;
-  if (USER_ON(pp)) return USER_FN(u)(USER_ARG(pp) x, y, z, g);
+  if (USER_ON(pp)) return USER_FN(u)(USER_ARGT(pp) x, y, z, g);
   if (pp.id == PROBLEM_HELMHOLTZ_SIN) {
     double sx = sin(2 * pi * x), cx = cos(2 * pi * x), sy = sin(2 * pi * y), cy = cos(2 * pi * y);
     double sz = pp.dim == 3 ? sin(2 * pi * z) : 1.0, cz = pp.dim == 3 ? cos(2 * pi * z) : 0.0;
@@ -249,7 +255,7 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
 HDGCL_FN double problem_f(problem_params pp, double x, double y, double z) {
   const double pi = HDGCL_PI;
   double g[3];
-  if (USER_ON(pp)) return USER_FN(f)(USER_ARG(pp) x, y, z);
+  if (USER_ON(pp)) return USER_FN(f)(USER_ARGT(pp) x, y, z);
   /* The sine problems without problem_u's cosines (f needs no gradient):
    * the same products, so the same values, at half the transcendentals. */
   if (pp.id == PROBLEM_HELMHOLTZ_SIN) {
@@ -305,7 +311,7 @@ HDGCL_FN double problem_neumann(problem_params pp, double x, double y, double z,
 /* Dirichlet datum g_D of (F1) on a face of boundary condition `cond`. */
 HDGCL_FN double problem_dirichlet(problem_params pp, int cond, double x, double y, double z) {
   double g[3];
-  if (USER_ON(pp)) return USER_FN(dirichlet)(USER_ARG(pp) cond, x, y, z);
+  if (USER_ON(pp)) return USER_FN(dirichlet)(USER_ARGT(pp) cond, x, y, z);
   return problem_u(pp, x, y, z, g);
 }
 
@@ -313,7 +319,7 @@ HDGCL_FN double problem_dirichlet(problem_params pp, int cond, double x, double 
  * face (alpha u + kappa grad u . n = g, docs/problems.md (P2)). */
 HDGCL_FN double problem_flux(problem_params pp, int cond, double x, double y, double z, double nx,
                              double ny, double nz) {
-  if (USER_ON(pp)) return USER_FN(flux)(USER_ARG(pp) cond, x, y, z, nx, ny, nz);
+  if (USER_ON(pp)) return USER_FN(flux)(USER_ARGT(pp) cond, x, y, z, nx, ny, nz);
   return problem_neumann(pp, x, y, z, nx, ny, nz);
 }
 

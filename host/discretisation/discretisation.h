@@ -59,9 +59,10 @@ int discretisation_init(hdg_discretisation *d, int order);
  * outlive it).  Release it with discretisation_release even on failure. */
 int discretisation_create_level(const hdg_discretisation *fine, int order,
                                 hdg_discretisation *level);
-/* u [num_elements][np]: the L2 projection of the problem's exact u (at the
- * time in d->params) onto each element's basis (projection.c); scalar
- * problems (a transient problem's initial condition, docs/time.md). */
+/* u [num_elements][np]: the L2 projection onto each element's basis of a
+ * user's transient problem's initial condition, else of the problem's exact
+ * u at the time in d->params (projection.c); scalar problems (a transient
+ * problem's u at t = 0, docs/time.md). */
 int discretisation_project_exact(const hdg_discretisation *d, double *u);
 
 /* Frees what discretisation_init built, and the user's problem if owned. */

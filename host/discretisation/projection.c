@@ -1,11 +1,13 @@
-/* The L2 projection of the problem's exact solution onto each element's basis
- * (discretisation.h): a transient problem's initial condition (docs/time.md). */
+/* The L2 projection of the problem's exact solution (a user's problem: its
+ * initial condition) onto each element's basis (discretisation.h): a transient
+ * problem's u at t = 0 (docs/time.md). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/dense.h"
 #include "core/error.h"
 #include "discretisation/discretisation.h"
+#include "problem/user_problem.h"
 
 /* Per element, M u_e = b with M_ij = (phi_j, phi_i)_K and b_i = (u, phi_i)_K by
  * the load quadrature.  On a simplex the map is affine, so M = |J| M_ref and
@@ -46,7 +48,10 @@ int discretisation_project_exact(const hdg_discretisation *d, double *u) {
         goto done;
       }
       const double *phi = ref->phi_load + (size_t)q * np;
-      double w = qv->weights[q] * (affine ? 1.0 : detj), uq = problem_u(d->params, x[0], x[1], x[2], g);
+      double w = qv->weights[q] * (affine ? 1.0 : detj);
+      /* a user's transient problem: its initial condition; else the exact u at params' time */
+      double uq = d->user ? hdg_user_initial(d->user, x[0], x[1], x[2])
+                          : problem_u(d->params, x[0], x[1], x[2], g);
       for (int i = 0; i < np; i++) b[i] += w * uq * phi[i];
       if (!affine)
         for (int i = 0; i < np; i++)

@@ -163,7 +163,7 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
     }
     s->disc.params = (problem_params){.id = PROBLEM_USER, .dim = dim, .degree = *order,
                                       .mu = mu, .lambda = lambda, .user = s->disc.user};
-    return HDGCL_SUCCESS;
+    return read_time_options(s, opts);
   }
   HDGCL_TRY(hdg_problem_params(s->disc.problem, opts, *order, dim, &s->disc.params));
   return read_time_options(s, opts);

@@ -247,7 +247,7 @@ static int read_text(const char *path, char **text) {
 }
 
 static const char *const plain_keys[] = {"pde", "c", "f", "mu", "lambda", "bc-default",
-                                         "coefficients", NULL};
+                                         "coefficients", "initial", NULL};
 static const char *const vector_keys[] = {"beta", "body-force", "exact", NULL};
 
 static bool in(const char *const *list, const char *s) {
@@ -275,6 +275,10 @@ static int convert(const cJSON *root, const char *path, hdgcl_options opts) {
       status = scalar(item, path, key, o);
     } else if (strcmp(key, "kappa") == 0) {
       status = coefficient(item, path, key, o);
+    } else if (strcmp(key, "transient") == 0) { /* docs/time.md */
+      status = cJSON_IsBool(item) ? put(o, path, key, cJSON_IsTrue(item) ? "true" : "false")
+                                  : hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                                                "%s: transient: expected true or false", path);
     } else if (in(vector_keys, key)) {
       status = vector(item, path, key, ", ", o);
     } else if (strcmp(key, "exact-grad") == 0) {
@@ -308,7 +312,7 @@ static int convert(const cJSON *root, const char *path, hdgcl_options opts) {
       status = hdgcl_error(HDGCL_ERROR_ARGUMENT,
                            "%s: unknown key \"%s\" (known: pde, constants, kappa, c, f, beta, mu, "
                            "lambda, body-force, exact, exact-grad, boundary, default, regions, "
-                           "outputs, comment)",
+                           "outputs, transient, initial, comment)",
                            path, key);
     }
     if (status == HDGCL_SUCCESS) {

@@ -16,7 +16,7 @@
 
 const char *const hdg_user_problem_options[] = {HDG_USER_PROBLEM_OPTION_NAMES, NULL};
 
-static const char *const boundary_vars[] = {"x", "y", "z", "nx", "ny", "nz"};
+static const char *const boundary_vars[] = {"x", "y", "z", "nx", "ny", "nz", "t"};
 static const char *const integrand_vars[] = {"x", "y", "z", "u", "ux", "uy", "uz", "qx", "qy", "qz"};
 
 bool hdg_user_problem_requested(hdgcl_options opts) {
@@ -504,6 +504,81 @@ static int read_field(hdg_user_problem *up, const sources *src, const char *key,
   return parse_field(up, text, what, e);
 }
 
+/* Refuses t in e unless `allowed` (the problem is transient and e is one of
+ * the exact solution, the source and the boundary data). */
+static int check_time(const hdg_user_problem *up, const hdg_expr *e, const char *what, bool allowed) {
+  if (!e || !hdg_expr_uses(e, USER_T)) return HDGCL_SUCCESS;
+  if (!up->problem.transient)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "%s uses the time t: the problem is steady (give transient = true; "
+                       "docs/time.md)",
+                       what);
+  if (!allowed)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "%s uses the time t: only the exact solution, f and the boundary data "
+                       "may depend on t (docs/time.md)",
+                       what);
+  return HDGCL_SUCCESS;
+}
+
+/* "transient" and "initial" (docs/time.md), then where the time t may appear. */
+static int read_time(hdg_user_problem *up, const sources *src) {
+  char what[300];
+  const char *text = lookup(src, "transient", what, sizeof what);
+  if (text) {
+    if (!strcmp(text, "true") || !strcmp(text, "1"))
+      up->problem.transient = true;
+    else if (strcmp(text, "false") && strcmp(text, "0"))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s': expected true or false", what, text);
+  }
+  text = lookup(src, "initial", what, sizeof what);
+  if (text) {
+    if (!up->problem.transient)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: an initial condition needs transient = true",
+                         what);
+    HDGCL_TRY(parse_field(up, text, what, &up->initial));
+    if (hdg_expr_uses(up->initial, USER_T))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: '%s': u at t = 0 cannot depend on t", what, text);
+  }
+  if (up->problem.transient && up->problem.vector)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "transient = true: time stepping solves scalar problems only (pde = scalar)");
+  if (up->problem.transient && !up->initial && !up->has_exact)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "transient = true: give initial (u at t = 0) or exact (docs/time.md)");
+  /* t: in the exact solution, f and the boundary values; nowhere else */
+  for (int c = 0; c < 3; c++) {
+    HDGCL_TRY(check_time(up, up->exact[c], "exact", !up->problem.vector));
+    for (int k = 0; k < 3; k++) HDGCL_TRY(check_time(up, up->exact_grad[c][k], "exact-grad", !up->problem.vector));
+    HDGCL_TRY(check_time(up, up->beta[c], "beta", false));
+    HDGCL_TRY(check_time(up, up->force[c], "body-force", false));
+  }
+  HDGCL_TRY(check_time(up, up->f, "f", true));
+  HDGCL_TRY(check_time(up, up->c, "c", false));
+  HDGCL_TRY(check_time(up, up->mu, "mu", false));
+  HDGCL_TRY(check_time(up, up->lambda, "lambda", false));
+  HDGCL_TRY(check_time(up, up->kappa.scalar, "kappa", false));
+  for (int k = 0; k < 3; k++)
+    for (int l = 0; l < 3; l++) HDGCL_TRY(check_time(up, up->kappa.m[k][l], "kappa", false));
+  for (int i = 0; i < up->num_conditions; i++) {
+    const hdg_user_condition *bc = &up->conditions[i];
+    snprintf(what, sizeof what, "the boundary condition on %s", bc->tags[0] ? bc->tags : "the default");
+    for (int c = 0; c < 3; c++) HDGCL_TRY(check_time(up, bc->value[c], what, !up->problem.vector));
+    HDGCL_TRY(check_time(up, bc->alpha, what, false));
+  }
+  for (int i = 0; i < up->num_regions; i++) {
+    const hdg_user_region *r = &up->regions[i];
+    snprintf(what, sizeof what, "region %s", r->tag);
+    HDGCL_TRY(check_time(up, r->kappa.scalar, what, false));
+    for (int k = 0; k < 3; k++)
+      for (int l = 0; l < 3; l++) HDGCL_TRY(check_time(up, r->kappa.m[k][l], what, false));
+    HDGCL_TRY(check_time(up, r->c, what, false));
+    HDGCL_TRY(check_time(up, r->mu, what, false));
+    HDGCL_TRY(check_time(up, r->lambda, what, false));
+  }
+  return HDGCL_SUCCESS;
+}
+
 /* True if the scalar PDE's kappa, c or beta (or a region's) depends on x, y, z. */
 static bool coefficients_vary(const hdg_user_problem *up) {
   if (up->problem.vector) return false;
@@ -638,6 +713,7 @@ int hdg_user_problem_create(hdgcl_options opts, hdg_user_problem **out) {
   HDGCL_TRY_GOTO(status, read_regions(up, &src), fail);
   HDGCL_TRY_GOTO(status, read_outputs(up, &src), fail);
   HDGCL_TRY_GOTO(status, read_sampling(up, &src), fail);
+  HDGCL_TRY_GOTO(status, read_time(up, &src), fail);
   /* Traction data make the elasticity trace system nonsymmetric (as elasticity-mixed), and so
    * do per-component faces, whose free components are traction rows ((E13), (P4)). */
   for (int i = 0; i < up->num_conditions; i++) {
@@ -678,6 +754,7 @@ void hdg_user_problem_destroy(hdg_user_problem **upp) {
     hdg_expr_destroy(&r->lambda);
   }
   for (int i = 0; i < HDG_USER_MAX_OUTPUTS; i++) hdg_expr_destroy(&up->outputs[i].integrand);
+  hdg_expr_destroy(&up->initial);
   free(up);
   *upp = NULL;
 }
@@ -920,20 +997,23 @@ static void point(double *v, double x, double y, double z) {
   v[1] = y;
   v[2] = z;
   v[3] = v[4] = v[5] = 0.0;
+  v[USER_T] = 0.0;
 }
 
-double hdg_user_u(const hdg_user_problem *up, double x, double y, double z, double *g) {
+double hdg_user_u(const hdg_user_problem *up, double t, double x, double y, double z, double *g) {
   double v[USER_NUM_BOUNDARY_VARS];
   point(v, x, y, z);
+  v[USER_T] = t;
   g[0] = g[1] = g[2] = 0.0;
   if (!up->has_exact) return 0.0;
   for (int k = 0; k < up->dim; k++) g[k] = hdg_expr_eval(up->exact_grad[0][k], v);
   return hdg_expr_eval(up->exact[0], v);
 }
 
-double hdg_user_f(const hdg_user_problem *up, double x, double y, double z) {
+double hdg_user_f(const hdg_user_problem *up, double t, double x, double y, double z) {
   double v[USER_NUM_BOUNDARY_VARS];
   point(v, x, y, z);
+  v[USER_T] = t;
   return up->f ? hdg_expr_eval(up->f, v) : 0.0; /* elasticity: no scalar load */
 }
 
@@ -970,18 +1050,26 @@ static double exact_flux(const hdg_user_problem *up, const double *v) {
   return hdg_expr_eval(up->kappa.scalar, v) * s;
 }
 
-double hdg_user_dirichlet(const hdg_user_problem *up, int cond, double x, double y, double z) {
+double hdg_user_dirichlet(const hdg_user_problem *up, double t, int cond, double x, double y,
+                          double z) {
   double v[USER_NUM_BOUNDARY_VARS];
   point(v, x, y, z);
+  v[USER_T] = t;
   const hdg_user_condition *bc = &up->conditions[cond];
   return bc->value[0] ? hdg_expr_eval(bc->value[0], v) : hdg_expr_eval(up->exact[0], v);
 }
 
-double hdg_user_flux(const hdg_user_problem *up, int cond, double x, double y, double z, double nx,
-                     double ny, double nz) {
-  double v[USER_NUM_BOUNDARY_VARS] = {x, y, z, nx, ny, nz};
+double hdg_user_flux(const hdg_user_problem *up, double t, int cond, double x, double y, double z,
+                     double nx, double ny, double nz) {
+  double v[USER_NUM_BOUNDARY_VARS] = {x, y, z, nx, ny, nz, t};
   const hdg_user_condition *bc = &up->conditions[cond];
   return bc->value[0] ? hdg_expr_eval(bc->value[0], v) : exact_flux(up, v);
+}
+
+double hdg_user_initial(const hdg_user_problem *up, double x, double y, double z) {
+  double v[USER_NUM_BOUNDARY_VARS], g[3];
+  point(v, x, y, z);
+  return up->initial ? hdg_expr_eval(up->initial, v) : hdg_user_u(up, 0.0, x, y, z, g);
 }
 
 double hdg_user_robin_alpha(const hdg_user_problem *up, int cond, const double *x) {

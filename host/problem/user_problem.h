@@ -29,7 +29,8 @@
  * NULL-terminated. */
 #define HDG_USER_PROBLEM_OPTION_NAMES                                                            \
   "problem-file", "pde", "constants", "kappa", "c", "f", "beta", "mu", "lambda", "body-force",   \
-      "exact", "exact-grad", "bc", "bc-default", "region", "output", "coefficients"
+      "exact", "exact-grad", "bc", "bc-default", "region", "output", "coefficients", "transient",   \
+      "initial"
 extern const char *const hdg_user_problem_options[];
 
 #define HDG_USER_MAX_CONDITIONS 64 /* boundary conditions (face_cond is int8) */
@@ -50,8 +51,10 @@ enum { USER_OUT_FLUX = 0, USER_OUT_INTEGRAL, USER_OUT_POINT, USER_OUT_REACTION, 
 
 /* Variables of the expressions: coefficients and sources see x, y, z;
  * boundary data also the outward unit normal nx, ny, nz; integrals also the
- * solution u, its gradient ux, uy, uz and the flux q = -kappa grad u. */
-enum { USER_X = 0, USER_Y, USER_Z, USER_NX, USER_NY, USER_NZ, USER_NUM_BOUNDARY_VARS };
+ * solution u, its gradient ux, uy, uz and the flux q = -kappa grad u.  A
+ * transient problem's exact solution, source and boundary data also see the
+ * time t (docs/time.md); nothing else may. */
+enum { USER_X = 0, USER_Y, USER_Z, USER_NX, USER_NY, USER_NZ, USER_T, USER_NUM_BOUNDARY_VARS };
 enum { USER_U = 3, USER_UX, USER_UY, USER_UZ, USER_QX, USER_QY, USER_QZ, USER_NUM_INTEGRAND_VARS };
 
 typedef struct hdg_user_condition {
@@ -101,6 +104,7 @@ typedef struct hdg_user_problem {
   hdg_expr *mu, *lambda, *force[3];   /* elasticity */
   hdg_expr *exact[3], *exact_grad[3][3]; /* exact solution (NULL: none) */
   bool has_exact;
+  hdg_expr *initial;     /* transient: u at t = 0 (NULL: the exact solution's) */
   int num_conditions;    /* the default, if any, is the last */
   bool has_default;
   hdg_user_condition conditions[HDG_USER_MAX_CONDITIONS];
@@ -146,6 +150,9 @@ int hdg_user_element_set(const hdg_user_problem *up, const hdgcl_mesh *mesh, int
 
 /* Robin alpha at a boundary point of condition cond (0 for other kinds). */
 double hdg_user_robin_alpha(const hdg_user_problem *up, int cond, const double *x);
+/* A transient problem's u at t = 0 at (x, y, z): its "initial" expression, else
+ * its exact solution at t = 0 (docs/time.md). */
+double hdg_user_initial(const hdg_user_problem *up, double x, double y, double z);
 
 /* The OpenCL C prelude defining HDGCL_USER_PROBLEM and the user_* functions
  * cl/fem/problems.h calls (malloc'd; user_problem_emit.c). */

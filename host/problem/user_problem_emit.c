@@ -39,7 +39,7 @@ static void add(text *t, const char *fmt, ...) {
   t->len += (size_t)n;
 }
 
-static const char *const cvars[] = {"x", "y", "z", "nx", "ny", "nz"};
+static const char *const cvars[] = {"x", "y", "z", "nx", "ny", "nz", "t"};
 
 /* Appends the expression's OpenCL C (or "0.0" for NULL). */
 static void expr(text *t, const hdg_expr *e) {
@@ -79,7 +79,7 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
   add(&t, "/* The user's problem %s (host/problem/user_problem_emit.c) */\n", up->source);
   add(&t, "#define HDGCL_USER_PROBLEM 1\n");
   /* Scalar PDE. */
-  add(&t, "double user_u(double x, double y, double z, double *g) {\n");
+  add(&t, "double user_u(double t, double x, double y, double z, double *g) {\n  (void)t;\n");
   for (int k = 0; k < 3; k++) {
     add(&t, "  g[%d] = ", k);
     expr(&t, up->has_exact && !up->problem.vector ? up->exact_grad[0][k] : NULL);
@@ -88,7 +88,7 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
   add(&t, "  return ");
   expr(&t, up->has_exact && !up->problem.vector ? up->exact[0] : NULL);
   add(&t, ";\n}\n");
-  add(&t, "double user_f(double x, double y, double z) {\n  return ");
+  add(&t, "double user_f(double t, double x, double y, double z) {\n  (void)t;\n  return ");
   expr(&t, up->f);
   add(&t, ";\n}\n");
   add(&t, "void user_beta(double *b) {\n");
@@ -127,7 +127,7 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
     add(&t, "}\n");
   }
   /* Boundary data: one case per condition. */
-  add(&t, "double user_dirichlet(int cond, double x, double y, double z) {\n"
+  add(&t, "double user_dirichlet(double t, int cond, double x, double y, double z) {\n  (void)t;\n"
           "  const double nx = 0.0, ny = 0.0, nz = 0.0;\n  (void)nx; (void)ny; (void)nz;\n"
           "  switch (cond) {\n");
   for (int i = 0; i < up->num_conditions; i++) {
@@ -138,7 +138,8 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
     add(&t, ";\n");
   }
   add(&t, "  }\n  return 0.0;\n}\n");
-  add(&t, "double user_flux(int cond, double x, double y, double z, double nx, double ny, double nz) {\n"
+  add(&t, "double user_flux(double t, int cond, double x, double y, double z, double nx, double ny, "
+          "double nz) {\n  (void)t;\n"
           "  switch (cond) {\n");
   for (int i = 0; i < up->num_conditions; i++) {
     const hdg_user_condition *bc = &up->conditions[i];
