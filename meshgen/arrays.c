@@ -88,20 +88,15 @@ static int check_used(const hdgcl_mesh *m) {
   return HDGCL_SUCCESS;
 }
 
+/* hdgcl_mesh_orient_elements, its refusal named as a cell of the arrays. */
 static int orient(hdgcl_mesh *m) {
-  for (int32_t e = 0; e < m->num_elements; e++) {
-    hdgcl_element_state state = hdgcl_mesh_element_state(m, e);
-    if (state == HDGCL_ELEMENT_INVERTED) {
-      hdgcl_mesh_element_mirror(m, e);
-      state = hdgcl_mesh_element_state(m, e);
-    }
-    if (state != HDGCL_ELEMENT_VALID)
-      return hdgcl_error(HDGCL_ERROR_MESH,
-                         "mesh from arrays: cell %d (%s) is degenerate (zero %s, or a collapsed "
-                         "or twisted shape)",
-                         (int)e, hdgcl_element_type_name(m->type), m->dim == 2 ? "area" : "volume");
-  }
-  return HDGCL_SUCCESS;
+  int32_t e;
+  int status = hdgcl_mesh_orient_elements(m, &e);
+  if (status == HDGCL_SUCCESS || e < 0) return status;
+  return hdgcl_error(HDGCL_ERROR_MESH,
+                     "mesh from arrays: cell %d (%s) is degenerate (zero %s, or a collapsed "
+                     "or twisted shape)",
+                     (int)e, hdgcl_element_type_name(m->type), m->dim == 2 ? "area" : "volume");
 }
 
 static int topology(hdgcl_mesh *m) {

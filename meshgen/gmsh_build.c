@@ -106,23 +106,18 @@ static int check_planar(const gmsh_content *c, const gmsh_element_list *body, in
   return HDGCL_SUCCESS;
 }
 
-/* Mirrors inverted elements; refuses degenerate ones. */
+/* Mirrors inverted elements; refuses degenerate ones (hdgcl_mesh_orient_elements),
+ * naming the file's element. */
 static int orient(hdgcl_mesh *mesh, const gmsh_content *c, const gmsh_element_list *body,
                   int gmsh_type, const char *path) {
-  for (int32_t e = 0; e < mesh->num_elements; e++) {
-    hdgcl_element_state state = hdgcl_mesh_element_state(mesh, e);
-    if (state == HDGCL_ELEMENT_INVERTED) {
-      hdgcl_mesh_element_mirror(mesh, e);
-      state = hdgcl_mesh_element_state(mesh, e);
-    }
-    if (state != HDGCL_ELEMENT_VALID)
-      return hdgcl_error(HDGCL_ERROR_MESH,
-                         "%s%s: %s %lld is degenerate (zero %s, or a collapsed or twisted "
-                         "shape: its Jacobian is not of one sign at the corners)",
-                         path, gmsh_where(c, body->lines[e]).text, gmsh_type_name(gmsh_type),
-                         (long long)body->numbers[e], mesh->dim == 2 ? "area" : "volume");
-  }
-  return HDGCL_SUCCESS;
+  int32_t e;
+  int status = hdgcl_mesh_orient_elements(mesh, &e);
+  if (status == HDGCL_SUCCESS || e < 0) return status;
+  return hdgcl_error(HDGCL_ERROR_MESH,
+                     "%s%s: %s %lld is degenerate (zero %s, or a collapsed or twisted "
+                     "shape: its Jacobian is not of one sign at the corners)",
+                     path, gmsh_where(c, body->lines[e]).text, gmsh_type_name(gmsh_type),
+                     (long long)body->numbers[e], mesh->dim == 2 ? "area" : "volume");
 }
 
 static int topology(hdgcl_mesh *mesh, const gmsh_content *c, const gmsh_element_list *body,
