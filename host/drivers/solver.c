@@ -289,8 +289,6 @@ solver_settings solver_krylov_settings(const struct hdgcl_solver_s *s) {
                            .nonsymmetric = s->disc.nonsymmetric};
 }
 
-static void figures_to_result(const hdg_solution *sol, hdgcl_result *r);
-
 /* The figures of a solve that s->sol and s->result share, both ways. */
 #define SOLUTION_FIGURES(X)                                                                        \
   X(iterations) X(residual) X(l2_u) X(l2_q) X(l2_ustar) X(linf_u) X(norm_u) X(norm_q) X(l2_p)     \
@@ -303,8 +301,6 @@ static void figures_to_solution(const hdgcl_result *r, hdg_solution *sol) {
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) sol->stage_seconds[i] = r->stages[i].seconds;
 }
 
-void solver_figures_to_result(hdgcl_solver s) { figures_to_result(&s->sol, &s->result); }
-
 static void figures_to_result(const hdg_solution *sol, hdgcl_result *r) {
 #define COPY(f) r->f = sol->f;
   SOLUTION_FIGURES(COPY)
@@ -313,6 +309,8 @@ static void figures_to_result(const hdg_solution *sol, hdgcl_result *r) {
   r->history = sol->history;
   r->history_length = sol->history_length;
 }
+
+void solver_figures_to_result(hdgcl_solver s) { figures_to_result(&s->sol, &s->result); }
 
 /* One solve by the trace operator, either implementation (the device
  * pipeline or the reference path): assemble, solve, recover.  Both write the
