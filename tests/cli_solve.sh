@@ -37,6 +37,27 @@ expect_error() {
   && grep -q "CG + chebyshev" "$dir/out" && grep -q "Chebyshev 3 steps" "$dir/out" \
   && grep -q "per iteration" "$dir/out" && ok "chebyshev summary" || { bad "chebyshev summary"; cat "$dir/out"; }
 
+# Chebyshev's fused step (chebyshev_bj_step: product, residual, block-Jacobi
+# and update in one launch) does the four launches' arithmetic in the same
+# order: the same iterations, residuals and errors to the last bit, with the
+# separate launches forced by HDGCL_CHEB_UNFUSED.
+same_unfused() {
+  name=$1; shift
+  "$cli" solve "$@" --quiet --json "$dir/fused.json" \
+    && HDGCL_CHEB_UNFUSED=1 "$cli" solve "$@" --quiet --json "$dir/unfused.json" \
+    && python3 - "$dir/fused.json" "$dir/unfused.json" <<'PY' && ok "$name" || bad "$name"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for k in ("iterations", "residual", "errors", "residual_history"):
+    assert a.get(k) == b.get(k), (k, a.get(k), b.get(k))
+assert a["iterations"] > 0 and a["errors"]["l2_u"] > 0 and len(a["residual_history"]) > 1
+PY
+}
+same_unfused "chebyshev fused = unfused" --mesh square:4 --order 3 --precond chebyshev --rtol 1e-12 --history
+same_unfused "chebyshev fused = unfused, bell" --mesh quad:3 --order 2 --precond chebyshev --format bell --history
+same_unfused "pmg fused = unfused" --mesh square:4 --order 3 --precond pmg --rtol 1e-12 --history
+same_unfused "pmg fused = unfused, tetrahedra" --mesh cube:2 --order 2 --precond pmg --history
+
 "$cli" solve --mesh square:4 --order 2 --precond pmg --json "$dir/pmg.json" > "$dir/out" 2>&1 \
   && grep -q "CG + pmg" "$dir/out" && grep -q "preconditioner setup" "$dir/out" \
   && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['precond']=='pmg' and d['iterations']>0 and d['precond_seconds']>0" "$dir/pmg.json" \

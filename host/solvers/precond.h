@@ -61,6 +61,10 @@ int precond_pmg_mode_map(hdgcl_shape shape, int pf, int pc, int32_t *map, int nf
 int precond_pmg_block_map(hdgcl_shape shape, int pf, int pc, int ncomp, int32_t *map);
 /* Device bytes of the p-multigrid preconditioner (precond_pmg.c). */
 uint64_t precond_pmg_bytes(const linear_system *sys, const solver_settings *set);
+/* The inverted face blocks ([rows][nf][nf], row-major) of a face block-Jacobi
+ * preconditioner made by precond_block_jacobi_create, valid after its setup;
+ * NULL for any other preconditioner. */
+const hdgcl_buffer *precond_block_jacobi_inverses(const precond *pc);
 /* Face blocks per work-group of block-Jacobi's local-memory setup (BJ_FACES). */
 int precond_block_jacobi_faces(hdgcl_context ctx, int nf);
 

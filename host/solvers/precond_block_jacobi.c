@@ -71,6 +71,11 @@ static void destroy(krylov *kr, precond *pc) {
   pc->data = NULL;
 }
 
+const hdgcl_buffer *precond_block_jacobi_inverses(const precond *pc) {
+  const block_jacobi *b = pc->apply == apply ? pc->data : NULL;
+  return b ? &b->binv : NULL;
+}
+
 int precond_block_jacobi_create(krylov *kr, precond *pc) {
   *pc = (precond){.name = "block-jacobi", .setup = setup, .apply = apply,
                   .apply_dot2 = apply_dot2, .counts = counts, .destroy = destroy,

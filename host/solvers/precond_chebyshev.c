@@ -69,11 +69,16 @@
 #define CHEB_ARNOLDI_STEPS 12 /* nonsymmetric: Arnoldi steps of the interval estimate */
 #define CHEB_ARNOLDI_RATIO 5.0 /* nonsymmetric: lambda_max / lambda_min (docs/solvers.md) */
 #define CHEB_MAX_DEGREE 400
+#define CHEB_FUSED_WG 256 /* work-items per group of chebyshev_bj_step (at most) */
 
 typedef struct chebyshev {
   precond inner;
   cl_kernel first, step;
   hdgcl_buffer w, d, res; /* M^-1 res, search direction, residual */
+  /* Inner face block-Jacobi in double precision: each step one launch of
+   * chebyshev_bj_step (apply_fused), `res` then the second iterate buffer. */
+  cl_kernel fused;
+  size_t fused_wg; /* work-items per group: whole faces */
   double lmin, lmax;
   int degree;      /* inner applications per apply */
   bool solve_mode; /* degree and interval from the estimate (see CHEB_SOLVE_EPS) */
@@ -261,8 +266,43 @@ static int setup(krylov *kr, precond *pc) {
   return HDGCL_SUCCESS;
 }
 
+/* The steps of apply, each one launch of chebyshev_bj_step
+ * (cl/solvers/precond_chebyshev.c): the same arithmetic in the same order,
+ * without the launches of the separate product, residual and inner apply
+ * (on small levels of p-multigrid and its coarse solve the launches, not the
+ * bytes, set the time).  The iterates alternate between z and c->res, the
+ * first one placed so that the last lands in z. */
+static int apply_fused(krylov *kr, chebyshev *c, const hdgcl_buffer *r, hdgcl_buffer *z) {
+  double theta = 0.5 * (c->lmax + c->lmin), delta = 0.5 * (c->lmax - c->lmin);
+  double sigma = theta / delta, rho_prev = 1.0 / sigma;
+  const hdgcl_buffer *binv = precond_block_jacobi_inverses(&c->inner);
+  const hdgcl_buffer *iterate[2] = {z, &c->res};
+  int out = (c->degree - 1) % 2; /* iterate[out] holds the newest iterate */
+  size_t groups = ((size_t)kr->n + c->fused_wg - 1) / c->fused_wg;
+  for (int i = 0; i < c->degree; i++) {
+    cl_int first = i == 0;
+    double c1 = 0.0, c2 = 1.0 / theta;
+    if (!first) {
+      double rho = 1.0 / (2.0 * sigma - rho_prev);
+      c1 = rho * rho_prev;
+      c2 = 2.0 * rho / delta;
+      rho_prev = rho;
+    }
+    const hdgcl_buffer *in = iterate[out], *to = first ? iterate[out] : iterate[1 - out];
+    hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(first), HDGCL_ARG(c1), HDGCL_ARG(c2),
+                     HDGCL_ARG(kr->sys.block_cols->mem), HDGCL_ARG(kr->sys.values->mem),
+                     HDGCL_ARG(binv->mem), HDGCL_ARG(r->mem), HDGCL_ARG(in->mem),
+                     HDGCL_ARG(c->d.mem), HDGCL_ARG(to->mem),
+                     HDGCL_ARG_LOCAL(c->fused_wg * sizeof(double))};
+    HDGCL_TRY(krylov_launch(kr, c->fused, 12, a, groups * c->fused_wg, c->fused_wg));
+    if (!first) out = 1 - out;
+  }
+  return HDGCL_SUCCESS;
+}
+
 static int apply(krylov *kr, precond *pc, const hdgcl_buffer *r, hdgcl_buffer *z) {
   chebyshev *c = pc->data;
+  if (c->fused) return apply_fused(kr, c, r, z);
   double theta = 0.5 * (c->lmax + c->lmin), delta = 0.5 * (c->lmax - c->lmin);
   double sigma = theta / delta, rho_prev = 1.0 / sigma, first = 1.0 / theta;
   HDGCL_TRY(c->inner.apply(kr, &c->inner, r, &c->w));
@@ -300,6 +340,13 @@ static void counts(const krylov *kr, const precond *pc, double *flops, double *b
    * product, the residual (n, 24 n) and the update (4 n, 40 n). */
   *flops = k * fi + n + (k - 1) * (fa + n + 4 * n);
   *bytes = k * bi + 24 * n + (k - 1) * (ba + 24 * n + 40 * n);
+  if (c->fused) { /* one pass a step (chebyshev_bj_step): the inverse blocks
+                   * (8 n nf) and the product without its result written, r
+                   * read, d read and written, z_in's own rows read, z_out
+                   * written; the first step reads r, writes d and z_out */
+    double inv = 8.0 * n * kr->sys.nf;
+    *bytes = inv + 24 * n + (k - 1) * (ba - 8 * n + inv + 40 * n);
+  }
 }
 
 static void destroy(krylov *kr, precond *pc) {
@@ -308,6 +355,7 @@ static void destroy(krylov *kr, precond *pc) {
   precond_destroy(kr, &c->inner);
   if (c->first) clReleaseKernel(c->first);
   if (c->step) clReleaseKernel(c->step);
+  if (c->fused) clReleaseKernel(c->fused);
   if (c->to_float) clReleaseKernel(c->to_float);
   if (c->spmv_mixed) clReleaseKernel(c->spmv_mixed);
   hdgcl_buffer_release(kr->ctx, &c->fvalues);
@@ -357,6 +405,16 @@ int precond_chebyshev_create_degree(krylov *kr, int degree, int inner,
     HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernel_name(SPMV_BELL_MIXED), &c->spmv_mixed));
     HDGCL_TRY(hdgcl_buffer_create(kr->ctx, entries * 4, "Chebyshev single-precision matrix",
                                   &c->fvalues));
+  }
+  /* The fused steps where the inner preconditioner is face block-Jacobi, the
+   * products double and a group of whole faces fits the device. */
+  int nf = kr->sys.nf;
+  size_t wg = (size_t)hdgcl_faces_per_group(kr->ctx->info.max_work_group, CHEB_FUSED_WG, nf) * nf;
+  if (precond_block_jacobi_inverses(&c->inner) && !c->spmv_mixed && kr->sys.block_cols &&
+      wg <= kr->ctx->info.max_work_group && wg * sizeof(double) + 1024 <= kr->ctx->info.local_mem &&
+      !getenv("HDGCL_CHEB_UNFUSED")) {
+    c->fused_wg = wg;
+    HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_bj_step", &c->fused));
   }
   return hdgcl_buffer_create(kr->ctx, vb, "Chebyshev residual", &c->res);
 }
