@@ -38,13 +38,15 @@ expect_error() {
   && grep -q "per iteration" "$dir/out" && ok "chebyshev summary" || { bad "chebyshev summary"; cat "$dir/out"; }
 
 # Chebyshev's fused step (chebyshev_bj_step: product, residual, block-Jacobi
-# and update in one launch) does the four launches' arithmetic in the same
-# order: the same iterations, residuals and errors to the last bit, with the
-# separate launches forced by HDGCL_CHEB_UNFUSED.
-same_unfused() {
-  name=$1; shift
-  "$cli" solve "$@" --quiet --json "$dir/fused.json" \
-    && HDGCL_CHEB_UNFUSED=1 "$cli" solve "$@" --quiet --json "$dir/unfused.json" \
+# and update in one launch) and the one-work-group Chebyshev solve of pmg's
+# coarsest level (chebyshev_bj_solve) do the separate launches' arithmetic in
+# the same order: the same iterations, residuals and errors to the last bit.
+# HDGCL_CHEB_UNFUSED=1 forces the separate launches, HDGCL_CHEB_ONE_GROUP=1
+# the one-group solve on any device (by default GPUs only).
+same_as() { # NAME ENV_A ENV_B ARGS...: solve ARGS under each environment setting
+  name=$1; first=$2; other=$3; shift 3
+  env "$first" "$cli" solve "$@" --quiet --json "$dir/fused.json" \
+    && env "$other" "$cli" solve "$@" --quiet --json "$dir/unfused.json" \
     && python3 - "$dir/fused.json" "$dir/unfused.json" <<'PY' && ok "$name" || bad "$name"
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
@@ -53,10 +55,14 @@ for k in ("iterations", "residual", "errors", "residual_history"):
 assert a["iterations"] > 0 and a["errors"]["l2_u"] > 0 and len(a["residual_history"]) > 1
 PY
 }
-same_unfused "chebyshev fused = unfused" --mesh square:4 --order 3 --precond chebyshev --rtol 1e-12 --history
-same_unfused "chebyshev fused = unfused, bell" --mesh quad:3 --order 2 --precond chebyshev --format bell --history
-same_unfused "pmg fused = unfused" --mesh square:4 --order 3 --precond pmg --rtol 1e-12 --history
-same_unfused "pmg fused = unfused, tetrahedra" --mesh cube:2 --order 2 --precond pmg --history
+fused=HDGCL_CHEB_UNFUSED=0 unfused=HDGCL_CHEB_UNFUSED=1
+same_as "chebyshev fused = unfused" $fused $unfused --mesh square:4 --order 3 --precond chebyshev --rtol 1e-12 --history
+same_as "chebyshev fused = unfused, bell" $fused $unfused --mesh quad:3 --order 2 --precond chebyshev --format bell --history
+same_as "pmg fused = unfused" $fused $unfused --mesh square:4 --order 3 --precond pmg --rtol 1e-12 --history
+same_as "pmg, Chebyshev coarse: fused = unfused, tetrahedra" $fused $unfused --mesh cube:2 --order 2 --precond pmg \
+  --pmg-coarse-solve chebyshev --history
+same_as "pmg, Chebyshev coarse: one group = unfused" HDGCL_CHEB_ONE_GROUP=1 $unfused --mesh square:6 --order 3 \
+  --precond pmg --pmg-coarse-solve chebyshev --rtol 1e-12 --history
 
 "$cli" solve --mesh square:4 --order 2 --precond pmg --json "$dir/pmg.json" > "$dir/out" 2>&1 \
   && grep -q "CG + pmg" "$dir/out" && grep -q "preconditioner setup" "$dir/out" \

@@ -62,3 +62,57 @@ __kernel void chebyshev_bj_step(const int nunknown, const int first, const doubl
   d[row] = di;
   z_out[row] = first ? di : z_in[row] + di;
 }
+
+/* All the steps of one apply of chebyshev_bj_step in one work-group: for a
+ * small system on a GPU (the coarsest level of p-multigrid, a Chebyshev
+ * solve of about 200 steps), where launching each step costs more than the
+ * step's work.  The work-group walks the rows in chunks of its size (whole
+ * faces: the size is a multiple of NF), each chunk as one work-group of
+ * chebyshev_bj_step, with the coefficients coef[2 i], coef[2 i + 1] = (c1, c2)
+ * of step i computed once on the host; a barrier with a global fence between
+ * steps makes the iterate written in one step visible to the whole group in
+ * the next (one work-group: no other synchronisation needed).  The iterates
+ * alternate between z0 and z1 from z[(degree - 1) % 2], so the last lands in
+ * z0: the separate launches' order, so the same results to the last bit. */
+__kernel void chebyshev_bj_solve(const int nunknown, const int degree,
+                                 __global const double *coef, __global const int *block_cols,
+                                 __global const double *values, __global const double *binv,
+                                 __global const double *r, __global double *d,
+                                 __global double *z0, __global double *z1,
+                                 __local double *res_l) {
+  const int nrows = nunknown * NF;
+  const int lid = get_local_id(0), wg = get_local_size(0);
+  int out = (degree - 1) % 2;
+  for (int i = 0; i < degree; i++) {
+    const bool first = i == 0;
+    const double c1 = coef[2 * i], c2 = coef[2 * i + 1];
+    __global const double *z_in = out ? z1 : z0;
+    __global double *z_out = first == (out == 1) ? z1 : z0;
+    for (int base = 0; base < nrows; base += wg) {
+      const int row = base + lid;
+      const bool active = row < nrows;
+      const int u = row / NF, m = row % NF;
+      double s = 0.0;
+      if (active && !first)
+        for (int slot = 0; slot < NSLOTS; slot++) {
+          const int c = block_cols[u * NSLOTS + slot];
+          if (c < 0) continue;
+          __global const double *xc = z_in + (long)c * NF;
+          for (int n = 0; n < NF; n++) s += trace_block_entry(values, nunknown, u, slot, m, n) * xc[n];
+        }
+      res_l[lid] = active ? (first ? r[row] : r[row] - s) : 0.0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (active) {
+        __global const double *b = binv + ((long)u * NF + m) * NF;
+        double w = 0.0;
+        for (int n = 0; n < NF; n++) w += b[n] * res_l[lid - m + n];
+        const double di = first ? c2 * w : c1 * d[row] + c2 * w;
+        d[row] = di;
+        z_out[row] = first ? di : z_in[row] + di;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (!first) out = 1 - out;
+    barrier(CLK_GLOBAL_MEM_FENCE);
+  }
+}

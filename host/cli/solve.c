@@ -13,11 +13,11 @@ static const char *const solve_cli_options[] = {"device",  "mesh",  "json",   "v
                                                 "history", "quiet", "warmup", "repeat", "export-matrix",
                                                 "vtu-every", NULL};
 
-/* The coarsest p-multigrid solver of this build (host/solvers/precond_pmg.c). */
+/* The default coarsest p-multigrid solver of this build (host/solvers/precond_pmg.c). */
 #ifdef HDGCL_WITH_HYPRE
-#define PMG_COARSE_SOLVER "BoomerAMG (hypre) on the host"
+#define PMG_COARSE_DEFAULT "amg"
 #else
-#define PMG_COARSE_SOLVER "Chebyshev on the device (built without hypre)"
+#define PMG_COARSE_DEFAULT "chebyshev; this build has no hypre"
 #endif
 
 static void help(FILE *out) {
@@ -68,7 +68,10 @@ static void help(FILE *out) {
           "  --cheb-inner P     jacobi | block-jacobi (default): what Chebyshev accelerates\n"
           "  --pmg-smooth N     pmg: Chebyshev/block-Jacobi smoothing steps before and after\n"
           "                     the coarse correction on each level, 1..100 (default 4)\n"
-          "  --pmg-coarse D     pmg: coarsest degree 0 (default) or 1, solved by " PMG_COARSE_SOLVER "\n"
+          "  --pmg-coarse D     pmg: coarsest degree 0 (default) or 1\n"
+          "  --pmg-coarse-solve S  pmg: the coarsest level by amg (one BoomerAMG V-cycle on\n"
+          "                     the host) | chebyshev (a Chebyshev solve on the device)\n"
+          "                     (default " PMG_COARSE_DEFAULT ")\n"
           "  --cheb-mixed B     true: Chebyshev's products use a single-precision copy of the\n"
           "                     matrix (half its bytes; the outer method keeps double)\n"
           "  --format F         trace matrix storage: bell-i (block-ELL with interleaved\n"

@@ -19,6 +19,7 @@ const char *const hdgcl_solver_options[] = {
     "problem",   "order",       "tau",        "rtol",     "maxit",      "solver",
     "precond",   "restart",     "flexible",   "cheb-degree", "cheb-inner", "cheb-mixed", "format",
     "chunk",     "keep-local",  "poly-degree", "kappa2",  "beta",  "scratch",    "pmg-smooth", "pmg-coarse",
+    "pmg-coarse-solve",
     "mu",        "lambda",      "weight",     "contrast", "material",
     "scheme",    "time-step",   "final-time", /* transient problems (drivers/time_stepping.h) */
     /* a user's own problem (host/problem/user_problem.h, docs/problems.md) */
@@ -130,6 +131,20 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   s->cheb_inner = inner == 0 ? PRECOND_JACOBI : PRECOND_BLOCK_JACOBI;
   HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-smooth", 4, 1, 100, &s->pmg_smooth));
   HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-coarse", 0, 0, 1, &s->pmg_coarse));
+  /* The coarsest level: BoomerAMG on the host where hypre is built in, else
+   * (or asked) the Chebyshev solve on the device (solvers/precond_pmg.c). */
+  static const char *const coarse_names[] = {"amg", "chebyshev", NULL};
+  int coarse;
+#ifdef HDGCL_WITH_HYPRE
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "pmg-coarse-solve", coarse_names, 0, &coarse));
+#else
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "pmg-coarse-solve", coarse_names, 1, &coarse));
+  if (coarse == 0)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--pmg-coarse-solve amg: this build of hdgcl has no hypre (BoomerAMG); "
+                       "use chebyshev");
+#endif
+  s->pmg_coarse_amg = coarse == 0;
   HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL_I, &s->format));
   HDGCL_TRY(hdgcl_options_get_bool(opts, "cheb-mixed", false, &s->cheb_mixed));
   /* CG and Chebyshev (real eigenvalue bounds) need a symmetric positive
@@ -285,6 +300,7 @@ solver_settings solver_krylov_settings(const struct hdgcl_solver_s *s) {
                            .cheb_mixed = s->cheb_mixed,
                            .pmg_smooth = s->pmg_smooth,
                            .pmg_coarse = s->pmg_coarse,
+                           .pmg_coarse_amg = s->pmg_coarse_amg,
                            .global_scratch = s->scratch == SCRATCH_GLOBAL,
                            .nonsymmetric = s->disc.nonsymmetric};
 }

@@ -459,8 +459,8 @@ int precond_pmg_create(krylov *kr, precond *pc) {
   pc->data = g;
   g->levels = kr->levels;
 #ifdef HDGCL_WITH_HYPRE
-  g->hypre = true;
-  HDGCL_TRY(hypre_init_once());
+  g->hypre = kr->set.pmg_coarse_amg;
+  if (g->hypre) HDGCL_TRY(hypre_init_once());
 #endif
   g->coarse_gmres = nonsym && !g->hypre;
   pc->fixed = !g->coarse_gmres; /* an inner GMRES is not a linear operator: FGMRES outside */

@@ -22,6 +22,7 @@ typedef struct solver_settings {
   bool cheb_mixed;    /* Chebyshev: products with a single-precision copy of the matrix */
   int pmg_smooth;     /* p-multigrid: smoothing steps before and after the correction */
   int pmg_coarse;     /* p-multigrid: coarsest degree, 0 or 1 */
+  bool pmg_coarse_amg; /* p-multigrid: coarsest level by BoomerAMG (hypre builds), else Chebyshev */
   bool global_scratch; /* --scratch global: block-Jacobi's setup in global memory */
   bool nonsymmetric;  /* the trace system is not symmetric */
 } solver_settings;
