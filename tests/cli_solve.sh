@@ -38,11 +38,9 @@ expect_error() {
   && grep -q "per iteration" "$dir/out" && ok "chebyshev summary" || { bad "chebyshev summary"; cat "$dir/out"; }
 
 # Chebyshev's fused step (chebyshev_bj_step: product, residual, block-Jacobi
-# and update in one launch) and the one-work-group Chebyshev solve of pmg's
-# coarsest level (chebyshev_bj_solve) do the separate launches' arithmetic in
-# the same order: the same iterations, residuals and errors to the last bit.
-# HDGCL_CHEB_UNFUSED=1 forces the separate launches, HDGCL_CHEB_ONE_GROUP=1
-# the one-group solve on any device (by default GPUs only).
+# and update in one launch) does the separate launches' arithmetic in the
+# same order: the same iterations, residuals and errors to the last bit.
+# HDGCL_CHEB_UNFUSED=1 forces the separate launches.
 same_as() { # NAME ENV_A ENV_B ARGS...: solve ARGS under each environment setting
   name=$1; first=$2; other=$3; shift 3
   env "$first" "$cli" solve "$@" --quiet --json "$dir/fused.json" \
@@ -61,8 +59,6 @@ same_as "chebyshev fused = unfused, bell" $fused $unfused --mesh quad:3 --order 
 same_as "pmg fused = unfused" $fused $unfused --mesh square:4 --order 3 --precond pmg --rtol 1e-12 --history
 same_as "pmg, Chebyshev coarse: fused = unfused, tetrahedra" $fused $unfused --mesh cube:2 --order 2 --precond pmg \
   --pmg-coarse-solve chebyshev --history
-same_as "pmg, Chebyshev coarse: one group = unfused" HDGCL_CHEB_ONE_GROUP=1 $unfused --mesh square:6 --order 3 \
-  --precond pmg --pmg-coarse-solve chebyshev --rtol 1e-12 --history
 
 "$cli" solve --mesh square:4 --order 2 --precond pmg --json "$dir/pmg.json" > "$dir/out" 2>&1 \
   && grep -q "CG + pmg" "$dir/out" && grep -q "preconditioner setup" "$dir/out" \

@@ -101,12 +101,8 @@ fi
   export HWLOC_COMPONENTS=-opencl
   solve tri-p2-cg-pmg --mesh square:2 --order 2 --precond pmg $quick
   unset HWLOC_COMPONENTS HDGCL_LOCAL_INVERT
-  # The device's coarsest solve: Chebyshev steps as one launch each
-  # (chebyshev_bj_step), then all in one work-group (chebyshev_bj_solve, the
-  # GPU default; its barriers between steps are what the race checker sees).
+  # The device's coarsest solve: Chebyshev steps, one launch each (chebyshev_bj_step).
   solve tri-p2-cg-pmg-chebyshev-coarse --mesh square:2 --order 2 --precond pmg --pmg-coarse-solve chebyshev $quick
-  HDGCL_CHEB_ONE_GROUP=1 solve tri-p2-cg-pmg-one-group --mesh square:2 --order 2 --precond pmg \
-    --pmg-coarse-solve chebyshev $quick
   # A user's tensor kappa (-DKAPPA_TENSOR: element_factors' tensor factors, q = K q1, u* from
   # K^-1 q, the errors' K grad u), with Neumann and Robin faces; then the whole local stage
   # one element per work-item with the packed-Cholesky u*, and tetrahedra (3 x 3 K).

@@ -71,10 +71,6 @@
 #define CHEB_ARNOLDI_RATIO 5.0 /* nonsymmetric: lambda_max / lambda_min (docs/solvers.md) */
 #define CHEB_MAX_DEGREE 400
 #define CHEB_FUSED_WG 256 /* work-items per group of chebyshev_bj_step (at most) */
-#define CHEB_ONE_GROUP_WG 1024 /* work-items of chebyshev_bj_solve's one group (at most) */
-/* Most rows for chebyshev_bj_solve: one work-group walks them all each step,
- * which beats a launch per step while a step's rows per work-item stay few. */
-#define CHEB_ONE_GROUP_ROWS 40000
 
 typedef struct chebyshev {
   precond inner;
@@ -84,12 +80,6 @@ typedef struct chebyshev {
    * chebyshev_bj_step (apply_fused), `res` then the second iterate buffer. */
   cl_kernel fused;
   size_t fused_wg; /* work-items per group: whole faces */
-  /* Solver mode on a GPU with at most CHEB_ONE_GROUP_ROWS rows: every step of
-   * an apply in one work-group (chebyshev_bj_solve), the steps' (c1, c2) in
-   * coef, written at setup. */
-  cl_kernel one_group;
-  size_t one_group_wg;
-  hdgcl_buffer coef;
   double lmin, lmax;
   int degree;      /* inner applications per apply */
   bool solve_mode; /* degree and interval from the estimate (see CHEB_SOLVE_EPS) */
@@ -262,29 +252,6 @@ static int estimate_bounds(krylov *kr, chebyshev *c) {
   return HDGCL_SUCCESS;
 }
 
-/* (c1, c2) of each step of apply_fused's recurrence, for chebyshev_bj_solve;
- * the degree (solver mode) is known only after the estimate. */
-static int write_coefficients(krylov *kr, chebyshev *c) {
-  hdgcl_buffer_release(kr->ctx, &c->coef);
-  double *coef;
-  HDGCL_TRY(hdgcl_calloc((size_t)2 * c->degree, sizeof *coef, "Chebyshev coefficients", &coef));
-  double theta = 0.5 * (c->lmax + c->lmin), delta = 0.5 * (c->lmax - c->lmin);
-  double sigma = theta / delta, rho_prev = 1.0 / sigma;
-  coef[0] = 0.0;
-  coef[1] = 1.0 / theta;
-  for (int i = 1; i < c->degree; i++) {
-    double rho = 1.0 / (2.0 * sigma - rho_prev);
-    coef[2 * i] = rho * rho_prev;
-    coef[2 * i + 1] = 2.0 * rho / delta;
-    rho_prev = rho;
-  }
-  size_t bytes = (size_t)2 * c->degree * sizeof *coef;
-  int status = hdgcl_buffer_create(kr->ctx, bytes, "Chebyshev coefficients", &c->coef);
-  if (status == HDGCL_SUCCESS) status = hdgcl_buffer_write(kr->ctx, &c->coef, 0, bytes, coef);
-  free(coef);
-  return status;
-}
-
 static int setup(krylov *kr, precond *pc) {
   chebyshev *c = pc->data;
   if (c->to_float) {
@@ -295,7 +262,6 @@ static int setup(krylov *kr, precond *pc) {
   }
   HDGCL_TRY(c->inner.setup(kr, &c->inner));
   HDGCL_TRY(estimate_bounds(kr, c));
-  if (c->one_group) HDGCL_TRY(write_coefficients(kr, c));
   kr->stats.eig_min = c->lmin;
   kr->stats.eig_max = c->lmax;
   return HDGCL_SUCCESS;
@@ -313,15 +279,6 @@ static int apply_fused(krylov *kr, chebyshev *c, const hdgcl_buffer *r, hdgcl_bu
   const hdgcl_buffer *binv = precond_block_jacobi_inverses(&c->inner);
   const hdgcl_buffer *iterate[2] = {z, &c->res};
   int out = (c->degree - 1) % 2; /* iterate[out] holds the newest iterate */
-  if (c->one_group) {
-    cl_int degree = c->degree;
-    hdgcl_arg a[] = {HDGCL_ARG(kr->rows), HDGCL_ARG(degree), HDGCL_ARG(c->coef.mem),
-                     HDGCL_ARG(kr->sys.block_cols->mem), HDGCL_ARG(kr->sys.values->mem),
-                     HDGCL_ARG(binv->mem), HDGCL_ARG(r->mem), HDGCL_ARG(c->d.mem),
-                     HDGCL_ARG(z->mem), HDGCL_ARG(c->res.mem),
-                     HDGCL_ARG_LOCAL(c->one_group_wg * sizeof(double))};
-    return krylov_launch(kr, c->one_group, 11, a, c->one_group_wg, c->one_group_wg);
-  }
   size_t groups = ((size_t)kr->n + c->fused_wg - 1) / c->fused_wg;
   for (int i = 0; i < c->degree; i++) {
     cl_int first = i == 0;
@@ -400,8 +357,6 @@ static void destroy(krylov *kr, precond *pc) {
   if (c->first) clReleaseKernel(c->first);
   if (c->step) clReleaseKernel(c->step);
   if (c->fused) clReleaseKernel(c->fused);
-  if (c->one_group) clReleaseKernel(c->one_group);
-  hdgcl_buffer_release(kr->ctx, &c->coef);
   if (c->to_float) clReleaseKernel(c->to_float);
   if (c->spmv_mixed) clReleaseKernel(c->spmv_mixed);
   hdgcl_buffer_release(kr->ctx, &c->fvalues);
@@ -462,17 +417,6 @@ int precond_chebyshev_create_degree(krylov *kr, int degree, int inner,
       !(unfused && strcmp(unfused, "1") == 0)) {
     c->fused_wg = wg;
     HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_bj_step", &c->fused));
-    size_t one = (size_t)hdgcl_faces_per_group(kr->ctx->info.max_work_group, CHEB_ONE_GROUP_WG, nf) * nf;
-    /* HDGCL_CHEB_ONE_GROUP=1 takes it whatever the device and size (tests,
-     * measurements), =0 never. */
-    const char *force = getenv("HDGCL_CHEB_ONE_GROUP");
-    bool wanted = force ? strcmp(force, "1") == 0
-                        : kr->ctx->info.is_gpu && kr->n <= CHEB_ONE_GROUP_ROWS;
-    if (c->solve_mode && wanted && one <= kr->ctx->info.max_work_group &&
-        one * sizeof(double) + 1024 <= kr->ctx->info.local_mem) {
-      c->one_group_wg = one;
-      HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_bj_solve", &c->one_group));
-    }
   }
   return hdgcl_buffer_create(kr->ctx, vb, "Chebyshev residual", &c->res);
 }
