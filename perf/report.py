@@ -689,7 +689,10 @@ def compare_section(cases, out):
                "block-Jacobi, dot products, updates: bytes counted from the algorithm), not its "
                "SpMV alone: the SpMV of each storage on the same matrices is timed by `hdgcl bench` (Targets "
                "above, rooflines below).  `compare-large` runs the same on `square:160` p = 7, whose "
-               "matrix no L2 cache holds.\n")
+               "matrix no L2 cache holds.  Library times are per call with calls back to back "
+               "between two CUDA events (cuSPARSE: the bare cusparseSpMV call on descriptors made "
+               "once), so the host's launch overhead is not counted; files before stop 39 timed "
+               "one CuPy call per event pair, which overstated cuSPARSE's time (issue 31).\n")
     out.append("| case | rows | nnz | copy GB/s | cuSPARSE CSR SpMV GB/s (of copy) | hdgcl CG iteration GB/s (of copy), us/iteration | cuBLAS batched DGEMM GFLOP/s (shape) | hdgcl local stage GFLOP/s |")
     out.append("|---|---:|---:|---:|---:|---:|---:|---:|")
     for key, lib, ours in cases:
