@@ -84,6 +84,23 @@ typedef struct hdgcl_mesh {
   int32_t *elem_faces;       /* [num_elements][faces_per_element] global face ids */
   int8_t *elem_face_orient;  /* [num_elements][faces_per_element] orientation code */
 
+  /* Geometry (curved, isoparametric elements).  geometry_order 1: the
+   * element is the map of its vertices (linear on simplices, bilinear /
+   * trilinear on quads / hexes) and elem_nodes is NULL.  geometry_order 2 or
+   * 3: the element is the Lagrange map of that order through
+   * nodes_per_element nodes in Gmsh's node ordering (tri 6 | 10, quad 9 | 16,
+   * tet 10 | 20, hex 27; the first verts_per_element nodes are the vertices),
+   * stored per element (a node shared by two elements is stored twice, with
+   * the same coordinates, so shared faces are curved the same from both
+   * sides): elem_nodes[num_elements][nodes_per_element][dim].  Gmsh's
+   * serendipity quadrangle 8 and hexahedron 20 are read as the quadrangle 9
+   * and hexahedron 27 of the same map (their space is a subspace).
+   * hdgcl_mesh_map evaluates the map; hdgcl_mesh_validate checks the sign of
+   * its Jacobian at quadrature points. */
+  int geometry_order;     /* 1, 2 or 3 (0 is read as 1) */
+  int nodes_per_element;  /* verts_per_element at order 1 */
+  double *elem_nodes;     /* NULL at order 1 */
+
   /* Names of tags (Gmsh $PhysicalNames, the sides of generated meshes),
    * sorted by (dim, tag); hdgcl_mesh_set_tag_name adds to it. */
   int32_t num_tag_names;
@@ -124,6 +141,8 @@ int hdgcl_mesh_distort(hdgcl_mesh *mesh, double amplitude);
 /* A mesh from a spec string:
  *   square:N[xM]    unit square, triangles      quad:N[xM]   unit square, quads
  *   cube:N[xMxL]    unit cube, tetrahedra       hex:N[xMxL]  unit cube, hexahedra
+ *   annulus:N       1 <= r <= 2, triangles      annulus-quad:N  the same, quads
+ *                   (hdgcl_mesh_create_annulus; ,order=1|2|3 the geometry order)
  * followed by optional ",key=value" modifiers: diag=right|left|alt (triangles),
  * distort=A (hdgcl_mesh_distort), perturb=A, seed=S, size=L[xH[xW]] (the box),
  * split=A:V (element tags 1 where the centroid's coordinate A = x, y or z is
@@ -168,11 +187,37 @@ int hdgcl_mesh_write_gmsh(const hdgcl_mesh *mesh, const char *path, int version)
  * of ASCII, read about twice as fast (docs/problems.md). */
 int hdgcl_mesh_write_gmsh_binary(const hdgcl_mesh *mesh, const char *path);
 
+/* Annulus 1 <= r <= 2 (boundary tags 1 'inner', 2 'outer'): n cells across
+ * and 8n around, quadrilaterals or (type HDGCL_TRIANGLE) each split into two
+ * triangles, with geometry of order geometry_order (1: straight sides; 2, 3:
+ * every node at the image of the polar map, so boundary nodes lie on the
+ * circles).  Spec: annulus:N (triangles), annulus-quad:N, with ,order=2|3. */
+int hdgcl_mesh_create_annulus(hdgcl_element_type type, int n, int geometry_order,
+                              hdgcl_mesh **mesh);
+
+/* Nodes of the geometry of order `order` of an element type: their count
+ * (0 if hdgcl has no such element), and, if index is not NULL, their lattice
+ * indices in Gmsh's order: index[node][dim], node position xi_k = -1 + 2
+ * index_k / order (quads, hexes) or barycentric lambda_k = index_k / order of
+ * the reference vertex k + 1 (simplices). */
+int hdgcl_geometry_nodes(hdgcl_element_type type, int order, const int8_t **index);
+
+/* The geometry's shape functions n[a] and reference gradients dn[a][dim] at
+ * reference point xi (order 1: the vertex functions). */
+void hdgcl_geometry_functions(hdgcl_element_type type, int order, const double *xi, double *n,
+                              double *dn);
+
+/* Physical point x[dim] and Jacobian jac[dim][dim] (d x_k / d xi_l) of element
+ * e at reference point xi, at any geometry order; returns det(jac). */
+double hdgcl_mesh_map(const hdgcl_mesh *mesh, int32_t e, const double *xi, double *x, double *jac);
+
 /* Builds the face topology from elem_verts (sort faces by canonical key,
  * reduce by key, number interior faces first).  Called by every creator. */
 int hdgcl_mesh_build_topology(hdgcl_mesh *mesh);
 
-/* Checks: element orientation and non-zero measure, faces shared by at most
+/* Checks: element orientation and non-zero measure (curved elements: the
+ * sign of the Jacobian at the points of a Gauss rule; an inverted or tangled
+ * element is an error naming it), faces shared by at most
  * two elements, indices in range, matching vertices of interior faces,
  * orientation codes consistent with the canonical order. */
 int hdgcl_mesh_validate(const hdgcl_mesh *mesh);
