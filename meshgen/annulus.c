@@ -78,6 +78,7 @@ int hdgcl_mesh_create_annulus(hdgcl_element_type type, int n, int geometry_order
         }
       }
     }
+  HDGCL_TRY_GOTO(status, hdgcl_mesh_check_curved(m), fail);
   HDGCL_TRY_GOTO(status, hdgcl_mesh_build_topology(m), fail);
   for (int32_t f = m->num_interior_faces; f < m->num_faces; f++) {
     const double *x = m->coords + 2 * (size_t)m->face_verts[(size_t)f * 2];

@@ -188,6 +188,43 @@ double hdgcl_mesh_curved_measure(const hdgcl_mesh *mesh, int32_t e) {
   return sum;
 }
 
+int hdgcl_mesh_check_curved_element(const hdgcl_mesh *mesh, int32_t e) {
+  int d = mesh->dim;
+  bool simplex = mesh->type == HDGCL_TRIANGLE || mesh->type == HDGCL_TETRAHEDRON;
+  int npts = d == 2 ? 16 : 64;
+  double scale = 0.0; /* Jacobians scale like h^dim: the largest one seen */
+  double lowest = INFINITY, where[3] = {0, 0, 0};
+  for (int p = 0; p < npts; p++) {
+    double xi[3] = {gauss4[p % 4], gauss4[(p / 4) % 4], gauss4[(p / 16) % 4]};
+    if (simplex) { /* the collapsed (Duffy) image of the cube's Gauss points */
+      double t[3] = {0.5 * (xi[0] + 1), 0.5 * (xi[1] + 1), 0.5 * (xi[2] + 1)};
+      double l1 = t[0] * (1 - t[1]) * (d == 3 ? 1 - t[2] : 1.0), l2 = t[1] * (d == 3 ? 1 - t[2] : 1.0);
+      double l3 = d == 3 ? t[2] : 0.0;
+      xi[0] = 2 * l1 - 1, xi[1] = 2 * l2 - 1, xi[2] = 2 * l3 - 1;
+    }
+    double x[3], jac[9];
+    double j = hdgcl_mesh_map(mesh, e, xi, x, jac);
+    if (!isfinite(j)) j = -INFINITY;
+    if (fabs(j) > scale) scale = fabs(j);
+    if (j < lowest) {
+      lowest = j;
+      for (int k = 0; k < 3; k++) where[k] = xi[k];
+    }
+  }
+  if (!(lowest > 1e-12 * scale)) {
+    char point[96];
+    if (d == 2)
+      snprintf(point, sizeof point, "(%.3g, %.3g)", where[0], where[1]);
+    else
+      snprintf(point, sizeof point, "(%.3g, %.3g, %.3g)", where[0], where[1], where[2]);
+    return hdgcl_error(HDGCL_ERROR_MESH,
+                       "curved element %d is inverted or tangled: Jacobian %.3g at reference "
+                       "point %s of its geometry of order %d",
+                       (int)e, lowest, point, mesh->geometry_order);
+  }
+  return HDGCL_SUCCESS;
+}
+
 int hdgcl_mesh_check_curved(const hdgcl_mesh *mesh) {
   if (mesh->geometry_order <= 1) return HDGCL_SUCCESS;
   int d = mesh->dim;
@@ -212,39 +249,6 @@ int hdgcl_mesh_check_curved(const hdgcl_mesh *mesh) {
                              "curved element %d: geometry node %d is not its vertex %d", (int)e,
                              a, a);
       }
-  bool simplex = mesh->type == HDGCL_TRIANGLE || mesh->type == HDGCL_TETRAHEDRON;
-  int npts = d == 2 ? 16 : 64;
-  for (int32_t e = 0; e < mesh->num_elements; e++) {
-    double scale = 0.0; /* Jacobians scale like h^dim: the largest one seen */
-    double lowest = INFINITY, where[3] = {0, 0, 0};
-    for (int p = 0; p < npts; p++) {
-      double xi[3] = {gauss4[p % 4], gauss4[(p / 4) % 4], gauss4[(p / 16) % 4]};
-      if (simplex) { /* the collapsed (Duffy) image of the cube's Gauss points */
-        double t[3] = {0.5 * (xi[0] + 1), 0.5 * (xi[1] + 1), 0.5 * (xi[2] + 1)};
-        double l1 = t[0] * (1 - t[1]) * (d == 3 ? 1 - t[2] : 1.0), l2 = t[1] * (d == 3 ? 1 - t[2] : 1.0);
-        double l3 = d == 3 ? t[2] : 0.0;
-        xi[0] = 2 * l1 - 1, xi[1] = 2 * l2 - 1, xi[2] = 2 * l3 - 1;
-      }
-      double x[3], jac[9];
-      double j = hdgcl_mesh_map(mesh, e, xi, x, jac);
-      if (!isfinite(j)) j = -INFINITY;
-      if (fabs(j) > scale) scale = fabs(j);
-      if (j < lowest) {
-        lowest = j;
-        for (int k = 0; k < 3; k++) where[k] = xi[k];
-      }
-    }
-    if (!(lowest > 1e-12 * scale)) {
-      char point[96];
-      if (d == 2)
-        snprintf(point, sizeof point, "(%.3g, %.3g)", where[0], where[1]);
-      else
-        snprintf(point, sizeof point, "(%.3g, %.3g, %.3g)", where[0], where[1], where[2]);
-      return hdgcl_error(HDGCL_ERROR_MESH,
-                         "curved element %d is inverted or tangled: Jacobian %.3g at reference "
-                         "point %s of its geometry of order %d",
-                         (int)e, lowest, point, mesh->geometry_order);
-    }
-  }
+  for (int32_t e = 0; e < mesh->num_elements; e++) HDGCL_TRY(hdgcl_mesh_check_curved_element(mesh, e));
   return HDGCL_SUCCESS;
 }

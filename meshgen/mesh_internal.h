@@ -57,6 +57,8 @@ hdgcl_element_state hdgcl_mesh_element_state(const hdgcl_mesh *mesh, int32_t e);
  * points of a Gauss rule (a collapsed one on simplices); else an error
  * naming the first element that is inverted or tangled. */
 int hdgcl_mesh_check_curved(const hdgcl_mesh *mesh);
+/* The Jacobian check of one curved element. */
+int hdgcl_mesh_check_curved_element(const hdgcl_mesh *mesh, int32_t e);
 
 /* Measure of the curved element e (Gauss rule of 4 points per direction,
  * collapsed on simplices). */

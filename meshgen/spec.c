@@ -122,7 +122,7 @@ static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
     *value++ = '\0';
     char *stop;
     if (is_annulus(req) && strcmp(item, "order") && strcmp(item, "split")) {
-      char problem[160];
+      char problem[256];
       snprintf(problem, sizeof problem, "modifier '%s' does not apply to an annulus (order, split do)",
                item);
       return spec_error(spec, problem);
