@@ -84,7 +84,13 @@ typedef struct hdgcl_mesh {
   int32_t *elem_faces;       /* [num_elements][faces_per_element] global face ids */
   int8_t *elem_face_orient;  /* [num_elements][faces_per_element] orientation code */
 
-  /* Geometry (curved, isoparametric elements).  geometry_order 1: the
+  /* Names of tags (Gmsh $PhysicalNames, the sides of generated meshes),
+   * sorted by (dim, tag); hdgcl_mesh_set_tag_name adds to it. */
+  int32_t num_tag_names;
+  hdgcl_tag_name *tag_names;
+
+  /* Geometry (curved, isoparametric elements; last, so that bindings that
+   * mirror the fields above keep their layout).  geometry_order 1: the
    * element is the map of its vertices (linear on simplices, bilinear /
    * trilinear on quads / hexes) and elem_nodes is NULL.  geometry_order 2 or
    * 3: the element is the Lagrange map of that order through
@@ -100,11 +106,6 @@ typedef struct hdgcl_mesh {
   int geometry_order;     /* 1, 2 or 3 (0 is read as 1) */
   int nodes_per_element;  /* verts_per_element at order 1 */
   double *elem_nodes;     /* NULL at order 1 */
-
-  /* Names of tags (Gmsh $PhysicalNames, the sides of generated meshes),
-   * sorted by (dim, tag); hdgcl_mesh_set_tag_name adds to it. */
-  int32_t num_tag_names;
-  hdgcl_tag_name *tag_names;
 } hdgcl_mesh;
 
 /* Diagonal of the squares split into two triangles. */
