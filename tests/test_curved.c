@@ -6,7 +6,9 @@
  * 3. the device (PoCL) agrees with the reference path to 1e-10 on curved
  *    triangles and quadrilaterals (the mapped path, element_map of order 2, 3);
  * 4. the capacitance of the annulus, flux: inner = 2 pi / ln 2 for u = 1 on
- *    r = 1, 0 on r = 2: its error falls with p on curved meshes only. */
+ *    r = 1, 0 on r = 2: its error falls with p on curved meshes only;
+ * 5. curved tetrahedra (Gmsh's tetrahedra 10 of a spherical shell): the
+ *    device agrees with the reference path. */
 #include "hdg_test.h"
 
 static const double pi = 3.14159265358979323846;
@@ -102,6 +104,33 @@ static void device_matches(hdgcl_context dev, hdgcl_context ref) {
     }
 }
 
+/* Curved tetrahedra (tests/data/curved/shell-tet10.msh, Gmsh's tetrahedra 10
+ * of the shell 1 < r < 2): the concentric spheres' capacitor, device against
+ * reference. */
+static void shell(hdgcl_context dev, hdgcl_context ref) {
+  const char *data = getenv("HDGCL_TEST_DATA");
+  CHECK(data != NULL);
+  if (!data) return;
+  char mesh[1024];
+  snprintf(mesh, sizeof mesh, "%s/curved/shell-tet10.msh", data);
+  solved s[2];
+  hdgcl_context ctx[2] = {dev, ref};
+  for (int i = 0; i < 2; i++)
+    s[i] = solve_with(ctx[i], mesh, "problem", "user", "order", "2", "rtol", "1e-13", "f", "0",
+                      "bc", "inner: dirichlet: 1; outer: dirichlet: 0", "output", "flux: inner", NULL);
+  CHECK(!s[0].status && !s[1].status);
+  if (!s[0].status && !s[1].status) {
+    double d = solution_difference(&s[0], &s[1], 1);
+    double c0 = s[0].result->outputs[0].values[0], c1 = s[1].result->outputs[0].values[0];
+    printf("shell-tet10 p=2 device vs ref: solution %.1e, capacitance %.12f / %.12f (8 pi = %.6f)\n",
+           d, c0, c1, 8 * pi);
+    CHECK_MSG(d < 1e-10 && fabs(c0 - c1) < 1e-10 * c1, "shell: %.2e", d);
+    CHECK(fabs(c1 - 8 * pi) < 0.05 * 8 * pi);
+  }
+  solved_destroy(&s[0]);
+  solved_destroy(&s[1]);
+}
+
 static void capacitance(hdgcl_context ctx) {
   const double exact = 2 * pi / log(2.0);
   for (int g = 1; g <= 3; g += 2) {
@@ -133,6 +162,7 @@ int main(void) {
   rates(ref);
   capacitance(ref);
   device_matches(dev, ref);
+  shell(dev, ref);
   hdgcl_context_destroy(&dev);
   hdgcl_context_destroy(&ref);
   CHECK_DONE();
