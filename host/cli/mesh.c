@@ -97,7 +97,7 @@ static void help(FILE *out) {
                "                   where the centroid's coordinate is below V, 2 elsewhere: two\n"
                "                   regions for hdgcl solve --material); or a Gmsh file FILE.msh\n"
                "                   (ASCII 2.2 and 4.1, binary 4.1; curved elements of order 2\n"
-               "                   and 3; --output writes their corner nodes only)\n"
+               "                   and 3, written back with their nodes by --output)\n"
                "  --output FILE    write the mesh to FILE (Gmsh, ASCII unless --binary)\n"
                "  --format 41|22   Gmsh format version of --output (default 41)\n"
                "  --binary         write --output as binary Gmsh 4.1 (as gmsh -bin does; read\n"

@@ -171,7 +171,9 @@ int hdgcl_mesh_create_from_arrays(hdgcl_element_type type, int32_t num_vertices,
                                   const int32_t *face_tags, hdgcl_mesh **mesh);
 
 /* Gmsh .msh, ASCII formats 2.2 and 4.1 and binary 4.1 (gmsh -bin):
- * triangles, quads, tets, hexes (the highest-dimensional elements form the
+ * triangles, quads, tets, hexes, and their curved types of order 2 and 3
+ * (geometry_order above; types 8, 26, 9, 21, 10, 16, 36, 11, 29, 12, 17;
+ * other types are refused naming the type) (the highest-dimensional elements form the
  * mesh; lower-dimensional elements with a physical group give face tags;
  * $PhysicalNames of these two dimensions give tag names).  Errors name the
  * file and line (in a binary file the byte offset). */
@@ -179,6 +181,8 @@ int hdgcl_mesh_read_gmsh(const char *path, hdgcl_mesh **mesh);
 
 /* Writes format 4.1 (version = 41) or 2.2 (version = 22) with physical groups
  * for the boundary tags and element tags, and $PhysicalNames for their names.
+ * A curved mesh is written with its high-order element types and nodes
+ * (shared nodes once; boundary faces with their linear types).
  * Written to a temporary file and renamed, so a failure leaves no partial
  * file. */
 int hdgcl_mesh_write_gmsh(const hdgcl_mesh *mesh, const char *path, int version);
