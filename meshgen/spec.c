@@ -28,7 +28,8 @@ static const mesh_kind kinds[] = {{"square", HDGCL_TRIANGLE, 2},
                                   {"cube", HDGCL_TETRAHEDRON, 3},
                                   {"hex", HDGCL_HEXAHEDRON, 3},
                                   {"annulus", HDGCL_TRIANGLE, 2},
-                                  {"annulus-quad", HDGCL_QUADRILATERAL, 2}};
+                                  {"annulus-quad", HDGCL_QUADRILATERAL, 2},
+                                  {"shell", HDGCL_HEXAHEDRON, 3}};
 enum { NUM_KINDS = sizeof kinds / sizeof kinds[0] };
 
 typedef struct mesh_request {
@@ -44,7 +45,10 @@ typedef struct mesh_request {
   int geometry_order; /* annulus: 1 (straight), 2, 3 */
 } mesh_request;
 
-static bool is_annulus(const mesh_request *req) { return !strncmp(req->kind->name, "annulus", 7); }
+/* The curved kinds: an annulus or a spherical shell (one cell count; order, split). */
+static bool is_annulus(const mesh_request *req) {
+  return !strncmp(req->kind->name, "annulus", 7) || !strcmp(req->kind->name, "shell");
+}
 
 static bool ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), m = strlen(suffix);
@@ -56,7 +60,7 @@ static int spec_error(const char *spec, const char *problem) {
                      "mesh spec '%s': %s (expected square:N[xM], quad:N[xM], cube:N[xMxL], "
                      "hex:N[xMxL] with ,diag=right|left|alt ,distort=A ,perturb=A ,seed=S "
                      ",size=L[xH[xW]] ,split=x|y|z:V; annulus:N or annulus-quad:N with "
-                     ",order=1|2|3 ,split=x|y:V; or a .msh file)",
+                     ",order=1|2|3 ,split=x|y:V; shell:N with ,order=1|2; or a .msh file)",
                      spec, problem);
 }
 
@@ -93,6 +97,8 @@ static int parse_sizes(const char *spec, const char *s, mesh_request *req, const
   }
   if (!strncmp(req->kind->name, "annulus", 7) && count != 1)
     return spec_error(spec, "an annulus takes one cell count N (N across, 8N around)");
+  if (!strcmp(req->kind->name, "shell") && count != 1)
+    return spec_error(spec, "a shell takes one cell count N (N x N per cube face, N across)");
   if (count == 1)
     for (int d = 1; d < req->kind->dim; d++) req->n[d] = req->n[0];
   else if (count != req->kind->dim)
@@ -123,13 +129,13 @@ static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
     char *stop;
     if (is_annulus(req) && strcmp(item, "order") && strcmp(item, "split")) {
       char problem[256];
-      snprintf(problem, sizeof problem, "modifier '%s' does not apply to an annulus (order, split do)",
-               item);
+      snprintf(problem, sizeof problem, "modifier '%s' does not apply to an %s (order, split do)",
+               item, req->kind->dim == 2 ? "annulus" : "shell");
       return spec_error(spec, problem);
     }
     if (!strcmp(item, "order")) {
       if (seen_order) return spec_error(spec, "order given twice");
-      if (!is_annulus(req)) return spec_error(spec, "order applies to annulus meshes only");
+      if (!is_annulus(req)) return spec_error(spec, "order applies to annulus and shell meshes only");
       if (strlen(value) != 1 || value[0] < '1' || value[0] > '3')
         return spec_error(spec, "order (of the geometry) must be 1, 2 or 3");
       req->geometry_order = value[0] - '0';
@@ -233,7 +239,9 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
 
   hdgcl_mesh *m = NULL;
   int status;
-  if (is_annulus(&req)) {
+  if (is_annulus(&req) && req.kind->dim == 3) {
+    status = hdgcl_mesh_create_shell(req.n[0], req.geometry_order, &m);
+  } else if (is_annulus(&req)) {
     status = hdgcl_mesh_create_annulus(req.kind->type, req.n[0], req.geometry_order, &m);
   } else if (req.kind->dim == 2) {
     const double lo[2] = {0, 0}, hi[2] = {req.size[0], req.size[1]};

@@ -144,6 +144,7 @@ int hdgcl_mesh_distort(hdgcl_mesh *mesh, double amplitude);
  *   cube:N[xMxL]    unit cube, tetrahedra       hex:N[xMxL]  unit cube, hexahedra
  *   annulus:N       1 <= r <= 2, triangles      annulus-quad:N  the same, quads
  *                   (hdgcl_mesh_create_annulus; ,order=1|2|3 the geometry order)
+ *   shell:N         1 <= r <= 2, hexahedra (hdgcl_mesh_create_shell; ,order=1|2)
  * followed by optional ",key=value" modifiers: diag=right|left|alt (triangles),
  * distort=A (hdgcl_mesh_distort), perturb=A, seed=S, size=L[xH[xW]] (the box),
  * split=A:V (element tags 1 where the centroid's coordinate A = x, y or z is
@@ -199,6 +200,13 @@ int hdgcl_mesh_write_gmsh_binary(const hdgcl_mesh *mesh, const char *path);
  * circles).  Spec: annulus:N (triangles), annulus-quad:N, with ,order=2|3. */
 int hdgcl_mesh_create_annulus(hdgcl_element_type type, int n, int geometry_order,
                               hdgcl_mesh **mesh);
+
+/* Spherical shell 1 <= r <= 2 (boundary tags 1 'inner', 2 'outer'):
+ * hexahedra of a cubed sphere, n x n on each of the cube's six faces and n
+ * layers across (6 n^3), with geometry of order 1 (straight) or 2 (nodes on
+ * the equiangular cubed sphere's map, boundary nodes on the spheres).
+ * Spec: shell:N with ,order=1|2. */
+int hdgcl_mesh_create_shell(int n, int geometry_order, hdgcl_mesh **mesh);
 
 /* Nodes of the geometry of order `order` of an element type: their count
  * (0 if hdgcl has no such element), and, if index is not NULL, their lattice
