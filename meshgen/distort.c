@@ -16,6 +16,9 @@ int hdgcl_mesh_distort(hdgcl_mesh *mesh, double amplitude) {
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "distortion amplitude %g out of range (need 0 <= amplitude <= 0.2)", amplitude);
   if (amplitude == 0 || mesh->num_vertices == 0) return HDGCL_SUCCESS;
+  if (mesh->geometry_order > 1) /* the vertices would leave their geometry nodes */
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_distort: the mesh is curved (geometry order %d); "
+                       "only straight-sided meshes are moved", mesh->geometry_order);
   const double pi = 3.14159265358979323846;
   int d = mesh->dim;
   double lo[3], hi[3];

@@ -54,6 +54,7 @@ static bool is_simplex(hdgcl_element_type type) {
 }
 
 double hdgcl_mesh_element_measure(const hdgcl_mesh *mesh, int32_t e) {
+  if (mesh->geometry_order > 1) return hdgcl_mesh_curved_measure(mesh, e);
   if (is_simplex(mesh->type)) {
     /* reference measures: triangle 2, tetrahedron 4/3 */
     return simplex_jacobian(mesh, e) * (mesh->dim == 2 ? 2.0 : 4.0 / 3.0);

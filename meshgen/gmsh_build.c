@@ -12,6 +12,7 @@
  * Errors name the file and the line of the element concerned (in a binary
  * file its byte offset). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@
 #include "mesh_internal.h"
 
 static hdgcl_element_type element_type_of(int gmsh_type) {
-  switch (gmsh_type) {
+  switch (gmsh_type_base(gmsh_type)) {
   case GMSH_TRIANGLE: return HDGCL_TRIANGLE;
   case GMSH_QUADRANGLE: return HDGCL_QUADRILATERAL;
   case GMSH_TETRAHEDRON: return HDGCL_TETRAHEDRON;
@@ -59,9 +60,10 @@ static int choose_body_type(const gmsh_content *c, const char *path, int *body) 
  * Vertices are numbered in increasing node tag order (so a file written by
  * hdgcl_mesh_write_gmsh reads back with the same numbering). */
 static void number_vertices(const gmsh_content *c, const gmsh_element_list *body, int n,
-                            int32_t *vertex, int32_t *num_vertices) {
+                            int nv, int32_t *vertex, int32_t *num_vertices) {
   for (int64_t i = 0; i < c->num_nodes; i++) vertex[i] = -1;
-  for (int64_t k = 0; k < body->count * n; k++) vertex[body->nodes[k]] = 0;
+  for (int64_t e = 0; e < body->count; e++) /* the first nv nodes: the vertices */
+    for (int k = 0; k < nv; k++) vertex[body->nodes[e * n + k]] = 0;
   int32_t next = 0;
   if (c->dense) {
     for (int64_t tag = 0; tag < c->dense_size; tag++)
@@ -82,7 +84,7 @@ static int check_planar(const gmsh_content *c, const gmsh_element_list *body, in
   double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY}, z0 = 0;
   bool first = true;
   for (int64_t i = 0; i < c->num_nodes; i++) {
-    if (vertex[i] < 0) continue;
+    if (vertex[i] < 0) continue; /* (vertices only: the high-order nodes are checked below) */
     const double *x = c->node_xyz + 3 * i;
     if (first) z0 = x[2], first = false;
     for (int d = 0; d < 2; d++) {
@@ -103,6 +105,68 @@ static int check_planar(const gmsh_content *c, const gmsh_element_list *body, in
                            path, gmsh_where(c, body->lines[e]).text, gmsh_type_name(gmsh_type),
                            (long long)body->numbers[e], (long long)c->node_tags[node], z, z0);
     }
+  return HDGCL_SUCCESS;
+}
+
+/* The geometry nodes of a curved mesh in Gmsh's order; the serendipity
+ * quadrangle 8 and hexahedron 20 gain the face and centre nodes of the
+ * same map (their space lies in Q2: at a face centre the serendipity map is
+ * -1/4 the sum of the face's corners + 1/2 the sum of its edge nodes, at the
+ * hexahedron's centre -1/4 the corners + 1/4 the edge nodes). */
+static int curved_nodes(hdgcl_mesh *m, const gmsh_content *c, const gmsh_element_list *body,
+                        int gmsh_type) {
+  int n = gmsh_type_nodes(gmsh_type), d = m->dim, order = gmsh_type_order(gmsh_type);
+  int count = hdgcl_geometry_nodes(m->type, order, NULL);
+  m->geometry_order = order;
+  m->nodes_per_element = count;
+  HDGCL_TRY(hdgcl_calloc((size_t)body->count * count * d, sizeof(double), "curved geometry nodes",
+                         &m->elem_nodes));
+  /* hexahedron 20 -> 27: faces 0321 0154 0473 1265 2376 4567 as (corners, edge nodes) */
+  static const int8_t hex_face_corners[6][4] = {{0, 3, 2, 1}, {0, 1, 5, 4}, {0, 4, 7, 3},
+                                                {1, 2, 6, 5}, {2, 3, 7, 6}, {4, 5, 6, 7}};
+  static const int8_t hex_face_edges[6][4] = {{9, 13, 11, 8},  {8, 12, 16, 10}, {10, 17, 15, 9},
+                                              {11, 14, 18, 12}, {13, 15, 19, 14}, {16, 18, 19, 17}};
+  for (int64_t e = 0; e < body->count; e++) {
+    double *x = m->elem_nodes + (size_t)e * count * d;
+    for (int a = 0; a < n; a++)
+      for (int k = 0; k < d; k++) x[a * d + k] = c->node_xyz[3 * (int64_t)body->nodes[e * n + a] + k];
+    if (gmsh_type == GMSH_QUADRANGLE8)
+      for (int k = 0; k < d; k++) {
+        double s = 0.0;
+        for (int a = 0; a < 4; a++) s += -0.25 * x[a * d + k] + 0.5 * x[(4 + a) * d + k];
+        x[8 * d + k] = s;
+      }
+    if (gmsh_type == GMSH_HEXAHEDRON20)
+      for (int k = 0; k < d; k++) {
+        for (int f = 0; f < 6; f++) {
+          double s = 0.0;
+          for (int a = 0; a < 4; a++)
+            s += -0.25 * x[hex_face_corners[f][a] * d + k] + 0.5 * x[hex_face_edges[f][a] * d + k];
+          x[(20 + f) * d + k] = s;
+        }
+        double s = 0.0;
+        for (int a = 0; a < 8; a++) s += -0.25 * x[a * d + k];
+        for (int a = 8; a < 20; a++) s += 0.25 * x[a * d + k];
+        x[26 * d + k] = s;
+      }
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* Every curved element's Jacobian positive (hdgcl_mesh_check_curved_element),
+ * naming the file's element.  A mirrored curved element is refused too: its
+ * nodes would need reordering. */
+static int check_curved(hdgcl_mesh *m, const gmsh_content *c, const gmsh_element_list *body,
+                        int gmsh_type, const char *path) {
+  for (int32_t e = 0; e < m->num_elements; e++) {
+    int status = hdgcl_mesh_check_curved_element(m, e);
+    if (status != HDGCL_SUCCESS) {
+      char message[400];
+      snprintf(message, sizeof message, "%s", hdgcl_last_error());
+      return hdgcl_error(status, "%s%s: %s %lld: %s", path, gmsh_where(c, body->lines[e]).text,
+                         gmsh_type_name(gmsh_type), (long long)body->numbers[e], message);
+    }
+  }
   return HDGCL_SUCCESS;
 }
 
@@ -149,7 +213,8 @@ static int topology(hdgcl_mesh *mesh, const gmsh_content *c, const gmsh_element_
 static int tag_faces(hdgcl_mesh *mesh, const gmsh_content *c, int face_type, const int32_t *vertex,
                      int body_type, const char *path) {
   const gmsh_element_list *faces = &c->lists[face_type];
-  int n = gmsh_type_nodes(face_type);
+  /* stride: the file's face type (line 3, triangle 6, ...); its first n nodes are the vertices */
+  int n = gmsh_type_nodes(face_type), stride = faces->count ? gmsh_type_nodes(faces->type) : n;
   for (int64_t i = 0; i < faces->count; i++) {
     if (faces->tags[i] == 0) continue;
     int32_t local[HDGCL_MAX_FACE_VERTS], canonical[HDGCL_MAX_FACE_VERTS];
@@ -157,7 +222,7 @@ static int tag_faces(hdgcl_mesh *mesh, const gmsh_content *c, int face_type, con
     int32_t f = -1;
     bool on_mesh = n == mesh->verts_per_face;
     for (int k = 0; k < n && on_mesh; k++) {
-      local[k] = vertex[faces->nodes[i * n + k]];
+      local[k] = vertex[faces->nodes[i * stride + k]];
       on_mesh = local[k] >= 0;
     }
     if (on_mesh) {
@@ -167,7 +232,7 @@ static int tag_faces(hdgcl_mesh *mesh, const gmsh_content *c, int face_type, con
     if (f < 0)
       return hdgcl_error(
           HDGCL_ERROR_FORMAT, "%s%s: %s %lld (physical group %d) is not a face of any %s", path,
-          gmsh_where(c, faces->lines[i]).text, gmsh_type_name(face_type),
+          gmsh_where(c, faces->lines[i]).text, gmsh_type_name(faces->type),
           (long long)faces->numbers[i], (int)faces->tags[i], gmsh_type_name(body_type));
     if (f >= mesh->num_interior_faces && mesh->face_tags[f] == 0)
       mesh->face_tags[f] = faces->tags[i];
@@ -202,12 +267,14 @@ int gmsh_build_mesh(const gmsh_content *c, const char *path, hdgcl_mesh **mesh) 
   int body_type = 0;
   HDGCL_TRY(choose_body_type(c, path, &body_type));
   const gmsh_element_list *body = &c->lists[body_type];
-  int n = gmsh_type_nodes(body_type), dim = gmsh_type_dim(body_type);
+  int nv = gmsh_type_nodes(body_type), dim = gmsh_type_dim(body_type);
+  body_type = body->type; /* the file's type: triangle 6, ... */
+  int n = gmsh_type_nodes(body_type);
   int32_t *vertex, num_vertices;
   hdgcl_mesh *m = NULL;
   HDGCL_TRY(hdgcl_calloc((size_t)c->num_nodes, sizeof *vertex, "node numbering", &vertex));
   int status;
-  number_vertices(c, body, n, vertex, &num_vertices);
+  number_vertices(c, body, n, nv, vertex, &num_vertices);
   status = HDGCL_SUCCESS;
   if (dim == 2) HDGCL_TRY_GOTO(status, check_planar(c, body, body_type, vertex, path), done);
   HDGCL_TRY_GOTO(
@@ -218,8 +285,13 @@ int gmsh_build_mesh(const gmsh_content *c, const char *path, hdgcl_mesh **mesh) 
     if (vertex[i] >= 0)
       for (int d = 0; d < dim; d++)
         m->coords[(int64_t)vertex[i] * dim + d] = c->node_xyz[3 * i + d];
-  for (int64_t k = 0; k < body->count * n; k++) m->elem_verts[k] = vertex[body->nodes[k]];
+  for (int64_t e = 0; e < body->count; e++)
+    for (int k = 0; k < nv; k++) m->elem_verts[e * nv + k] = vertex[body->nodes[e * n + k]];
   for (int64_t e = 0; e < body->count; e++) m->elem_tags[e] = body->tags[e];
+  if (gmsh_type_order(body_type) > 1) {
+    HDGCL_TRY_GOTO(status, curved_nodes(m, c, body, body_type), done);
+    HDGCL_TRY_GOTO(status, check_curved(m, c, body, body_type, path), done);
+  }
   HDGCL_TRY_GOTO(status, orient(m, c, body, body_type, path), done);
   HDGCL_TRY_GOTO(status, topology(m, c, body, body_type, path), done);
   if (dim == 2) {

@@ -14,12 +14,57 @@ int gmsh_type_nodes(int64_t gmsh_type) {
   case GMSH_TETRAHEDRON: return 4;
   case GMSH_HEXAHEDRON: return 8;
   case GMSH_POINT: return 1;
+  case GMSH_LINE3: return 3;
+  case GMSH_LINE4: return 4;
+  case GMSH_TRIANGLE6: return 6;
+  case GMSH_TRIANGLE10: return 10;
+  case GMSH_QUADRANGLE8: return 8;
+  case GMSH_QUADRANGLE9: return 9;
+  case GMSH_QUADRANGLE16: return 16;
+  case GMSH_TETRAHEDRON10: return 10;
+  case GMSH_TETRAHEDRON20: return 20;
+  case GMSH_HEXAHEDRON20: return 20;
+  case GMSH_HEXAHEDRON27: return 27;
   default: return 0;
   }
 }
 
-int gmsh_type_dim(int gmsh_type) {
+int gmsh_type_base(int gmsh_type) {
   switch (gmsh_type) {
+  case GMSH_LINE3:
+  case GMSH_LINE4: return GMSH_LINE;
+  case GMSH_TRIANGLE6:
+  case GMSH_TRIANGLE10: return GMSH_TRIANGLE;
+  case GMSH_QUADRANGLE8:
+  case GMSH_QUADRANGLE9:
+  case GMSH_QUADRANGLE16: return GMSH_QUADRANGLE;
+  case GMSH_TETRAHEDRON10:
+  case GMSH_TETRAHEDRON20: return GMSH_TETRAHEDRON;
+  case GMSH_HEXAHEDRON20:
+  case GMSH_HEXAHEDRON27: return GMSH_HEXAHEDRON;
+  default: return gmsh_type;
+  }
+}
+
+int gmsh_type_order(int gmsh_type) {
+  switch (gmsh_type) {
+  case GMSH_LINE3:
+  case GMSH_TRIANGLE6:
+  case GMSH_QUADRANGLE8:
+  case GMSH_QUADRANGLE9:
+  case GMSH_TETRAHEDRON10:
+  case GMSH_HEXAHEDRON20:
+  case GMSH_HEXAHEDRON27: return 2;
+  case GMSH_LINE4:
+  case GMSH_TRIANGLE10:
+  case GMSH_QUADRANGLE16:
+  case GMSH_TETRAHEDRON20: return 3;
+  default: return 1;
+  }
+}
+
+int gmsh_type_dim(int gmsh_type) {
+  switch (gmsh_type_base(gmsh_type)) {
   case GMSH_LINE: return 1;
   case GMSH_TRIANGLE:
   case GMSH_QUADRANGLE: return 2;
@@ -37,6 +82,17 @@ const char *gmsh_type_name(int gmsh_type) {
   case GMSH_TETRAHEDRON: return "tetrahedron";
   case GMSH_HEXAHEDRON: return "hexahedron";
   case GMSH_POINT: return "point";
+  case GMSH_LINE3: return "line 3";
+  case GMSH_LINE4: return "line 4";
+  case GMSH_TRIANGLE6: return "triangle 6";
+  case GMSH_TRIANGLE10: return "triangle 10";
+  case GMSH_QUADRANGLE8: return "quadrangle 8";
+  case GMSH_QUADRANGLE9: return "quadrangle 9";
+  case GMSH_QUADRANGLE16: return "quadrangle 16";
+  case GMSH_TETRAHEDRON10: return "tetrahedron 10";
+  case GMSH_TETRAHEDRON20: return "tetrahedron 20";
+  case GMSH_HEXAHEDRON20: return "hexahedron 20";
+  case GMSH_HEXAHEDRON27: return "hexahedron 27";
   default: return "unknown";
   }
 }
@@ -170,8 +226,16 @@ int32_t gmsh_node_position(const gmsh_content *c, int64_t tag) {
 
 int gmsh_add_element(gmsh_content *c, int gmsh_type, int64_t number, int32_t tag, const char *path,
                      long line, int32_t **nodes) {
-  gmsh_element_list *l = &c->lists[gmsh_type];
+  gmsh_element_list *l = &c->lists[gmsh_type_base(gmsh_type)];
   int n = gmsh_type_nodes(gmsh_type);
+  if (l->count && l->type != gmsh_type)
+    return hdgcl_error(HDGCL_ERROR_FORMAT,
+                       "%s%s: element %lld is a %s, element %lld (%s) a %s: hdgcl reads one "
+                       "geometry order per element type",
+                       path, gmsh_where(c, line).text, (long long)number, gmsh_type_name(gmsh_type),
+                       (long long)l->numbers[0], gmsh_at(c, l->lines[0]).text,
+                       gmsh_type_name(l->type));
+  l->type = gmsh_type;
   if (l->count == INT32_MAX)
     return hdgcl_error(HDGCL_ERROR_FORMAT, "%s%s: more than 2^31-1 %s elements", path,
                        gmsh_where(c, line).text, gmsh_type_name(gmsh_type));

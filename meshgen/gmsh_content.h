@@ -20,16 +20,44 @@ enum {
   GMSH_NUM_LISTS = 6 /* lists[1..5] */
 };
 
-/* Nodes of a type (1, 2, 3, 4, 5, 15), or 0 if hdgcl does not read it. */
+/* High-order (curved) types read by hdgcl: line 3 and 4 (boundary lines),
+ * triangle 6 and 10, quadrangle 9, 8 (serendipity) and 16, tetrahedron 10
+ * and 20, hexahedron 27 and 20 (serendipity).  Their first nodes are the
+ * vertices of the linear type. */
+enum {
+  GMSH_LINE3 = 8,
+  GMSH_TRIANGLE6 = 9,
+  GMSH_QUADRANGLE9 = 10,
+  GMSH_TETRAHEDRON10 = 11,
+  GMSH_HEXAHEDRON27 = 12,
+  GMSH_QUADRANGLE8 = 16,
+  GMSH_HEXAHEDRON20 = 17,
+  GMSH_TRIANGLE10 = 21,
+  GMSH_LINE4 = 26,
+  GMSH_TETRAHEDRON20 = 29,
+  GMSH_QUADRANGLE16 = 36
+};
+
+/* The most nodes of an element type read by hdgcl (hexahedron 27). */
+enum { GMSH_MAX_NODES = 27 };
+
+/* Nodes of a type read by hdgcl, or 0 if hdgcl does not read it. */
 int gmsh_type_nodes(int64_t gmsh_type);
+/* The linear type of a type read by hdgcl (its list), and its geometry order. */
+int gmsh_type_base(int gmsh_type);
+int gmsh_type_order(int gmsh_type);
 /* Dimension of a type read by hdgcl. */
 int gmsh_type_dim(int gmsh_type);
-/* "line", "triangle", ... for messages. */
+/* "line", "triangle", "triangle 6", ... for messages. */
 const char *gmsh_type_name(int gmsh_type);
 
+/* The elements of one linear type and its high-order variants: all of one
+ * Gmsh type (the first one stored; a file mixing, e.g., triangles 3 and 6
+ * is refused). */
 typedef struct gmsh_element_list {
+  int type;         /* Gmsh type of the elements (0 while empty) */
   int64_t count, capacity;
-  int32_t *nodes;   /* [count][gmsh_type_nodes] node positions in the node table */
+  int32_t *nodes;   /* [count][gmsh_type_nodes(type)] node positions in the node table */
   int32_t *tags;    /* physical group, 0 if none */
   int64_t *numbers; /* element tag in the file */
   long *lines;      /* line of the element in the file (binary file: byte offset) */

@@ -11,14 +11,16 @@ int gmsh_check_element_type(gmsh_input *in, int64_t number, int64_t gmsh_type) {
   if (number > 0) snprintf(who, sizeof who, "element %lld", (long long)number);
   return gmsh_error(in, HDGCL_ERROR_FORMAT,
                     "%s has type %lld, which hdgcl does not read (supported Gmsh types: "
-                    "1 line, 2 triangle, 3 quadrangle, 4 tetrahedron, 5 hexahedron, 15 point)",
+                    "1 line, 2 triangle, 3 quadrangle, 4 tetrahedron, 5 hexahedron, 15 point; "
+                    "curved: 8, 26 line, 9, 21 triangle, 10, 16, 36 quadrangle, 11, 29 "
+                    "tetrahedron, 12, 17 hexahedron)",
                     who, (long long)gmsh_type);
 }
 
 int gmsh_store_element(gmsh_input *in, gmsh_content *c, int gmsh_type, int64_t number,
                        const uint64_t *tags, int32_t physical_tag) {
   int n = gmsh_type_nodes(gmsh_type);
-  int32_t positions[8];
+  int32_t positions[GMSH_MAX_NODES];
   for (int k = 0; k < n; k++) {
     positions[k] = tags[k] <= INT64_MAX ? gmsh_node_position(c, (int64_t)tags[k]) : -1;
     if (positions[k] < 0)
@@ -37,7 +39,7 @@ int gmsh_store_element(gmsh_input *in, gmsh_content *c, int gmsh_type, int64_t n
 int gmsh_read_element_nodes(gmsh_input *in, gmsh_content *c, int gmsh_type, int64_t number,
                             int32_t physical_tag) {
   int n = gmsh_type_nodes(gmsh_type);
-  uint64_t tags[8];
+  uint64_t tags[GMSH_MAX_NODES];
   for (int k = 0; k < n; k++) {
     int64_t tag;
     HDGCL_TRY(gmsh_int(in, "node tag", 1, INT64_MAX, &tag));

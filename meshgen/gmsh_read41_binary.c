@@ -138,7 +138,7 @@ int gmsh_read_elements41_binary(gmsh_input *in, gmsh_content *c) {
     int words = 1 + gmsh_type_nodes(type); /* size_t per element */
     HDGCL_TRY(gmsh_binary_need(in, "elements of the block", (uint64_t)n, words * GMSH_BINARY_SIZE));
     int32_t physical = gmsh_entity_physical(c, (int)entity_dim, (int32_t)entity_tag);
-    uint64_t data[CHUNK * 9];
+    uint64_t data[CHUNK * (1 + GMSH_MAX_NODES)];
     for (int64_t i = 0; i < n; i += CHUNK) {
       int64_t m = n - i < CHUNK ? n - i : CHUNK, start = in->offset;
       HDGCL_TRY(gmsh_binary_read(in, "elements", data, (size_t)(m * words) * sizeof *data));

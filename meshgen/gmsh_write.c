@@ -13,7 +13,12 @@
  * the elements in mesh order (format 4.1: one block per run of equal tags).
  * The tag names, if any, go to $PhysicalNames.
  * Nodes are numbered from 1 in vertex order; coordinates use 17 significant
- * digits so that reading the file back gives the same doubles.
+ * digits so that reading the file back gives the same doubles.  A curved
+ * mesh (geometry order 2, 3) is written with its elements' high-order types
+ * (triangle 6 / 10, quadrangle 9 / 16, tetrahedron 10 / 20, hexahedron 27):
+ * their non-vertex nodes follow the vertices, one node per distinct
+ * position (shared nodes are bitwise equal copies), numbered in order of
+ * first use; boundary faces keep their linear types (corner nodes).
  *
  * The file is written under a temporary name in the same directory and
  * renamed at the end, so a failure leaves no partial file. */
@@ -66,7 +71,78 @@ typedef struct gmsh_writer {
   tag_set body, boundary;
   int body_type, face_type; /* Gmsh element types */
   double lo[3], hi[3];      /* bounding box, given to every entity */
+  /* Curved meshes: the distinct non-vertex geometry nodes; node
+   * num_vertices + i (0-based) is extra position i, elem_nodes[extra_at[i]]. */
+  int64_t num_extra;
+  int64_t *extra_at;    /* [num_extra] index into elem_nodes / dim */
+  int32_t *extra_of;    /* [num_elements][nodes_per_element - verts_per_element] extra node */
 } gmsh_writer;
+
+static const double *writer_node(const gmsh_writer *w, int64_t node) {
+  const hdgcl_mesh *m = w->mesh;
+  return node < m->num_vertices ? m->coords + node * m->dim
+                                : m->elem_nodes + w->extra_at[node - m->num_vertices] * m->dim;
+}
+
+/* Slot s of a curved mesh's non-vertex nodes (element s / nh, node
+ * nv + s % nh) as an index into elem_nodes / dim. */
+static int64_t slot_node(const hdgcl_mesh *m, int64_t s) {
+  int nv = m->verts_per_element, nh = m->nodes_per_element - nv;
+  return (s / nh) * m->nodes_per_element + nv + s % nh;
+}
+
+/* Sorting slots by position, then by slot (qsort's comparison has no
+ * context argument: the mesh goes through a thread-local pointer set just
+ * before the sort). */
+static _Thread_local const hdgcl_mesh *sort_mesh;
+static int compare_positions(const hdgcl_mesh *m, int64_t a, int64_t b) {
+  const double *x = m->elem_nodes + slot_node(m, a) * m->dim, *y = m->elem_nodes + slot_node(m, b) * m->dim;
+  for (int k = 0; k < m->dim; k++)
+    if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
+  return 0;
+}
+static int compare_slots(const void *pa, const void *pb) {
+  int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+  int c = compare_positions(sort_mesh, a, b);
+  return c ? c : (a < b ? -1 : a > b);
+}
+
+/* The distinct non-vertex nodes of a curved mesh, numbered in order of
+ * first use: w->extra_at (their positions), w->extra_of (each slot's). */
+static int number_extra_nodes(gmsh_writer *w) {
+  const hdgcl_mesh *m = w->mesh;
+  int64_t n = (int64_t)m->num_elements * (m->nodes_per_element - m->verts_per_element);
+  size_t size = (size_t)(n ? n : 1);
+  int64_t *sorted = NULL, *first = NULL;
+  int status;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(size, sizeof *sorted, "curved nodes", &sorted), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(size, sizeof *first, "curved nodes", &first), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(size, sizeof *w->extra_at, "curved nodes", &w->extra_at), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(size, sizeof *w->extra_of, "curved nodes", &w->extra_of), done);
+  for (int64_t s = 0; s < n; s++) sorted[s] = s;
+  sort_mesh = m;
+  qsort(sorted, (size_t)n, sizeof *sorted, compare_slots);
+  /* first[s]: the smallest slot at s's position (the first of its sorted group) */
+  for (int64_t i = 0; i < n; i++)
+    first[sorted[i]] = i > 0 && compare_positions(m, sorted[i - 1], sorted[i]) == 0
+                           ? first[sorted[i - 1]]
+                           : sorted[i];
+  int64_t next = 0;
+  for (int64_t s = 0; s < n; s++) { /* first[s] <= s: numbered already */
+    if (first[s] == s) {
+      w->extra_at[next] = slot_node(m, s);
+      w->extra_of[s] = (int32_t)next++;
+    } else {
+      w->extra_of[s] = w->extra_of[first[s]];
+    }
+  }
+  w->num_extra = next;
+  status = HDGCL_SUCCESS;
+done:
+  free(sorted);
+  free(first);
+  return status;
+}
 
 /* The fields of format 4.1: in ASCII separated by blanks, a record ending
  * with a newline; in binary an int (4 bytes), a size_t (8 bytes) or a
@@ -145,8 +221,8 @@ static void write_names(const gmsh_writer *w) {
   fprintf(w->out, "$EndPhysicalNames\n");
 }
 
-static void write_coordinates(const gmsh_writer *w, int32_t v) {
-  const double *x = w->mesh->coords + (int64_t)v * w->mesh->dim;
+static void write_coordinates(const gmsh_writer *w, int64_t v) {
+  const double *x = writer_node(w, v);
   fprintf(w->out, "%.17g %.17g %.17g\n", x[0], x[1], w->mesh->dim == 3 ? x[2] : 0.0);
 }
 
@@ -160,10 +236,36 @@ static void write_face_nodes(const gmsh_writer *w, int32_t f) {
   fputc('\n', w->out);
 }
 
-static void write_element_nodes(const gmsh_writer *w, int32_t e) {
+/* Node tags (1-based) of element e: its vertices, then (curved) its other nodes. */
+static int element_nodes(const gmsh_writer *w, int32_t e, int64_t *tags) {
   const hdgcl_mesh *m = w->mesh;
-  for (int j = 0; j < m->verts_per_element; j++)
-    fprintf(w->out, " %d", (int)m->elem_verts[(int64_t)e * m->verts_per_element + j] + 1);
+  int nv = m->verts_per_element, nh = w->extra_of ? m->nodes_per_element - nv : 0;
+  for (int j = 0; j < nv; j++) tags[j] = (int64_t)m->elem_verts[(int64_t)e * nv + j] + 1;
+  for (int j = 0; j < nh; j++)
+    tags[nv + j] = (int64_t)m->num_vertices + w->extra_of[(int64_t)e * nh + j] + 1;
+  return nv + nh;
+}
+
+static void write_element_nodes(const gmsh_writer *w, int32_t e) {
+  int64_t tags[32];
+  int n = element_nodes(w, e, tags);
+  for (int j = 0; j < n; j++) fprintf(w->out, " %lld", (long long)tags[j]);
+  fputc('\n', w->out);
+}
+
+/* Format 4.1: element `number`, element e of the mesh, as one record. */
+static void write_body41(gmsh_writer *w, int64_t number, int32_t e) {
+  int64_t tags[32];
+  int n = element_nodes(w, e, tags);
+  if (w->binary) {
+    uint64_t words[1 + 32];
+    words[0] = (uint64_t)number;
+    for (int j = 0; j < n; j++) words[1 + j] = (uint64_t)tags[j];
+    fwrite(words, sizeof *words, (size_t)n + 1, w->out);
+    return;
+  }
+  fprintf(w->out, "%lld", (long long)number);
+  for (int j = 0; j < n; j++) fprintf(w->out, " %lld", (long long)tags[j]);
   fputc('\n', w->out);
 }
 
@@ -199,7 +301,8 @@ static int32_t tagged_faces(const hdgcl_mesh *m) {
 static int classify_nodes(const gmsh_writer *w, int32_t *order, int32_t *start) {
   const hdgcl_mesh *m = w->mesh;
   int32_t nb = w->boundary.count, groups = nb + w->body.count, *entity;
-  HDGCL_TRY(hdgcl_calloc((size_t)m->num_vertices, sizeof *entity, "node entities", &entity));
+  int64_t nn = m->num_vertices + w->num_extra; /* curved: the other nodes follow */
+  HDGCL_TRY(hdgcl_calloc((size_t)nn, sizeof *entity, "node entities", &entity));
   for (int32_t v = 0; v < m->num_vertices; v++) entity[v] = groups; /* unassigned */
   for (int32_t f = m->num_interior_faces; f < m->num_faces; f++)
     if (m->face_tags[f] != 0) {
@@ -218,10 +321,13 @@ static int classify_nodes(const gmsh_writer *w, int32_t *order, int32_t *start) 
   }
   for (int32_t v = 0; v < m->num_vertices; v++) /* unused vertices: first body entity */
     if (entity[v] == groups) entity[v] = nb;
+  for (int64_t i = 0; i < w->num_extra; i++) /* the entity of the first element using it */
+    entity[m->num_vertices + i] =
+        nb + entity_of(&w->body, m->elem_tags[w->extra_at[i] / m->nodes_per_element]) - 1;
   for (int32_t k = 0; k <= groups; k++) start[k] = 0;
-  for (int32_t v = 0; v < m->num_vertices; v++) start[entity[v] + 1]++;
+  for (int64_t v = 0; v < nn; v++) start[entity[v] + 1]++;
   for (int32_t k = 0; k < groups; k++) start[k + 1] += start[k];
-  for (int32_t v = 0; v < m->num_vertices; v++) order[start[entity[v]]++] = v;
+  for (int64_t v = 0; v < nn; v++) order[start[entity[v]]++] = (int32_t)v;
   for (int32_t k = groups; k > 0; k--) start[k] = start[k - 1];
   start[0] = 0;
   free(entity);
@@ -240,7 +346,8 @@ static int write41(gmsh_writer *w) {
   fprintf(w->out, "$EndMeshFormat\n");
   write_names(w);
   write_entities(w);
-  int32_t nv = m->num_vertices, groups = w->boundary.count + w->body.count, blocks = 0;
+  int32_t nv = (int32_t)(m->num_vertices + w->num_extra); /* nodes */
+  int32_t groups = w->boundary.count + w->body.count, blocks = 0;
   int32_t *order = NULL, *start = NULL;
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)nv, sizeof *order, "node order", &order), done);
@@ -267,7 +374,7 @@ static int write41(gmsh_writer *w) {
       end_record(w);
     }
     for (int32_t i = start[k]; i < start[k + 1]; i++) {
-      const double *x = m->coords + (int64_t)order[i] * dim;
+      const double *x = writer_node(w, order[i]);
       put_real(w, x[0]);
       put_real(w, x[1]);
       put_real(w, dim == 3 ? x[2] : 0.0);
@@ -311,9 +418,7 @@ static int write41(gmsh_writer *w) {
     put_int(w, w->body_type);
     put_size(w, end - first);
     end_record(w);
-    for (int32_t e = first; e < end; e++)
-      write_element41(w, number++, m->elem_verts + (int64_t)e * m->verts_per_element, NULL,
-                      m->verts_per_element);
+    for (int32_t e = first; e < end; e++) write_body41(w, number++, e);
   }
   end_section(w, "Elements");
   status = HDGCL_SUCCESS;
@@ -327,9 +432,10 @@ static void write22(gmsh_writer *w) {
   const hdgcl_mesh *m = w->mesh;
   fprintf(w->out, "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n");
   write_names(w);
-  fprintf(w->out, "$Nodes\n%d\n", (int)m->num_vertices);
-  for (int32_t v = 0; v < m->num_vertices; v++) {
-    fprintf(w->out, "%d ", (int)v + 1);
+  int64_t nodes = m->num_vertices + w->num_extra;
+  fprintf(w->out, "$Nodes\n%lld\n", (long long)nodes);
+  for (int64_t v = 0; v < nodes; v++) {
+    fprintf(w->out, "%lld ", (long long)v + 1);
     write_coordinates(w, v);
   }
   fprintf(w->out, "$EndNodes\n");
@@ -401,10 +507,18 @@ static int open_temporary(const char *path, char *tmp, size_t size, FILE **out) 
 
 static int write_file(const hdgcl_mesh *mesh, const char *path, int version, bool binary) {
   HDGCL_TRY(check_mesh(mesh, path));
-  static const int body_types[] = {2, 3, 4, 5}, face_types[] = {1, 1, 2, 3};
+  /* Gmsh types by element type and geometry order (1, 2, 3; hexahedra up to 2) */
+  static const int body_types[4][3] = {{2, 9, 21}, {3, 10, 36}, {4, 11, 29}, {5, 12, 0}};
+  static const int face_types[] = {1, 1, 2, 3};
+  int order = mesh->geometry_order > 1 ? mesh->geometry_order : 1;
+  if (order > 3 || !body_types[mesh->type][order - 1] ||
+      (order > 1 && (!mesh->elem_nodes ||
+                     mesh->nodes_per_element != hdgcl_geometry_nodes(mesh->type, order, NULL))))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "cannot write '%s': %s elements of geometry order %d",
+                       path, hdgcl_element_type_name(mesh->type), order);
   gmsh_writer w = {.mesh = mesh,
                    .binary = binary,
-                   .body_type = body_types[mesh->type],
+                   .body_type = body_types[mesh->type][order - 1],
                    .face_type = face_types[mesh->type]};
   for (int32_t v = 0; v < mesh->num_vertices; v++)
     for (int d = 0; d < mesh->dim; d++) {
@@ -415,6 +529,11 @@ static int write_file(const hdgcl_mesh *mesh, const char *path, int version, boo
   char *tmp = NULL;
   size_t tmp_size = strlen(path) + 64;
   int status;
+  if (order > 1) HDGCL_TRY_GOTO(status, number_extra_nodes(&w), done);
+  if ((int64_t)mesh->num_vertices + w.num_extra > INT32_MAX) {
+    status = hdgcl_error(HDGCL_ERROR_ARGUMENT, "cannot write '%s': more than 2^31-1 nodes", path);
+    goto done;
+  }
   HDGCL_TRY_GOTO(status, collect_tags(mesh->elem_tags, mesh->num_elements, false, &w.body), done);
   HDGCL_TRY_GOTO(status,
                  collect_tags(mesh->face_tags + mesh->num_interior_faces,
@@ -437,6 +556,8 @@ done:
   free(tmp);
   free(w.body.tags);
   free(w.boundary.tags);
+  free(w.extra_at);
+  free(w.extra_of);
   return status;
 }
 

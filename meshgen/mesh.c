@@ -102,6 +102,8 @@ int hdgcl_mesh_allocate(hdgcl_element_type type, int32_t num_vertices, int32_t n
   m->verts_per_element = layout->verts_per_element;
   m->faces_per_element = layout->faces_per_element;
   m->verts_per_face = layout->verts_per_face;
+  m->geometry_order = 1;
+  m->nodes_per_element = layout->verts_per_element;
   m->num_vertices = num_vertices;
   m->num_elements = num_elements;
   int status;
@@ -150,6 +152,7 @@ int hdgcl_mesh_destroy(hdgcl_mesh **mesh) {
   free(m->coords);
   free(m->elem_verts);
   free(m->elem_tags);
+  free(m->elem_nodes);
   free(m->tag_names);
   free(m);
   *mesh = NULL;

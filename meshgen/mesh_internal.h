@@ -51,6 +51,19 @@ double hdgcl_mesh_element_min_jacobian(const hdgcl_mesh *mesh, int32_t e);
  * relative to the element's longest edge. */
 hdgcl_element_state hdgcl_mesh_element_state(const hdgcl_mesh *mesh, int32_t e);
 
+/* ---- curved.c ---- */
+
+/* The Jacobian of every curved element (geometry_order > 1) positive at the
+ * points of a Gauss rule (a collapsed one on simplices); else an error
+ * naming the first element that is inverted or tangled. */
+int hdgcl_mesh_check_curved(const hdgcl_mesh *mesh);
+/* The Jacobian check of one curved element. */
+int hdgcl_mesh_check_curved_element(const hdgcl_mesh *mesh, int32_t e);
+
+/* Measure of the curved element e (Gauss rule of 4 points per direction,
+ * collapsed on simplices). */
+double hdgcl_mesh_curved_measure(const hdgcl_mesh *mesh, int32_t e);
+
 /* ---- orientation.c ---- */
 
 /* Reorders the vertices of element e into its mirror image (e.g. a

@@ -117,6 +117,9 @@ int hdgcl_mesh_perturb(hdgcl_mesh *mesh, double amplitude, uint64_t seed) {
                        "perturbation amplitude %g out of range (need 0 <= amplitude < 0.5)",
                        amplitude);
   if (amplitude == 0) return HDGCL_SUCCESS;
+  if (mesh->geometry_order > 1) /* the vertices would leave their geometry nodes */
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_perturb: the mesh is curved (geometry order %d); "
+                       "only straight-sided meshes are moved", mesh->geometry_order);
   if (!mesh->face_verts) HDGCL_TRY(hdgcl_mesh_build_topology(mesh));
 
   perturb_work w = {0};

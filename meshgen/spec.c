@@ -1,10 +1,11 @@
 /* Meshes from a spec string (hdgcl_mesh_create_from_spec):
- *   square:N[xM]  quad:N[xM]  cube:N[xMxL]  hex:N[xMxL]
+ *   square:N[xM]  quad:N[xM]  cube:N[xMxL]  hex:N[xMxL]  annulus:N  annulus-quad:N
  * with optional ",diag=right|left|alt" (square only), ",distort=A", ",perturb=A",
  * ",seed=S", ",size=L[xH[xW]]" (the box [0,L]x[0,H][x[0,W]] instead of the unit
  * square/cube, e.g. a slender beam square:40x4,size=10x1), ",split=A:V" (element
  * tags 1 where the centroid's coordinate A = x|y|z is below V, else 2: two
- * material regions for --material); or a path ending in ".msh".  Every error
+ * material regions for --material), ",order=1|2|3" (annulus only: the geometry
+ * order); or a path ending in ".msh".  Every error
  * names the spec. */
 #include <ctype.h>
 #include <errno.h>
@@ -25,7 +26,10 @@ typedef struct mesh_kind {
 static const mesh_kind kinds[] = {{"square", HDGCL_TRIANGLE, 2},
                                   {"quad", HDGCL_QUADRILATERAL, 2},
                                   {"cube", HDGCL_TETRAHEDRON, 3},
-                                  {"hex", HDGCL_HEXAHEDRON, 3}};
+                                  {"hex", HDGCL_HEXAHEDRON, 3},
+                                  {"annulus", HDGCL_TRIANGLE, 2},
+                                  {"annulus-quad", HDGCL_QUADRILATERAL, 2},
+                                  {"shell", HDGCL_HEXAHEDRON, 3}};
 enum { NUM_KINDS = sizeof kinds / sizeof kinds[0] };
 
 typedef struct mesh_request {
@@ -38,7 +42,13 @@ typedef struct mesh_request {
   double size[3]; /* extent of the box along each axis (default 1) */
   int split_axis; /* -1: no split; else tags 1 | 2 across coordinate split_at */
   double split_at;
+  int geometry_order; /* annulus: 1 (straight), 2, 3 */
 } mesh_request;
+
+/* The curved kinds: an annulus or a spherical shell (one cell count; order, split). */
+static bool is_annulus(const mesh_request *req) {
+  return !strncmp(req->kind->name, "annulus", 7) || !strcmp(req->kind->name, "shell");
+}
 
 static bool ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), m = strlen(suffix);
@@ -49,7 +59,8 @@ static int spec_error(const char *spec, const char *problem) {
   return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                      "mesh spec '%s': %s (expected square:N[xM], quad:N[xM], cube:N[xMxL], "
                      "hex:N[xMxL] with ,diag=right|left|alt ,distort=A ,perturb=A ,seed=S "
-                     ",size=L[xH[xW]] ,split=x|y|z:V; or a .msh file)",
+                     ",size=L[xH[xW]] ,split=x|y|z:V; annulus:N or annulus-quad:N with "
+                     ",order=1|2|3 ,split=x|y:V; shell:N with ,order=1|2; or a .msh file)",
                      spec, problem);
 }
 
@@ -84,6 +95,10 @@ static int parse_sizes(const char *spec, const char *s, mesh_request *req, const
     if (*p != 'x') break;
     p++;
   }
+  if (!strncmp(req->kind->name, "annulus", 7) && count != 1)
+    return spec_error(spec, "an annulus takes one cell count N (N across, 8N around)");
+  if (!strcmp(req->kind->name, "shell") && count != 1)
+    return spec_error(spec, "a shell takes one cell count N (N x N per cube face, N across)");
   if (count == 1)
     for (int d = 1; d < req->kind->dim; d++) req->n[d] = req->n[0];
   else if (count != req->kind->dim)
@@ -97,7 +112,7 @@ static int parse_sizes(const char *spec, const char *s, mesh_request *req, const
 /* ",key=value" modifiers. */
 static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
   bool seen_diag = false, seen_perturb = false, seen_seed = false, seen_distort = false;
-  bool seen_size = false, seen_split = false;
+  bool seen_size = false, seen_split = false, seen_order = false;
   while (*p == ',') {
     p++;
     const char *end = strchr(p, ',');
@@ -112,7 +127,20 @@ static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
       return spec_error(spec, "modifiers are written ,key=value");
     *value++ = '\0';
     char *stop;
-    if (!strcmp(item, "diag")) {
+    if (is_annulus(req) && strcmp(item, "order") && strcmp(item, "split")) {
+      char problem[256];
+      snprintf(problem, sizeof problem, "modifier '%s' does not apply to an %s (order, split do)",
+               item, req->kind->dim == 2 ? "annulus" : "shell");
+      return spec_error(spec, problem);
+    }
+    if (!strcmp(item, "order")) {
+      if (seen_order) return spec_error(spec, "order given twice");
+      if (!is_annulus(req)) return spec_error(spec, "order applies to annulus and shell meshes only");
+      if (strlen(value) != 1 || value[0] < '1' || value[0] > '3')
+        return spec_error(spec, "order (of the geometry) must be 1, 2 or 3");
+      req->geometry_order = value[0] - '0';
+      seen_order = true;
+    } else if (!strcmp(item, "diag")) {
       if (seen_diag) return spec_error(spec, "diag given twice");
       if (req->kind->type != HDGCL_TRIANGLE)
         return spec_error(spec, "diag applies to square: (triangle) meshes only");
@@ -189,7 +217,8 @@ static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
     } else {
       char problem[256];
       snprintf(problem, sizeof problem,
-               "unknown modifier '%s' (known: diag, perturb, distort, seed, size, split)", item);
+               "unknown modifier '%s' (known: diag, perturb, distort, seed, size, split, order)",
+               item);
       return spec_error(spec, problem);
     }
   }
@@ -203,14 +232,18 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
   if (!spec || !spec[0]) return spec_error("", "empty");
   if (ends_with(spec, ".msh")) return hdgcl_mesh_read_gmsh(spec, mesh);
 
-  mesh_request req = {NULL, {1, 1, 1}, HDGCL_DIAGONAL_RIGHT, 0.0, 0, 0.0, {1, 1, 1}, -1, 0.0};
+  mesh_request req = {NULL, {1, 1, 1}, HDGCL_DIAGONAL_RIGHT, 0.0, 0, 0.0, {1, 1, 1}, -1, 0.0, 1};
   const char *rest = spec;
   HDGCL_TRY(parse_sizes(spec, spec, &req, &rest));
   HDGCL_TRY(parse_modifiers(spec, rest, &req));
 
   hdgcl_mesh *m = NULL;
   int status;
-  if (req.kind->dim == 2) {
+  if (is_annulus(&req) && req.kind->dim == 3) {
+    status = hdgcl_mesh_create_shell(req.n[0], req.geometry_order, &m);
+  } else if (is_annulus(&req)) {
+    status = hdgcl_mesh_create_annulus(req.kind->type, req.n[0], req.geometry_order, &m);
+  } else if (req.kind->dim == 2) {
     const double lo[2] = {0, 0}, hi[2] = {req.size[0], req.size[1]};
     status =
         hdgcl_mesh_create_rectangle(req.kind->type, req.n[0], req.n[1], lo, hi, req.diagonal, &m);

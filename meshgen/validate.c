@@ -149,6 +149,7 @@ int hdgcl_mesh_validate(const hdgcl_mesh *mesh) {
   if (!mesh) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_validate: mesh is NULL");
   HDGCL_TRY(check_layout(mesh));
   HDGCL_TRY(check_elements(mesh));
+  HDGCL_TRY(hdgcl_mesh_check_curved(mesh));
   if (mesh->face_verts) HDGCL_TRY(check_faces(mesh));
   return HDGCL_SUCCESS;
 }

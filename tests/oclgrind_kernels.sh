@@ -85,6 +85,11 @@ fi
   # every other affine case takes postprocess_tiled.
   HDGCL_POSTPROCESS=cholesky solve tri-p2-belli-jacobi --mesh square:2 --order 2 --format bell-i --precond jacobi $quick
   solve quad-p1-mapped --mesh quad:2 --order 1 $quick
+  # Curved elements (GEO_ORDER > 1: element_map of the geometry nodes in
+  # mapped_build, assembly's face_normal, recovery and errors): quadrangles 9
+  # and, through the mapped path on simplices, triangles 10.
+  solve quad9-p1-curved --mesh annulus-quad:1,order=2 --order 1 $quick
+  solve tri10-p1-curved --problem poisson-mixed --mesh annulus:1,order=3 --order 1 $quick
   # The batched products by cl/core/batched_gemm.cl (tiles of 8 x 8 across the
   # matrices' edges, slices of 3 across k's): Z and K in chunks of 3, then
   # the mapped stage's five (Phi shared: stride 0).

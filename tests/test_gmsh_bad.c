@@ -82,9 +82,9 @@ static const bad_case cases[] = {
      HDGCL_ERROR_FORMAT,
      {"junk.msh:6: ", "unexpected 'extra'"}},
     {"unknown_type.msh",
-     HEAD22 NODES22 "$Elements\n2\n1 2 2 0 1 1 2 3\n2 9 2 0 1 1 2 3 4 1 2\n$EndElements\n",
+     HEAD22 NODES22 "$Elements\n2\n1 2 2 0 1 1 2 3\n2 23 2 0 1 1 2 3 4 1 2\n$EndElements\n",
      HDGCL_ERROR_FORMAT,
-     {"unknown_type.msh:14: ", "type 9"}},
+     {"unknown_type.msh:14: ", "type 23"}}, /* triangle 15: order 4 */
     {"dangling.msh",
      HEAD22 NODES22 "$Elements\n2\n1 2 2 0 1 1 2 3\n2 2 2 0 1 1 3 99\n$EndElements\n",
      HDGCL_ERROR_FORMAT,
@@ -221,9 +221,9 @@ static const bad_case cases[] = {
      {"count41.msh:5: ", "declares 4 nodes but its blocks hold 3"}},
     {"block_type41.msh",
      "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 1 1 1\n2 1 0 1\n1\n0 0 0\n$EndNodes\n"
-     "$Elements\n1 1 1 1\n3 1 11 1\n1 1 1 1 1 1 1 1 1 1 1\n$EndElements\n",
+     "$Elements\n1 1 1 1\n3 1 13 1\n1 1 1 1 1 1 1 1 1 1 1\n$EndElements\n", /* prism 18 */
      HDGCL_ERROR_FORMAT,
-     {"block_type41.msh:12: ", "type 11"}},
+     {"block_type41.msh:12: ", "type 13"}},
     {"block_dim41.msh",
      "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 1 1 1\n2 1 0 1\n1\n0 0 0\n$EndNodes\n"
      "$Elements\n1 1 1 1\n3 1 2 1\n1 1 1 1\n$EndElements\n",

@@ -45,6 +45,83 @@ void vertex_functions(const double *xi, double *n, double *dn) {
 #endif
 }
 
+#if defined(GEO_ORDER) && GEO_ORDER > 1
+/* Curved elements (host twin: meshgen/curved.c): the Lagrange map of order
+ * GEO_ORDER through NGEO nodes per element, coords[e][NGEO][DIM] (the host
+ * uploads the geometry nodes in place of the vertex coordinates; elem_verts
+ * is not read).  geo_index: each node's lattice index in Gmsh's order;
+ * quads/hexes: tensor Lagrange on -1 + 2 j / k; simplices: prod_m
+ * l_{a_m}(lambda_m), l_n(s) = prod_{j<n} (k s - j) / (j + 1), lambda_0 = 1 -
+ * sum lambda_m, lambda_m = (xi_{m-1} + 1) / 2. */
+__constant int geo_index[NGEO * DIM] = {GEO_INDEX};
+
+/* l_n(s) (simplices) or the 1D Lagrange polynomial j of the equispaced points
+ * (quads, hexes), and its derivative. */
+void geometry_factor(int j, double s, double *value, double *slope) {
+  double v = 1.0, d = 0.0;
+#if AFFINE
+  for (int i = 0; i < j; i++) {
+    double f = (GEO_ORDER * s - i) / (i + 1);
+    d = d * f + v * GEO_ORDER / (i + 1);
+    v *= f;
+  }
+#else
+  const double tj = -1.0 + 2.0 * j / GEO_ORDER;
+  for (int i = 0; i <= GEO_ORDER; i++) {
+    if (i == j) continue;
+    double ti = -1.0 + 2.0 * i / GEO_ORDER, f = (s - ti) / (tj - ti);
+    d = d * f + v / (tj - ti);
+    v *= f;
+  }
+#endif
+  *value = v;
+  *slope = d;
+}
+
+double element_map(long e, __global const double *coords, __global const int *elem_verts,
+                   const double *xi, double *x, double *jac) {
+  for (int k = 0; k < 3; k++) x[k] = 0.0;
+  for (int k = 0; k < DIM * DIM; k++) jac[k] = 0.0;
+  for (int a = 0; a < NGEO; a++) {
+    double v[4], s[4], n, dn[DIM];
+#if AFFINE
+    double lam0 = 1.0;
+    int a0 = GEO_ORDER;
+    for (int m = 1; m <= DIM; m++) {
+      double lam = 0.5 * (xi[m - 1] + 1.0);
+      lam0 -= lam;
+      a0 -= geo_index[a * DIM + m - 1];
+      geometry_factor(geo_index[a * DIM + m - 1], lam, &v[m], &s[m]);
+    }
+    geometry_factor(a0, lam0, &v[0], &s[0]);
+    n = v[0];
+    for (int m = 1; m <= DIM; m++) n *= v[m];
+    for (int l = 0; l < DIM; l++) {
+      double rest0 = 1.0, rest1 = 1.0;
+      for (int m = 0; m <= DIM; m++) {
+        if (m != 0) rest0 *= v[m];
+        if (m != l + 1) rest1 *= v[m];
+      }
+      dn[l] = -0.5 * s[0] * rest0 + 0.5 * s[l + 1] * rest1;
+    }
+#else
+    for (int l = 0; l < DIM; l++) geometry_factor(geo_index[a * DIM + l], xi[l], &v[l], &s[l]);
+    n = 1.0;
+    for (int l = 0; l < DIM; l++) n *= v[l];
+    for (int l = 0; l < DIM; l++) {
+      double g = s[l];
+      for (int m = 0; m < DIM; m++)
+        if (m != l) g *= v[m];
+      dn[l] = g;
+    }
+#endif
+    for (int k = 0; k < DIM; k++) {
+      const double xa = coords[(e * NGEO + a) * DIM + k];
+      x[k] += n * xa;
+      for (int l = 0; l < DIM; l++) jac[k * DIM + l] += xa * dn[l];
+    }
+  }
+#else
 /* Physical point x[3] and Jacobian jac[DIM][DIM] (d x_k / d xi_l) of element
  * e at reference point xi; returns det(jac). */
 double element_map(long e, __global const double *coords, __global const int *elem_verts,
@@ -61,6 +138,7 @@ double element_map(long e, __global const double *coords, __global const int *el
       for (int l = 0; l < DIM; l++) jac[k * DIM + l] += xa * dn[a * DIM + l];
     }
   }
+#endif /* GEO_ORDER */
 #if DIM == 2
   return jac[0] * jac[3] - jac[1] * jac[2];
 #else

@@ -13,6 +13,9 @@ static void summary(FILE *out, const hdgcl_mesh *mesh) {
           (int)mesh->num_faces, (int)mesh->num_interior_faces,
           (int)(mesh->num_faces - mesh->num_interior_faces), mesh->dim == 2 ? "area" : "volume",
           measure);
+  if (mesh->geometry_order > 1) /* curved (docs/geometry.md) */
+    fprintf(out, "geometry order %d (%d nodes per element)\n", mesh->geometry_order,
+            mesh->nodes_per_element);
   /* named tags, boundary then element: "boundary tags: 1 left (4 faces), ..." */
   for (int dim = mesh->dim - 1; dim <= mesh->dim; dim++) {
     bool boundary = dim < mesh->dim, first = true;
@@ -83,6 +86,10 @@ static void help(FILE *out) {
                "                   quad:N[xM]     unit square, quadrilaterals\n"
                "                   cube:N[xMxL]   unit cube, 6 tetrahedra per cell\n"
                "                   hex:N[xMxL]    unit cube, hexahedra\n"
+               "                   annulus:N      1 <= r <= 2, triangles (annulus-quad:N: quads),\n"
+               "                                  ,order=1|2|3 the geometry order (curved: 2, 3;\n"
+               "                                  docs/geometry.md); tags 1 inner, 2 outer\n"
+               "                   shell:N        1 <= r <= 2, 6 N^3 hexahedra, ,order=1|2\n"
                "                   modifiers: ,diag=right|left|alt (square), ,perturb=A (random\n"
                "                   interior vertex moves, 0 <= A < 0.5 of the shortest edge),\n"
                "                   ,seed=S, ,distort=A (smooth, 0 <= A <= 0.2), ,size=L[xH[xW]]\n"
@@ -90,7 +97,8 @@ static void help(FILE *out) {
                "                   e.g. square:40x4,size=10x1), ,split=x|y|z:V (element tags 1\n"
                "                   where the centroid's coordinate is below V, 2 elsewhere: two\n"
                "                   regions for hdgcl solve --material); or a Gmsh file FILE.msh\n"
-               "                   (ASCII 2.2 and 4.1, binary 4.1)\n"
+               "                   (ASCII 2.2 and 4.1, binary 4.1; curved elements of order 2\n"
+               "                   and 3, written back with their nodes by --output)\n"
                "  --output FILE    write the mesh to FILE (Gmsh, ASCII unless --binary)\n"
                "  --format 41|22   Gmsh format version of --output (default 41)\n"
                "  --binary         write --output as binary Gmsh 4.1 (as gmsh -bin does; read\n"

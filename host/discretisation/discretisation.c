@@ -16,7 +16,10 @@ int discretisation_init(hdg_discretisation *d, int order) {
   d->mu_min = d->mu_max = d->lambda_min = d->lambda_max = NAN;
   if (mesh->num_elements <= 0) return hdgcl_error(HDGCL_ERROR_MESH, "the mesh has no elements");
   HDGCL_TRY(hdg_problem_check_mesh(d->problem, &d->params, mesh));
-  HDGCL_TRY(hdg_reference_create(mesh->type, order, &d->ref));
+  /* Curved geometry of order g: det J has degree dim (g - 1) more than on a
+   * straight element (simplices), so every rule gains that much. */
+  int extra = mesh->geometry_order > 1 ? mesh->dim * (mesh->geometry_order - 1) : 0;
+  HDGCL_TRY(hdg_reference_create(mesh->type, order, extra, &d->ref));
   HDGCL_TRY(hdg_sizes_set_components(&d->ref.sz, hdg_problem_components(d->problem, mesh->dim)));
   const hdg_sizes *sz = &d->ref.sz;
   if (d->user) {

@@ -19,7 +19,7 @@ int discretisation_project_exact(const hdg_discretisation *d, double *u) {
   int np = ref->sz.np, dim = ref->sz.dim;
   if (ref->sz.ncomp != 1)
     return hdgcl_error(HDGCL_ERROR_INTERNAL, "discretisation_project_exact: scalar problems only");
-  bool affine = mesh->type == HDGCL_TRIANGLE || mesh->type == HDGCL_TETRAHEDRON;
+  bool affine = (mesh->type == HDGCL_TRIANGLE || mesh->type == HDGCL_TETRAHEDRON) && mesh->geometry_order <= 1;
   double *m = NULL, *b = NULL;
   HDGCL_TRY(hdgcl_calloc((size_t)np * np, sizeof(double), "projection mass matrix", &m));
   int status = hdgcl_calloc((size_t)np, sizeof(double), "projection load", &b);

@@ -122,7 +122,9 @@ typedef struct hdg_reference {
   double *phi1_err; /* [nq][np1] degree p+1 */
 } hdg_reference;
 
-int hdg_reference_create(hdgcl_element_type type, int order, hdg_reference *ref);
+/* extra_degree raises every quadrature's degree (curved geometry: the
+ * Jacobian's degree, discretisation_init; 0 for straight-sided meshes). */
+int hdg_reference_create(hdgcl_element_type type, int order, int extra_degree, hdg_reference *ref);
 void hdg_reference_destroy(hdg_reference *ref);
 
 /* Affine geometry of simplex e: x = x0 + J (xi - xi0), xi0 = reference vertex 0.

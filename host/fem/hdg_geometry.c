@@ -90,6 +90,10 @@ void hdg_vertex_functions(hdgcl_element_type type, const double *xi, double *n, 
 }
 
 double hdg_map(const hdgcl_mesh *mesh, int32_t e, const double *xi, double *x, double *jac) {
+  if (mesh->geometry_order > 1) { /* curved: the Lagrange map of its nodes */
+    for (int k = 0; k < 3; k++) x[k] = 0.0;
+    return hdgcl_mesh_map(mesh, e, xi, x, jac);
+  }
   int d = mesh->dim, nv = mesh->verts_per_element;
   double n[8], dn[24];
   hdg_vertex_functions(mesh->type, xi, n, dn);

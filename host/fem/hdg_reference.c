@@ -144,7 +144,7 @@ done:
   return status;
 }
 
-int hdg_reference_create(hdgcl_element_type type, int order, hdg_reference *ref) {
+int hdg_reference_create(hdgcl_element_type type, int order, int extra_degree, hdg_reference *ref) {
   memset(ref, 0, sizeof *ref);
   int status;
   HDGCL_TRY(hdg_sizes_init(type, order, &ref->sz));
@@ -159,13 +159,13 @@ int hdg_reference_create(hdgcl_element_type type, int order, hdg_reference *ref)
   HDGCL_TRY_GOTO(status, alloc_doubles(nfo * nfo * nf * nf, "EfTEf", &ref->efef), fail);
   HDGCL_TRY_GOTO(status, alloc_doubles((size_t)d * d * np1 * np1, "Kpost", &ref->kpost), fail);
   HDGCL_TRY_GOTO(status, alloc_doubles((size_t)d * np1 * np, "Dpost", &ref->dpost), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_quadrature_create(sz->shape, 2 * p + LOAD_EXTRA_DEGREE, &ref->qload),
+  HDGCL_TRY_GOTO(status, hdgcl_quadrature_create(sz->shape, 2 * p + LOAD_EXTRA_DEGREE + extra_degree, &ref->qload),
                  fail);
   HDGCL_TRY_GOTO(status,
-                 hdgcl_quadrature_create(sz->face_shape, 2 * p + LOAD_EXTRA_DEGREE, &ref->qface),
+                 hdgcl_quadrature_create(sz->face_shape, 2 * p + LOAD_EXTRA_DEGREE + extra_degree, &ref->qface),
                  fail);
   HDGCL_TRY_GOTO(status,
-                 hdgcl_quadrature_create(sz->shape, 2 * (p + 1) + ERROR_EXTRA_DEGREE, &ref->qerr),
+                 hdgcl_quadrature_create(sz->shape, 2 * (p + 1) + ERROR_EXTRA_DEGREE + extra_degree, &ref->qerr),
                  fail);
   HDGCL_TRY_GOTO(status, volume_tables(ref), fail);
   HDGCL_TRY_GOTO(status, face_tables(ref), fail);

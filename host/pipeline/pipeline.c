@@ -88,7 +88,12 @@ static int upload(device_pipeline *pl, uint64_t *count) {
   size_t ne = m->num_elements, nfc = m->num_faces;
   int dim = sz->dim, np = sz->np, np1 = sz->np1, nf = sz->nf;
   size_t nfo = (size_t)sz->nfaces * sz->norient;
-  UPLOAD(d->coords, (size_t)m->num_vertices * dim, double, m->coords, "coords");
+  /* Curved elements: the geometry nodes of each element take the vertex
+   * coordinates' place (cl/fem/geometry.h element_map, GEO_ORDER > 1). */
+  if (m->geometry_order > 1)
+    UPLOAD(d->coords, ne * m->nodes_per_element * dim, double, m->elem_nodes, "geometry nodes");
+  else
+    UPLOAD(d->coords, (size_t)m->num_vertices * dim, double, m->coords, "coords");
   UPLOAD(d->elem_verts, ne * m->verts_per_element, int32_t, m->elem_verts, "elem_verts");
   UPLOAD(d->elem_faces, ne * sz->nfaces, int32_t, m->elem_faces, "elem_faces");
   UPLOAD(d->elem_orient, ne * sz->nfaces, int8_t, m->elem_face_orient, "elem_orient");
@@ -245,8 +250,23 @@ static int pipeline_init(device_pipeline *pl) {
   if (pl->disc->user) HDGCL_TRY(hdg_user_problem_emit(pl->disc->user, &pl->user_source));
   /* Mapped elements, and a user's coefficients evaluated at every point
    * (coefficients = points), take the per-point kernels. */
+  const hdgcl_mesh *mesh = pl->disc->mesh;
   pl->mapped = sz->type == HDGCL_QUADRILATERAL || sz->type == HDGCL_HEXAHEDRON ||
-                   (pl->disc->user && pl->disc->user->point_coefficients);
+               mesh->geometry_order > 1 ||
+               (pl->disc->user && pl->disc->user->point_coefficients);
+  /* Curved elements: the geometry's order, node count and node lattice
+   * (meshgen/curved.c) for element_map; nothing for straight-sided meshes. */
+  char geometry[400] = "";
+  if (mesh->geometry_order > 1) {
+    const int8_t *index;
+    int count = hdgcl_geometry_nodes(mesh->type, mesh->geometry_order, &index);
+    int len = snprintf(geometry, sizeof geometry, " -DGEO_ORDER=%d -DNGEO=%d -DGEO_INDEX=",
+                       mesh->geometry_order, count);
+    for (int i = 0; i < count * sz->dim && len < (int)sizeof geometry; i++)
+      len += snprintf(geometry + len, sizeof geometry - len, "%s%d", i ? "," : "", index[i]);
+    if (len >= (int)sizeof geometry)
+      return hdgcl_error(HDGCL_ERROR_INTERNAL, "curved geometry: node table too long");
+  }
   /* Element programs see the element's sizes and the trace blocks (NCOMP
    * components: NFB = NCOMP NF per face, NTB = NCOMP NT per element, NZ the
    * local (u, p) system of the vector problems); the solve stage's program
@@ -257,12 +277,12 @@ static int pipeline_init(device_pipeline *pl) {
     snprintf(view ? pl->trace_options : pl->options, sizeof pl->options,
              "-DELEMENT_TYPE=%d -DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d "
              "-DNF=%d -DNT=%d -DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d -DNCOMP=%d "
-             "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d%s%s",
+             "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d%s%s%s",
              (int)sz->type, sz->dim, pl->disc->mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
              sz->np1, view ? sz->nfb : sz->nf, view ? sz->ntb : sz->nt, sz->nslots, ref->qload.n,
              ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz, (int)pl->mapped,
              pl->disc->kappa_tensor ? " -DKAPPA_TENSOR" : "",
-             pl->disc->element_load ? " -DELEMENT_LOAD" : "");
+             pl->disc->element_load ? " -DELEMENT_LOAD" : "", geometry);
   HDGCL_TRY(local_stage_create(pl, &pl->local));
   HDGCL_TRY(assembly_create(pl, &pl->assemble));
   krylov *kr = &pl->krylov;

@@ -88,6 +88,24 @@ typedef struct hdgcl_mesh {
    * sorted by (dim, tag); hdgcl_mesh_set_tag_name adds to it. */
   int32_t num_tag_names;
   hdgcl_tag_name *tag_names;
+
+  /* Geometry (curved, isoparametric elements; last, so that bindings that
+   * mirror the fields above keep their layout).  geometry_order 1: the
+   * element is the map of its vertices (linear on simplices, bilinear /
+   * trilinear on quads / hexes) and elem_nodes is NULL.  geometry_order 2 or
+   * 3: the element is the Lagrange map of that order through
+   * nodes_per_element nodes in Gmsh's node ordering (tri 6 | 10, quad 9 | 16,
+   * tet 10 | 20, hex 27; the first verts_per_element nodes are the vertices),
+   * stored per element (a node shared by two elements is stored twice, with
+   * the same coordinates, so shared faces are curved the same from both
+   * sides): elem_nodes[num_elements][nodes_per_element][dim].  Gmsh's
+   * serendipity quadrangle 8 and hexahedron 20 are read as the quadrangle 9
+   * and hexahedron 27 of the same map (their space is a subspace).
+   * hdgcl_mesh_map evaluates the map; hdgcl_mesh_validate checks the sign of
+   * its Jacobian at quadrature points. */
+  int geometry_order;     /* 1, 2 or 3 (0 is read as 1) */
+  int nodes_per_element;  /* verts_per_element at order 1 */
+  double *elem_nodes;     /* NULL at order 1 */
 } hdgcl_mesh;
 
 /* Diagonal of the squares split into two triangles. */
@@ -124,6 +142,9 @@ int hdgcl_mesh_distort(hdgcl_mesh *mesh, double amplitude);
 /* A mesh from a spec string:
  *   square:N[xM]    unit square, triangles      quad:N[xM]   unit square, quads
  *   cube:N[xMxL]    unit cube, tetrahedra       hex:N[xMxL]  unit cube, hexahedra
+ *   annulus:N       1 <= r <= 2, triangles      annulus-quad:N  the same, quads
+ *                   (hdgcl_mesh_create_annulus; ,order=1|2|3 the geometry order)
+ *   shell:N         1 <= r <= 2, hexahedra (hdgcl_mesh_create_shell; ,order=1|2)
  * followed by optional ",key=value" modifiers: diag=right|left|alt (triangles),
  * distort=A (hdgcl_mesh_distort), perturb=A, seed=S, size=L[xH[xW]] (the box),
  * split=A:V (element tags 1 where the centroid's coordinate A = x, y or z is
@@ -151,7 +172,9 @@ int hdgcl_mesh_create_from_arrays(hdgcl_element_type type, int32_t num_vertices,
                                   const int32_t *face_tags, hdgcl_mesh **mesh);
 
 /* Gmsh .msh, ASCII formats 2.2 and 4.1 and binary 4.1 (gmsh -bin):
- * triangles, quads, tets, hexes (the highest-dimensional elements form the
+ * triangles, quads, tets, hexes, and their curved types of order 2 and 3
+ * (geometry_order above; types 8, 26, 9, 21, 10, 16, 36, 11, 29, 12, 17;
+ * other types are refused naming the type) (the highest-dimensional elements form the
  * mesh; lower-dimensional elements with a physical group give face tags;
  * $PhysicalNames of these two dimensions give tag names).  Errors name the
  * file and line (in a binary file the byte offset). */
@@ -159,6 +182,8 @@ int hdgcl_mesh_read_gmsh(const char *path, hdgcl_mesh **mesh);
 
 /* Writes format 4.1 (version = 41) or 2.2 (version = 22) with physical groups
  * for the boundary tags and element tags, and $PhysicalNames for their names.
+ * A curved mesh is written with its high-order element types and nodes
+ * (shared nodes once; boundary faces with their linear types).
  * Written to a temporary file and renamed, so a failure leaves no partial
  * file. */
 int hdgcl_mesh_write_gmsh(const hdgcl_mesh *mesh, const char *path, int version);
@@ -168,11 +193,44 @@ int hdgcl_mesh_write_gmsh(const hdgcl_mesh *mesh, const char *path, int version)
  * of ASCII, read about twice as fast (docs/problems.md). */
 int hdgcl_mesh_write_gmsh_binary(const hdgcl_mesh *mesh, const char *path);
 
+/* Annulus 1 <= r <= 2 (boundary tags 1 'inner', 2 'outer'): n cells across
+ * and 8n around, quadrilaterals or (type HDGCL_TRIANGLE) each split into two
+ * triangles, with geometry of order geometry_order (1: straight sides; 2, 3:
+ * every node at the image of the polar map, so boundary nodes lie on the
+ * circles).  Spec: annulus:N (triangles), annulus-quad:N, with ,order=2|3. */
+int hdgcl_mesh_create_annulus(hdgcl_element_type type, int n, int geometry_order,
+                              hdgcl_mesh **mesh);
+
+/* Spherical shell 1 <= r <= 2 (boundary tags 1 'inner', 2 'outer'):
+ * hexahedra of a cubed sphere, n x n on each of the cube's six faces and n
+ * layers across (6 n^3), with geometry of order 1 (straight) or 2 (nodes on
+ * the equiangular cubed sphere's map, boundary nodes on the spheres).
+ * Spec: shell:N with ,order=1|2. */
+int hdgcl_mesh_create_shell(int n, int geometry_order, hdgcl_mesh **mesh);
+
+/* Nodes of the geometry of order `order` of an element type: their count
+ * (0 if hdgcl has no such element), and, if index is not NULL, their lattice
+ * indices in Gmsh's order: index[node][dim], node position xi_k = -1 + 2
+ * index_k / order (quads, hexes) or barycentric lambda_k = index_k / order of
+ * the reference vertex k + 1 (simplices). */
+int hdgcl_geometry_nodes(hdgcl_element_type type, int order, const int8_t **index);
+
+/* The geometry's shape functions n[a] and reference gradients dn[a][dim] at
+ * reference point xi (order 1: the vertex functions). */
+void hdgcl_geometry_functions(hdgcl_element_type type, int order, const double *xi, double *n,
+                              double *dn);
+
+/* Physical point x[dim] and Jacobian jac[dim][dim] (d x_k / d xi_l) of element
+ * e at reference point xi, at any geometry order; returns det(jac). */
+double hdgcl_mesh_map(const hdgcl_mesh *mesh, int32_t e, const double *xi, double *x, double *jac);
+
 /* Builds the face topology from elem_verts (sort faces by canonical key,
  * reduce by key, number interior faces first).  Called by every creator. */
 int hdgcl_mesh_build_topology(hdgcl_mesh *mesh);
 
-/* Checks: element orientation and non-zero measure, faces shared by at most
+/* Checks: element orientation and non-zero measure (curved elements: the
+ * sign of the Jacobian at the points of a Gauss rule; an inverted or tangled
+ * element is an error naming it), faces shared by at most
  * two elements, indices in range, matching vertices of interior faces,
  * orientation codes consistent with the canonical order. */
 int hdgcl_mesh_validate(const hdgcl_mesh *mesh);

@@ -51,7 +51,9 @@ class MeshStruct(Structure):
                 ("face_local", POINTER(c_int8)), ("face_orient", POINTER(c_int8)),
                 ("face_tags", POINTER(c_int32)), ("elem_faces", POINTER(c_int32)),
                 ("elem_face_orient", POINTER(c_int8)),
-                ("num_tag_names", c_int32), ("tag_names", POINTER(TagName))]
+                ("num_tag_names", c_int32), ("tag_names", POINTER(TagName)),
+                ("geometry_order", c_int), ("nodes_per_element", c_int),
+                ("elem_nodes", POINTER(c_double))]
 
 
 class StageStats(Structure):
