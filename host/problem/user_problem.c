@@ -661,7 +661,7 @@ int hdg_user_problem_create(hdgcl_options opts, hdg_user_problem **out) {
   }
   bool vector = pde && strcmp(pde, "elasticity") == 0;
   up->problem = (hdg_problem){{"user", "a user's own problem (docs/problems.md)", 0, "square:8"},
-                              PROBLEM_USER, {0}, 0, false, vector, false};
+                              PROBLEM_USER, {0}, 0, false, vector, false, false};
   HDGCL_TRY_GOTO(status, read_constants(up, &src), fail);
   HDGCL_TRY_GOTO(status, read_exact(up, &src), fail);
   if (vector) {
