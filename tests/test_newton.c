@@ -1,0 +1,176 @@
+/* Newton's method for nonlinear HDG problems (docs/nonlinear.md), on the
+ * reference path:
+ *   - quadratic convergence: with the Krylov tolerance fixed, the residual
+ *     history of nonlinear-diffusion falls faster and faster, and
+ *     r_{k+1} / r_k^2 stays bounded over the last steps (N13);
+ *   - a linear problem through Newton (--newton true) takes one step and gives
+ *     the linear solve's u, q, u* and trace to 1e-12, the same errors;
+ *   - rates p+1 for u and q, p+2 for u*, p = 1..3, on square:4 and :8 (and p = 1
+ *     on cube:2 and :4);
+ *   - the JSON and the summary report the steps and the history (the CLI);
+ *   - refusals: bad option values, Newton options on a linear problem, Newton
+ *     on an OpenCL device (not implemented), no convergence in --newton-max
+ *     steps, kappa(u) <= 0 met during the iteration; each a one-line error. */
+#include "cli_run.h"
+#include "core/error.h"
+#include "hdg_test.h"
+
+static void check_quadratic(hdgcl_context ref) {
+  solved s = solve_with(ref, "square:8", "problem", "nonlinear-diffusion", "order", "2",
+                        "newton-forcing", "fixed", NULL);
+  CHECK_OK(s.status);
+  if (s.status) return;
+  const hdgcl_result *r = s.result;
+  int n = r->newton_steps;
+  printf("nonlinear-diffusion square:8 p=2, fixed forcing: %d steps:", n);
+  for (int i = 0; i <= n; i++) printf(" %.3e", r->newton_history[i]);
+  printf("\n");
+  CHECK_MSG(n >= 3 && n <= 6, "%d Newton steps", n);
+  CHECK(r->newton_history[n] <= 1e-8 * r->newton_history[0]);
+  CHECK(r->newton_iterations[0] > 0);
+  int sum = 0;
+  for (int i = 0; i < n; i++) sum += r->newton_iterations[i];
+  CHECK(sum == r->iterations);
+  /* quadratic (N13): over the last two steps the observed order
+   * log(r_{k+1} / r_k) / log(r_k / r_{k-1}) is near 2 (1 for a linear rate)
+   * and r_{k+1} / r_k^2 stays bounded */
+  for (int k = n - 2; k < n; k++) {
+    double rho = r->newton_history[k + 1] / (r->newton_history[k] * r->newton_history[k]);
+    double c_now = r->newton_history[k + 1] / r->newton_history[k];
+    double c_before = r->newton_history[k] / r->newton_history[k - 1];
+    double order = log(c_now) / log(c_before);
+    printf("  step %d: r_k+1/r_k^2 = %.3f, order %.2f\n", k + 1, rho, order);
+    CHECK_MSG(rho < 10.0, "step %d: r_k+1/r_k^2 = %g", k + 1, rho);
+    CHECK_MSG(order > 1.6, "step %d: order %.2f", k + 1, order);
+  }
+  solved_destroy(&s);
+  /* Eisenstat-Walker (the default) converges too */
+  s = solve_with(ref, "square:8", "problem", "nonlinear-diffusion", "order", "2", NULL);
+  CHECK_OK(s.status);
+  if (!s.status)
+    CHECK(s.result->newton_history[s.result->newton_steps] <= 1e-8 * s.result->newton_history[0]);
+  solved_destroy(&s);
+}
+
+static void check_linear(hdgcl_context ref) {
+  static const char *const problems[] = {"helmholtz-sin", "kappa-jump", "poisson-mixed"};
+  for (int i = 0; i < 3; i++) {
+    solved a = solve_with(ref, "square:4", "problem", problems[i], "order", "3", "rtol", "1e-14",
+                          "solver", "gmres", NULL);
+    solved b = solve_with(ref, "square:4", "problem", problems[i], "order", "3", "rtol", "1e-14",
+                          "newton", "true", NULL);
+    CHECK_OK(a.status);
+    CHECK_OK(b.status);
+    if (!a.status && !b.status) {
+      double d = solution_difference(&b, &a, 1);
+      printf("%s through Newton: %d step(s), difference %.2e, L2(u) %.6e vs %.6e\n", problems[i],
+             b.result->newton_steps, d, b.result->l2_u, a.result->l2_u);
+      CHECK_MSG(b.result->newton_steps == 1, "%s: %d Newton steps", problems[i], b.result->newton_steps);
+      CHECK_MSG(d < 1e-12, "%s: Newton vs linear %g", problems[i], d);
+      CHECK(fabs(b.result->l2_u - a.result->l2_u) <= 1e-10 * a.result->l2_u);
+      CHECK(fabs(b.result->l2_q - a.result->l2_q) <= 1e-10 * a.result->l2_q);
+    }
+    solved_destroy(&a);
+    solved_destroy(&b);
+  }
+}
+
+static void check_rates(hdgcl_context ref) {
+  for (int p = 1; p <= 3; p++) {
+    char order[8];
+    snprintf(order, sizeof order, "%d", p);
+    solved a = solve_with(ref, "square:4", "problem", "nonlinear-diffusion", "order", order, NULL);
+    solved b = solve_with(ref, "square:8", "problem", "nonlinear-diffusion", "order", order, NULL);
+    CHECK_OK(a.status);
+    CHECK_OK(b.status);
+    if (!a.status && !b.status) check_convergence_rates("nonlinear-diffusion", &a, &b, p, 4);
+    solved_destroy(&a);
+    solved_destroy(&b);
+  }
+  solved a = solve_with(ref, "cube:2", "problem", "nonlinear-diffusion", "order", "1", NULL);
+  solved b = solve_with(ref, "cube:4", "problem", "nonlinear-diffusion", "order", "1", NULL);
+  CHECK_OK(a.status);
+  CHECK_OK(b.status);
+  if (!a.status && !b.status) {
+    double ru = log2(a.result->l2_u / b.result->l2_u), rq = log2(a.result->l2_q / b.result->l2_q);
+    printf("nonlinear-diffusion cube p=1 n=2..4: rates u %.2f q %.2f (%d, %d steps)\n", ru, rq,
+           a.result->newton_steps, b.result->newton_steps);
+    CHECK_MSG(ru > 1.5 && rq > 1.3, "3D rates u %.2f q %.2f", ru, rq); /* coarse: preasymptotic */
+  }
+  solved_destroy(&a);
+  solved_destroy(&b);
+}
+
+static void check_refusals(hdgcl_context ref) {
+  check_rejected(ref, "--newton-rtol 0", "problem", "nonlinear-diffusion", "newton-rtol", "0", NULL);
+  check_rejected(ref, "--newton-rtol 2", "problem", "nonlinear-diffusion", "newton-rtol", "2", NULL);
+  check_rejected(ref, "newton-max", "problem", "nonlinear-diffusion", "newton-max", "0", NULL);
+  check_rejected(ref, "newton-forcing", "problem", "nonlinear-diffusion", "newton-forcing", "ew2", NULL);
+  check_rejected(ref, "is linear", "problem", "helmholtz-sin", "newton-max", "3", NULL);
+  check_rejected(ref, "is nonlinear", "problem", "nonlinear-diffusion", "newton", "false", NULL);
+  check_rejected(ref, "--kappa-u2", "problem", "helmholtz-sin", "kappa-u2", "2", NULL);
+  /* no convergence in one step */
+  solved s = solve_with(ref, "square:4", "problem", "nonlinear-diffusion", "order", "2",
+                        "newton-max", "1", NULL);
+  CHECK(s.status == HDGCL_ERROR_CONVERGENCE);
+  CHECK(strstr(hdgcl_last_error(), "did not converge in 1 steps") != NULL);
+  CHECK(s.solver && s.result == NULL);
+  solved_destroy(&s);
+  /* kappa = 1 - u^2 goes negative where |u| > 1 (u reaches 2) */
+  s = solve_with(ref, "square:4", "problem", "nonlinear-diffusion", "order", "2", "kappa-u2", "-1",
+                 NULL);
+  CHECK(s.status == HDGCL_ERROR_ARGUMENT || s.status == HDGCL_ERROR_CONVERGENCE);
+  printf("kappa = 1 - u^2: %s\n", hdgcl_last_error());
+  CHECK(strstr(hdgcl_last_error(), "kappa(u) =") != NULL || strstr(hdgcl_last_error(), "diverged"));
+  solved_destroy(&s);
+}
+
+static void check_cli(void) {
+  char dir[] = "/tmp/hdgcl_newton_XXXXXX", path[256];
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(path, sizeof path, "%s/out.json", dir);
+  int rc = cli_run(dir, "solve --device ref --problem nonlinear-diffusion --mesh square:2 "
+                        "--order 1 --json out.json");
+  CHECK(rc == 0);
+  CHECK(strstr(cli_out, "newton ") != NULL && strstr(cli_out, "iterations per step") != NULL);
+  char buf[16384];
+  cli_slurp(path, buf, sizeof buf);
+  CHECK(strstr(buf, "\"newton\"") && strstr(buf, "\"residual_history\"") && strstr(buf, "\"steps\""));
+  remove(path);
+  rc = cli_run(dir, "solve --device ref --problem nonlinear-diffusion --mesh square:2 "
+                    "--order 1 --newton-max 1 --json out.json");
+  CHECK(rc != 0);
+  CHECK(strstr(cli_err, "did not converge") != NULL);
+  FILE *f = fopen(path, "r");
+  CHECK(f == NULL); /* no output file */
+  if (f) fclose(f);
+  remove(path);
+  rmdir(dir);
+}
+
+int main(void) {
+  hdgcl_context ref = NULL;
+  CHECK_OK(hdgcl_context_create("ref", NULL, &ref));
+  check_refusals(ref);
+  check_quadratic(ref);
+  check_linear(ref);
+  check_rates(ref);
+  check_cli();
+  /* Newton on an OpenCL device: refused until local_newton exists */
+  hdgcl_context dev = test_device();
+  if (dev) {
+    hdgcl_mesh *mesh = NULL;
+    hdgcl_options opts = NULL;
+    hdgcl_solver s = NULL;
+    CHECK_OK(hdgcl_mesh_create_from_spec("square:2", &mesh));
+    CHECK_OK(hdgcl_options_create(&opts));
+    CHECK_OK(hdgcl_options_set(opts, "problem", "nonlinear-diffusion"));
+    CHECK_FAILS(hdgcl_solver_create(dev, mesh, opts, &s), HDGCL_ERROR_UNSUPPORTED);
+    CHECK(strstr(hdgcl_last_error(), "reference path only") != NULL);
+    hdgcl_options_destroy(&opts);
+    hdgcl_mesh_destroy(&mesh);
+  }
+  hdgcl_context_destroy(&dev);
+  hdgcl_context_destroy(&ref);
+  CHECK_DONE();
+}
