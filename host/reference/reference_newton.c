@@ -59,10 +59,13 @@ static int newton_element_create(const hdg_sizes *sz, newton_element *w) {
   return status;
 }
 
-/* kappa(u) and kappa'(u) (N1) on element e: the problem's kappa(u) if it is
- * nonlinear, else the element's constant kappa (a linear problem run through
- * Newton's method). */
-static double element_kappa(const hdg_discretisation *disc, int32_t e, double u, double *dk) {
+/* kappa(u) and kappa'(u) (N1) at the point x of element e: the problem's
+ * kappa(u) if it is nonlinear (a user's: the expression and its symbolic
+ * derivative), else the element's constant kappa (a linear problem run
+ * through Newton's method). */
+static double element_kappa(const hdg_discretisation *disc, int32_t e, const double *x, double u,
+                            double *dk) {
+  if (disc->user && disc->user->kappa_u) return hdg_user_kappa_u(disc->user, x[0], x[1], x[2], u, dk);
   if (disc->problem->nonlinear) return problem_kappa_u(disc->params, u, dk);
   *dk = 0.0;
   return disc->kappa[e];
@@ -87,7 +90,7 @@ static int state_matrices(const hdg_discretisation *disc, int32_t e, const doubl
     for (int j = 0; j < np; j++) uh += u[j] * phi[j];
     for (int c = 0; c < d; c++)
       for (int j = 0; j < np; j++) qh[c] += q[c * np + j] * phi[j];
-    double dk, kappa = element_kappa(disc, e, uh, &dk);
+    double dk, kappa = element_kappa(disc, e, x, uh, &dk);
     if (!(kappa > 0) || !isfinite(kappa))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "%s: kappa(u) = %g <= 0 at a quadrature point of element %d "
@@ -400,7 +403,7 @@ static int element_ustar_data(const hdg_discretisation *disc, int32_t e, const d
     const double *phi = ref->phi_load + (size_t)k * np;
     double uh = 0.0, dk;
     for (int j = 0; j < np; j++) uh += u[j] * phi[j];
-    double kappa = element_kappa(disc, e, uh, &dk);
+    double kappa = element_kappa(disc, e, x, uh, &dk);
     for (int c = 0; c < d; c++) {
       double qh = 0.0;
       for (int j = 0; j < np; j++) qh += q[c * np + j] * phi[j];
@@ -442,7 +445,7 @@ int reference_newton_recover(reference_newton *rn) {
       const double *phi = disc->ref.phi_err + (size_t)k * np;
       const double *phi1 = disc->ref.phi1_err + (size_t)k * np1;
       double uex = problem_u(disc->params, x[0], x[1], x[2], gex);
-      double kex = element_kappa(disc, e, uex, &dk);
+      double kex = element_kappa(disc, e, x, uex, &dk);
       double uh = 0.0, us = 0.0, eq = 0.0, qq = 0.0;
       for (int i = 0; i < np; i++) uh += u[i] * phi[i];
       for (int i = 0; i < np1; i++) us += ustar[i] * phi1[i];
