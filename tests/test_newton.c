@@ -200,6 +200,55 @@ static void check_user_kappa(hdgcl_context ref, const char *examples) {
   remove(path);
 }
 
+/* Transient nonlinear (nonlinear-heat): every stage a Newton solve; the
+ * orders in time of backward Euler and DIRK(2,2) on u* (p = 6 on square:4,
+ * so that the time error shows above the spatial one), and the linear heat
+ * problem stepped through Newton (--newton true) equals its linear stepping. */
+static double heat_ustar(hdgcl_context ref, const char *scheme, const char *dt, int *newton_steps) {
+  solved s = solve_with(ref, "square:4", "problem", "nonlinear-heat", "order", "6", "scheme", scheme,
+                        "time-step", dt, "final-time", "0.2", NULL);
+  CHECK_OK(s.status);
+  double e = s.status ? NAN : s.result->l2_ustar;
+  *newton_steps = s.status ? 0 : s.result->newton_steps_all;
+  solved_destroy(&s);
+  return e;
+}
+
+static void check_transient(hdgcl_context ref) {
+  static const struct {
+    const char *scheme;
+    double lo, hi;
+  } cases[] = {{"be", 0.85, 1.15}, {"dirk2", 1.75, 2.25}};
+  for (int i = 0; i < 2; i++) {
+    int n1, n2;
+    double e1 = heat_ustar(ref, cases[i].scheme, "0.02", &n1);
+    double e2 = heat_ustar(ref, cases[i].scheme, "0.01", &n2);
+    double order = log2(e1 / e2);
+    printf("nonlinear-heat %s dt 0.02..0.01: L2(u*) %.3e %.3e, order %.2f (%d, %d Newton steps)\n",
+           cases[i].scheme, e1, e2, order, n1, n2);
+    CHECK_MSG(order >= cases[i].lo && order <= cases[i].hi, "nonlinear-heat %s: order %.2f",
+              cases[i].scheme, order);
+    CHECK(n2 > 0);
+  }
+  solved a = solve_with(ref, "square:4", "problem", "heat-boundary", "order", "3", "scheme", "dirk3",
+                        "time-step", "0.05", "final-time", "0.2", "rtol", "1e-14", "solver", "gmres",
+                        NULL);
+  solved b = solve_with(ref, "square:4", "problem", "heat-boundary", "order", "3", "scheme", "dirk3",
+                        "time-step", "0.05", "final-time", "0.2", "rtol", "1e-14", "newton", "true",
+                        NULL);
+  CHECK_OK(a.status);
+  CHECK_OK(b.status);
+  if (!a.status && !b.status) {
+    double d = solution_difference(&b, &a, 1);
+    printf("heat-boundary dirk3 through Newton: %d Newton steps for %d stage solves, difference %.2e\n",
+           b.result->newton_steps_all, b.result->stage_solves, d);
+    CHECK(d < 1e-11);
+    CHECK(b.result->newton_steps_all <= b.result->stage_solves);
+  }
+  solved_destroy(&a);
+  solved_destroy(&b);
+}
+
 int main(int argc, char **argv) {
   const char *examples = argc > 1 ? argv[1] : "examples";
   hdgcl_context ref = NULL;
@@ -209,6 +258,7 @@ int main(int argc, char **argv) {
   check_linear(ref);
   check_rates(ref);
   check_user_kappa(ref, examples);
+  check_transient(ref);
   check_cli();
   /* Newton on an OpenCL device: refused until local_newton exists */
   hdgcl_context dev = test_device();

@@ -43,12 +43,15 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
   else
     snprintf(method, sizeof method, "CG");
   if (r->scheme) {
-    fprintf(out, "time      %s, %d steps of %g to t = %g, %d stage solves\n", r->scheme,
+    fprintf(out, "time      %s, %d steps of %g to t = %g, %d stage solves", r->scheme,
             r->time_steps, r->time_step, r->final_time, r->stage_solves);
+    if (r->newton_steps_all > 0) /* a nonlinear problem: each stage a Newton solve */
+      fprintf(out, ", %d Newton steps in all", r->newton_steps_all);
+    fprintf(out, "\n");
     fprintf(out, "solve     %s + %s (%s), %d iterations in all (at most %d per solve), largest "
                  "relative residual %.3e (rtol %g)\n",
             method, r->precond, r->format, r->iterations, r->iterations_max, r->residual, r->rtol);
-  } else if (r->newton_steps > 0) { /* docs/nonlinear.md: steps, iterations per step, ||R|| */
+  } else if (r->newton_history) { /* docs/nonlinear.md: steps, iterations per step, ||R|| */
     fprintf(out, "newton    %d steps, residual %.3e -> %.3e (%.3e relative, newton-rtol %g), "
                  "iterations per step",
             r->newton_steps, r->newton_history[0], r->newton_history[r->newton_steps],

@@ -33,7 +33,7 @@ static double forcing(double eta_prev, double r, double r_prev, double floor_rto
   return fmax(fmin(eta, ETA_MAX), floor_rtol);
 }
 
-int newton_run(hdgcl_solver s) {
+int newton_run(hdgcl_solver s, bool from_solution) {
   const hdg_discretisation *disc = &s->disc;
   hdg_solution *sol = &s->sol;
   hdgcl_result *res = &s->result;
@@ -55,7 +55,7 @@ int newton_run(hdgcl_solver s) {
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(n + 1, sizeof(double), "Newton update", &dx), done);
   HDGCL_TRY_GOTO(status, reference_newton_create(disc, sol, &rn), done);
-  HDGCL_TRY_GOTO(status, reference_newton_initial_state(rn), done);
+  HDGCL_TRY_GOTO(status, reference_newton_initial_state(rn, from_solution), done);
   solver_settings set = solver_krylov_settings(s);
   set.solver = SOLVER_GMRES; /* the Jacobian is not symmetric (N6) */
   sol->initial_guess = false;

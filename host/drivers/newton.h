@@ -6,6 +6,8 @@
 #ifndef HDGCL_HOST_NEWTON_H
 #define HDGCL_HOST_NEWTON_H
 
+#include <stdbool.h>
+
 #include "hdgcl/solver.h"
 
 /* The values of the "newton-forcing" option, in the order of NEWTON_FORCING_*. */
@@ -17,11 +19,12 @@ enum { NEWTON_FORCING_EW, NEWTON_FORCING_FIXED };
 #define NEWTON_ATOL 1e-13
 
 /* Solves s's problem by Newton's method from the state (N8) on the reference
- * path; s->sol gets the solution, its errors, the Krylov iterations summed over
+ * path (with from_solution: from the u, q and trace in s->sol, a time step's
+ * previous stage); s->sol gets the solution, its errors, the Krylov iterations summed over
  * the steps, and s->result the Newton figures (steps, residual history,
  * iterations per step).  Divergence (no convergence in newton-max steps, a
  * residual that is not finite, a line search that finds no decrease) is an
  * HDGCL_ERROR_CONVERGENCE naming it. */
-int newton_run(hdgcl_solver s);
+int newton_run(hdgcl_solver s, bool from_solution);
 
 #endif

@@ -93,11 +93,6 @@ static int read_newton_options(hdgcl_solver s, hdgcl_options opts) {
                          "--%s: problem %s is linear (Newton's method needs a nonlinear problem "
                          "or --newton true; docs/nonlinear.md)",
                          names[i], s->disc.problem->info.name);
-  if (s->newton && s->disc.problem->transient)
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                       "--newton: problem %s is transient; Newton's method in time steps is not "
-                       "implemented yet (docs/nonlinear.md)",
-                       s->disc.problem->info.name);
   HDGCL_TRY(hdgcl_options_get_real(opts, "newton-rtol", 1e-8, -HUGE_VAL, HUGE_VAL, &s->newton_rtol));
   if (!(s->newton_rtol > 0 && s->newton_rtol < 1))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--newton-rtol %g: must be a number in (0, 1)",
@@ -380,7 +375,7 @@ static int solve_transient(hdgcl_solver s) {
  * linearisation, Krylov solve and update on the reference path. */
 static int solve_newton(hdgcl_solver s) {
   figures_to_solution(&s->result, &s->sol);
-  int status = newton_run(s);
+  int status = newton_run(s, false);
   figures_to_result(&s->sol, &s->result);
   return status;
 }

@@ -102,6 +102,12 @@ static const hdg_problem problems[] = {
       "--newton-forcing; docs/nonlinear.md); reference path (--device ref)",
       0, "square:8"},
      PROBLEM_NONLINEAR_DIFFUSION, {0}, 0, false, false, false, true},
+    {{"nonlinear-heat",
+      "transient nonlinear: u_t - div(kappa(u) grad u) = f, kappa(u) = 1 + u^2, u = cos(t) "
+      "sin(pi x) sin(pi y) [sin(pi z)] + (x + y [+ z])/2, Dirichlet; every stage of a time step "
+      "(--scheme, --time-step, --final-time) a Newton solve (docs/nonlinear.md); --device ref",
+      0, "square:8"},
+     PROBLEM_NONLINEAR_HEAT, {0}, 0, false, false, true, true},
 };
 enum { NUM_PROBLEMS = sizeof problems / sizeof problems[0] };
 

@@ -219,15 +219,17 @@ void reference_newton_destroy(reference_newton **rn) {
   *rn = NULL;
 }
 
-int reference_newton_initial_state(reference_newton *rn) {
+int reference_newton_initial_state(reference_newton *rn, bool from_solution) {
   const hdg_discretisation *disc = rn->disc;
   const hdgcl_mesh *mesh = disc->mesh;
   const hdg_sizes *sz = &disc->ref.sz;
   hdg_solution *sol = rn->sol;
   size_t ne = (size_t)mesh->num_elements, nf = (size_t)sz->nf;
-  memset(sol->u, 0, sizeof(double) * ne * sz->np);
-  memset(sol->q, 0, sizeof(double) * ne * sz->dim * sz->np);
-  memset(sol->trace, 0, sizeof(double) * mesh->num_faces * nf);
+  if (!from_solution) {
+    memset(sol->u, 0, sizeof(double) * ne * sz->np);
+    memset(sol->q, 0, sizeof(double) * ne * sz->dim * sz->np);
+    memset(sol->trace, 0, sizeof(double) * mesh->num_faces * nf);
+  }
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) /* (N8) */
     if (disc->num.face_unknown[f] < 0)
       memcpy(sol->trace + (size_t)f * nf, rn->bvals + (size_t)(f - mesh->num_interior_faces) * nf,

@@ -26,9 +26,11 @@ int reference_newton_create(const hdg_discretisation *disc, hdg_solution *sol,
                             reference_newton **out);
 void reference_newton_destroy(reference_newton **rn);
 
-/* The first state: u = q = 0, the trace the projected Dirichlet data on
- * Dirichlet faces and 0 elsewhere (N8). */
-int reference_newton_initial_state(reference_newton *rn);
+/* The first state (N8): u = q = 0, the trace the projected Dirichlet data on
+ * Dirichlet faces and 0 elsewhere; with `from_solution`, u, q and the trace of
+ * the unknown faces as sol holds them (a time step's previous stage) and the
+ * Dirichlet faces' data (at the discretisation's time). */
+int reference_newton_initial_state(reference_newton *rn, bool from_solution);
 
 /* At the state in sol: the condensed Newton system (N6) into sol->matrix
  * and sol->rhs, and *norm = ||R|| (N4). */

@@ -191,8 +191,9 @@ typedef struct hdgcl_result {
    * after each step (newton_history[0..newton_steps]), the Krylov iterations
    * of each step (newton_iterations[0..newton_steps-1], summed in
    * iterations), its tolerance newton_rtol (relative to newton_history[0]).
-   * 0 and NULL for a linear solve. */
-  int newton_steps;
+   * 0 and NULL for a linear solve.  A transient nonlinear problem: these
+   * are the last stage's, and newton_steps_all the steps of all stages. */
+  int newton_steps, newton_steps_all;
   const double *newton_history;
   const int *newton_iterations;
   double newton_rtol;
