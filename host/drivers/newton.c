@@ -9,6 +9,8 @@
 #include "core/error.h"
 #include "drivers/solver_impl.h"
 #include "reference/reference.h"
+#include "pipeline/local_newton.h"
+#include "pipeline/pipeline_operator.h"
 #include "reference/reference_newton.h"
 
 const char *const newton_forcing_names[] = {"ew", "fixed", NULL};
@@ -33,6 +35,41 @@ static double forcing(double eta_prev, double r, double r_prev, double floor_rto
   return fmax(fmin(eta, ETA_MAX), floor_rtol);
 }
 
+/* The linearisation, trace solve and update of one implementation: the
+ * device's (local_newton.c) where the solver runs on an OpenCL device, else
+ * the reference path's (reference_newton.c and its GMRES).  The initial
+ * state and the final errors and u* are the reference path's on the host in
+ * both (from the solution's u, q and trace). */
+typedef struct newton_backend {
+  hdgcl_solver s;
+  reference_newton *rn;
+  local_newton *dev; /* NULL: the reference path */
+  solver_settings set;
+  double *dx; /* the reference path's trace update */
+} newton_backend;
+
+static int backend_linearise(newton_backend *b, double *norm) {
+  return b->dev ? local_newton_linearise(b->dev, norm) : reference_newton_linearise(b->rn, norm);
+}
+
+static int backend_solve(newton_backend *b, double rtol, int *iterations) {
+  if (b->dev) return local_newton_solve(b->dev, rtol, iterations);
+  const hdg_discretisation *disc = &b->s->disc;
+  size_t n = (size_t)disc->num.num_unknown_faces * disc->ref.sz.nfb;
+  b->set.rtol = rtol;
+  memset(b->dx, 0, sizeof(double) * n);
+  double t0 = hdgcl_wtime();
+  int status = reference_gmres(disc, &b->set, &b->s->sol, b->dx);
+  b->s->sol.stage_seconds[HDGCL_STAGE_SOLVE] += hdgcl_wtime() - t0;
+  *iterations = b->s->sol.iterations;
+  return status;
+}
+
+static int backend_update(newton_backend *b, double alpha, double *norm) {
+  return b->dev ? local_newton_update(b->dev, alpha, norm)
+                : reference_newton_update(b->rn, b->dx, alpha, norm);
+}
+
 int newton_run(hdgcl_solver s, bool from_solution) {
   const hdg_discretisation *disc = &s->disc;
   hdg_solution *sol = &s->sol;
@@ -50,17 +87,16 @@ int newton_run(hdgcl_solver s, bool from_solution) {
   res->newton_steps = 0;
   res->solver = "gmres";
   res->restart = s->restart;
-  reference_newton *rn = NULL;
-  double *dx = NULL;
+  newton_backend b = {.s = s, .set = solver_krylov_settings(s)};
+  b.set.solver = SOLVER_GMRES; /* the Jacobian is not symmetric (N6) */
   int status;
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(n + 1, sizeof(double), "Newton update", &dx), done);
-  HDGCL_TRY_GOTO(status, reference_newton_create(disc, sol, &rn), done);
-  HDGCL_TRY_GOTO(status, reference_newton_initial_state(rn, from_solution), done);
-  solver_settings set = solver_krylov_settings(s);
-  set.solver = SOLVER_GMRES; /* the Jacobian is not symmetric (N6) */
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(n + 1, sizeof(double), "Newton update", &b.dx), done);
+  HDGCL_TRY_GOTO(status, reference_newton_create(disc, sol, &b.rn), done);
+  HDGCL_TRY_GOTO(status, reference_newton_initial_state(b.rn, from_solution), done);
+  if (s->dev) HDGCL_TRY_GOTO(status, local_newton_create(s->dev, &b.dev), done);
   sol->initial_guess = false;
   double r, r0, eta = s->rtol;
-  HDGCL_TRY_GOTO(status, reference_newton_linearise(rn, &r), done);
+  HDGCL_TRY_GOTO(status, backend_linearise(&b, &r), done);
   r0 = r;
   s->newton_history[0] = r;
   double target = fmax(s->newton_rtol * r0, NEWTON_ATOL); /* (N10) */
@@ -80,18 +116,17 @@ int newton_run(hdgcl_solver s, bool from_solution) {
       goto done;
     }
     /* (N6): the trace update by the Krylov method to the forcing term eta. */
-    set.rtol = eta;
-    memset(dx, 0, sizeof(double) * n);
     sol->history_length = 0;
-    HDGCL_TRY_GOTO(status, reference_gmres(disc, &set, sol, dx), done);
-    s->newton_iterations[k] = sol->iterations;
-    total_iterations += sol->iterations;
+    int its = 0;
+    HDGCL_TRY_GOTO(status, backend_solve(&b, eta, &its), done);
+    s->newton_iterations[k] = its;
+    total_iterations += its;
     /* (N11): backtracking on ||R||. */
     double alpha = 1.0, rn_norm = NAN;
     int tries = 0;
     for (; tries <= LS_HALVINGS; tries++, alpha *= 0.5) {
       /* kappa(u) <= 0 at a trial state is an error (docs/nonlinear.md section 5) */
-      HDGCL_TRY_GOTO(status, reference_newton_update(rn, dx, alpha, &rn_norm), done);
+      HDGCL_TRY_GOTO(status, backend_update(&b, alpha, &rn_norm), done);
       if (isfinite(rn_norm) && rn_norm <= (1.0 - LS_DECREASE * alpha) * r) break;
     }
     if (tries > LS_HALVINGS) {
@@ -105,15 +140,16 @@ int newton_run(hdgcl_solver s, bool from_solution) {
     r = rn_norm;
     s->newton_history[k + 1] = r;
     res->newton_steps = k + 1;
-    HDGCL_TRY_GOTO(status, reference_newton_linearise(rn, &r), done);
+    HDGCL_TRY_GOTO(status, backend_linearise(&b, &r), done);
   }
   res->newton_steps = k;
-  HDGCL_TRY_GOTO(status, reference_newton_recover(rn), done);
+  HDGCL_TRY_GOTO(status, reference_newton_recover(b.rn), done);
   sol->iterations = total_iterations;
   sol->residual = r / r0;
   status = HDGCL_SUCCESS;
 done:
-  reference_newton_destroy(&rn);
-  free(dx);
+  local_newton_destroy(&b.dev);
+  reference_newton_destroy(&b.rn);
+  free(b.dx);
   return status;
 }

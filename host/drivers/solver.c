@@ -230,11 +230,6 @@ static int solver_init(hdgcl_solver s, int order) {
                        "--solver %s --precond %s: the reference path (--device ref) has CG and "
                        "GMRES with none, jacobi or block-jacobi only",
                        solver_names[s->solver], precond_names[s->precond]);
-  if (s->newton && !hdgcl_context_is_reference(ctx))
-    return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
-                       "problem %s: Newton's method runs on the reference path only so far "
-                       "(--device ref; docs/nonlinear.md)",
-                       s->disc.problem->info.name);
   if (!hdgcl_context_is_reference(ctx) && s->restart > MDOT_MAX - 2)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "--restart %d: at most %d on OpenCL devices (the reference path takes more)",
@@ -277,7 +272,13 @@ static int solver_init(hdgcl_solver s, int order) {
   r->lambda_max = s->disc.lambda_max;
   r->h = largest_diameter(mesh);
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) r->stages[i].name = stage_names[i];
+  if (s->newton) { /* the Newton step's trace system is not symmetric (docs/nonlinear.md (N6)) */
+    s->solver = SOLVER_GMRES;
+    r->solver = solver_names[s->solver];
+    r->restart = s->restart;
+  }
   solver_settings set = solver_krylov_settings(s);
+  if (s->newton) set.nonsymmetric = true;
   if (hdgcl_context_is_reference(ctx))
     return reference_operator_create(&s->disc, &set, &s->sol, &s->op);
   pipeline_options popts = {.chunk = s->chunk_option,
