@@ -5,8 +5,10 @@
  *     r_{k+1} / r_k^2 stays bounded over the last steps (N13);
  *   - a linear problem through Newton (--newton true) takes one step and gives
  *     the linear solve's u, q, u* and trace to 1e-12, the same errors;
- *   - rates p+1 for u and q, p+2 for u*, p = 1..3, on square:4 and :8 (and p = 1
- *     on cube:2 and :4);
+ *   - rates p+1 for u and q, p+2 for u*, p = 1..3, on square:4 and :8 (and p = 2
+ *     on quad:4 and :8, p = 1 on cube:2 and :4);
+ *   - a user's kappa(u) with its symbolic derivative; transient nonlinear
+ *     (orders in time); the device (PoCL) against the reference path;
  *   - the JSON and the summary report the steps and the history (the CLI);
  *   - refusals: bad option values, Newton options on a linear problem, Newton
  *     on an OpenCL device (not implemented), no convergence in --newton-max
@@ -87,6 +89,14 @@ static void check_rates(hdgcl_context ref) {
     solved_destroy(&a);
     solved_destroy(&b);
   }
+  /* quadrilaterals (tau = 10, docs/formulation.md section 6), p = 2 */
+  solved qa = solve_with(ref, "quad:4", "problem", "nonlinear-diffusion", "order", "2", "tau", "10", NULL);
+  solved qb = solve_with(ref, "quad:8", "problem", "nonlinear-diffusion", "order", "2", "tau", "10", NULL);
+  CHECK_OK(qa.status);
+  CHECK_OK(qb.status);
+  if (!qa.status && !qb.status) check_convergence_rates("nonlinear-diffusion quad", &qa, &qb, 2, 4);
+  solved_destroy(&qa);
+  solved_destroy(&qb);
   solved a = solve_with(ref, "cube:2", "problem", "nonlinear-diffusion", "order", "1", NULL);
   solved b = solve_with(ref, "cube:4", "problem", "nonlinear-diffusion", "order", "1", NULL);
   CHECK_OK(a.status);

@@ -145,7 +145,7 @@ int newton_run(hdgcl_solver s, bool from_solution) {
   res->newton_steps = k;
   HDGCL_TRY_GOTO(status, reference_newton_recover(b.rn), done);
   sol->iterations = total_iterations;
-  sol->residual = r / r0;
+  sol->residual = r0 > 0 ? r / r0 : 0.0;
   status = HDGCL_SUCCESS;
 done:
   local_newton_destroy(&b.dev);
