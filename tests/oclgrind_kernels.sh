@@ -207,6 +207,11 @@ fi
   solve tri-p1-heat $heat --mesh square:2 --order 1 $quick
   solve quad-p1-heat $heat --mesh quad:2 --order 1 $quick
   HDGCL_LOCAL_ELEMENT=tiled:4:4 solve tri-p1-heat-element-tiled $heat --mesh square:2 --order 1 $quick
+  # Newton's method (docs/nonlinear.md): newton_element with and without the
+  # Jacobian and newton_update (cl/pipeline/local_newton.cl), GMRES on the
+  # condensed Newton system, triangles and tetrahedra.
+  solve tri-p1-newton --problem nonlinear-diffusion --mesh square:1 --order 1 --newton-rtol 1e-3
+  solve tet-p1-newton --problem nonlinear-diffusion --mesh cube:1 --order 1 --newton-rtol 1e-2 --newton-max 4
   run clblast "$test_clblast" oclgrind
 ) &
 wait

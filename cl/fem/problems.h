@@ -54,6 +54,14 @@
 #define PROBLEM_HEAT 12
 #define PROBLEM_HEAT_BOUNDARY 13
 #define PROBLEM_IS_HEAT(id) ((id) == PROBLEM_HEAT || (id) == PROBLEM_HEAT_BOUNDARY)
+/* Nonlinear diffusion (docs/nonlinear.md): -div(kappa(u) grad u) = f with
+ * kappa(u) = 1 + a u^2 (problem_kappa_u; a = pp.param, default 1), u = sin(pi x) sin(pi y) [sin(pi z)]
+ * + (x + y [+ z]) / 2, Dirichlet; solved by Newton's method. */
+#define PROBLEM_NONLINEAR_DIFFUSION 14
+/* Transient nonlinear diffusion: u_t - div(kappa(u) grad u) = f, kappa(u) =
+ * 1 + u^2, u = cos(t) sin(pi x) sin(pi y) [sin(pi z)] + (x + y [+ z]) / 2
+ * (t = pp.param), Dirichlet; each time step's stage a Newton solve. */
+#define PROBLEM_NONLINEAR_HEAT 15
 
 /* A user's tensor kappa (docs/problems.md "Tensor kappa"): per element, d x d
  * row-major each, K, K^-1 and the lower triangular R with K = R R^T
@@ -167,6 +175,21 @@ HDGCL_FN double problem_kappa(problem_params pp, double x, double y, double z) {
   return 1.0;
 }
 
+/* kappa(u) of a nonlinear problem and its derivative *dkappa = kappa'(u)
+ * (docs/nonlinear.md (N1)); 1 and 0 for the linear ones. */
+HDGCL_FN double problem_kappa_u(problem_params pp, double u, double *dkappa) {
+  if (pp.id == PROBLEM_NONLINEAR_DIFFUSION) {
+    *dkappa = 2.0 * pp.param * u; /* pp.param = a of kappa = 1 + a u^2 (--kappa-u2) */
+    return 1.0 + pp.param * u * u;
+  }
+  if (pp.id == PROBLEM_NONLINEAR_HEAT) {
+    *dkappa = 2.0 * u;
+    return 1.0 + u * u;
+  }
+  *dkappa = 0.0;
+  return 1.0;
+}
+
 HDGCL_FN double problem_c(problem_params pp, double x, double y, double z) {
   if (pp.id == PROBLEM_HELMHOLTZ_SIN || pp.id == PROBLEM_POLYNOMIAL) return 1.0;
   return 0.0;
@@ -226,6 +249,14 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
     g[0] = pi * cx * sy * sz;
     g[1] = pi * sx * cy * sz;
     g[2] = pi * sx * sy * cz;
+  } else if (pp.id == PROBLEM_NONLINEAR_DIFFUSION || pp.id == PROBLEM_NONLINEAR_HEAT) {
+    const double ct = pp.id == PROBLEM_NONLINEAR_HEAT ? cos(pp.param) : 1.0;
+    double sx = sin(pi * x), cx = cos(pi * x), sy = sin(pi * y), cy = cos(pi * y);
+    double sz = pp.dim == 3 ? sin(pi * z) : 1.0, cz = pp.dim == 3 ? cos(pi * z) : 0.0;
+    u = ct * sx * sy * sz + 0.5 * (x + y + (pp.dim == 3 ? z : 0.0));
+    g[0] = ct * pi * cx * sy * sz + 0.5;
+    g[1] = ct * pi * sx * cy * sz + 0.5;
+    g[2] = pp.dim == 3 ? ct * pi * sx * sy * cz + 0.5 : 0.0;
   } else if (PROBLEM_IS_HEAT(pp.id)) {
     const double ct = cos(pp.param), st = pp.id == PROBLEM_HEAT_BOUNDARY ? sin(pp.param) : 0.0;
     double sx = sin(pi * x), cx = cos(pi * x), sy = sin(pi * y), cy = cos(pi * y);
@@ -275,6 +306,16 @@ HDGCL_FN double problem_f(problem_params pp, double x, double y, double z) {
     const double ct = cos(pp.param), st = sin(pp.param);
     const double b = pp.id == PROBLEM_HEAT_BOUNDARY ? 0.5 * ct * (x + y + (pp.dim == 3 ? z : 0.0)) : 0.0;
     return (pp.dim * pi * pi * ct - st) * s + b;
+  }
+  if (pp.id == PROBLEM_NONLINEAR_DIFFUSION || pp.id == PROBLEM_NONLINEAR_HEAT) {
+    /* f = u_t - kappa(u) lap u - kappa'(u) |grad u|^2 (u_t = 0 when steady) */
+    double s = sin(pi * x) * sin(pi * y);
+    if (pp.dim == 3) s *= sin(pi * z);
+    const int heat = pp.id == PROBLEM_NONLINEAR_HEAT;
+    const double ct = heat ? cos(pp.param) : 1.0, ut = heat ? -sin(pp.param) * s : 0.0;
+    double dk, u = problem_u(pp, x, y, z, g);
+    double k = problem_kappa_u(pp, u, &dk);
+    return ut + k * pp.dim * pi * pi * ct * s - dk * (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
   }
   if (pp.id == PROBLEM_CONVECTION_DIFFUSION) { /* f = -lap u + beta . grad u */
     double b[3];

@@ -43,11 +43,23 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
   else
     snprintf(method, sizeof method, "CG");
   if (r->scheme) {
-    fprintf(out, "time      %s, %d steps of %g to t = %g, %d stage solves\n", r->scheme,
+    fprintf(out, "time      %s, %d steps of %g to t = %g, %d stage solves", r->scheme,
             r->time_steps, r->time_step, r->final_time, r->stage_solves);
+    if (r->newton_steps_all > 0) /* a nonlinear problem: each stage a Newton solve */
+      fprintf(out, ", %d Newton steps in all", r->newton_steps_all);
+    fprintf(out, "\n");
     fprintf(out, "solve     %s + %s (%s), %d iterations in all (at most %d per solve), largest "
                  "relative residual %.3e (rtol %g)\n",
             method, r->precond, r->format, r->iterations, r->iterations_max, r->residual, r->rtol);
+  } else if (r->newton_history) { /* docs/nonlinear.md: steps, iterations per step, ||R|| */
+    fprintf(out, "newton    %d steps, residual %.3e -> %.3e (%.3e relative, newton-rtol %g), "
+                 "iterations per step",
+            r->newton_steps, r->newton_history[0], r->newton_history[r->newton_steps],
+            r->residual, r->newton_rtol);
+    for (int i = 0; i < r->newton_steps; i++) fprintf(out, " %d", r->newton_iterations[i]);
+    fprintf(out, "\n");
+    fprintf(out, "solve     %s + %s (%s), %d iterations in all\n", method, r->precond, r->format,
+            r->iterations);
   } else
     fprintf(out, "solve     %s + %s (%s), %d iterations, relative residual %.3e (rtol %g)\n",
             method, r->precond, r->format, r->iterations, r->residual, r->rtol);
@@ -78,6 +90,9 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
   if (r->cheb_degree && r->eig_max > 0)
     fprintf(out, "          Chebyshev %d steps on [%.4g, %.4g]\n", r->cheb_degree, r->eig_min,
             r->eig_max);
+  if (show_history && r->newton_steps > 0)
+    for (int i = 0; i <= r->newton_steps; i++)
+      fprintf(out, "          newton %4d  residual %.6e\n", i, r->newton_history[i]);
   if (show_history)
     for (int i = 0; i < r->history_length; i++)
       fprintf(out, "          iteration %4d  residual %.6e\n", i, r->history[i]);

@@ -221,6 +221,16 @@ int report_json_run(const char *mesh_spec, const hdgcl_mesh *mesh, const hdgcl_d
     TRY(json_add_real(o, "final_time", r->final_time));
     TRY(json_add_int(o, "stage_solves", r->stage_solves));
     TRY(json_add_int(o, "iterations_max", r->iterations_max));
+    if (r->newton_steps_all > 0) TRY(json_add_int(o, "newton_steps", r->newton_steps_all));
+  }
+  if (r->newton_history) { /* docs/nonlinear.md: iterations is the sum over the steps */
+    TRY(json_add_object(run, "newton", &o));
+    TRY(json_add_int(o, "steps", r->newton_steps));
+    TRY(json_add_real(o, "rtol", r->newton_rtol));
+    TRY(json_add_array(o, "residual_history", &a));
+    for (int i = 0; i <= r->newton_steps; i++) TRY(json_add_real(a, NULL, r->newton_history[i]));
+    TRY(json_add_array(o, "iterations", &a));
+    for (int i = 0; i < r->newton_steps; i++) TRY(json_add_int(a, NULL, r->newton_iterations[i]));
   }
   TRY(json_add_real(run, "rtol", r->rtol));
   TRY(json_add_real(run, "residual", r->residual));

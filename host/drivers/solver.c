@@ -10,6 +10,7 @@
 #include "reference/reference_operator.h"
 #include "solvers/krylov.h" /* MDOT_MAX */
 #include "drivers/solver_impl.h"
+#include "drivers/newton.h"
 #include "drivers/time_stepping.h"
 #include "problem/user_problem.h"
 
@@ -22,6 +23,7 @@ const char *const hdgcl_solver_options[] = {
     "pmg-coarse-solve",
     "mu",        "lambda",      "weight",     "contrast", "material",
     "scheme",    "time-step",   "final-time", /* transient problems (drivers/time_stepping.h) */
+    "newton",    "newton-rtol", "newton-max", "newton-forcing", "kappa-u2", /* drivers/newton.h */
     /* a user's own problem (host/problem/user_problem.h, docs/problems.md) */
     HDG_USER_PROBLEM_OPTION_NAMES, NULL};
 
@@ -73,6 +75,32 @@ static int read_time_options(hdgcl_solver s, hdgcl_options opts) {
   if (!(s->final_time > 0) || !isfinite(s->final_time))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--final-time %g: must be a finite number > 0",
                        s->final_time);
+  return HDGCL_SUCCESS;
+}
+
+/* Newton's method (docs/nonlinear.md): on for a nonlinear problem, or asked
+ * for a linear one (--newton true); its options refused elsewhere. */
+static int read_newton_options(hdgcl_solver s, hdgcl_options opts) {
+  static const char *const names[] = {"newton-rtol", "newton-max", "newton-forcing"};
+  bool nonlinear = s->disc.problem->nonlinear;
+  HDGCL_TRY(hdgcl_options_get_bool(opts, "newton", nonlinear, &s->newton));
+  if (nonlinear && !s->newton)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--newton false: problem %s is nonlinear, it needs Newton's method",
+                       s->disc.problem->info.name);
+  for (int i = 0; i < 3 && !s->newton; i++)
+    if (opts && hdgcl_options_has(opts, names[i]))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "--%s: problem %s is linear (Newton's method needs a nonlinear problem "
+                         "or --newton true; docs/nonlinear.md)",
+                         names[i], s->disc.problem->info.name);
+  HDGCL_TRY(hdgcl_options_get_real(opts, "newton-rtol", 1e-8, -HUGE_VAL, HUGE_VAL, &s->newton_rtol));
+  if (!(s->newton_rtol > 0 && s->newton_rtol < 1))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--newton-rtol %g: must be a number in (0, 1)",
+                       s->newton_rtol);
+  HDGCL_TRY(hdgcl_options_get_int(opts, "newton-max", 25, 1, 10000, &s->newton_max));
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "newton-forcing", newton_forcing_names,
+                                     NEWTON_FORCING_EW, &s->newton_forcing));
   return HDGCL_SUCCESS;
 }
 
@@ -178,9 +206,13 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
     }
     s->disc.params = (problem_params){.id = PROBLEM_USER, .dim = dim, .degree = *order,
                                       .mu = mu, .lambda = lambda, .user = s->disc.user};
+    HDGCL_TRY(read_newton_options(s, opts));
     return read_time_options(s, opts);
   }
   HDGCL_TRY(hdg_problem_params(s->disc.problem, opts, *order, dim, &s->disc.params));
+  if (s->disc.problem->id != PROBLEM_NONLINEAR_DIFFUSION && opts && hdgcl_options_has(opts, "kappa-u2"))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--kappa-u2: an option of --problem nonlinear-diffusion");
+  HDGCL_TRY(read_newton_options(s, opts));
   return read_time_options(s, opts);
 }
 
@@ -255,7 +287,13 @@ static int solver_init(hdgcl_solver s, int order) {
   r->lambda_max = s->disc.lambda_max;
   r->h = largest_diameter(mesh);
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) r->stages[i].name = stage_names[i];
+  if (s->newton) { /* the Newton step's trace system is not symmetric (docs/nonlinear.md (N6)) */
+    s->solver = SOLVER_GMRES;
+    r->solver = solver_names[s->solver];
+    r->restart = s->restart;
+  }
   solver_settings set = solver_krylov_settings(s);
+  if (s->newton) set.nonsymmetric = true;
   if (hdgcl_context_is_reference(ctx))
     return reference_operator_create(&s->disc, &set, &s->sol, &s->op);
   pipeline_options popts = {.chunk = s->chunk_option,
@@ -350,6 +388,15 @@ static int solve_transient(hdgcl_solver s) {
   return status;
 }
 
+/* A nonlinear problem (or --newton true): Newton's method, each step one
+ * linearisation, Krylov solve and update on the reference path. */
+static int solve_newton(hdgcl_solver s) {
+  figures_to_solution(&s->result, &s->sol);
+  int status = newton_run(s, false);
+  figures_to_result(&s->sol, &s->result);
+  return status;
+}
+
 /* A user's problem: its outputs, and NaN errors where it has no exact solution. */
 static int user_results(hdgcl_solver s) {
   hdgcl_result *r = &s->result;
@@ -380,7 +427,9 @@ int hdgcl_solver_solve(hdgcl_solver s) {
     s->result.stages[i].flops = 0;
     s->result.stages[i].bytes = 0;
   }
-  int status = s->disc.problem->transient ? solve_transient(s) : solve_trace(s);
+  int status = s->disc.problem->transient ? solve_transient(s)
+               : s->newton                 ? solve_newton(s)
+                                           : solve_trace(s);
   if (status == HDGCL_SUCCESS && s->disc.user) status = user_results(s);
   s->solved = status == HDGCL_SUCCESS;
   double total = 0.0;
@@ -463,6 +512,8 @@ int hdgcl_solver_destroy(hdgcl_solver *solver) {
   s->dev = NULL;
   discretisation_release(&s->disc);
   free(s->outputs);
+  free(s->newton_history);
+  free(s->newton_iterations);
   hdg_solution_destroy(&s->sol);
   free(s);
   *solver = NULL;

@@ -44,6 +44,16 @@ struct hdgcl_solver_s {
   hdgcl_step_fn on_step; /* hdgcl_solver_set_step_callback */
   void *on_step_data;
 
+  /* Newton's method (drivers/newton.h, docs/nonlinear.md): on for a nonlinear
+   * problem or --newton true; its tolerance, most steps, forcing
+   * (NEWTON_FORCING_*), and the history the result points to
+   * ([newton_max + 1] residuals, [newton_max] iterations). */
+  bool newton;
+  double newton_rtol;
+  int newton_max, newton_forcing;
+  double *newton_history;
+  int *newton_iterations;
+
   hdg_solution sol; /* host copies of the trace system and the solution, both paths */
   bool solved;
   double krylov_started; /* wall time of the Krylov solve's first residual (the progress line) */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "drivers/newton.h"
 #include "drivers/solver_impl.h"
 
 /* A singly diagonally implicit, stiffly accurate Runge-Kutta scheme: stage
@@ -49,6 +50,7 @@ typedef struct stepper {
   double seconds[HDGCL_NUM_STAGES];
   int64_t iterations;
   int solves, iterations_max;
+  int newton_steps; /* Newton steps summed over the stages (a nonlinear problem) */
   double residual_max;
 } stepper;
 
@@ -60,14 +62,20 @@ static int stage_solve(stepper *st, double t, double shift, const double *ubar) 
   d->params.param = t;
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) s->sol.stage_seconds[i] = 0.0;
   s->sol.history_length = 0; /* each stage's solve has its own history */
-  s->sol.initial_guess = true; /* from the previous stage's trace (T5) */
-  HDGCL_TRY(trace_operator_assemble(&s->op));
-  int status = trace_operator_solve(&s->op);
+  int status;
+  if (s->newton) { /* a nonlinear stage: Newton from the previous stage's state (docs/nonlinear.md) */
+    status = newton_run(s, true);
+    st->newton_steps += s->result.newton_steps;
+  } else {
+    s->sol.initial_guess = true; /* from the previous stage's trace (T5) */
+    HDGCL_TRY(trace_operator_assemble(&s->op));
+    status = trace_operator_solve(&s->op);
+  }
   st->iterations += s->sol.iterations;
   if (s->sol.iterations > st->iterations_max) st->iterations_max = s->sol.iterations;
   if (s->sol.residual > st->residual_max) st->residual_max = s->sol.residual;
   st->solves++;
-  if (status == HDGCL_SUCCESS) status = trace_operator_recover(&s->op);
+  if (status == HDGCL_SUCCESS && !s->newton) status = trace_operator_recover(&s->op);
   for (int i = 0; i < HDGCL_NUM_STAGES; i++) st->seconds[i] += s->sol.stage_seconds[i];
   if (status != HDGCL_SUCCESS) {
     char why[512];
@@ -90,6 +98,7 @@ static void record_figures(stepper *st, int steps, double dt) {
   s->result.final_time = s->final_time;
   s->result.stage_solves = st->solves;
   s->result.iterations_max = st->iterations_max;
+  s->result.newton_steps_all = st->newton_steps;
 }
 
 /* After step `step` of `steps`: the user's step callback, with the step's
@@ -153,6 +162,11 @@ int time_stepping_run(hdgcl_solver s) {
     HDGCL_TRY_GOTO(status, hdgcl_calloc(st.n, sizeof(double), "time stepping: k", &k[i]), done);
   d->params.param = 0.0;
   HDGCL_TRY_GOTO(status, discretisation_project_exact(d, u), done); /* u^0 */
+  if (s->newton) { /* Newton's first state: u^0, q = 0, trace 0 (N8) */
+    memcpy(s->sol.u, u, sizeof(double) * st.n);
+    memset(s->sol.q, 0, sizeof(double) * st.n * d->ref.sz.dim);
+    memset(s->sol.trace, 0, sizeof(double) * d->mesh->num_faces * d->ref.sz.nfb);
+  }
   for (int n = 0; n < steps; n++) {
     double t = dt * n;
     if (s->scheme != SCHEME_BDF2 || n == 0) {

@@ -68,6 +68,11 @@ int assembly_boundary_data(device_pipeline *pl, assembly *as) {
 }
 
 int assembly_add_chunk(device_pipeline *pl, assembly *as, const local_stage *ls, int64_t e0, int64_t n) {
+  return assembly_add_elements(pl, as, &ls->k, e0, n);
+}
+
+int assembly_add_elements(device_pipeline *pl, assembly *as, const hdgcl_buffer *k, int64_t e0,
+                          int64_t n) {
   const hdg_sizes *sz = &pl->disc->ref.sz;
   device_data *d = &pl->data;
   size_t rows = pl->disc->num.num_unknown_faces;
@@ -80,7 +85,7 @@ int assembly_add_chunk(device_pipeline *pl, assembly *as, const local_stage *ls,
                        HDGCL_ARG(d->block_cols.mem),
                        HDGCL_ARG(d->face_elems.mem),
                        HDGCL_ARG(d->face_local.mem),
-                       HDGCL_ARG(ls->k.mem),
+                       HDGCL_ARG(k->mem),
                        HDGCL_ARG(as->values.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->matrix, sizeof margs / sizeof *margs, margs));
   /* The kernel loops over entries: 2^20 work-items fill any current device
@@ -98,7 +103,7 @@ int assembly_add_chunk(device_pipeline *pl, assembly *as, const local_stage *ls,
                        HDGCL_ARG(d->elem_faces.mem),
                        HDGCL_ARG(d->face_bc.mem),
                        HDGCL_ARG(as->bvals.mem),
-                       HDGCL_ARG(ls->k.mem),
+                       HDGCL_ARG(k->mem),
                        HDGCL_ARG(as->rhs_buf.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->rhs, sizeof rargs / sizeof *rargs, rargs));
   global = rows * sz->nfb;

@@ -319,6 +319,14 @@ int pipeline_create(hdgcl_context ctx, const hdg_discretisation *disc,
   return HDGCL_SUCCESS;
 }
 
+int pipeline_upload(device_pipeline *pl) {
+  double t = hdgcl_wtime();
+  release_data(pl);
+  HDGCL_TRY(upload(pl, NULL));
+  pl->sol->stage_seconds[HDGCL_STAGE_UPLOAD] += hdgcl_wtime() - t;
+  return HDGCL_SUCCESS;
+}
+
 int pipeline_assemble(device_pipeline *pl) {
   double *st = pl->sol->stage_seconds;
   const hdgcl_mesh *m = pl->disc->mesh;

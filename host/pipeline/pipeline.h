@@ -152,6 +152,10 @@ typedef struct assembly {
 int assembly_create(device_pipeline *pl, assembly *as);
 int assembly_boundary_data(device_pipeline *pl, assembly *as);  /* bvals; zeroes matrix and rhs */
 int assembly_add_chunk(device_pipeline *pl, assembly *as, const local_stage *ls, int64_t e0, int64_t n);
+/* The same from any chunk-relative K_e buffer k (column-major (NTB+1)^2 per
+ * element, the last column -g_e): Newton's condensed Jacobians (local_newton.c). */
+int assembly_add_elements(device_pipeline *pl, assembly *as, const hdgcl_buffer *k, int64_t e0,
+                          int64_t n);
 int assembly_finish(device_pipeline *pl, assembly *as);         /* Neumann loads, fixed components */
 /* The solved trace's fixed components (per-component faces) set to their data (x: the solution). */
 int assembly_fix_solution(device_pipeline *pl, assembly *as, hdgcl_buffer *x);
@@ -256,6 +260,9 @@ int pipeline_create(hdgcl_context ctx, const hdg_discretisation *disc,
  * pipeline_recover: u, q (H), u*, p, the errors and u*'s check, downloaded.
  * pipeline_solve: the three in turn. */
 int pipeline_assemble(device_pipeline *pl);
+/* The discretisation's data onto the device (what pipeline_assemble uploads
+ * first), for a stage that runs without pipeline_assemble (local_newton.c). */
+int pipeline_upload(device_pipeline *pl);
 int pipeline_apply(device_pipeline *pl, const double *x, double *y);
 int pipeline_solve_trace(device_pipeline *pl);
 int pipeline_recover(device_pipeline *pl);

@@ -27,48 +27,48 @@ static const hdg_problem problems[] = {
       "paper 000 section 5: lap u - u = f on the unit square/cube, u = sin(2 pi x) sin(2 pi y) "
       "[sin(2 pi z)], Dirichlet",
       0, "square:8"},
-     PROBLEM_HELMHOLTZ_SIN, {0}, 0, false, false, false},
+     PROBLEM_HELMHOLTZ_SIN, {0}, 0, false, false, false, false},
     {{"poisson-mixed",
       "-lap u = f, u = exp(x) sin(pi y) [sin(pi z)]; Neumann on x=1, y=1 [, z=1] (tags 2, 4, 6), "
       "Dirichlet elsewhere",
       0, "square:8"},
-     PROBLEM_POISSON_MIXED, {2, 4, 6}, 3, false, false, false},
+     PROBLEM_POISSON_MIXED, {2, 4, 6}, 3, false, false, false, false},
     {{"kappa-jump",
       "-div(kappa grad u) = f, kappa = 1 (x<1/2) | kappa2 (x>1/2, default 10), "
       "u = sin(2 pi x) sin(pi y)/kappa + y, Dirichlet; mesh faces must lie on x = 1/2",
       2, "square:8"},
-     PROBLEM_KAPPA_JUMP, {0}, 0, false, false, false},
+     PROBLEM_KAPPA_JUMP, {0}, 0, false, false, false, false},
     {{"polynomial",
       "-lap u + u = f, u a polynomial of total degree poly-degree (default: the order), "
       "reproduced exactly; Neumann on x=1, y=1 [, z=1]",
       0, "square:4"},
-     PROBLEM_POLYNOMIAL, {2, 4, 6}, 3, false, false, false},
+     PROBLEM_POLYNOMIAL, {2, 4, 6}, 3, false, false, false, false},
     {{"convection-diffusion",
       "-lap u + beta . grad u = f, beta = B (1, 1/2 [, 1/4]) (--beta B, default 10), "
       "u = sin(pi x) sin(pi y) [sin(pi z)], Dirichlet; nonsymmetric: GMRES",
       0, "square:8"},
-     PROBLEM_CONVECTION_DIFFUSION, {0}, 0, true, false, false},
+     PROBLEM_CONVECTION_DIFFUSION, {0}, 0, true, false, false, false},
     {{"elasticity",
       "linear elasticity -div(mu grad u + (mu + lambda) div u I) = f (--mu, --lambda, default 1), "
       "paper 004 section 4.1: u = (x sin(2 pi y) + y cos(2 pi z), ...)/100 (2D: "
       "(x sin(2 pi y) + y cos(2 pi x), y sin(2 pi x) + x cos(2 pi y))/100), Dirichlet",
       0, "square:8"},
-     PROBLEM_ELASTICITY, {0}, 0, false, true, false},
+     PROBLEM_ELASTICITY, {0}, 0, false, true, false, false},
     {{"elasticity-incompressible",
       "linear elasticity as 'elasticity' with paper 004 section 4.2's div-free u "
       "(Tables 2-3: locking test, try --lambda 1e6), Dirichlet",
       0, "square:8"},
-     PROBLEM_ELASTICITY_INCOMPRESSIBLE, {0}, 0, false, true, false},
+     PROBLEM_ELASTICITY_INCOMPRESSIBLE, {0}, 0, false, true, false, false},
     {{"elasticity-mixed",
       "linear elasticity with the 'elasticity' solution, traction sigma n = g on x=1, y=1 "
       "[, z=1] (tags 2, 4, 6), Dirichlet elsewhere; nonsymmetric: GMRES",
       0, "square:8"},
-     PROBLEM_ELASTICITY_MIXED, {2, 4, 6}, 3, true, true, false},
+     PROBLEM_ELASTICITY_MIXED, {2, 4, 6}, 3, true, true, false, false},
     {{"elasticity-linear",
       "linear elasticity with u = A x (a fixed 2x2 [3x3] A: uniform stress, f = 0), traction "
       "on x=1, y=1 [, z=1], Dirichlet elsewhere; reproduced exactly for p >= 1; GMRES",
       0, "square:4"},
-     PROBLEM_ELASTICITY_LINEAR, {2, 4, 6}, 3, true, true, false},
+     PROBLEM_ELASTICITY_LINEAR, {2, 4, 6}, 3, true, true, false, false},
     {{"cantilever",
       "beam clamped at x = 0 (u = 0), traction-free elsewhere, under its own weight "
       "f = -rho g e_y [e_z] (--weight, default 3.85e-7); nondimensional steel (E = 1, "
@@ -76,26 +76,38 @@ static const hdg_problem problems[] = {
       "Euler-Bernoulli; no exact solution; GMRES: restart 1000 and block-jacobi on "
       "--device ref, restart 62 (the most) and pmg on OpenCL devices",
       0, "square:40x4,size=10x1"},
-     PROBLEM_CANTILEVER, {2, 3, 4, 5, 6}, 5, true, true, false},
+     PROBLEM_CANTILEVER, {2, 3, 4, 5, 6}, 5, true, true, false, false},
     {{"elasticity-bimaterial",
       "linear elasticity, two materials: (mu, lambda) on x<1/2, R (mu, lambda) on x>1/2 "
       "(--contrast R, default 10); u continuous with continuous traction and nonzero "
       "tangential derivatives on x = 1/2 (docs/elasticity.md section 13); Dirichlet; mesh faces "
       "must lie on x = 1/2",
       0, "square:8"},
-     PROBLEM_ELASTICITY_BIMATERIAL, {0}, 0, false, true, false},
+     PROBLEM_ELASTICITY_BIMATERIAL, {0}, 0, false, true, false, false},
     {{"heat",
       "transient: u_t - lap u = f on the unit square/cube from t = 0, u = cos(t) sin(pi x) "
       "sin(pi y) [sin(pi z)], u = 0 on the boundary; time stepping with --scheme, --time-step, "
       "--final-time (docs/time.md)",
       0, "square:8"},
-     PROBLEM_HEAT, {0}, 0, false, false, true},
+     PROBLEM_HEAT, {0}, 0, false, false, true, false},
     {{"heat-boundary",
       "transient: as heat with u = cos(t) sin(pi x) sin(pi y) [sin(pi z)] + sin(t) (x + y [+ z])/2, "
       "Dirichlet data that change in time (DIRK(3,3) shows its order reduction there, "
       "docs/time.md)",
       0, "square:8"},
-     PROBLEM_HEAT_BOUNDARY, {0}, 0, false, false, true},
+     PROBLEM_HEAT_BOUNDARY, {0}, 0, false, false, true, false},
+    {{"nonlinear-diffusion",
+      "nonlinear: -div(kappa(u) grad u) = f, kappa(u) = 1 + a u^2 (--kappa-u2 a, default 1), u = sin(pi x) sin(pi y) "
+      "[sin(pi z)] + (x + y [+ z])/2, Dirichlet; Newton's method (--newton-rtol, --newton-max, "
+      "--newton-forcing; docs/nonlinear.md); reference path (--device ref)",
+      0, "square:8"},
+     PROBLEM_NONLINEAR_DIFFUSION, {0}, 0, false, false, false, true},
+    {{"nonlinear-heat",
+      "transient nonlinear: u_t - div(kappa(u) grad u) = f, kappa(u) = 1 + u^2, u = cos(t) "
+      "sin(pi x) sin(pi y) [sin(pi z)] + (x + y [+ z])/2, Dirichlet; every stage of a time step "
+      "(--scheme, --time-step, --final-time) a Newton solve (docs/nonlinear.md); --device ref",
+      0, "square:8"},
+     PROBLEM_NONLINEAR_HEAT, {0}, 0, false, false, true, true},
 };
 enum { NUM_PROBLEMS = sizeof problems / sizeof problems[0] };
 
@@ -123,7 +135,7 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
                        problem_params *params) {
   *params = (problem_params){.id = problem->id, .dim = dim, .degree = order, .param = 10.0};
   HDGCL_TRY(hdgcl_options_get_int(opts, "poly-degree", order, 0, 20, &params->degree));
-  double kappa2, beta, mu, lambda, weight, contrast;
+  double kappa2, beta, mu, lambda, weight, contrast, kappa_u2;
   /* The cantilever's defaults: steel (E = 200 GPa, nu = 0.3, rho = 7850 kg/m^3,
    * g = 9.81 m/s^2) with stresses in units of E and lengths in units of the
    * beam height H = 1 m: mu = E / (2 (1 + nu)), lambda = E nu / ((1 + nu) (1 - 2 nu)),
@@ -136,6 +148,7 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
                                    &lambda));
   HDGCL_TRY(hdgcl_options_get_real(opts, "weight", 7850.0 * 9.81 / 200e9, -1e300, 1e300, &weight));
   HDGCL_TRY(hdgcl_options_get_real(opts, "contrast", 10.0, 1e-6, 1e6, &contrast));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "kappa-u2", 1.0, -1e6, 1e6, &kappa_u2));
   if (!isfinite(weight))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--weight %g: must be a finite number", weight);
   if (problem->id == PROBLEM_KAPPA_JUMP) params->param = kappa2;
@@ -143,6 +156,7 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
   if (beam) params->param = weight;
   if (problem->transient) params->param = 0.0; /* the time, set by the time stepper */
   if (problem->id == PROBLEM_ELASTICITY_BIMATERIAL) params->param = contrast;
+  if (problem->id == PROBLEM_NONLINEAR_DIFFUSION) params->param = kappa_u2;
   if (problem->vector) {
     HDGCL_TRY(check_lame("--mu, --lambda", mu, lambda, dim));
     params->mu = mu;

@@ -20,6 +20,7 @@ typedef struct hdg_problem {
   bool vector;               /* elasticity: dim components (docs/elasticity.md) */
   bool transient;            /* u_t + (the steady operator) = f: solved by time stepping
                                 (docs/time.md); params.param is the time */
+  bool nonlinear;            /* kappa(u): solved by Newton's method (docs/nonlinear.md) */
 } hdg_problem;
 
 /* Solution components of the problem in dimension dim: 1, or dim for a vector problem. */

@@ -99,6 +99,40 @@ static int field_parser(void *up, const char *text, const char *what, hdg_expr *
   return parse_field(up, text, what, e);
 }
 
+/* kappa(u) (docs/nonlinear.md): a scalar kappa that uses u is parsed as an
+ * expression of x, y, z, u; *nonlinear tells whether it does (then kappa_u and
+ * its derivative dkappa_u are set, kappa_u's text refused where it is a
+ * matrix or fails to parse is left to parse_kappa's message). */
+static const char *const kappa_u_vars[] = {"x", "y", "z", "u"};
+enum { KAPPA_U_VAR = 3 };
+static int parse_kappa_u(hdg_user_problem *up, const char *text, const char *what, bool *nonlinear) {
+  *nonlinear = false;
+  hdg_expr_symbols sym = {4, kappa_u_vars, up->num_constants, NULL, up->constant_values};
+  const char *names[HDG_USER_MAX_CONSTANTS];
+  for (int i = 0; i < up->num_constants; i++) names[i] = up->constant_names[i];
+  sym.constant_names = names;
+  hdg_expr *e = NULL;
+  if (hdg_expr_parse(text, what, &sym, &e) != HDGCL_SUCCESS) return HDGCL_SUCCESS; /* not kappa(u) */
+  if (!hdg_expr_uses(e, KAPPA_U_VAR)) {
+    hdg_expr_destroy(&e);
+    return HDGCL_SUCCESS;
+  }
+  hdg_expr_destroy(&up->kappa_u);
+  hdg_expr_destroy(&up->dkappa_u);
+  up->kappa_u = e;
+  HDGCL_TRY(hdg_expr_derivative(e, KAPPA_U_VAR, &up->dkappa_u)); /* symbolic, (N5)'s kappa' */
+  up->problem.nonlinear = true;
+  *nonlinear = true;
+  return HDGCL_SUCCESS;
+}
+
+double hdg_user_kappa_u(const hdg_user_problem *up, double x, double y, double z, double u,
+                        double *dk) {
+  double v[4] = {x, y, z, u};
+  *dk = hdg_expr_eval(up->dkappa_u, v);
+  return hdg_expr_eval(up->kappa_u, v);
+}
+
 /* kappa: one expression or a matrix (user_kappa.c); a matrix makes the
  * problem's kappa a tensor. */
 static int parse_kappa(hdg_user_problem *up, const char *text, const char *what, hdg_user_kappa *k) {
@@ -661,7 +695,7 @@ int hdg_user_problem_create(hdgcl_options opts, hdg_user_problem **out) {
   }
   bool vector = pde && strcmp(pde, "elasticity") == 0;
   up->problem = (hdg_problem){{"user", "a user's own problem (docs/problems.md)", 0, "square:8"},
-                              PROBLEM_USER, {0}, 0, false, vector, false};
+                              PROBLEM_USER, {0}, 0, false, vector, false, false};
   HDGCL_TRY_GOTO(status, read_constants(up, &src), fail);
   HDGCL_TRY_GOTO(status, read_exact(up, &src), fail);
   if (vector) {
@@ -687,7 +721,9 @@ int hdg_user_problem_create(hdgcl_options opts, hdg_user_problem **out) {
   } else {
     const char *kt = lookup(&src, "kappa", what, sizeof what);
     if (!kt) snprintf(what, sizeof what, "kappa (default)");
-    HDGCL_TRY_GOTO(status, parse_kappa(up, kt ? kt : "1", what, &up->kappa), fail);
+    bool nonlinear = false;
+    if (kt) HDGCL_TRY_GOTO(status, parse_kappa_u(up, kt, what, &nonlinear), fail);
+    HDGCL_TRY_GOTO(status, parse_kappa(up, kt && !nonlinear ? kt : "1", what, &up->kappa), fail);
     HDGCL_TRY_GOTO(status, read_field(up, &src, "c", "0", &up->c), fail);
     HDGCL_TRY_GOTO(status, read_field(up, &src, "f", "0", &up->f), fail);
     const char *t = lookup(&src, "beta", what, sizeof what);
@@ -734,7 +770,7 @@ void hdg_user_problem_destroy(hdg_user_problem **upp) {
   hdg_user_problem *up = *upp;
   if (!up) return;
   hdg_user_kappa_destroy(&up->kappa);
-  hdg_expr **all[] = {&up->c, &up->f, &up->mu, &up->lambda};
+  hdg_expr **all[] = {&up->c, &up->f, &up->mu, &up->lambda, &up->kappa_u, &up->dkappa_u};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdg_expr_destroy(all[i]);
   for (int c = 0; c < 3; c++) {
     hdg_expr_destroy(&up->beta[c]);
@@ -1047,6 +1083,10 @@ static double exact_flux(const hdg_user_problem *up, const double *v) {
     return s;
   }
   for (int k = 0; k < up->dim; k++) s += hdg_expr_eval(up->exact_grad[0][k], v) * v[USER_NX + k];
+  if (up->kappa_u) { /* kappa(u) at the exact u (docs/nonlinear.md) */
+    double dk;
+    return hdg_user_kappa_u(up, v[0], v[1], v[2], hdg_expr_eval(up->exact[0], v), &dk) * s;
+  }
   return hdg_expr_eval(up->kappa.scalar, v) * s;
 }
 

@@ -99,6 +99,10 @@ typedef struct hdg_user_problem {
   double constant_values[HDG_USER_MAX_CONSTANTS];
   hdg_user_kappa kappa;  /* scalar PDE: kappa, a scalar or a tensor */
   bool tensor_kappa;     /* kappa or a region's is a matrix (hdg_user_problem_coefficients' K) */
+  /* kappa(u): a scalar kappa that uses u (docs/nonlinear.md), an expression of
+   * x, y, z, u (variables 0..3), and its symbolic derivative in u; the
+   * problem is then nonlinear and kappa above is 1 (NULL: a linear kappa). */
+  hdg_expr *kappa_u, *dkappa_u;
   hdg_expr *c, *f, *beta[3];
   double beta_value[3];
   hdg_expr *mu, *lambda, *force[3];   /* elasticity */
@@ -157,5 +161,10 @@ double hdg_user_initial(const hdg_user_problem *up, double x, double y, double z
 /* The OpenCL C prelude defining HDGCL_USER_PROBLEM and the user_* functions
  * cl/fem/problems.h calls (malloc'd; user_problem_emit.c). */
 int hdg_user_problem_emit(const hdg_user_problem *up, char **source);
+
+/* kappa(u) of a nonlinear problem at the point (x, y, z), and *dk = kappa'(u)
+ * (up->kappa_u must be set). */
+double hdg_user_kappa_u(const hdg_user_problem *up, double x, double y, double z, double u,
+                        double *dk);
 
 #endif

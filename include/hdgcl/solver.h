@@ -186,6 +186,17 @@ typedef struct hdgcl_result {
   const char *scheme;
   int time_steps, stage_solves, iterations_max;
   double time_step, final_time;
+  /* Newton's method (a nonlinear problem, or --newton true; docs/nonlinear.md):
+   * newton_steps steps, the residual norm ||R|| (N4) at the first state and
+   * after each step (newton_history[0..newton_steps]), the Krylov iterations
+   * of each step (newton_iterations[0..newton_steps-1], summed in
+   * iterations), its tolerance newton_rtol (relative to newton_history[0]).
+   * 0 and NULL for a linear solve.  A transient nonlinear problem: these
+   * are the last stage's, and newton_steps_all the steps of all stages. */
+  int newton_steps, newton_steps_all;
+  const double *newton_history;
+  const int *newton_iterations;
+  double newton_rtol;
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,

@@ -1,0 +1,155 @@
+/* Newton's method (newton.h, docs/nonlinear.md section 4): the loop over the
+ * reference path's linearisation (host/reference/reference_newton.c). */
+#include "drivers/newton.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "drivers/solver_impl.h"
+#include "reference/reference.h"
+#include "pipeline/local_newton.h"
+#include "pipeline/pipeline_operator.h"
+#include "reference/reference_newton.h"
+
+const char *const newton_forcing_names[] = {"ew", "fixed", NULL};
+
+/* Line search (N11): halvings of the step before it gives up, and the
+ * sufficient decrease ||R(x + a dx)|| <= (1 - LS_DECREASE a) ||R(x)||. */
+#define LS_HALVINGS 12
+#define LS_DECREASE 1e-4
+
+/* Eisenstat-Walker forcing, choice 2 (N12): eta = gamma (r_k / r_{k-1})^2,
+ * safeguarded by gamma eta_{k-1}^2 where that exceeds 0.1, at most ETA_MAX, at
+ * least the linear --rtol and what the stopping test needs. */
+#define EW_GAMMA 0.9
+#define ETA_MAX 0.5
+
+static double forcing(double eta_prev, double r, double r_prev, double floor_rtol, double target) {
+  double eta = EW_GAMMA * (r / r_prev) * (r / r_prev);
+  double safe = EW_GAMMA * eta_prev * eta_prev;
+  if (safe > 0.1) eta = fmax(eta, safe);
+  eta = fmin(eta, ETA_MAX);
+  eta = fmax(eta, 0.5 * target / r); /* no need to solve below the Newton tolerance */
+  return fmax(fmin(eta, ETA_MAX), floor_rtol);
+}
+
+/* The linearisation, trace solve and update of one implementation: the
+ * device's (local_newton.c) where the solver runs on an OpenCL device, else
+ * the reference path's (reference_newton.c and its GMRES).  The initial
+ * state and the final errors and u* are the reference path's on the host in
+ * both (from the solution's u, q and trace). */
+typedef struct newton_backend {
+  hdgcl_solver s;
+  reference_newton *rn;
+  local_newton *dev; /* NULL: the reference path */
+  solver_settings set;
+  double *dx; /* the reference path's trace update */
+} newton_backend;
+
+static int backend_linearise(newton_backend *b, double *norm) {
+  return b->dev ? local_newton_linearise(b->dev, norm) : reference_newton_linearise(b->rn, norm);
+}
+
+static int backend_solve(newton_backend *b, double rtol, int *iterations) {
+  if (b->dev) return local_newton_solve(b->dev, rtol, iterations);
+  const hdg_discretisation *disc = &b->s->disc;
+  size_t n = (size_t)disc->num.num_unknown_faces * disc->ref.sz.nfb;
+  b->set.rtol = rtol;
+  memset(b->dx, 0, sizeof(double) * n);
+  double t0 = hdgcl_wtime();
+  int status = reference_gmres(disc, &b->set, &b->s->sol, b->dx);
+  b->s->sol.stage_seconds[HDGCL_STAGE_SOLVE] += hdgcl_wtime() - t0;
+  *iterations = b->s->sol.iterations;
+  return status;
+}
+
+static int backend_update(newton_backend *b, double alpha, double *norm) {
+  return b->dev ? local_newton_update(b->dev, alpha, norm)
+                : reference_newton_update(b->rn, b->dx, alpha, norm);
+}
+
+int newton_run(hdgcl_solver s, bool from_solution) {
+  const hdg_discretisation *disc = &s->disc;
+  hdg_solution *sol = &s->sol;
+  hdgcl_result *res = &s->result;
+  size_t n = (size_t)disc->num.num_unknown_faces * disc->ref.sz.nfb;
+  free(s->newton_history);
+  free(s->newton_iterations);
+  s->newton_history = NULL;
+  s->newton_iterations = NULL;
+  HDGCL_TRY(hdgcl_calloc((size_t)s->newton_max + 1, sizeof(double), "Newton history", &s->newton_history));
+  HDGCL_TRY(hdgcl_calloc((size_t)s->newton_max + 1, sizeof(int), "Newton iterations", &s->newton_iterations));
+  res->newton_history = s->newton_history;
+  res->newton_iterations = s->newton_iterations;
+  res->newton_rtol = s->newton_rtol;
+  res->newton_steps = 0;
+  res->solver = "gmres";
+  res->restart = s->restart;
+  newton_backend b = {.s = s, .set = solver_krylov_settings(s)};
+  b.set.solver = SOLVER_GMRES; /* the Jacobian is not symmetric (N6) */
+  int status;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(n + 1, sizeof(double), "Newton update", &b.dx), done);
+  HDGCL_TRY_GOTO(status, reference_newton_create(disc, sol, &b.rn), done);
+  HDGCL_TRY_GOTO(status, reference_newton_initial_state(b.rn, from_solution), done);
+  if (s->dev) HDGCL_TRY_GOTO(status, local_newton_create(s->dev, &b.dev), done);
+  sol->initial_guess = false;
+  double r, r0, eta = s->rtol;
+  HDGCL_TRY_GOTO(status, backend_linearise(&b, &r), done);
+  r0 = r;
+  s->newton_history[0] = r;
+  double target = fmax(s->newton_rtol * r0, NEWTON_ATOL); /* (N10) */
+  int total_iterations = 0, k = 0;
+  for (;; k++) {
+    if (!isfinite(r)) {
+      status = hdgcl_error(HDGCL_ERROR_CONVERGENCE,
+                           "Newton's method diverged: residual %g after %d steps", r, k);
+      goto done;
+    }
+    if (r <= target) break;
+    if (k == s->newton_max) {
+      status = hdgcl_error(HDGCL_ERROR_CONVERGENCE,
+                           "Newton's method did not converge in %d steps (--newton-max): residual "
+                           "%.3e, %.3e of the first (--newton-rtol %g)",
+                           k, r, r / r0, s->newton_rtol);
+      goto done;
+    }
+    /* (N6): the trace update by the Krylov method to the forcing term eta. */
+    sol->history_length = 0;
+    int its = 0;
+    HDGCL_TRY_GOTO(status, backend_solve(&b, eta, &its), done);
+    s->newton_iterations[k] = its;
+    total_iterations += its;
+    /* (N11): backtracking on ||R||. */
+    double alpha = 1.0, rn_norm = NAN;
+    int tries = 0;
+    for (; tries <= LS_HALVINGS; tries++, alpha *= 0.5) {
+      /* kappa(u) <= 0 at a trial state is an error (docs/nonlinear.md section 5) */
+      HDGCL_TRY_GOTO(status, backend_update(&b, alpha, &rn_norm), done);
+      if (isfinite(rn_norm) && rn_norm <= (1.0 - LS_DECREASE * alpha) * r) break;
+    }
+    if (tries > LS_HALVINGS) {
+      status = hdgcl_error(HDGCL_ERROR_CONVERGENCE,
+                           "Newton's method diverged: the line search found no decrease of the "
+                           "residual %.3e at step %d (%d halvings)",
+                           r, k + 1, LS_HALVINGS);
+      goto done;
+    }
+    if (s->newton_forcing == NEWTON_FORCING_EW) eta = forcing(eta, rn_norm, r, s->rtol, target);
+    r = rn_norm;
+    s->newton_history[k + 1] = r;
+    res->newton_steps = k + 1;
+    HDGCL_TRY_GOTO(status, backend_linearise(&b, &r), done);
+  }
+  res->newton_steps = k;
+  HDGCL_TRY_GOTO(status, reference_newton_recover(b.rn), done);
+  sol->iterations = total_iterations;
+  sol->residual = r0 > 0 ? r / r0 : 0.0;
+  status = HDGCL_SUCCESS;
+done:
+  local_newton_destroy(&b.dev);
+  reference_newton_destroy(&b.rn);
+  free(b.dx);
+  return status;
+}

@@ -1,0 +1,242 @@
+/* Newton's method on the device (local_newton.h, docs/nonlinear.md): the
+ * kernels of cl/pipeline/local_newton.cl, one work-item per element, feed the
+ * pipeline's assembly (assembly_add_elements) and Krylov solve; the residual
+ * norm (N4) is summed on the host from the per-element pieces. */
+#include "pipeline/local_newton.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+struct local_newton {
+  device_pipeline *pl;
+  cl_kernel element, update;
+  hdgcl_buffer u, q, u0, q0, trace; /* the state and the base of the line search */
+  hdgcl_buffer rl, aug, jtl, k, rl2, rt, flags;
+  hdgcl_buffer phi_face, dphi; /* tables the pipeline uploads for mapped elements only */
+  double *trace0, *dtrace, *bvals, *h_rl2, *h_rt, *rsum; /* host copies */
+  int *h_flags;
+};
+
+void local_newton_destroy(local_newton **lnp) {
+  local_newton *ln = *lnp;
+  if (!ln) return;
+  hdgcl_context ctx = ln->pl->ctx;
+  if (ln->element) clReleaseKernel(ln->element);
+  if (ln->update) clReleaseKernel(ln->update);
+  hdgcl_buffer *bufs[] = {&ln->u, &ln->q, &ln->u0, &ln->q0, &ln->trace, &ln->rl, &ln->aug,
+                          &ln->jtl, &ln->k, &ln->rl2, &ln->rt, &ln->flags, &ln->phi_face, &ln->dphi};
+  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) hdgcl_buffer_release(ctx, bufs[i]);
+  free(ln->trace0);
+  free(ln->dtrace);
+  free(ln->bvals);
+  free(ln->h_rl2);
+  free(ln->h_rt);
+  free(ln->rsum);
+  free(ln->h_flags);
+  free(ln);
+  *lnp = NULL;
+}
+
+int local_newton_create(device_pipeline *pl, local_newton **out) {
+  *out = NULL;
+  const hdg_discretisation *disc = pl->disc;
+  const hdg_sizes *sz = &disc->ref.sz;
+  const hdgcl_mesh *mesh = disc->mesh;
+  double beta[3];
+  problem_beta(disc->params, beta);
+  if (pl->mapped || disc->user || sz->ncomp > 1 || disc->element_load || disc->robin ||
+      beta[0] != 0 || beta[1] != 0 || beta[2] != 0)
+    return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
+                       "problem %s: Newton's method on an OpenCL device takes built-in scalar "
+                       "problems without convection or time steps on triangles and tetrahedra; "
+                       "use --device ref (docs/nonlinear.md)",
+                       disc->problem->info.name);
+  HDGCL_TRY(pipeline_upload(pl));
+  local_newton *ln;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *ln, "device Newton", &ln));
+  ln->pl = pl;
+  size_t ne = (size_t)mesh->num_elements, np = (size_t)sz->np, d = (size_t)sz->dim;
+  size_t nt = (size_t)sz->nt, nl = (d + 1) * np, na = nl + nt + 1, nf = (size_t)sz->nf;
+  size_t nfaces = (size_t)mesh->num_faces, nbnd = nfaces - (size_t)mesh->num_interior_faces;
+  size_t nu = (size_t)disc->num.num_unknown_faces * nf;
+  int status;
+  cl_program program;
+  HDGCL_TRY_GOTO(status, pipeline_program(pl, "pipeline/local_newton.cl", true, NULL, &program), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_element", &ln->element), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_update", &ln->update), fail);
+  size_t phi_face_bytes = (size_t)sz->nfaces * sz->norient * disc->ref.qface.n * np * 8;
+  size_t dphi_bytes = (size_t)disc->ref.qload.n * np * d * 8;
+  struct {
+    hdgcl_buffer *b;
+    size_t bytes;
+    const char *name;
+  } bufs[] = {{&ln->u, ne * np * 8, "Newton u"},           {&ln->q, ne * d * np * 8, "Newton q"},
+              {&ln->u0, ne * np * 8, "Newton base u"},     {&ln->q0, ne * d * np * 8, "Newton base q"},
+              {&ln->trace, nfaces * nf * 8, "Newton trace"}, {&ln->rl, ne * nl * 8, "Newton R_L"}, {&ln->aug, ne * nl * na * 8, "Newton [J_LL | J_LT | R_L]"},
+              {&ln->jtl, ne * nt * nl * 8, "Newton J_TL"}, {&ln->k, ne * (nt + 1) * (nt + 1) * 8, "Newton K_e"},
+              {&ln->rl2, ne * 8, "Newton |R_L|^2"},        {&ln->rt, ne * nt * 8, "Newton R_T^e"},
+              {&ln->flags, ne * 4, "Newton flags"},
+              {&ln->phi_face, phi_face_bytes, "face trace basis"},
+              {&ln->dphi, dphi_bytes, "load gradients"}};
+  for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+    HDGCL_TRY_GOTO(status, hdgcl_buffer_create(pl->ctx, bufs[i].bytes, bufs[i].name, bufs[i].b), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_write(pl->ctx, &ln->phi_face, 0, phi_face_bytes, disc->ref.phi_face), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_write(pl->ctx, &ln->dphi, 0, dphi_bytes, disc->ref.dphi_load), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nfaces * nf + 1, sizeof(double), "trace", &ln->trace0), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nu + 1, sizeof(double), "trace update", &ln->dtrace), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nbnd * nf + 1, sizeof(double), "boundary data", &ln->bvals), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne + 1, sizeof(double), "|R_L|^2", &ln->h_rl2), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne * nt + 1, sizeof(double), "R_T^e", &ln->h_rt), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(nu + 1, sizeof(double), "R_T", &ln->rsum), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne + 1, sizeof(int), "flags", &ln->h_flags), fail);
+  *out = ln;
+  return HDGCL_SUCCESS;
+fail:
+  local_newton_destroy(&ln);
+  return status;
+}
+
+/* The element kernel (residual, and the condensed Jacobian with `jacobian`),
+ * then ||R|| (N4) from its pieces; kappa <= 0 and a singular J_LL are errors. */
+static int element_pass(local_newton *ln, int jacobian, double *norm) {
+  device_pipeline *pl = ln->pl;
+  const hdg_discretisation *disc = pl->disc;
+  const hdg_sizes *sz = &disc->ref.sz;
+  const hdgcl_mesh *mesh = disc->mesh;
+  device_data *dd = &pl->data;
+  cl_int ne = mesh->num_elements, nonlinear = disc->problem->nonlinear;
+  cl_int pid = disc->params.id, pdeg = disc->params.degree;
+  double tau = disc->tau, param = disc->params.param;
+  hdgcl_arg args[] = {HDGCL_ARG(jacobian),          HDGCL_ARG(nonlinear),
+                      HDGCL_ARG(dd->coords.mem),     HDGCL_ARG(dd->elem_verts.mem),
+                      HDGCL_ARG(dd->elem_orient.mem), HDGCL_ARG(dd->elem_faces.mem),
+                      HDGCL_ARG(dd->face_bc.mem),    HDGCL_ARG(dd->kappa.mem),
+                      HDGCL_ARG(dd->c.mem),          HDGCL_ARG(tau),
+                      HDGCL_ARG(pid),                HDGCL_ARG(pdeg),
+                      HDGCL_ARG(param),              HDGCL_ARG(dd->load_points.mem),
+                      HDGCL_ARG(dd->load_weights.mem), HDGCL_ARG(dd->phi_load.mem),
+                      HDGCL_ARG(ln->dphi.mem),  HDGCL_ARG(dd->face_weights.mem),
+                      HDGCL_ARG(dd->psi_face.mem),   HDGCL_ARG(ln->phi_face.mem),
+                      HDGCL_ARG(dd->face_xi.mem),    HDGCL_ARG(dd->face_tangent.mem),
+                      HDGCL_ARG(dd->face_nref.mem),  HDGCL_ARG(ln->u.mem),
+                      HDGCL_ARG(ln->q.mem),          HDGCL_ARG(ln->trace.mem),
+                      HDGCL_ARG(ln->rl.mem),         HDGCL_ARG(ln->aug.mem),        HDGCL_ARG(ln->jtl.mem),
+                      HDGCL_ARG(ln->k.mem),          HDGCL_ARG(ln->rl2.mem),
+                      HDGCL_ARG(ln->rt.mem),         HDGCL_ARG(ln->flags.mem),
+                      HDGCL_ARG(ne)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ln->element, sizeof args / sizeof *args, args));
+  size_t global = (size_t)ne;
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, ln->element, 1, &global, NULL, NULL));
+  size_t nt = (size_t)sz->nt, nf = (size_t)sz->nf;
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->flags, 0, (size_t)ne * 4, ln->h_flags));
+  for (int32_t e = 0; e < ne; e++) {
+    if (ln->h_flags[e] == 1)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "%s: kappa(u) <= 0 at a quadrature point of element %d during Newton's "
+                         "iteration (device); kappa must stay > 0",
+                         disc->problem->info.name, (int)e);
+    if (ln->h_flags[e] == 2)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "element %d: Newton's local Jacobian J_LL singular",
+                         (int)e);
+  }
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->rl2, 0, (size_t)ne * 8, ln->h_rl2));
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->rt, 0, (size_t)ne * nt * 8, ln->h_rt));
+  /* (N4): R_T = sum_e R_T^e - <g_N, mu> on the unknown faces */
+  size_t nu = (size_t)disc->num.num_unknown_faces * nf;
+  memset(ln->rsum, 0, sizeof(double) * nu);
+  double s = 0.0;
+  for (int32_t e = 0; e < ne; e++) {
+    s += ln->h_rl2[e];
+    for (int a = 0; a < sz->nfaces; a++) {
+      int32_t row = disc->num.face_unknown[mesh->elem_faces[(size_t)e * sz->nfaces + a]];
+      if (row < 0) continue;
+      for (size_t m = 0; m < nf; m++) ln->rsum[(size_t)row * nf + m] += ln->h_rt[(size_t)e * nt + a * nf + m];
+    }
+  }
+  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
+    int32_t row = disc->num.face_unknown[f];
+    if (row < 0) continue;
+    for (size_t m = 0; m < nf; m++)
+      ln->rsum[(size_t)row * nf + m] -= ln->bvals[(size_t)(f - mesh->num_interior_faces) * nf + m];
+  }
+  for (size_t i = 0; i < nu; i++) s += ln->rsum[i] * ln->rsum[i];
+  *norm = sqrt(s);
+  return HDGCL_SUCCESS;
+}
+
+int local_newton_linearise(local_newton *ln, double *norm) {
+  device_pipeline *pl = ln->pl;
+  const hdg_discretisation *disc = pl->disc;
+  const hdg_sizes *sz = &disc->ref.sz;
+  const hdgcl_mesh *mesh = disc->mesh;
+  hdg_solution *sol = pl->sol;
+  size_t ne = (size_t)mesh->num_elements, np = (size_t)sz->np, d = (size_t)sz->dim, nf = (size_t)sz->nf;
+  size_t nbnd = (size_t)(mesh->num_faces - mesh->num_interior_faces);
+  double t0 = hdgcl_wtime();
+  HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->u, 0, ne * np * 8, sol->u));
+  HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->q, 0, ne * d * np * 8, sol->q));
+  HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->trace, 0, (size_t)mesh->num_faces * nf * 8, sol->trace));
+  HDGCL_TRY(hdgcl_buffer_copy(pl->ctx, &ln->u, &ln->u0, ne * np * 8));
+  HDGCL_TRY(hdgcl_buffer_copy(pl->ctx, &ln->q, &ln->q0, ne * d * np * 8));
+  memcpy(ln->trace0, sol->trace, sizeof(double) * mesh->num_faces * nf);
+  /* boundary data (zeroes A and b), then the condensed elements (N6) and the Neumann loads */
+  HDGCL_TRY(assembly_boundary_data(pl, &pl->assemble));
+  if (nbnd) HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &pl->assemble.bvals, 0, nbnd * nf * 8, ln->bvals));
+  HDGCL_TRY(element_pass(ln, 1, norm));
+  HDGCL_TRY(assembly_add_elements(pl, &pl->assemble, &ln->k, 0, mesh->num_elements));
+  HDGCL_TRY(assembly_finish(pl, &pl->assemble));
+  HDGCL_TRY(hdgcl_context_finish(pl->ctx));
+  sol->stage_seconds[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t0;
+  return HDGCL_SUCCESS;
+}
+
+int local_newton_solve(local_newton *ln, double rtol, int *iterations) {
+  krylov *kr = &ln->pl->krylov;
+  double t0 = hdgcl_wtime(), saved = kr->set.rtol;
+  kr->set.rtol = rtol;
+  int status = kr->n > 0 ? krylov_solve(kr) : HDGCL_SUCCESS;
+  kr->set.rtol = saved;
+  *iterations = kr->n > 0 ? kr->stats.iterations : 0;
+  ln->pl->report->stages[HDGCL_STAGE_SOLVE].flops += kr->stats.flops;
+  ln->pl->report->stages[HDGCL_STAGE_SOLVE].bytes += kr->stats.bytes;
+  ln->pl->sol->stage_seconds[HDGCL_STAGE_SOLVE] += hdgcl_wtime() - t0;
+  return status;
+}
+
+int local_newton_update(local_newton *ln, double alpha, double *norm) {
+  device_pipeline *pl = ln->pl;
+  const hdg_discretisation *disc = pl->disc;
+  const hdg_sizes *sz = &disc->ref.sz;
+  const hdgcl_mesh *mesh = disc->mesh;
+  hdg_solution *sol = pl->sol;
+  size_t ne = (size_t)mesh->num_elements, np = (size_t)sz->np, d = (size_t)sz->dim, nf = (size_t)sz->nf;
+  size_t nu = (size_t)disc->num.num_unknown_faces * nf;
+  double t0 = hdgcl_wtime();
+  if (nu) HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &pl->krylov.x, 0, nu * 8, ln->dtrace));
+  for (int32_t f = 0; f < mesh->num_faces; f++) { /* the trace on the host: O(faces) */
+    int32_t row = disc->num.face_unknown[f];
+    for (size_t m = 0; m < nf; m++)
+      sol->trace[(size_t)f * nf + m] =
+          ln->trace0[(size_t)f * nf + m] + (row < 0 ? 0.0 : alpha * ln->dtrace[(size_t)row * nf + m]);
+  }
+  HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->trace, 0, (size_t)mesh->num_faces * nf * 8, sol->trace));
+  cl_int cne = (cl_int)ne;
+  hdgcl_buffer *x = &pl->krylov.x; /* (one value where there are no unknowns) */
+  hdgcl_arg args[] = {HDGCL_ARG(alpha),  HDGCL_ARG(pl->data.elem_faces.mem),
+                      HDGCL_ARG(pl->data.face_unknown.mem), HDGCL_ARG(x->mem),
+                      HDGCL_ARG(ln->aug.mem), HDGCL_ARG(ln->u0.mem), HDGCL_ARG(ln->q0.mem),
+                      HDGCL_ARG(ln->u.mem), HDGCL_ARG(ln->q.mem), HDGCL_ARG(cne)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ln->update, sizeof args / sizeof *args, args));
+  size_t global = ne;
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, ln->update, 1, &global, NULL, NULL));
+  /* the residual at the trial state: the element kernel without the Jacobian,
+   * which leaves Z of (N7) in place for the next trial */
+  HDGCL_TRY(element_pass(ln, 0, norm));
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->u, 0, ne * np * 8, sol->u));
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->q, 0, ne * d * np * 8, sol->q));
+  sol->stage_seconds[HDGCL_STAGE_RECOVER] += hdgcl_wtime() - t0;
+  return HDGCL_SUCCESS;
+}
