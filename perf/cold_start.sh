@@ -9,7 +9,8 @@
 # start to its first result (the summary's "errors" line on stdout) and to the process's
 # exit (where hdgcl writes the kernel binaries to the cache). OUTDIR gets results.csv (every
 # run), summary.txt (best of REPEATS per case and kind) and the --verbose log of each run.
-# HDGCL=path/to/hdgcl picks another build (default build/hdgcl); HDGCL_DEVICE picks the device.
+# HDGCL=path/to/hdgcl picks another build (default build/hdgcl); HDGCL_DEVICE picks the device;
+# CASES="default cube4_p2" runs only those cases.
 set -eu
 out=${1:?usage: perf/cold_start.sh OUTDIR [REPEATS]}
 repeats=${2:-3}
@@ -26,6 +27,8 @@ cases = [
     ("square40_p5", ["--mesh", "square:40", "--order", "5"]),
     ("cube4_p2", ["--mesh", "cube:4", "--order", "2"]),
 ]
+if os.environ.get("CASES"):
+    cases = [c for c in cases if c[0] in os.environ["CASES"].split()]
 
 def run(args, cache, log):
     env = dict(os.environ, XDG_CACHE_HOME=cache)
