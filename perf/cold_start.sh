@@ -1,5 +1,5 @@
 #!/bin/sh
-# Cold and warm start of hdgcl solve on the default device (docs/performance.md, "Start-up").
+# Cold and warm start of hdgcl solve on the default device (docs/tuning.md, "Start-up").
 #
 #   perf/cold_start.sh OUTDIR [REPEATS]
 #

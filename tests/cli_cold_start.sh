@@ -1,5 +1,5 @@
 #!/bin/sh
-# A first solve on an empty kernel cache (docs/performance.md, "Start-up"):
+# A first solve on an empty kernel cache (docs/tuning.md, "Start-up"):
 # the cold and the warm run of the default solve give the same JSON apart
 # from times; the cold run compiles no kernel it does not launch (no
 # p-multigrid program; on CPU devices no CLBlast: the small mesh takes the

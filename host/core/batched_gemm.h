@@ -52,7 +52,7 @@ void batched_gemm_init(batched_gemm *g, bool trans_a, bool trans_b, size_t m, si
  * one kernel that compiles in a second where CLBlast's GEMM program took
  * 35 s on PoCL (2 cores) on a cold cache; both sum each entry in the order
  * of k by fused multiply-adds, so the products are the same to the bit
- * (docs/performance.md, "Start-up"). */
+ * (docs/tuning.md, "Start-up"). */
 int batched_gemm_choose(hdgcl_context ctx, batched_gemm *g, bool trial, bool quick_compile);
 /* Whether g runs by CLBlast. */
 bool batched_gemm_is_clblast(const batched_gemm *g);

@@ -14,7 +14,7 @@
 /* Kernel files of the stage's program, in order: those every solve uses,
  * then the preconditioners' that this solve can launch (a program of all of
  * them took 7 s more to compile on PoCL, 2 cores, on a cold cache: reading
- * its binary for the disk cache compiles every kernel; docs/performance.md,
+ * its binary for the disk cache compiles every kernel; docs/tuning.md,
  * "Start-up").  Each kernel's code is the same in any of these programs. */
 static const char *const solve_common_files[] = {"core/common.h", "solvers/trace_matrix.h",
                                                  "solvers/vectors.cl", "solvers/spmv.cl",
