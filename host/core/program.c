@@ -438,7 +438,7 @@ int hdgcl_program_get_source(hdgcl_context ctx, const char *name, const char *so
 
 /* The binaries of the programs built in this context go to the disk cache
  * at its end, after the results: on PoCL reading a program's binary compiles
- * every kernel in it (the solve program's 25 took 6.4 s on 2 cores), work
+ * every kernel in it, work
  * that a run which launches a few of them should not wait for before its
  * first result (docs/tuning.md, "Start-up"). */
 static void store_built(hdgcl_context ctx) {

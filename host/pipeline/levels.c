@@ -40,7 +40,6 @@ static int level_create(void *owner, int order, int precond_kind, int cheb_degre
   set.cheb_degree = cheb_degree;
   set.cheb_inner = PRECOND_BLOCK_JACOBI;
   set.cheb_mixed = false;
-  set.pmg_level = true; /* precond_pmg.c's transfers come from the level's program */
   /* Batches no larger than the fine level's (a level's elements are
    * smaller, so its local-stage buffers are too), and no recovery on a
    * level: nothing to keep. */

@@ -11,28 +11,12 @@
 #include "solvers/precond.h"
 #include "solvers/spmv.h"
 
-/* Kernel files of the stage's program, in order: those every solve uses,
- * then the preconditioners' that this solve can launch (a program of all of
- * them took 7 s more to compile on PoCL, 2 cores, on a cold cache: reading
- * its binary for the disk cache compiles every kernel; docs/tuning.md,
- * "Start-up").  Each kernel's code is the same in any of these programs. */
-static const char *const solve_common_files[] = {"core/common.h", "solvers/trace_matrix.h",
-                                                 "solvers/vectors.cl", "solvers/spmv.cl",
-                                                 "solvers/krylov_cg.cl"};
-#define NUM_SOLVE_COMMON (int)(sizeof solve_common_files / sizeof *solve_common_files)
-
-static int solve_files(const solver_settings *set, const char **files) {
-  int n = 0;
-  for (int i = 0; i < NUM_SOLVE_COMMON; i++) files[n++] = solve_common_files[i];
-  bool pmg = set->precond == PRECOND_PMG || set->pmg_level;
-  bool cheb = set->precond == PRECOND_CHEBYSHEV || pmg; /* p-multigrid's smoother */
-  if (set->precond == PRECOND_JACOBI || cheb) files[n++] = "solvers/precond_jacobi.cl";
-  if (set->precond == PRECOND_BLOCK_JACOBI || cheb) files[n++] = "solvers/precond_block_jacobi.cl";
-  if (cheb) files[n++] = "solvers/precond_chebyshev.cl";
-  if (set->precond == PRECOND_ASM || pmg) files[n++] = "solvers/precond_asm.cl";
-  if (pmg) files[n++] = "solvers/precond_pmg.cl";
-  return n;
-}
+/* Kernel files of the stage's program, in order (common.h is prepended). */
+static const char *const solve_files[] = {"core/common.h",          "solvers/trace_matrix.h",
+                                          "solvers/vectors.cl",        "solvers/spmv.cl",
+                                          "solvers/krylov_cg.cl",      "solvers/precond_jacobi.cl",
+                                          "solvers/precond_block_jacobi.cl", "solvers/precond_chebyshev.cl",
+                                          "solvers/precond_asm.cl",    "solvers/precond_pmg.cl"};
 
 static size_t dot_group_size(hdgcl_context ctx) {
   hdgcl_device_info info;
@@ -64,9 +48,8 @@ int krylov_create(krylov *kr) {
            sys->options, spmv, precond_block_jacobi_faces(kr->ctx, sys->nf), kr->vec.wg, DOT_GROUPS, MDOT_MAX, CG_COEFFS,
            FORMAT_INTERLEAVED(sys->format) ? " -DINTERLEAVED" : "",
            kr->ctx->info.is_gpu ? "" : " -DCG_CONTIGUOUS");
-  const char *files[NUM_SOLVE_COMMON + 5];
-  int nfiles = solve_files(&kr->set, files);
-  HDGCL_TRY(hdgcl_program_get(kr->ctx, files, nfiles, options, &kr->program));
+  HDGCL_TRY(hdgcl_program_get(kr->ctx, solve_files, (int)(sizeof solve_files / sizeof *solve_files),
+                              options, &kr->program));
   HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernel_name(spmv_format_storage(sys->format)),
                                 &kr->spmv));
   HDGCL_TRY(vectors_create(kr));

@@ -24,9 +24,6 @@ typedef struct solver_settings {
   int pmg_coarse;     /* p-multigrid: coarsest degree, 0 or 1 */
   bool global_scratch; /* --scratch global: block-Jacobi's setup in global memory */
   bool nonsymmetric;  /* the trace system is not symmetric */
-  bool pmg_level;     /* the solve of a p-multigrid level: its program also holds the
-                       * transfers between levels (solve.c builds each program with
-                       * the kernels its solve can launch, no others) */
 } solver_settings;
 
 #endif
