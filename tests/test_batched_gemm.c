@@ -116,12 +116,12 @@ static void check_choice(void) {
   batched_gemm g;
   batched_gemm_init(&g, false, false, m, n, k, m, k, m);
   unsetenv("HDGCL_BATCHED_GEMM");
-  CHECK_OK(batched_gemm_choose(ctx, &g, false));
+  CHECK_OK(batched_gemm_choose(ctx, &g, false, false));
   CHECK_OK(batched_gemm_trial(ctx, &g, 0.0, &o, batch)); /* nothing to try */
   CHECK_MSG(!strcmp(g.name, "clblast") && !strcmp(g.source, "default") && !g.untried,
             "no trial: %s from %s", g.name, g.source);
   setenv("HDGCL_BATCHED_GEMM", "tuned", 1);
-  CHECK_OK(batched_gemm_choose(ctx, &g, false));
+  CHECK_OK(batched_gemm_choose(ctx, &g, false, false));
   CHECK(g.untried);
   CHECK_OK(batched_gemm_trial(ctx, &g, 0.0, &o, batch));
   CHECK_MSG(!strcmp(g.source, "trial"), "tuned: %s from %s", g.name, g.source);
@@ -138,14 +138,14 @@ static void check_choice(void) {
   batched_gemm_destroy(&g);
   hdgcl_context ctx2 = test_context_cached(cache_dir, false);
   batched_gemm_init(&g, false, false, m, n, k, m, k, m);
-  CHECK_OK(batched_gemm_choose(ctx2, &g, false));
+  CHECK_OK(batched_gemm_choose(ctx2, &g, false, false));
   CHECK_MSG(!strcmp(g.source, "cache") && !strcmp(g.name, chosen),
             "second context: %s from %s, expected %s from cache", g.name, g.source, chosen);
   batched_gemm_destroy(&g);
   hdgcl_context_destroy(&ctx2);
   setenv("HDGCL_BATCHED_GEMM", "fastest", 1);
   batched_gemm_init(&g, false, false, m, n, k, m, k, m);
-  CHECK_FAILS(batched_gemm_choose(ctx, &g, true), HDGCL_ERROR_ARGUMENT);
+  CHECK_FAILS(batched_gemm_choose(ctx, &g, true, false), HDGCL_ERROR_ARGUMENT);
   CHECK(strstr(hdgcl_last_error(), "HDGCL_BATCHED_GEMM=fastest") != NULL);
   unsetenv("HDGCL_BATCHED_GEMM");
   hdgcl_buffer_release(ctx, &da);

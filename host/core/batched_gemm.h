@@ -24,7 +24,7 @@ typedef struct batched_gemm {
   bool trans_a, trans_b;
   size_t m, n, k, lda, ldb, ldc;
   gemm_tiles tiles;   /* tm == 0: CLBlast */
-  cl_kernel kernel;   /* the tiled kernel (NULL with CLBlast) */
+  cl_kernel kernel;   /* the tiled kernel (NULL with CLBlast, or until its first product) */
   const char *source; /* "default", "environment", "cache" or "trial" */
   bool untried;       /* batched_gemm_choose left the choice to batched_gemm_trial */
   size_t launch_max;  /* most work-items per launch of the tiled kernel; 0: 2^31 - 1,
@@ -46,9 +46,16 @@ void batched_gemm_init(batched_gemm *g, bool trans_a, bool trans_b, size_t m, si
 /* Chooses the implementation: $HDGCL_BATCHED_GEMM ("clblast", "tiled" for
  * the first configuration, "tiled:TMxTN:RMxRN:KB", or "tuned": the record
  * or the trial whatever `trial` says), else this device's record for the
- * shape, else CLBlast, with g->untried set where `trial` (or "tuned") asks
- * batched_gemm_trial to decide. */
-int batched_gemm_choose(hdgcl_context ctx, batched_gemm *g, bool trial);
+ * shape, else the default, with g->untried set where `trial` (or "tuned")
+ * asks batched_gemm_trial to decide.  The default is CLBlast, or with
+ * `quick_compile` the first tile configuration (where the device runs it):
+ * one kernel that compiles in a second where CLBlast's GEMM program took
+ * 35 s on PoCL (2 cores) on a cold cache; both sum each entry in the order
+ * of k by fused multiply-adds, so the products are the same to the bit
+ * (docs/tuning.md, "Start-up"). */
+int batched_gemm_choose(hdgcl_context ctx, batched_gemm *g, bool trial, bool quick_compile);
+/* Whether g runs by CLBlast. */
+bool batched_gemm_is_clblast(const batched_gemm *g);
 /* Where g->untried: a timed trial of CLBlast and each tile configuration
  * that fits the device on `ops` (batch matrices; C is overwritten, with
  * beta = 1 accumulated into, so its values are lost), the fastest kept and
@@ -59,8 +66,9 @@ int batched_gemm_trial(hdgcl_context ctx, batched_gemm *g, double beta, const ge
  * argument error, starting with `what` (e.g. "HDGCL_BATCHED_GEMM="), for any
  * other name or a tiling this device cannot run. */
 int batched_gemm_use(hdgcl_context ctx, batched_gemm *g, const char *name, const char *what);
-/* C_e = alpha op(A_e) op(B_e) + beta C_e for e < batch (beta = 0 does not read C). */
-int batched_gemm_run(hdgcl_context ctx, const batched_gemm *g, double alpha, const gemm_operands *ops,
+/* C_e = alpha op(A_e) op(B_e) + beta C_e for e < batch (beta = 0 does not read C);
+ * compiles the tiled kernel first where batched_gemm_choose left it for later. */
+int batched_gemm_run(hdgcl_context ctx, batched_gemm *g, double alpha, const gemm_operands *ops,
                      double beta, size_t batch);
 void batched_gemm_destroy(batched_gemm *g);
 

@@ -307,7 +307,12 @@ int hdgcl_buffer_fill(hdgcl_context ctx, hdgcl_buffer *buf, size_t offset, size_
   hdgcl_arg args[] = {HDGCL_ARG(first), HDGCL_ARG(count), HDGCL_ARG(value), HDGCL_ARG(buf->mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(ctx->fill, 4, args));
   size_t global = (size_t)count < ((size_t)1 << 20) ? (size_t)count : ((size_t)1 << 20);
-  return hdgcl_kernel_launch(ctx, ctx->fill, 1, &global, NULL, NULL);
+  /* CPU devices: one work-group size for every fill. PoCL compiles a kernel
+   * again for each work-group size, and the size it picks follows the global
+   * size: a cold start compiled fill_double four times. The kernel's loop
+   * strides by the global size, so the rounded-up launch is safe. */
+  size_t local = ctx->info.max_work_group < 64 ? ctx->info.max_work_group : 64;
+  return hdgcl_kernel_launch(ctx, ctx->fill, 1, &global, ctx->info.is_cpu ? &local : NULL, NULL);
 }
 
 int hdgcl_buffer_copy(hdgcl_context ctx, const hdgcl_buffer *src, hdgcl_buffer *dst, size_t bytes) {

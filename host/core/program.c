@@ -8,6 +8,8 @@
  * change makes a new entry.  A missing, truncated, corrupt or stale entry (or
  * one the driver refuses) is rebuilt from source and rewritten, never trusted.
  *
+ * Binaries are written when the context ends (store_built), not when built.
+ *
  * Tuning records (hdgcl_tuning_load/store) sit beside the binaries as
  * <cache_dir>/<key>.tune: one line, the key hashing the same device identity
  * and the record's label. */
@@ -30,6 +32,7 @@
 struct program_entry {
   uint64_t key[2];
   cl_program program;
+  bool store; /* built here: its binary goes to the disk cache when the context ends */
 };
 
 typedef struct cache_header {
@@ -326,6 +329,17 @@ void hdgcl_tuning_store(hdgcl_context ctx, const char *label, const char *value)
   hdgcl_temp_discard(&out);
 }
 
+/* --verbose: one line per program compiled, with its kernels, the seconds
+ * of clBuildProgram and its options. */
+static void report_build(hdgcl_context ctx, cl_program p, const char *what, const char *options,
+                         double built) {
+  size_t kernels = 0;
+  if (clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof kernels, &kernels, NULL) != CL_SUCCESS)
+    kernels = 0;
+  fprintf(stderr, "hdgcl: built %s: %zu kernels in %.2f s (clBuildProgram); options %s\n", what,
+          kernels, built, options);
+}
+
 /* Builds `source` (named `what` in messages) through both caches. */
 static int get_program(hdgcl_context ctx, const char *what, const char *source, const char *user_options,
                        cl_program *program) {
@@ -346,6 +360,7 @@ static int get_program(hdgcl_context ctx, const char *what, const char *source, 
       return HDGCL_SUCCESS;
     }
   cl_program p = ctx->use_cache ? cache_load(ctx, key, options) : NULL;
+  bool loaded = p != NULL;
   if (ctx->verbose) fprintf(stderr, "hdgcl: program cache %s %s\n", p ? "hit" : "miss", what);
   if (!p) {
     cl_int err;
@@ -356,16 +371,14 @@ static int get_program(hdgcl_context ctx, const char *what, const char *source, 
     hdgcl_progress(ctx, "compiling kernels for %s (%d so far%s)", ctx->info.name,
                    ++ctx->programs_built, ctx->use_cache ? ", cached for next time" : "");
     err = clBuildProgram(p, 1, &ctx->device, options, NULL, NULL);
-    if (ctx->verbose) fprintf(stderr, "hdgcl: built %s in %.2f s\n", what, hdgcl_wtime() - t0);
+    double built = hdgcl_wtime() - t0;
     if (err != CL_SUCCESS) {
       int status = build_failure(ctx, p, err, what, options, source);
       clReleaseProgram(p);
       return status;
     }
-    if (ctx->use_cache) {
-      ctx->cache_misses++;
-      cache_store(ctx, key, p);
-    }
+    if (ctx->use_cache) ctx->cache_misses++;
+    if (ctx->verbose) report_build(ctx, p, what, options, built);
   }
   program_entry *grown = realloc(ctx->programs, sizeof *grown * (ctx->num_programs + 1));
   if (!grown) {
@@ -376,6 +389,7 @@ static int get_program(hdgcl_context ctx, const char *what, const char *source, 
   ctx->programs[ctx->num_programs].key[0] = key[0];
   ctx->programs[ctx->num_programs].key[1] = key[1];
   ctx->programs[ctx->num_programs].program = p;
+  ctx->programs[ctx->num_programs].store = ctx->use_cache && !loaded;
   ctx->num_programs++;
   *program = p;
   return HDGCL_SUCCESS;
@@ -422,7 +436,27 @@ int hdgcl_program_get_source(hdgcl_context ctx, const char *name, const char *so
   return get_program(ctx, name, source, options, program);
 }
 
+/* The binaries of the programs built in this context go to the disk cache
+ * at its end, after the results: on PoCL reading a program's binary compiles
+ * every kernel in it, work
+ * that a run which launches a few of them should not wait for before its
+ * first result (docs/tuning.md, "Start-up"). */
+static void store_built(hdgcl_context ctx) {
+  double t = hdgcl_wtime();
+  int stored = 0;
+  for (int i = 0; i < ctx->num_programs; i++)
+    if (ctx->programs[i].store) {
+      cache_store(ctx, ctx->programs[i].key, ctx->programs[i].program);
+      ctx->programs[i].store = false;
+      stored++;
+    }
+  if (ctx->verbose && stored)
+    fprintf(stderr, "hdgcl: %d program binaries written to the cache in %.2f s\n", stored,
+            hdgcl_wtime() - t);
+}
+
 void program_cache_release(hdgcl_context ctx) {
+  store_built(ctx);
   for (int i = 0; i < ctx->num_programs; i++) clReleaseProgram(ctx->programs[i].program);
   free(ctx->programs);
   ctx->programs = NULL;

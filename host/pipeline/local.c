@@ -952,17 +952,27 @@ int local_stage_create(device_pipeline *pl, local_stage *ls) {
                                 &ls->ef));
   HDGCL_TRY(hdgcl_buffer_create(pl->ctx, ls->scratch_global ? c * (np * np + np) * 8 : 8,
                                 "local Cholesky scratch", &ls->scratch));
-  /* CLBlast compiles its batched GEMM program on the first call: make that
-   * call here, a 1x1x1 product on zeroed entries, so the compilation counts
-   * as setup and not as the first solve's local stage. */
+  batched_gemm_init(&ls->gemm_z, false, false, np, nt1, np, np, np, np);
+  batched_gemm_init(&ls->gemm_k, true, false, nt1, nt1, np, np, np, nt1);
+  ls->invert_kind = -1;
+  return HDGCL_SUCCESS;
+}
+
+/* CLBlast compiles its batched GEMM program on the first call: make that
+ * call before the stage runs, a 1x1x1 product on zeroed entries, so the
+ * compilation counts as setup and not as the first solve's local stage.
+ * Only where a GEMM runs by CLBlast: a run that takes the tiled kernel
+ * compiles nothing of CLBlast's. */
+static int clblast_warm_up(device_pipeline *pl, local_stage *ls) {
+  double t = hdgcl_wtime();
   HDGCL_TRY(hdgcl_buffer_fill(pl->ctx, &ls->s, 0, 8, 0.0));
   HDGCL_TRY(hdgcl_buffer_fill(pl->ctx, &ls->wf, 0, 8, 0.0));
   HDGCL_TRY(hdgcl_dgemm_strided_batched(pl->ctx, false, false, 1, 1, 1, 1.0, ls->s.mem, 0, 1, 1,
                                         ls->wf.mem, 0, 1, 1, 0.0, ls->z.mem, 0, 1, 1, 1, NULL));
   HDGCL_TRY(hdgcl_context_finish(pl->ctx));
-  batched_gemm_init(&ls->gemm_z, false, false, np, nt1, np, np, np, np);
-  batched_gemm_init(&ls->gemm_k, true, false, nt1, nt1, np, np, np, nt1);
-  ls->invert_kind = -1;
+  if (pl->ctx->verbose)
+    fprintf(stderr, "hdgcl: CLBlast's batched GEMM ready in %.2f s (compiled by CLBlast)\n",
+            hdgcl_wtime() - t);
   return HDGCL_SUCCESS;
 }
 
@@ -975,14 +985,19 @@ int local_stage_create(device_pipeline *pl, local_stage *ls) {
  * beat every tiling at each of hexahedra p = 2's seven shapes, by 2-10x;
  * HDGCL_BATCHED_GEMM=tuned asks anywhere). */
 static int choose_gemms(device_pipeline *pl, local_stage *ls) {
-  bool trial = !ls->cpu && pl->disc->mesh->num_elements >= TUNE_MIN_ELEMENTS, untried = false;
+  bool small = pl->disc->mesh->num_elements < TUNE_MIN_ELEMENTS;
+  bool trial = !ls->cpu && !small, untried = false, clblast = false;
   batched_gemm *all[2 + NUM_MAPPED_GEMM] = {&ls->gemm_z, &ls->gemm_k};
   int count = 2;
   for (int i = 0; pl->mapped && i < NUM_MAPPED_GEMM; i++) all[count++] = &ls->mgemm[i];
   for (int i = 0; i < count; i++) {
-    HDGCL_TRY(batched_gemm_choose(pl->ctx, all[i], trial));
+    /* small meshes on CPU devices: the tiled kernel by default, not CLBlast
+     * (its program compiles for 35 s on PoCL, 2 cores; batched_gemm.h) */
+    HDGCL_TRY(batched_gemm_choose(pl->ctx, all[i], trial, ls->cpu && small));
     untried = untried || all[i]->untried;
+    clblast = clblast || batched_gemm_is_clblast(all[i]);
   }
+  if (clblast) HDGCL_TRY(clblast_warm_up(pl, ls));
   if (!untried) return HDGCL_SUCCESS; /* the variable or the records chose them all */
   int64_t n = ls->chunk < TUNE_ELEMENTS ? ls->chunk : TUNE_ELEMENTS;
   size_t np = ls->rows, nt1 = ls->cols;
