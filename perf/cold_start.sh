@@ -10,7 +10,8 @@
 # exit (where hdgcl writes the kernel binaries to the cache). OUTDIR gets results.csv (every
 # run), summary.txt (best of REPEATS per case and kind) and the --verbose log of each run.
 # HDGCL=path/to/hdgcl picks another build (default build/hdgcl); HDGCL_DEVICE picks the device;
-# CASES="default cube4_p2" runs only those cases.
+# CASES="default cube4_p2" runs only those cases; VERBOSE=0 leaves out --verbose (builds
+# before stop 39 do not have it).
 set -eu
 out=${1:?usage: perf/cold_start.sh OUTDIR [REPEATS]}
 repeats=${2:-3}
@@ -35,7 +36,8 @@ def run(args, cache, log):
     t0 = time.monotonic()
     first = None
     with open(log, "w") as err:
-        p = subprocess.Popen([hdgcl, "solve", "--verbose"] + args, stdout=subprocess.PIPE,
+        verbose = [] if os.environ.get("VERBOSE") == "0" else ["--verbose"]
+        p = subprocess.Popen([hdgcl, "solve"] + verbose + args, stdout=subprocess.PIPE,
                              stderr=err, env=env, text=True)
         text = []
         for line in p.stdout:
