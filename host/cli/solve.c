@@ -230,7 +230,7 @@ static int run(hdgcl_options opts) {
     cli_progress_clear();
     const hdgcl_result *r = &rec->result;
     if (!quiet && levels == 1) report_summary(stdout, rec->spec, mesh, &dev, r, history);
-    fflush(stdout); /* the result before the context's end writes the kernel cache */
+    fflush(stdout); /* the result before the solver's end writes the kernel cache */
     if (json_path) {
       cJSON *run;
       HDGCL_TRY_GOTO(status, report_json_run(rec->spec, mesh, &dev, r, repeat, &run), done);

@@ -101,6 +101,11 @@ int hdgcl_program_get_prelude(hdgcl_context ctx, const char *prelude, int prelud
 /* Builds from literal source text (tests, micro-benchmarks); same caching rules. */
 int hdgcl_program_get_source(hdgcl_context ctx, const char *name, const char *source,
                              const char *options, cl_program *program);
+/* Writes the binaries of the programs built since the last call to the disk
+ * cache (host/core/program.c: deferred past the results, since reading a
+ * binary back costs PoCL a compile of every kernel in it).  Called when a
+ * solver ends and when the context ends. */
+void hdgcl_program_cache_store(hdgcl_context ctx);
 
 /* A tuning record (a short text value, e.g. the kernel a timed trial chose)
  * for this device and `label`, kept beside the program binaries (not with

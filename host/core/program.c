@@ -8,7 +8,8 @@
  * change makes a new entry.  A missing, truncated, corrupt or stale entry (or
  * one the driver refuses) is rebuilt from source and rewritten, never trusted.
  *
- * Binaries are written when the context ends (store_built), not when built.
+ * Binaries are written when a solver or the context ends
+ * (hdgcl_program_cache_store), not when built.
  *
  * Tuning records (hdgcl_tuning_load/store) sit beside the binaries as
  * <cache_dir>/<key>.tune: one line, the key hashing the same device identity
@@ -437,11 +438,13 @@ int hdgcl_program_get_source(hdgcl_context ctx, const char *name, const char *so
 }
 
 /* The binaries of the programs built in this context go to the disk cache
- * at its end, after the results: on PoCL reading a program's binary compiles
+ * when a solver ends (hdgcl_solver_destroy: a second solver on the same
+ * context, or another context in the same process, then finds them) and at
+ * the context's end, after the results: on PoCL reading a program's binary compiles
  * every kernel in it, work
  * that a run which launches a few of them should not wait for before its
  * first result (docs/tuning.md, "Start-up"). */
-static void store_built(hdgcl_context ctx) {
+void hdgcl_program_cache_store(hdgcl_context ctx) {
   double t = hdgcl_wtime();
   int stored = 0;
   for (int i = 0; i < ctx->num_programs; i++)
@@ -456,7 +459,7 @@ static void store_built(hdgcl_context ctx) {
 }
 
 void program_cache_release(hdgcl_context ctx) {
-  store_built(ctx);
+  hdgcl_program_cache_store(ctx);
   for (int i = 0; i < ctx->num_programs; i++) clReleaseProgram(ctx->programs[i].program);
   free(ctx->programs);
   ctx->programs = NULL;

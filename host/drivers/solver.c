@@ -508,6 +508,9 @@ int hdgcl_solver_set_step_callback(hdgcl_solver s, hdgcl_step_fn fn, void *data)
 int hdgcl_solver_destroy(hdgcl_solver *solver) {
   if (!solver || !*solver) return HDGCL_SUCCESS;
   hdgcl_solver s = *solver;
+  /* Its kernels' binaries to the disk cache now, not only when the context
+   * ends: a later context in the same process (Python, a notebook) finds them. */
+  if (s->ctx) hdgcl_program_cache_store(s->ctx);
   trace_operator_destroy(&s->op);
   s->dev = NULL;
   discretisation_release(&s->disc);
