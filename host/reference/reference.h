@@ -42,6 +42,9 @@ int reference_boundary_data(const hdg_discretisation *disc, double *bvals);
 
 /* Fills sol->matrix and sol->rhs (F11) from the condensed elements. */
 int reference_assemble(const hdg_discretisation *disc, hdg_solution *sol, const double *bvals);
+/* Slot of block column `col` in unknown row `row` of the block-ELL pattern
+ * (num->block_cols, nslots a row), or -1. */
+int reference_block_slot(const hdg_numbering *num, int nslots, int32_t row, int32_t col);
 
 /* Preconditioned CG on sol->matrix; x has rows*nf values (output). */
 int reference_cg(const hdg_discretisation *disc, const solver_settings *set, hdg_solution *sol,
@@ -52,6 +55,9 @@ int reference_gmres(const hdg_discretisation *disc, const solver_settings *set, 
 /* u, q (F8)-(F9), u* (F12) from sol->trace, and the error norms, into sol
  * (vector problems: elasticity_recover). */
 int reference_recover(const hdg_discretisation *disc, hdg_solution *sol);
+/* The solution's error figures from the sums over elements err[6]: squared
+ * L2 errors of u, q, u*, the max |u - u_h|, squared norms of u and q. */
+void reference_store_errors(const double err[6], hdg_solution *sol);
 
 /* Work arrays of reference_postprocess. */
 typedef struct reference_postprocess_work {

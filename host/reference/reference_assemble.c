@@ -48,8 +48,7 @@ int reference_boundary_data(const hdg_discretisation *disc, double *bvals) {
   return HDGCL_SUCCESS;
 }
 
-/* Slot of block column `col` in unknown row `row`, or -1. */
-static int find_slot(const hdg_numbering *num, int nslots, int32_t row, int32_t col) {
+int reference_block_slot(const hdg_numbering *num, int nslots, int32_t row, int32_t col) {
   const int32_t *cols = num->block_cols + (size_t)row * nslots;
   for (int s = 0; s < nslots; s++)
     if (cols[s] == col) return s;
@@ -141,7 +140,7 @@ int reference_assemble(const hdg_discretisation *disc, hdg_solution *sol, const 
             for (int n = 0; n < nf; n++) r[m] -= kab[m * nt + n] * lam[n];
           continue;
         }
-        int slot = find_slot(num, nslots, row, col);
+        int slot = reference_block_slot(num, nslots, row, col);
         if (slot < 0) {
           status = hdgcl_error(HDGCL_ERROR_INTERNAL, "face %d has no block column for face %d",
                                (int)faces[a], (int)faces[b]);

@@ -325,9 +325,7 @@ int reference_newton_linearise(reference_newton *rn, double *norm) {
       for (int b = 0; b < nfe; b++) {
         int32_t col = num->face_unknown[faces[b]];
         if (col < 0) continue; /* Dirichlet: the update is 0 there */
-        int slot = -1;
-        for (int s = 0; s < nslots; s++)
-          if (num->block_cols[(size_t)row * nslots + s] == col) slot = s;
+        int slot = reference_block_slot(num, nslots, row, col);
         if (slot < 0) {
           status = hdgcl_error(HDGCL_ERROR_INTERNAL, "face %d has no block column for face %d",
                                (int)faces[a], (int)faces[b]);
@@ -469,12 +467,7 @@ int reference_newton_recover(reference_newton *rn) {
     }
     ustar_check_element(&chk, e, 1, check);
   }
-  sol->l2_u = sqrt(err[0]);
-  sol->l2_q = sqrt(err[1]);
-  sol->l2_ustar = sqrt(err[2]);
-  sol->linf_u = err[3];
-  sol->norm_u = sqrt(err[4]);
-  sol->norm_q = sqrt(err[5]);
+  reference_store_errors(err, sol);
   status = ustar_check_finish(&chk, true, &sol->ustar_check);
 done:
   free(g);

@@ -167,6 +167,15 @@ static void element_errors(const hdg_discretisation *disc, hdg_solution *sol, in
   }
 }
 
+void reference_store_errors(const double err[6], hdg_solution *sol) {
+  sol->l2_u = sqrt(err[0]);
+  sol->l2_q = sqrt(err[1]);
+  sol->l2_ustar = sqrt(err[2]);
+  sol->linf_u = err[3];
+  sol->norm_u = sqrt(err[4]);
+  sol->norm_q = sqrt(err[5]);
+}
+
 int reference_recover(const hdg_discretisation *disc, hdg_solution *sol) {
   const hdgcl_mesh *mesh = disc->mesh;
   const hdg_sizes *sz = &disc->ref.sz;
@@ -240,12 +249,7 @@ int reference_recover(const hdg_discretisation *disc, hdg_solution *sol) {
       if (c != 3) err[c] += ee[c];
     if (ee[3] > err[3]) err[3] = ee[3];
   }
-  sol->l2_u = sqrt(err[0]);
-  sol->l2_q = sqrt(err[1]);
-  sol->l2_ustar = sqrt(err[2]);
-  sol->linf_u = err[3];
-  sol->norm_u = sqrt(err[4]);
-  sol->norm_q = sqrt(err[5]);
+  reference_store_errors(err, sol);
   status = ustar_check_finish(&chk, true, &sol->ustar_check);
 done:
   free(lam);
