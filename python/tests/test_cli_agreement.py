@@ -49,6 +49,9 @@ CASES = [
     ("square:4", {"order": 2, "precond": "chebyshev", "cheb_degree": 3}),
     ("square:3", {"order": 2, "problem": "heat-boundary", "scheme": "bdf2", "time_step": 0.1,
                   "final_time": 0.3}),
+    ("square:4", {"order": 2, "problem": "nonlinear-diffusion"}),
+    ("square:3", {"order": 1, "problem": "nonlinear-heat", "scheme": "be", "time_step": 0.1,
+                  "final_time": 0.2, "device": "ref"}),
 ]
 
 

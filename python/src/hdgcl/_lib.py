@@ -106,7 +106,11 @@ class Result(Structure):
                 ("ustar_check", c_double), ("ustar_retries", c_int),
                 # transient problems (docs/time.md); NULL and 0 for steady ones
                 ("scheme", c_char_p), ("time_steps", c_int), ("stage_solves", c_int),
-                ("iterations_max", c_int), ("time_step", c_double), ("final_time", c_double)]
+                ("iterations_max", c_int), ("time_step", c_double), ("final_time", c_double),
+                # Newton's method (docs/nonlinear.md); 0 and NULL for a linear solve
+                ("newton_steps", c_int), ("newton_steps_all", c_int),
+                ("newton_history", POINTER(c_double)), ("newton_iterations", POINTER(c_int)),
+                ("newton_rtol", c_double)]
 
 
 class ProblemInfo(Structure):

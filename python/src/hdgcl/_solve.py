@@ -240,6 +240,13 @@ def _result_dict(r: Result, mesh: Mesh, device: Mapping[str, Any]) -> dict[str, 
         d["time"] = {"scheme": text(r.scheme), "steps": r.time_steps,
                      "time_step": _real(r.time_step), "final_time": _real(r.final_time),
                      "stage_solves": r.stage_solves, "iterations_max": r.iterations_max}
+        if r.newton_steps_all > 0:
+            d["time"]["newton_steps"] = r.newton_steps_all
+    if r.newton_history:  # Newton's method (docs/nonlinear.md): iterations sums its steps
+        d["newton"] = {"steps": r.newton_steps, "rtol": _real(r.newton_rtol),
+                       "residual_history": [_real(r.newton_history[i])
+                                            for i in range(r.newton_steps + 1)],
+                       "iterations": [r.newton_iterations[i] for i in range(r.newton_steps)]}
     d.update({"rtol": _real(r.rtol), "residual": _real(r.residual),
               "residual_history": [_real(r.history[i]) for i in range(r.history_length)]})
     errors = {k: _real(getattr(r, k)) for k in ("l2_u", "l2_q", "l2_ustar", "linf_u", "norm_u",
