@@ -83,6 +83,33 @@ expect_error "bad tau" "--tau" solve --tau abc --json "$dir/x.json"
 expect_error "zero tau" "--tau" solve --tau 0 --json "$dir/x.json"
 expect_error "bad precond" "--precond ilu" solve --precond ilu --json "$dir/x.json"
 expect_error "bad solver" "--solver bicg" solve --solver bicg --json "$dir/x.json"
+# The device's AMG V-cycle (host/solvers/amg_device.c) against hypre's own
+# BoomerAMGSolve on the same hierarchy: round-off apart.  HDGCL_AMG_VERIFY=1
+# prints the levels and the difference, and fails the solve above 1e-10.
+# Builds without hypre refuse --pmg-coarse-solve amg (checked instead).
+if "$cli" solve --mesh square:2 --order 1 --precond pmg --pmg-coarse-solve amg --quiet 2>/dev/null; then
+  for args in "--mesh square:32 --order 3" "--mesh cube:3 --order 2" "--mesh hex:3 --order 2" \
+      "--problem elasticity --mesh square:6 --order 2" \
+      "--problem convection-diffusion --mesh square:12 --order 2" \
+      "--mesh quad:12 --order 3 --pmg-coarse 1"; do
+    HDGCL_AMG_VERIFY=1 "$cli" solve $args --precond pmg --rtol 1e-10 --json "$dir/amg.json" \
+      > "$dir/out" 2> "$dir/err" \
+      && grep -q "V-cycle against hypre's" "$dir/err" \
+      && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert 0<d['iterations']<=30, d['iterations']" "$dir/amg.json" \
+      && ok "device AMG = hypre's cycle: $args ($(sed 's/.*: //' "$dir/err"))" \
+      || { bad "device AMG: $args"; cat "$dir/err"; }
+  done
+  HDGCL_AMG_VERIFY=1 "$cli" solve --mesh square:32 --order 3 --precond pmg --quiet 2> "$dir/err" \
+    && grep -q "device AMG: [3-9] levels" "$dir/err" && ok "device AMG: several levels on square:32" \
+    || { bad "device AMG levels"; cat "$dir/err"; }
+  # amg-host keeps hypre's hybrid Gauss-Seidel cycle on the host.
+  "$cli" solve --mesh square:8 --order 2 --precond pmg --pmg-coarse-solve amg-host --rtol 1e-10 \
+    --json "$dir/amgh.json" --quiet \
+    && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert 0<d['iterations']<=20" "$dir/amgh.json" \
+    && ok "pmg coarse solve amg-host" || bad "pmg coarse solve amg-host"
+else
+  expect_error "amg without hypre" "has no hypre" solve --precond pmg --pmg-coarse-solve amg
+fi
 expect_error "bad pmg-coarse" "--pmg-coarse 2" solve --precond pmg --pmg-coarse 2 --json "$dir/x.json"
 expect_error "bad pmg-smooth" "--pmg-smooth 0" solve --precond pmg --pmg-smooth 0 --json "$dir/x.json"
 expect_error "bad restart" "--restart 0" solve --solver gmres --restart 0 --json "$dir/x.json"

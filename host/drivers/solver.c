@@ -159,20 +159,23 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   s->cheb_inner = inner == 0 ? PRECOND_JACOBI : PRECOND_BLOCK_JACOBI;
   HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-smooth", 4, 1, 100, &s->pmg_smooth));
   HDGCL_TRY(hdgcl_options_get_int(opts, "pmg-coarse", 0, 0, 1, &s->pmg_coarse));
-  /* The coarsest level: BoomerAMG on the host where hypre is built in, else
-   * (or asked) the Chebyshev solve on the device (solvers/precond_pmg.c). */
-  static const char *const coarse_names[] = {"amg", "chebyshev", NULL};
+  /* The coarsest level: a BoomerAMG hierarchy where hypre is built in, its
+   * V-cycle on the device (amg) or by hypre on the host (amg-host), else (or
+   * asked) the Chebyshev solve on the device (solvers/precond_pmg.c). */
+  static const char *const coarse_names[] = {"amg", "amg-host", "chebyshev", NULL};
   int coarse;
 #ifdef HDGCL_WITH_HYPRE
   HDGCL_TRY(hdgcl_options_get_choice(opts, "pmg-coarse-solve", coarse_names, 0, &coarse));
 #else
-  HDGCL_TRY(hdgcl_options_get_choice(opts, "pmg-coarse-solve", coarse_names, 1, &coarse));
-  if (coarse == 0)
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "pmg-coarse-solve", coarse_names, 2, &coarse));
+  if (coarse < 2)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                       "--pmg-coarse-solve amg: this build of hdgcl has no hypre (BoomerAMG); "
-                       "use chebyshev");
+                       "--pmg-coarse-solve %s: this build of hdgcl has no hypre (BoomerAMG); "
+                       "use chebyshev",
+                       coarse_names[coarse]);
 #endif
-  s->pmg_coarse_amg = coarse == 0;
+  s->pmg_coarse_amg = coarse < 2;
+  s->pmg_amg_host = coarse == 1;
   HDGCL_TRY(hdgcl_options_get_choice(opts, "format", format_names, FORMAT_BELL_I, &s->format));
   HDGCL_TRY(hdgcl_options_get_bool(opts, "cheb-mixed", false, &s->cheb_mixed));
   /* CG and Chebyshev (real eigenvalue bounds) need a symmetric positive
@@ -339,6 +342,7 @@ solver_settings solver_krylov_settings(const struct hdgcl_solver_s *s) {
                            .pmg_smooth = s->pmg_smooth,
                            .pmg_coarse = s->pmg_coarse,
                            .pmg_coarse_amg = s->pmg_coarse_amg,
+                           .pmg_amg_host = s->pmg_amg_host,
                            .global_scratch = s->scratch == SCRATCH_GLOBAL,
                            .nonsymmetric = s->disc.nonsymmetric};
 }

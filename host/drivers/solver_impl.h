@@ -31,7 +31,8 @@ struct hdgcl_solver_s {
   int cheb_inner;       /* Chebyshev: PRECOND_JACOBI or PRECOND_BLOCK_JACOBI */
   int pmg_smooth;       /* p-multigrid: Chebyshev smoothing steps before and after the correction */
   int pmg_coarse;       /* p-multigrid: coarsest degree, 0 or 1 */
-  bool pmg_coarse_amg;  /* p-multigrid: --pmg-coarse-solve amg (BoomerAMG) or chebyshev */
+  bool pmg_coarse_amg;  /* p-multigrid: --pmg-coarse-solve amg|amg-host (BoomerAMG) or chebyshev */
+  bool pmg_amg_host;    /* --pmg-coarse-solve amg-host: hypre runs the V-cycle on the host */
   bool cheb_mixed;      /* Chebyshev: products with a single-precision copy of the matrix */
   int64_t chunk_option; /* 0 = automatic */
   int keep_local;       /* -1 automatic, 0 recompute, 1 keep */

@@ -38,10 +38,13 @@
  * PMG_COARSE_RTOL or PMG_COARSE_MAXIT iterations: a nonlinear operator, so
  * the preconditioner says it is not fixed and the outer GMRES is the
  * flexible one (krylov_gmres.c chooses it from `fixed`). */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "fem/basis.h"
 #include "core/error.h"
+#include "solvers/amg_device.h"
 #include "solvers/precond.h"
 
 #ifdef HDGCL_WITH_HYPRE
@@ -89,7 +92,9 @@ typedef struct pmg {
   pmg_level lv[PMG_MAX_LEVELS];
   trace_levels levels; /* the fine stage's: where the coarser levels come from */
   precond fine_smooth; /* level 0's smoother (levels below use their stage's) */
-  bool hypre;          /* the coarsest level is solved by BoomerAMG on the host */
+  bool hypre;          /* the coarsest level is solved by a BoomerAMG hierarchy */
+  bool amg_host;       /* ... whose V-cycle hypre runs on the host (else amg_device.h) */
+  amg_device *dev;     /* the hierarchy on the device */
   bool coarse_gmres;   /* nonsymmetric without hypre: GMRES on the coarsest level */
   double coarse_flops, coarse_bytes; /* of the last coarse GMRES solve */
   double *hb, *hx;     /* host copies of the coarsest b and x */
@@ -166,6 +171,9 @@ static void hypre_release(pmg *g) {
     }                                                                                            \
   } while (0)
 
+static int amg_apply(pmg *g, pmg_level *c, const hdgcl_buffer *b, hdgcl_buffer *x);
+static int amg_verify(pmg *g, pmg_level *c);
+
 /* The coarsest matrix to the host (block-ELL -> CSR rows, empty slots
  * dropped) and BoomerAMG set up as a one-cycle preconditioner. */
 static int amg_setup(pmg *g, pmg_level *c) {
@@ -238,7 +246,14 @@ static int amg_setup(pmg *g, pmg_level *c) {
    * against the ncomp components as the functions). */
   if (nf > 1) HYPRE_BoomerAMGSetNumFunctions(g->amg, nf);
   HYPRE_BoomerAMGSetStrongThreshold(g->amg, sys->dim == 3 ? 0.5 : 0.25);
+  if (!g->amg_host) HDGCL_TRY(amg_device_configure(g->amg)); /* l1-Jacobi: amg_device.h */
   HYPRE_TRY(HYPRE_BoomerAMGSetup(g->amg, pa, pb, px));
+  if (!g->amg_host) {
+    amg_device_destroy(c->kr, g->dev);
+    g->dev = NULL;
+    HDGCL_TRY(amg_device_create(c->kr, g->amg, &g->dev));
+    if (getenv("HDGCL_AMG_VERIFY")) HDGCL_TRY(amg_verify(g, c));
+  }
   /* One V-cycle: a symmetric sweep (2 products with the level's matrix)
    * before and after, a residual and the transfers; the hierarchy's
    * nonzeros are about twice the fine ones for HMIS coarsening (operator
@@ -262,6 +277,51 @@ static int amg_apply(pmg *g, pmg_level *c, const hdgcl_buffer *b, hdgcl_buffer *
   HYPRE_ClearAllErrors();
   HYPRE_TRY(HYPRE_IJVectorGetValues(g->xv, (HYPRE_Int)n, g->idx, g->hx));
   return hdgcl_buffer_write(c->kr->ctx, x, 0, n * 8, g->hx);
+}
+
+/* HDGCL_AMG_VERIFY: the device's V-cycle against hypre's BoomerAMGSolve on
+ * the same setup, for a fixed pseudo-random b; they differ by round-off
+ * only (amg_device.h), so more than 1e-10 relative (max norm) is an error.
+ * Prints the levels and the difference to stderr (tests/cli_solve.sh). */
+static int amg_verify(pmg *g, pmg_level *c) {
+  size_t n = (size_t)c->kr->n;
+  hdgcl_context ctx = c->kr->ctx;
+  double *b, *xd;
+  hdgcl_buffer bb = {0}, xb = {0};
+  HDGCL_TRY(hdgcl_calloc(n + 1, sizeof *b, "AMG check", &b));
+  int status = hdgcl_calloc(n + 1, sizeof *xd, "AMG check", &xd);
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (size_t i = 0; i < n; i++) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    b[i] = (double)(state >> 11) / 9007199254740992.0 - 0.5;
+  }
+  if (status == HDGCL_SUCCESS) status = hdgcl_buffer_create(ctx, (n + 1) * 8, "AMG check b", &bb);
+  if (status == HDGCL_SUCCESS) status = hdgcl_buffer_create(ctx, (n + 1) * 8, "AMG check x", &xb);
+  if (status == HDGCL_SUCCESS) status = hdgcl_buffer_write(ctx, &bb, 0, n * 8, b);
+  if (status == HDGCL_SUCCESS) status = amg_device_apply(c->kr, g->dev, &bb, &xb);
+  if (status == HDGCL_SUCCESS) status = hdgcl_buffer_read(ctx, &xb, 0, n * 8, xd);
+  if (status == HDGCL_SUCCESS) status = amg_apply(g, c, &bb, &xb); /* hypre: into g->hx */
+  if (status == HDGCL_SUCCESS) {
+    double diff = 0, size = 0;
+    for (size_t i = 0; i < n; i++) {
+      double d = xd[i] - g->hx[i];
+      if (fabs(d) > diff || d != d) diff = d != d ? INFINITY : fabs(d);
+      if (fabs(g->hx[i]) > size) size = fabs(g->hx[i]);
+    }
+    int levels, coarsest;
+    amg_device_shape(g->dev, &levels, &coarsest);
+    double rel = size > 0 ? diff / size : diff;
+    fprintf(stderr, "device AMG: %d levels, coarsest %d unknowns; V-cycle against hypre's: %.3e\n",
+            levels, coarsest, rel);
+    if (!(rel <= 1e-10))
+      status = hdgcl_error(HDGCL_ERROR_INTERNAL,
+                           "device AMG: its V-cycle differs from hypre's by %.3e (relative)", rel);
+  }
+  hdgcl_buffer_release(ctx, &bb);
+  hdgcl_buffer_release(ctx, &xb);
+  free(b);
+  free(xd);
+  return status;
 }
 #endif
 
@@ -317,6 +377,7 @@ static int vcycle(pmg *g, int l, const hdgcl_buffer *b, hdgcl_buffer *x) {
   pmg_level *lv = &g->lv[l];
   if (l == g->nlevels - 1) {
 #ifdef HDGCL_WITH_HYPRE
+    if (g->dev) return amg_device_apply(lv->kr, g->dev, b, x);
     if (g->hypre) return amg_apply(g, lv, b, x);
 #endif
     if (g->coarse_gmres) return coarse_gmres(g, lv, b, x);
@@ -348,7 +409,12 @@ static void counts(const krylov *kr, const precond *pc, double *flops, double *b
     const pmg_level *lv = &g->lv[l];
     double n = lv->kr->n, fs, bs, fa, ba;
     if (l == g->nlevels - 1) {
-      if (g->hypre) { /* host work; the device side is the two copies */
+      if (g->dev) {
+#ifdef HDGCL_WITH_HYPRE
+        amg_device_counts(g->dev, &fs, &bs);
+#endif
+        f += fs, b += bs;
+      } else if (g->hypre) { /* host work; the device side is the two copies */
         f += g->amg_flops;
         b += 16 * n;
       } else if (g->coarse_gmres) { /* counted by the last solve's GMRES */
@@ -378,6 +444,7 @@ static void destroy(krylov *kr, precond *pc) {
   if (!g) return;
 #ifdef HDGCL_WITH_HYPRE
   hypre_release(g);
+  amg_device_destroy(kr, g->dev); /* one context for every level */
 #endif
   free(g->hb);
   free(g->hx);
@@ -460,6 +527,7 @@ int precond_pmg_create(krylov *kr, precond *pc) {
   g->levels = kr->levels;
 #ifdef HDGCL_WITH_HYPRE
   g->hypre = kr->set.pmg_coarse_amg;
+  g->amg_host = kr->set.pmg_amg_host;
   if (g->hypre) HDGCL_TRY(hypre_init_once());
 #endif
   g->coarse_gmres = nonsym && !g->hypre;

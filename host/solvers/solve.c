@@ -16,7 +16,8 @@ static const char *const solve_files[] = {"core/common.h",          "solvers/tra
                                           "solvers/vectors.cl",        "solvers/spmv.cl",
                                           "solvers/krylov_cg.cl",      "solvers/precond_jacobi.cl",
                                           "solvers/precond_block_jacobi.cl", "solvers/precond_chebyshev.cl",
-                                          "solvers/precond_asm.cl",    "solvers/precond_pmg.cl"};
+                                          "solvers/precond_asm.cl",    "solvers/precond_pmg.cl",
+                                          "solvers/amg_device.cl"};
 
 static size_t dot_group_size(hdgcl_context ctx) {
   hdgcl_device_info info;

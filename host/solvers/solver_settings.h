@@ -23,6 +23,7 @@ typedef struct solver_settings {
   int pmg_smooth;     /* p-multigrid: smoothing steps before and after the correction */
   int pmg_coarse;     /* p-multigrid: coarsest degree, 0 or 1 */
   bool pmg_coarse_amg; /* p-multigrid: coarsest level by BoomerAMG (hypre builds), else Chebyshev */
+  bool pmg_amg_host;   /* ... its V-cycle by hypre on the host (else on the device, amg_device.h) */
   bool global_scratch; /* --scratch global: block-Jacobi's setup in global memory */
   bool nonsymmetric;  /* the trace system is not symmetric */
 } solver_settings;
