@@ -48,6 +48,7 @@ int local_newton_create(device_pipeline *pl, local_newton **out) {
   double beta[3];
   problem_beta(disc->params, beta);
   if (pl->mapped || disc->user || sz->ncomp > 1 || disc->element_load || disc->robin ||
+      PROBLEM_IS_BURGERS(disc->params.id) ||
       beta[0] != 0 || beta[1] != 0 || beta[2] != 0)
     return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
                        "problem %s: Newton's method on an OpenCL device takes built-in scalar "
