@@ -212,6 +212,8 @@ fi
   # condensed Newton system, triangles and tetrahedra.
   solve tri-p1-newton --problem nonlinear-diffusion --mesh square:1 --order 1 --newton-rtol 1e-3
   solve tet-p1-newton --problem nonlinear-diffusion --mesh cube:1 --order 1 --newton-rtol 1e-2 --newton-max 4
+  # Viscous Burgers (docs/nonlinear.md section 9): newton_element's convective terms.
+  solve tri-p1-burgers --problem burgers --mesh square:1 --order 1 --newton-rtol 1e-3
   run clblast "$test_clblast" oclgrind
 ) &
 wait
