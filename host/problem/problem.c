@@ -111,13 +111,13 @@ static const hdg_problem problems[] = {
     {{"burgers",
       "nonlinear: viscous Burgers div(F(u)) - nu lap u = f, F(u) = u^2/2 (1, 1 [, 1]) (--nu, "
       "default 0.1), u = sin(pi x) sin(pi y) [sin(pi z)] + (x + y [+ z])/2, Dirichlet; Newton's "
-      "method (docs/nonlinear.md section 10)",
+      "method (docs/nonlinear.md section 9)",
       0, "square:8"},
      PROBLEM_BURGERS, {0}, 0, false, false, false, true},
     {{"burgers-transient",
       "transient nonlinear: u_t + div(F(u)) - nu lap u = f as burgers with u = cos(t) sin(pi x) "
       "sin(pi y) [sin(pi z)] + (x + y [+ z])/2; every stage a Newton solve (--scheme, "
-      "--time-step, --final-time; docs/nonlinear.md section 10); --device ref",
+      "--time-step, --final-time; docs/nonlinear.md section 9); --device ref",
       0, "square:8"},
      PROBLEM_BURGERS_TRANSIENT, {0}, 0, false, false, true, true},
 };

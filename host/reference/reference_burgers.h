@@ -1,7 +1,8 @@
-/* Reference path, viscous Burgers (docs/nonlinear.md section 10): the
+/* Reference path, viscous Burgers (docs/nonlinear.md section 9): the
  * convective part of the HDG residual, F(u) = u^2/2 (1, 1 [, 1]) with the
  * numerical flux F(lambda).n + tau_c(lambda) (u - lambda), tau_c = |F'(lambda).n|
- * (N15), and its exact derivatives (N16).  The viscous part and the constant
+ * (N15; paper 001 section 2.1, (5d), with S = tau + tau_c), and its exact
+ * derivatives (N16).  The viscous part and the constant
  * stabilisation tau are nonlinear diffusion's with kappa = nu (N2)-(N3). */
 #ifndef HDGCL_HOST_REFERENCE_BURGERS_H
 #define HDGCL_HOST_REFERENCE_BURGERS_H
