@@ -9,7 +9,8 @@
  *   - burgers-transient: the orders in time of backward Euler (1) and
  *     DIRK(2,2) (2);
  *   - the device (PoCL) against the reference path: each step's residual and
- *     the converged u, q, u* and trace to 1e-10;
+ *     the converged u, q, u* and trace to 1e-10; burgers-transient and
+ *     nonlinear-heat (DIRK(2,2), the stages' element load) to 1e-10;
  *   - refusals: --nu <= 0, --nu on another problem; each a one-line error. */
 #include "core/error.h"
 #include "hdg_test.h"
@@ -122,6 +123,26 @@ static void check_device(hdgcl_context dev, hdgcl_context ref) {
              cases[i].mesh, cases[i].order, b.result->newton_steps, d, dr);
       CHECK_MSG(d < 1e-10, "%s p=%s: device vs reference %g", cases[i].mesh, cases[i].order, d);
       CHECK_MSG(dr < 1e-10, "%s p=%s: residual histories %g", cases[i].mesh, cases[i].order, dr);
+    }
+    solved_destroy(&a);
+    solved_destroy(&b);
+  }
+  /* transient: every stage a Newton solve with the element load on the device
+   * too (DIRK(2,2), 4 steps: 8 stages) */
+  static const char *const transient[] = {"burgers-transient", "nonlinear-heat"};
+  for (int i = 0; i < 2; i++) {
+    solved a = solve_with(ref, "square:4", "problem", transient[i], "order", "2", "scheme", "dirk2",
+                          "time-step", "0.05", "final-time", "0.2", NULL);
+    solved b = solve_with(dev, "square:4", "problem", transient[i], "order", "2", "scheme", "dirk2",
+                          "time-step", "0.05", "final-time", "0.2", NULL);
+    CHECK_OK(a.status);
+    CHECK_OK(b.status);
+    if (!a.status && !b.status) {
+      double d = solution_difference(&b, &a, 1);
+      printf("%s device vs reference square:4 p=2 dirk2: %d, %d Newton steps, solution %.2e\n",
+             transient[i], a.result->newton_steps_all, b.result->newton_steps_all, d);
+      CHECK(a.result->newton_steps_all == b.result->newton_steps_all);
+      CHECK_MSG(d < 1e-10, "%s: device vs reference %g", transient[i], d);
     }
     solved_destroy(&a);
     solved_destroy(&b);

@@ -39,6 +39,7 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
                              __global const double *phi_face, /* [NFACES][NORIENT][NQ_FACE][NP] */
                              __global const double *face_xi,  /* [NFACES][NORIENT][NQ_FACE][DIM] */
                              __global const double *face_tangent, __global const double *face_nref,
+                             __global const double *element_load, /* [E][NP] with ELEMENT_LOAD */
                              __global const double *state_u,     /* [E][NP] */
                              __global const double *state_q,     /* [E][DIM][NP] */
                              __global const double *state_trace, /* [faces][NF] */
@@ -96,6 +97,9 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
     double dk, kappa = newton_kappa(pp, nonlinear, kap_e, uh, &dk);
     if (!(kappa > 0.0) || !isfinite(kappa)) bad = 1;
     double fq = problem_f(pp, x[0], x[1], x[2]);
+#ifdef ELEMENT_LOAD /* a time step's stage: its element load s (docs/time.md (T3)) */
+    fq += element_load_at(element_load, e, phi, qp);
+#endif
     for (int i = 0; i < NP; i++) {
       double gi[DIM];
       for (int kk = 0; kk < DIM; kk++) {

@@ -105,7 +105,7 @@ static const hdg_problem problems[] = {
     {{"nonlinear-heat",
       "transient nonlinear: u_t - div(kappa(u) grad u) = f, kappa(u) = 1 + u^2, u = cos(t) "
       "sin(pi x) sin(pi y) [sin(pi z)] + (x + y [+ z])/2, Dirichlet; every stage of a time step "
-      "(--scheme, --time-step, --final-time) a Newton solve (docs/nonlinear.md); --device ref",
+      "(--scheme, --time-step, --final-time) a Newton solve (docs/nonlinear.md)",
       0, "square:8"},
      PROBLEM_NONLINEAR_HEAT, {0}, 0, false, false, true, true},
     {{"burgers",
@@ -117,7 +117,7 @@ static const hdg_problem problems[] = {
     {{"burgers-transient",
       "transient nonlinear: u_t + div(F(u)) - nu lap u = f as burgers with u = cos(t) sin(pi x) "
       "sin(pi y) [sin(pi z)] + (x + y [+ z])/2; every stage a Newton solve (--scheme, "
-      "--time-step, --final-time; docs/nonlinear.md section 9); --device ref",
+      "--time-step, --final-time; docs/nonlinear.md section 9)",
       0, "square:8"},
      PROBLEM_BURGERS_TRANSIENT, {0}, 0, false, false, true, true},
 };
