@@ -215,6 +215,11 @@ fi
   # condensed Newton system, triangles and tetrahedra.
   solve tri-p1-newton --problem nonlinear-diffusion --mesh square:1 --order 1 --newton-rtol 1e-3
   solve tet-p1-newton --problem nonlinear-diffusion --mesh cube:1 --order 1 --newton-rtol 1e-2 --newton-max 4
+  # Viscous Burgers (docs/nonlinear.md section 9): newton_element's convective terms.
+  solve tri-p1-burgers --problem burgers --mesh square:1 --order 1 --newton-rtol 1e-3
+  # and a time step's stage (the element load, -DELEMENT_LOAD).
+  solve tri-p1-burgers-transient --problem burgers-transient --scheme be --time-step 0.5 \
+    --final-time 0.5 --mesh square:1 --order 1 --newton-rtol 1e-3
   run clblast "$test_clblast" oclgrind
 ) &
 wait

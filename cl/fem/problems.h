@@ -62,6 +62,13 @@
  * 1 + u^2, u = cos(t) sin(pi x) sin(pi y) [sin(pi z)] + (x + y [+ z]) / 2
  * (t = pp.param), Dirichlet; each time step's stage a Newton solve. */
 #define PROBLEM_NONLINEAR_HEAT 15
+/* Viscous Burgers (docs/nonlinear.md (N14)): u_t + div F(u) - nu lap u = f,
+ * F(u) = u^2/2 (1, 1 [, 1]), nu = pp.nu (--nu, default 0.1); u = sin(pi x)
+ * sin(pi y) [sin(pi z)] + (x + y [+ z]) / 2 (steady) or cos(t) sin(pi x) ...
+ * + (x + y [+ z]) / 2 (transient, t = pp.param), Dirichlet; Newton's method. */
+#define PROBLEM_BURGERS 16
+#define PROBLEM_BURGERS_TRANSIENT 17
+#define PROBLEM_IS_BURGERS(id) ((id) == PROBLEM_BURGERS || (id) == PROBLEM_BURGERS_TRANSIENT)
 
 /* A user's tensor kappa (docs/problems.md "Tensor kappa"): per element, d x d
  * row-major each, K, K^-1 and the lower triangular R with K = R R^T
@@ -101,6 +108,7 @@ typedef struct problem_params {
                     PROBLEM_CANTILEVER: the weight density rho g;
                     PROBLEM_ELASTICITY_BIMATERIAL: the contrast R of x > 1/2 */
   double mu, lambda; /* elasticity: Lame parameters (0 for the scalar problems) */
+  double nu;         /* PROBLEM_BURGERS(_TRANSIENT): the viscosity nu > 0 (N14) */
 #ifndef __OPENCL_C_VERSION__
   const struct hdg_user_problem *user; /* PROBLEM_USER: the parsed expressions (host only) */
 #endif
@@ -172,6 +180,7 @@ HDGCL_FN double power(double x, int n) {
 
 HDGCL_FN double problem_kappa(problem_params pp, double x, double y, double z) {
   if (pp.id == PROBLEM_KAPPA_JUMP) return x < 0.5 ? 1.0 : pp.param;
+  if (PROBLEM_IS_BURGERS(pp.id)) return pp.nu; /* q = -nu grad u (N14) */
   return 1.0;
 }
 
@@ -187,6 +196,7 @@ HDGCL_FN double problem_kappa_u(problem_params pp, double u, double *dkappa) {
     return 1.0 + u * u;
   }
   *dkappa = 0.0;
+  if (PROBLEM_IS_BURGERS(pp.id)) return pp.nu; /* the viscosity; the nonlinearity is F(u) (N15) */
   return 1.0;
 }
 
@@ -249,8 +259,10 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
     g[0] = pi * cx * sy * sz;
     g[1] = pi * sx * cy * sz;
     g[2] = pi * sx * sy * cz;
-  } else if (pp.id == PROBLEM_NONLINEAR_DIFFUSION || pp.id == PROBLEM_NONLINEAR_HEAT) {
-    const double ct = pp.id == PROBLEM_NONLINEAR_HEAT ? cos(pp.param) : 1.0;
+  } else if (pp.id == PROBLEM_NONLINEAR_DIFFUSION || pp.id == PROBLEM_NONLINEAR_HEAT ||
+             PROBLEM_IS_BURGERS(pp.id)) {
+    const double ct =
+        pp.id == PROBLEM_NONLINEAR_HEAT || pp.id == PROBLEM_BURGERS_TRANSIENT ? cos(pp.param) : 1.0;
     double sx = sin(pi * x), cx = cos(pi * x), sy = sin(pi * y), cy = cos(pi * y);
     double sz = pp.dim == 3 ? sin(pi * z) : 1.0, cz = pp.dim == 3 ? cos(pi * z) : 0.0;
     u = ct * sx * sy * sz + 0.5 * (x + y + (pp.dim == 3 ? z : 0.0));
@@ -316,6 +328,15 @@ HDGCL_FN double problem_f(problem_params pp, double x, double y, double z) {
     double dk, u = problem_u(pp, x, y, z, g);
     double k = problem_kappa_u(pp, u, &dk);
     return ut + k * pp.dim * pi * pi * ct * s - dk * (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+  }
+  if (PROBLEM_IS_BURGERS(pp.id)) {
+    /* f = u_t + u (1, 1 [, 1]) . grad u - nu lap u (N14), u_t = 0 when steady */
+    double s = sin(pi * x) * sin(pi * y);
+    if (pp.dim == 3) s *= sin(pi * z);
+    const int tr = pp.id == PROBLEM_BURGERS_TRANSIENT;
+    const double ct = tr ? cos(pp.param) : 1.0, ut = tr ? -sin(pp.param) * s : 0.0;
+    double u = problem_u(pp, x, y, z, g);
+    return ut + u * (g[0] + g[1] + g[2]) + pp.nu * pp.dim * pi * pi * ct * s;
   }
   if (pp.id == PROBLEM_CONVECTION_DIFFUSION) { /* f = -lap u + beta . grad u */
     double b[3];

@@ -4,7 +4,9 @@
  * partial pivoting on the augmented matrix [J_LL | J_LT | R_L]; then the
  * recovery of the update (N7).  One work-item per element, its matrices in
  * global scratch (R_L kept apart from the augmented matrix, whose Z the
- * line search's trials reuse); affine simplices (triangles, tetrahedra). */
+ * line search's trials reuse); affine simplices (triangles, tetrahedra).
+ * Viscous Burgers (PROBLEM_IS_BURGERS) adds its convective terms (N15) and
+ * their derivatives (N16), as host/reference/reference_burgers.c. */
 
 #define FACE_DIRICHLET 1         /* face_bc (host/fem/hdg.h) */
 #define NL ((DIM + 1) * NP)      /* element unknowns (q_1..q_d, u) */
@@ -27,7 +29,7 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
                              __global const int *elem_faces, __global const char *face_bc,
                              __global const double *kappa_e, __global const double *c_e,
                              const double tau, const int problem_id, const int problem_degree,
-                             const double problem_param,
+                             const double problem_param, const double problem_nu,
                              __global const double *load_points,  /* [NQ_LOAD][DIM] */
                              __global const double *load_weights, /* [NQ_LOAD] */
                              __global const double *phi,          /* [NQ_LOAD][NP] */
@@ -37,6 +39,7 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
                              __global const double *phi_face, /* [NFACES][NORIENT][NQ_FACE][NP] */
                              __global const double *face_xi,  /* [NFACES][NORIENT][NQ_FACE][DIM] */
                              __global const double *face_tangent, __global const double *face_nref,
+                             __global const double *element_load, /* [E][NP] with ELEMENT_LOAD */
                              __global const double *state_u,     /* [E][NP] */
                              __global const double *state_q,     /* [E][DIM][NP] */
                              __global const double *state_trace, /* [faces][NF] */
@@ -49,7 +52,8 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
                              __global int *flags, const int num_elements) {
   const long e = get_global_id(0);
   if (e >= num_elements) return;
-  problem_params pp = {problem_id, DIM, problem_degree, problem_param};
+  problem_params pp = {problem_id, DIM, problem_degree, problem_param, 0.0, 0.0, problem_nu};
+  const int burgers = PROBLEM_IS_BURGERS(problem_id);
   __global const double *u = state_u + e * NP, *q = state_q + e * DIM * NP;
   __global double *aug = aug_all + e * NL * NA, *jtl = jtl_all + e * NT * NL;
   __global double *k = k_all + e * (NT + 1) * (NT + 1), *rt = rt_all + e * NT;
@@ -93,6 +97,9 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
     double dk, kappa = newton_kappa(pp, nonlinear, kap_e, uh, &dk);
     if (!(kappa > 0.0) || !isfinite(kappa)) bad = 1;
     double fq = problem_f(pp, x[0], x[1], x[2]);
+#ifdef ELEMENT_LOAD /* a time step's stage: its element load s (docs/time.md (T3)) */
+    fq += element_load_at(element_load, e, phi, qp);
+#endif
     for (int i = 0; i < NP; i++) {
       double gi[DIM];
       for (int kk = 0; kk < DIM; kk++) {
@@ -102,8 +109,11 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
         /* R_{q_k} += (kappa^-1 q_h,k, phi_i) + (B_k u)_i, (B_k u)_i = -(u_h, d_k phi_i) */
         rl[kk * NP + i] += w * (qh[kk] / kappa * ph[i] - uh * gi[kk]);
       }
-      /* R_u += (div q_h, phi_i) + (c u_h, phi_i) - (f, phi_i) */
-      rl[DIM * NP + i] += w * (divq + c * uh - fq) * ph[i];
+      /* R_u += (div q_h, phi_i) + (c u_h, phi_i) - (f, phi_i); Burgers (N15):
+       * - (F(u_h), grad phi_i) = -(u_h^2 / 2, b . grad phi_i), b = (1, 1 [, 1]) */
+      double bgrad = 0.0;
+      for (int kk = 0; kk < DIM; kk++) bgrad += gi[kk];
+      rl[DIM * NP + i] += w * ((divq + c * uh - fq) * ph[i] - (burgers ? 0.5 * uh * uh * bgrad : 0.0));
       if (!jacobian) continue;
       for (int j = 0; j < NP; j++) {
         const double pij = w * ph[i] * ph[j];
@@ -114,6 +124,7 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
           AUG(DIM * NP + j, kk * NP + i) += w * ph[j] * gi[kk];                 /* -B_k^T */
         }
         AUG(DIM * NP + i, DIM * NP + j) += c * pij; /* D */
+        if (burgers) AUG(DIM * NP + i, DIM * NP + j) -= w * uh * ph[j] * bgrad; /* (N16) */
       }
     }
   }
@@ -135,15 +146,23 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
         for (int kk = 0; kk < DIM; kk++) qn += q[kk * NP + j] * ph[j] * nds[kk];
       }
       for (int m = 0; m < NF; m++) lh += lam[f * NF + m] * ps[m];
+      /* Burgers (N15): h = lambda^2/2 bn + |lambda bn| (u_h - lambda), bn = b . n
+       * (here times ds), and (N16) dh/du_h, dh/dlambda */
+      double bn = 0.0;
+      for (int kk = 0; kk < DIM; kk++) bn += nds[kk];
+      if (!burgers) bn = 0.0;
+      const double a = lh * bn, tauc = fabs(a), sg = a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : 0.0);
+      const double hw = w * (0.5 * lh * lh * bn + tauc * (uh - lh));
+      const double dhu = w * tauc, dhl = w * (a + sg * bn * (uh - lh) - tauc);
       for (int i = 0; i < NP; i++) {
         for (int kk = 0; kk < DIM; kk++) rl[kk * NP + i] += w * nds[kk] * lh * ph[i]; /* C_k lambda */
-        rl[DIM * NP + i] += tw * (uh - lh) * ph[i]; /* tau <u - lambda, phi_i> */
+        rl[DIM * NP + i] += (tw * (uh - lh) + hw) * ph[i]; /* tau <u - lambda, phi_i> + <h, phi_i> */
       }
-      /* R_T^e = -<q.n + tau (u - lambda), psi_m> (N3) */
-      for (int m = 0; m < NF; m++) rt[f * NF + m] -= (w * qn + tw * (uh - lh)) * ps[m];
+      /* R_T^e = -<q.n + tau (u - lambda) + h, psi_m> (N3), (N15) */
+      for (int m = 0; m < NF; m++) rt[f * NF + m] -= (w * qn + tw * (uh - lh) + hw) * ps[m];
       if (!jacobian) continue;
       for (int i = 0; i < NP; i++) {
-        for (int j = 0; j < NP; j++) AUG(DIM * NP + i, DIM * NP + j) += tw * ph[i] * ph[j];
+        for (int j = 0; j < NP; j++) AUG(DIM * NP + i, DIM * NP + j) += (tw + dhu) * ph[i] * ph[j];
         for (int m = 0; m < NF; m++) {
           const int col = f * NF + m;
           for (int kk = 0; kk < DIM; kk++) {
@@ -152,12 +171,12 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
             JTL(col, kk * NP + i) -= cv;       /* J_TL: -C_k^T */
           }
           const double ev = tw * ph[i] * ps[m];
-          AUG(DIM * NP + i, NL + col) -= ev;   /* J_LT: -E */
-          JTL(col, DIM * NP + i) -= ev;        /* J_TL: -E^T */
+          AUG(DIM * NP + i, NL + col) += dhl * ph[i] * ps[m] - ev; /* J_LT: -E + (N16) */
+          JTL(col, DIM * NP + i) -= ev + dhu * ph[i] * ps[m];      /* J_TL: -E^T + (N16) */
         }
       }
-      for (int m = 0; m < NF; m++)
-        for (int n = 0; n < NF; n++) KE(f * NF + m, f * NF + n) += tw * ps[m] * ps[n]; /* H */
+      for (int m = 0; m < NF; m++) /* J_TT: H + (N16) */
+        for (int n = 0; n < NF; n++) KE(f * NF + m, f * NF + n) += (tw - dhl) * ps[m] * ps[n];
     }
   }
   double s = 0.0;

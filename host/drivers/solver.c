@@ -23,7 +23,7 @@ const char *const hdgcl_solver_options[] = {
     "pmg-coarse-solve",
     "mu",        "lambda",      "weight",     "contrast", "material",
     "scheme",    "time-step",   "final-time", /* transient problems (drivers/time_stepping.h) */
-    "newton",    "newton-rtol", "newton-max", "newton-forcing", "kappa-u2", /* drivers/newton.h */
+    "newton",    "newton-rtol", "newton-max", "newton-forcing", "kappa-u2", "nu", /* drivers/newton.h */
     /* a user's own problem (host/problem/user_problem.h, docs/problems.md) */
     HDG_USER_PROBLEM_OPTION_NAMES, NULL};
 
@@ -215,6 +215,8 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   HDGCL_TRY(hdg_problem_params(s->disc.problem, opts, *order, dim, &s->disc.params));
   if (s->disc.problem->id != PROBLEM_NONLINEAR_DIFFUSION && opts && hdgcl_options_has(opts, "kappa-u2"))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--kappa-u2: an option of --problem nonlinear-diffusion");
+  if (!PROBLEM_IS_BURGERS(s->disc.problem->id) && opts && hdgcl_options_has(opts, "nu"))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--nu: an option of --problem burgers and burgers-transient");
   HDGCL_TRY(read_newton_options(s, opts));
   return read_time_options(s, opts);
 }

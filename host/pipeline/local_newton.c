@@ -47,12 +47,12 @@ int local_newton_create(device_pipeline *pl, local_newton **out) {
   const hdgcl_mesh *mesh = disc->mesh;
   double beta[3];
   problem_beta(disc->params, beta);
-  if (pl->mapped || disc->user || sz->ncomp > 1 || disc->element_load || disc->robin ||
-      beta[0] != 0 || beta[1] != 0 || beta[2] != 0)
+  if (pl->mapped || disc->user || sz->ncomp > 1 || disc->robin || beta[0] != 0 || beta[1] != 0 ||
+      beta[2] != 0)
     return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
                        "problem %s: Newton's method on an OpenCL device takes built-in scalar "
-                       "problems without convection or time steps on triangles and tetrahedra; "
-                       "use --device ref (docs/nonlinear.md)",
+                       "problems without linear convection on triangles and tetrahedra; use "
+                       "--device ref (docs/nonlinear.md)",
                        disc->problem->info.name);
   HDGCL_TRY(pipeline_upload(pl));
   local_newton *ln;
@@ -109,19 +109,21 @@ static int element_pass(local_newton *ln, int jacobian, double *norm) {
   device_data *dd = &pl->data;
   cl_int ne = mesh->num_elements, nonlinear = disc->problem->nonlinear;
   cl_int pid = disc->params.id, pdeg = disc->params.degree;
-  double tau = disc->tau, param = disc->params.param;
+  double tau = disc->tau, param = disc->params.param, visc = disc->params.nu;
   hdgcl_arg args[] = {HDGCL_ARG(jacobian),          HDGCL_ARG(nonlinear),
                       HDGCL_ARG(dd->coords.mem),     HDGCL_ARG(dd->elem_verts.mem),
                       HDGCL_ARG(dd->elem_orient.mem), HDGCL_ARG(dd->elem_faces.mem),
                       HDGCL_ARG(dd->face_bc.mem),    HDGCL_ARG(dd->kappa.mem),
                       HDGCL_ARG(dd->c.mem),          HDGCL_ARG(tau),
                       HDGCL_ARG(pid),                HDGCL_ARG(pdeg),
-                      HDGCL_ARG(param),              HDGCL_ARG(dd->load_points.mem),
+                      HDGCL_ARG(param),              HDGCL_ARG(visc),
+                      HDGCL_ARG(dd->load_points.mem),
                       HDGCL_ARG(dd->load_weights.mem), HDGCL_ARG(dd->phi_load.mem),
                       HDGCL_ARG(ln->dphi.mem),  HDGCL_ARG(dd->face_weights.mem),
                       HDGCL_ARG(dd->psi_face.mem),   HDGCL_ARG(ln->phi_face.mem),
                       HDGCL_ARG(dd->face_xi.mem),    HDGCL_ARG(dd->face_tangent.mem),
-                      HDGCL_ARG(dd->face_nref.mem),  HDGCL_ARG(ln->u.mem),
+                      HDGCL_ARG(dd->face_nref.mem),  HDGCL_ARG(dd->element_load.mem),
+                      HDGCL_ARG(ln->u.mem),
                       HDGCL_ARG(ln->q.mem),          HDGCL_ARG(ln->trace.mem),
                       HDGCL_ARG(ln->rl.mem),         HDGCL_ARG(ln->aug.mem),        HDGCL_ARG(ln->jtl.mem),
                       HDGCL_ARG(ln->k.mem),          HDGCL_ARG(ln->rl2.mem),

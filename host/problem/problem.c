@@ -105,9 +105,21 @@ static const hdg_problem problems[] = {
     {{"nonlinear-heat",
       "transient nonlinear: u_t - div(kappa(u) grad u) = f, kappa(u) = 1 + u^2, u = cos(t) "
       "sin(pi x) sin(pi y) [sin(pi z)] + (x + y [+ z])/2, Dirichlet; every stage of a time step "
-      "(--scheme, --time-step, --final-time) a Newton solve (docs/nonlinear.md); --device ref",
+      "(--scheme, --time-step, --final-time) a Newton solve (docs/nonlinear.md)",
       0, "square:8"},
      PROBLEM_NONLINEAR_HEAT, {0}, 0, false, false, true, true},
+    {{"burgers",
+      "nonlinear: viscous Burgers div(F(u)) - nu lap u = f, F(u) = u^2/2 (1, 1 [, 1]) (--nu, "
+      "default 0.1), u = sin(pi x) sin(pi y) [sin(pi z)] + (x + y [+ z])/2, Dirichlet; Newton's "
+      "method (docs/nonlinear.md section 9)",
+      0, "square:8"},
+     PROBLEM_BURGERS, {0}, 0, false, false, false, true},
+    {{"burgers-transient",
+      "transient nonlinear: u_t + div(F(u)) - nu lap u = f as burgers with u = cos(t) sin(pi x) "
+      "sin(pi y) [sin(pi z)] + (x + y [+ z])/2; every stage a Newton solve (--scheme, "
+      "--time-step, --final-time; docs/nonlinear.md section 9)",
+      0, "square:8"},
+     PROBLEM_BURGERS_TRANSIENT, {0}, 0, false, false, true, true},
 };
 enum { NUM_PROBLEMS = sizeof problems / sizeof problems[0] };
 
@@ -135,7 +147,7 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
                        problem_params *params) {
   *params = (problem_params){.id = problem->id, .dim = dim, .degree = order, .param = 10.0};
   HDGCL_TRY(hdgcl_options_get_int(opts, "poly-degree", order, 0, 20, &params->degree));
-  double kappa2, beta, mu, lambda, weight, contrast, kappa_u2;
+  double kappa2, beta, mu, lambda, weight, contrast, kappa_u2, nu;
   /* The cantilever's defaults: steel (E = 200 GPa, nu = 0.3, rho = 7850 kg/m^3,
    * g = 9.81 m/s^2) with stresses in units of E and lengths in units of the
    * beam height H = 1 m: mu = E / (2 (1 + nu)), lambda = E nu / ((1 + nu) (1 - 2 nu)),
@@ -149,6 +161,7 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
   HDGCL_TRY(hdgcl_options_get_real(opts, "weight", 7850.0 * 9.81 / 200e9, -1e300, 1e300, &weight));
   HDGCL_TRY(hdgcl_options_get_real(opts, "contrast", 10.0, 1e-6, 1e6, &contrast));
   HDGCL_TRY(hdgcl_options_get_real(opts, "kappa-u2", 1.0, -1e6, 1e6, &kappa_u2));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "nu", 0.1, -1e300, 1e300, &nu));
   if (!isfinite(weight))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--weight %g: must be a finite number", weight);
   if (problem->id == PROBLEM_KAPPA_JUMP) params->param = kappa2;
@@ -157,6 +170,12 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
   if (problem->transient) params->param = 0.0; /* the time, set by the time stepper */
   if (problem->id == PROBLEM_ELASTICITY_BIMATERIAL) params->param = contrast;
   if (problem->id == PROBLEM_NONLINEAR_DIFFUSION) params->param = kappa_u2;
+  if (PROBLEM_IS_BURGERS(problem->id)) { /* the viscosity of (N14) */
+    if (!(nu > 0) || !isfinite(nu))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--nu %g: the viscosity of problem %s must be > 0",
+                         nu, problem->info.name);
+    params->nu = nu;
+  }
   if (problem->vector) {
     HDGCL_TRY(check_lame("--mu, --lambda", mu, lambda, dim));
     params->mu = mu;

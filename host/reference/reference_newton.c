@@ -4,7 +4,8 @@
  * by quadrature with kappa(u_h) and kappa'(u_h) at the points; the condensed
  * trace system (N6) by LU on J_LL, assembled element by element; the update
  * of L recovered from the trace update (N7).  The state-independent blocks
- * (B_k, C_k, D, E, H, F of (F6)) come from reference_element_matrices. */
+ * (B_k, C_k, D, E, H, F of (F6)) come from reference_element_matrices;
+ * viscous Burgers adds its convective terms (N15)-(N16) (reference_burgers.c). */
 #include "reference/reference_newton.h"
 
 #include <math.h>
@@ -15,6 +16,7 @@
 #include "core/dense.h"
 #include "core/error.h"
 #include "reference/reference.h"
+#include "reference/reference_burgers.h"
 #include "reference/reference_local.h"
 #include "problem/user_problem.h"
 
@@ -27,6 +29,8 @@ typedef struct newton_element {
   double *jll;          /* [nl][nl]      J_LL, then its LU factors */
   double *jlt;          /* [nl][nt]      J_LT */
   double *jtl;          /* [nt][nl]      J_TL */
+  double *jtt;          /* [nt][nt]      J_TT: H, with Burgers' d R_T / d lambda (N16) */
+  burgers_jacobian bj;  /* Burgers' derivatives (N16) */
   double *rl;           /* [nl]          R_L (N2) */
   double *rt;           /* [nt]          R_T^e (N3) */
   double *lam;          /* [nt]          the element's trace */
@@ -45,8 +49,9 @@ static int newton_element_create(const hdg_sizes *sz, newton_element *w) {
   memset(w, 0, sizeof *w);
   size_t d = (size_t)sz->dim, np = (size_t)sz->np, nt = (size_t)sz->nt, nl = (d + 1) * np;
   size_t sizes[] = {np * np, d * np * np, np * np, nl * nl, nl * nt, nt * nl, nl, nt, nt,
-                    nl * (nt + 1)};
-  double **slots[] = {&w->a, &w->n, &w->m, &w->jll, &w->jlt, &w->jtl, &w->rl, &w->rt, &w->lam, &w->zk};
+                    nl * (nt + 1), nt * nt, np * np, np * nt, nt * np, nt * nt};
+  double **slots[] = {&w->a,   &w->n,  &w->m,   &w->jll, &w->jlt,    &w->jtl,    &w->rl,   &w->rt,
+                      &w->lam, &w->zk, &w->jtt, &w->bj.uu, &w->bj.ul, &w->bj.tu, &w->bj.tl};
   size_t total = 0;
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) total += sizes[i];
   double *block;
@@ -147,6 +152,10 @@ static int element_newton(const hdg_discretisation *disc, const hdg_solution *so
     for (int n = 0; n < nt; n++) r += el->h[m * nt + n] * w->lam[n];
     w->rt[m] = r;
   }
+  const bool burgers = PROBLEM_IS_BURGERS(disc->params.id);
+  if (burgers) /* (N15): the convective terms in R_u and R_T^e, with their derivatives (N16) */
+    HDGCL_TRY(reference_burgers_terms(disc, e, u, w->lam, w->rl + d * np, w->rt,
+                                      jacobian ? &w->bj : NULL));
   if (!jacobian) return HDGCL_SUCCESS;
   memset(w->jll, 0, sizeof(double) * nl * nl);
   for (int k = 0; k < d; k++)
@@ -170,6 +179,17 @@ static int element_newton(const hdg_discretisation *disc, const hdg_solution *so
       w->jtl[(size_t)m * nl + d * np + i] = -el->et[i * nt + m];
     }
   }
+  memcpy(w->jtt, el->h, sizeof(double) * nt * nt);
+  if (burgers) /* (N16): J_uu, J_ulambda, J_Tu, J_TT gain the convective derivatives */
+    for (int i = 0; i < np; i++) {
+      for (int j = 0; j < np; j++) w->jll[(size_t)(d * np + i) * nl + d * np + j] += w->bj.uu[i * np + j];
+      for (int m = 0; m < nt; m++) {
+        w->jlt[(size_t)(d * np + i) * nt + m] += w->bj.ul[i * nt + m];
+        w->jtl[(size_t)m * nl + d * np + i] += w->bj.tu[m * np + i];
+      }
+    }
+  if (burgers)
+    for (int m = 0; m < nt * nt; m++) w->jtt[m] += w->bj.tl[m];
   return HDGCL_SUCCESS;
 }
 
@@ -295,7 +315,7 @@ int reference_newton_linearise(reference_newton *rn, double *norm) {
   for (int32_t e = 0; e < mesh->num_elements && status == HDGCL_SUCCESS; e++) {
     HDGCL_TRY_GOTO(status, element_newton(disc, sol, e, true, &w), done);
     rl2 += gather_residual(rn, e, &w);
-    /* (N6): Z = J_LL^-1 [J_LT | R_L], K_e = H - J_TL Z_T, g_e = -(R_T^e - J_TL Z_R). */
+    /* (N6): Z = J_LL^-1 [J_LT | R_L], K_e = J_TT - J_TL Z_T, g_e = -(R_T^e - J_TL Z_R). */
     int bad = dense_lu(nl, w.jll, w.piv);
     if (bad) {
       status = hdgcl_error(HDGCL_ERROR_ARGUMENT,
@@ -313,7 +333,7 @@ int reference_newton_linearise(reference_newton *rn, double *norm) {
       for (int n = 0; n <= nt; n++) {
         double s = 0.0;
         for (int l = 0; l < nl; l++) s += w.jtl[(size_t)m * nl + l] * z[(size_t)l * (nt + 1) + n];
-        if (n < nt) ke[m * nt + n] = w.el.h[m * nt + n] - s;
+        if (n < nt) ke[m * nt + n] = w.jtt[m * nt + n] - s;
         else ge[m] = -(w.rt[m] - s);
       }
     }

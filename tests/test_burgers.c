@@ -1,0 +1,170 @@
+/* Viscous Burgers through Newton's method (docs/nonlinear.md section 9,
+ * (N14)-(N16)):
+ *   - quadratic convergence of Newton on the residual history (the exact
+ *     Jacobian (N16); a wrong convection derivative makes it linear);
+ *   - rates p+1 for u and q, p+2 for u*, on square:4 and :8, p = 1, 2, on
+ *     quad:4 and :8, p = 2, and on cube:2 and :4, p = 1 (coarse, preasymptotic),
+ *     with nu = 1 (at the default nu = 0.1 these meshes are preasymptotic for q:
+ *     docs/nonlinear.md section 9 has both);
+ *   - burgers-transient: the orders in time of backward Euler (1) and
+ *     DIRK(2,2) (2);
+ *   - the device (PoCL) against the reference path: each step's residual and
+ *     the converged u, q, u* and trace to 1e-10; burgers-transient and
+ *     nonlinear-heat (DIRK(2,2), the stages' element load) to 1e-10;
+ *   - refusals: --nu <= 0, --nu on another problem; each a one-line error. */
+#include "core/error.h"
+#include "hdg_test.h"
+
+static void check_quadratic(hdgcl_context ref) {
+  solved s = solve_with(ref, "square:8", "problem", "burgers", "order", "2", "newton-forcing",
+                        "fixed", "newton-rtol", "1e-10", NULL);
+  CHECK_OK(s.status);
+  if (s.status) return;
+  const hdgcl_result *r = s.result;
+  int n = r->newton_steps;
+  printf("burgers square:8 p=2, fixed forcing: %d steps:", n);
+  for (int i = 0; i <= n; i++) printf(" %.3e", r->newton_history[i]);
+  printf("\n");
+  CHECK_MSG(n >= 3 && n <= 6, "%d Newton steps", n);
+  CHECK(r->newton_history[n] <= 1e-10 * r->newton_history[0]);
+  /* quadratic (N13): the observed order log(r_{k+1} / r_k) / log(r_k / r_{k-1})
+   * near 2 over the last two steps, r_{k+1} / r_k^2 bounded */
+  for (int k = n - 2; k < n; k++) {
+    double rho = r->newton_history[k + 1] / (r->newton_history[k] * r->newton_history[k]);
+    double order = log(r->newton_history[k + 1] / r->newton_history[k]) /
+                   log(r->newton_history[k] / r->newton_history[k - 1]);
+    printf("  step %d: r_k+1/r_k^2 = %.3f, order %.2f\n", k + 1, rho, order);
+    CHECK_MSG(rho < 10.0, "step %d: r_k+1/r_k^2 = %g", k + 1, rho);
+    CHECK_MSG(order > 1.6, "step %d: order %.2f", k + 1, order);
+  }
+  solved_destroy(&s);
+}
+
+static void check_rates(hdgcl_context ref) {
+  static const struct {
+    const char *coarse, *fine, *order, *tau, *label;
+    int p, n0;
+  } cases[] = {{"square:4", "square:8", "1", "1", "burgers nu=1", 1, 4},
+               {"square:4", "square:8", "2", "1", "burgers nu=1", 2, 4},
+               {"quad:4", "quad:8", "2", "1", "burgers nu=1 quad", 2, 4}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    solved a = solve_with(ref, cases[i].coarse, "problem", "burgers", "order", cases[i].order, "tau",
+                          cases[i].tau, "nu", "1", NULL);
+    solved b = solve_with(ref, cases[i].fine, "problem", "burgers", "order", cases[i].order, "tau",
+                          cases[i].tau, "nu", "1", NULL);
+    CHECK_OK(a.status);
+    CHECK_OK(b.status);
+    if (!a.status && !b.status) check_convergence_rates(cases[i].label, &a, &b, cases[i].p, cases[i].n0);
+    solved_destroy(&a);
+    solved_destroy(&b);
+  }
+  solved a = solve_with(ref, "cube:2", "problem", "burgers", "order", "1", "nu", "1", NULL);
+  solved b = solve_with(ref, "cube:4", "problem", "burgers", "order", "1", "nu", "1", NULL);
+  CHECK_OK(a.status);
+  CHECK_OK(b.status);
+  if (!a.status && !b.status) {
+    double ru = log2(a.result->l2_u / b.result->l2_u), rq = log2(a.result->l2_q / b.result->l2_q);
+    printf("burgers cube p=1 n=2..4: rates u %.2f q %.2f (%d, %d steps)\n", ru, rq,
+           a.result->newton_steps, b.result->newton_steps);
+    CHECK_MSG(ru > 1.5 && rq > 1.3, "3D rates u %.2f q %.2f", ru, rq); /* coarse: preasymptotic */
+  }
+  solved_destroy(&a);
+  solved_destroy(&b);
+}
+
+/* burgers-transient to t = 0.2 on square:4, p = 5: L2(u*) (spatial error
+ * below the scheme's) at dt = 0.02 and 0.01. */
+static double transient_ustar(hdgcl_context ref, const char *scheme, const char *dt, int *steps) {
+  solved s = solve_with(ref, "square:4", "problem", "burgers-transient", "order", "5", "scheme",
+                        scheme, "time-step", dt, "final-time", "0.2", NULL);
+  CHECK_OK(s.status);
+  double e = s.status ? NAN : s.result->l2_ustar;
+  *steps = s.status ? 0 : s.result->newton_steps_all;
+  solved_destroy(&s);
+  return e;
+}
+
+static void check_transient(hdgcl_context ref) {
+  static const struct {
+    const char *scheme;
+    double lo, hi;
+  } cases[] = {{"be", 0.85, 1.15}, {"dirk2", 1.75, 2.25}};
+  for (int i = 0; i < 2; i++) {
+    int n1, n2;
+    double e1 = transient_ustar(ref, cases[i].scheme, "0.02", &n1);
+    double e2 = transient_ustar(ref, cases[i].scheme, "0.01", &n2);
+    double order = log2(e1 / e2);
+    printf("burgers-transient %s dt 0.02..0.01: L2(u*) %.3e %.3e, order %.2f (%d, %d Newton steps)\n",
+           cases[i].scheme, e1, e2, order, n1, n2);
+    CHECK_MSG(order >= cases[i].lo && order <= cases[i].hi, "burgers-transient %s: order %.2f",
+              cases[i].scheme, order);
+  }
+}
+
+/* The device (cl/pipeline/local_newton.cl) against the reference path:
+ * the same Newton steps with the same residuals (the first step's included),
+ * and the converged u, q, u* and trace to 1e-10. */
+static void check_device(hdgcl_context dev, hdgcl_context ref) {
+  static const struct {
+    const char *mesh, *order;
+  } cases[] = {{"square:4", "1"}, {"square:4", "2"}, {"square:4", "3"}, {"cube:2", "1"}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    solved a = solve_with(ref, cases[i].mesh, "problem", "burgers", "order", cases[i].order, NULL);
+    solved b = solve_with(dev, cases[i].mesh, "problem", "burgers", "order", cases[i].order, NULL);
+    CHECK_OK(a.status);
+    CHECK_OK(b.status);
+    if (!a.status && !b.status) {
+      double d = solution_difference(&b, &a, 1), dr = 0.0;
+      CHECK(a.result->newton_steps == b.result->newton_steps);
+      for (int k = 0; k <= a.result->newton_steps && a.result->newton_steps == b.result->newton_steps; k++)
+        dr = fmax(dr, fabs(b.result->newton_history[k] - a.result->newton_history[k]) /
+                          a.result->newton_history[0]);
+      printf("burgers device vs reference %s p=%s: %d steps, solution %.2e, residual history %.2e\n",
+             cases[i].mesh, cases[i].order, b.result->newton_steps, d, dr);
+      CHECK_MSG(d < 1e-10, "%s p=%s: device vs reference %g", cases[i].mesh, cases[i].order, d);
+      CHECK_MSG(dr < 1e-10, "%s p=%s: residual histories %g", cases[i].mesh, cases[i].order, dr);
+    }
+    solved_destroy(&a);
+    solved_destroy(&b);
+  }
+  /* transient: every stage a Newton solve with the element load on the device
+   * too (DIRK(2,2), 4 steps: 8 stages) */
+  static const char *const transient[] = {"burgers-transient", "nonlinear-heat"};
+  for (int i = 0; i < 2; i++) {
+    solved a = solve_with(ref, "square:4", "problem", transient[i], "order", "2", "scheme", "dirk2",
+                          "time-step", "0.05", "final-time", "0.2", NULL);
+    solved b = solve_with(dev, "square:4", "problem", transient[i], "order", "2", "scheme", "dirk2",
+                          "time-step", "0.05", "final-time", "0.2", NULL);
+    CHECK_OK(a.status);
+    CHECK_OK(b.status);
+    if (!a.status && !b.status) {
+      double d = solution_difference(&b, &a, 1);
+      printf("%s device vs reference square:4 p=2 dirk2: %d, %d Newton steps, solution %.2e\n",
+             transient[i], a.result->newton_steps_all, b.result->newton_steps_all, d);
+      CHECK(a.result->newton_steps_all == b.result->newton_steps_all);
+      CHECK_MSG(d < 1e-10, "%s: device vs reference %g", transient[i], d);
+    }
+    solved_destroy(&a);
+    solved_destroy(&b);
+  }
+}
+
+static void check_refusals(hdgcl_context ref) {
+  check_rejected(ref, "--nu -1", "problem", "burgers", "nu", "-1", NULL);
+  check_rejected(ref, "--nu 0", "problem", "burgers-transient", "nu", "0", NULL);
+  check_rejected(ref, "--nu", "problem", "nonlinear-diffusion", "nu", "1", NULL);
+}
+
+int main(void) {
+  hdgcl_context ref = NULL;
+  CHECK_OK(hdgcl_context_create("ref", NULL, &ref));
+  check_refusals(ref);
+  check_quadratic(ref);
+  check_rates(ref);
+  check_transient(ref);
+  hdgcl_context dev = test_device();
+  check_device(dev, ref);
+  hdgcl_context_destroy(&dev);
+  hdgcl_context_destroy(&ref);
+  CHECK_DONE();
+}
