@@ -15,14 +15,20 @@ bad() { printf 'FAIL %s\n' "$1"; fail=1; }
 # root in containers and CI, more ranks than cores
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 
-same() { # same NAME A.json B.json: the error norms to 1e-10 relative
-  "$py" - "$2" "$3" <<'PY' || return 1
+same() { # same RANKS A.json B.json: the error norms to 1e-10 relative; A's per-rank times
+  "$py" - "$2" "$3" "$1" <<'PY' || return 1
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 for k in ("l2_u", "l2_q", "l2_ustar", "linf_u"):
     x, y = a["errors"][k], b["errors"][k]
     assert abs(x - y) <= 1e-10 * abs(y), (k, x, y)
 assert a["trace_dofs"] == b["trace_dofs"] and a["elements"] == b["elements"], "counts"
+m, ranks = a["mpi"], int(sys.argv[3])
+assert m["ranks"] == ranks and len(m["rank_stages"]) == ranks, "mpi ranks"
+assert 0 <= m["slowest_rank"] < ranks and m["imbalance"] >= 1 - 1e-12, "mpi slowest, imbalance"
+slowest = max(e["total"] for e in m["rank_stages"])
+for i, s in enumerate(a["stages"]):  # the summary's stages are the slowest rank's
+    assert abs(s["seconds"] - max(e["seconds"][s["name"]] for e in m["rank_stages"])) <= 1e-12, s
 PY
 }
 
@@ -32,7 +38,7 @@ for mesh in "square:6 2" "cube:2 2"; do
     || bad "serial $1"
   for np in 1 2 3; do
     if "$mpirun" -np $np "$cli" solve --mesh "$1" --order "$2" --rtol 1e-13 \
-         --json "$dir/mpi.json" > "$dir/out" 2> "$dir/err" && same "$1 $np" "$dir/mpi.json" "$dir/serial.json" \
+         --json "$dir/mpi.json" > "$dir/out" 2> "$dir/err" && same $np "$dir/mpi.json" "$dir/serial.json" \
        && [ "$(grep -c "^errors" "$dir/out")" -eq 1 ] && grep -q "distributed: $np MPI ranks" "$dir/out"; then
       ok "$1 p=$2 on $np ranks: the serial errors, printed once"
     else

@@ -157,6 +157,44 @@ static int refine_spec(const char *spec, int factor, char *out, size_t n) {
   return HDGCL_SUCCESS;
 }
 
+#ifdef HDGCL_WITH_MPI
+/* "mpi" in the JSON of a distributed solve (docs/mpi.md): each rank's stage
+ * seconds and total, the slowest rank and the imbalance (slowest total over
+ * the mean). */
+static int json_mpi(hdgcl_solver solver, const hdgcl_result *r, cJSON *run) {
+  const double *sec;
+  int ranks;
+  HDGCL_TRY(hdgcl_solver_rank_seconds(solver, &sec, &ranks));
+  if (!sec) return HDGCL_SUCCESS;
+  cJSON *o, *a;
+  HDGCL_TRY(json_add_object(run, "mpi", &o));
+  HDGCL_TRY(json_add_int(o, "ranks", ranks));
+  HDGCL_TRY(json_add_array(o, "rank_stages", &a));
+  double slowest = -1.0, sum = 0.0;
+  int slow = 0;
+  for (int k = 0; k < ranks; k++) {
+    cJSON *e, *st;
+    HDGCL_TRY(json_add_object(a, NULL, &e));
+    HDGCL_TRY(json_add_int(e, "rank", k));
+    HDGCL_TRY(json_add_object(e, "seconds", &st));
+    double total = 0.0;
+    for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
+      double t = sec[(size_t)k * HDGCL_NUM_STAGES + i];
+      HDGCL_TRY(json_add_real(st, r->stages[i].name, t));
+      total += t;
+    }
+    HDGCL_TRY(json_add_real(e, "total", total));
+    sum += total;
+    if (total > slowest) {
+      slowest = total;
+      slow = k;
+    }
+  }
+  HDGCL_TRY(json_add_int(o, "slowest_rank", slow));
+  return json_add_real(o, "imbalance", sum > 0 ? slowest / (sum / ranks) : 1.0);
+}
+#endif
+
 typedef struct run_record {
   char spec[256];
   hdgcl_result result;
@@ -255,6 +293,15 @@ static int run(hdgcl_options opts) {
     if (json_path) {
       cJSON *run;
       HDGCL_TRY_GOTO(status, report_json_run(rec->spec, mesh, &dev, r, repeat, &run), done);
+#ifdef HDGCL_WITH_MPI
+      if (mpi) {
+        status = json_mpi(solver, r, run);
+        if (status != HDGCL_SUCCESS) {
+          cJSON_Delete(run);
+          goto done;
+        }
+      }
+#endif
       if (levels > 1)
         HDGCL_TRY_GOTO(status, json_add_item(runs_json, NULL, run), done);
       else

@@ -30,6 +30,8 @@ typedef struct parallel_solve {
   parallel_part part;
   double *send, *recv; /* halo buffers: every cut face's block */
   MPI_Request *requests;
+  double *rank_seconds; /* [size][HDGCL_NUM_STAGES] each rank's stage seconds of the last solve */
+  bool timed;           /* rank_seconds holds a solve's */
 } parallel_solve;
 
 /* y (unknown blocks of `per_face` values) += the neighbours' shares on the cut faces. */
@@ -180,6 +182,9 @@ static int reduce_figures(hdgcl_solver s, parallel_solve *ps) {
   MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, mx, 2, MPI_DOUBLE, MPI_MAX, comm));
   sol->linf_u = mx[0];
   sol->ustar_check = mx[1];
+  MPI_TRY(MPI_Allgather(sol->stage_seconds, HDGCL_NUM_STAGES, MPI_DOUBLE, ps->rank_seconds,
+                        HDGCL_NUM_STAGES, MPI_DOUBLE, comm));
+  ps->timed = true;
   MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, sol->stage_seconds, HDGCL_NUM_STAGES, MPI_DOUBLE, MPI_MAX, comm));
   return HDGCL_SUCCESS;
 }
@@ -217,6 +222,7 @@ static void free_steps(void *data) {
   free(ps->send);
   free(ps->recv);
   free(ps->requests);
+  free(ps->rank_seconds);
   free(ps);
 }
 
@@ -269,6 +275,8 @@ int hdgcl_solver_create_mpi(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_opt
   int status;
   HDGCL_TRY_GOTO(status, parallel_partition(comm, mesh, &ps->part), fail);
   int32_t nshared = ps->part.offset[ps->part.num_neighbours];
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)ps->part.size * HDGCL_NUM_STAGES,
+                                      sizeof *ps->rank_seconds, "stage seconds", &ps->rank_seconds), fail);
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)2 * ps->part.num_neighbours + 1,
                                       sizeof *ps->requests, "halo requests", &ps->requests), fail);
   HDGCL_TRY_GOTO(status, hdgcl_solver_create(ctx, ps->part.mesh, opts, &s), fail);
@@ -299,5 +307,18 @@ int hdgcl_solver_part_elements(hdgcl_solver s, const int32_t **elements, int32_t
   const parallel_solve *ps = s->solve_steps_data;
   *elements = ps->part.elem_global;
   *count = ps->part.mesh->num_elements;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_rank_seconds(hdgcl_solver s, const double **seconds, int *ranks) {
+  if (!s || !seconds || !ranks)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_rank_seconds: NULL argument");
+  *seconds = NULL;
+  *ranks = 0;
+  if (s->solve_steps != solve_steps) return HDGCL_SUCCESS;
+  const parallel_solve *ps = s->solve_steps_data;
+  if (!ps->timed) return HDGCL_SUCCESS;
+  *seconds = ps->rank_seconds;
+  *ranks = ps->part.size;
   return HDGCL_SUCCESS;
 }

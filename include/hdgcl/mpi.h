@@ -35,6 +35,11 @@ int hdgcl_solver_create_mpi(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_opt
  * solver's element i; NULL, 0 for a solver not made by hdgcl_solver_create_mpi. */
 int hdgcl_solver_part_elements(hdgcl_solver s, const int32_t **elements, int32_t *count);
 
+/* Each rank's stage seconds of the last solve: (*seconds)[r * HDGCL_NUM_STAGES + stage]
+ * for rank r of *ranks (the result's stages hold the slowest rank's); NULL, 0
+ * before a solve or for a solver not made by hdgcl_solver_create_mpi. */
+int hdgcl_solver_rank_seconds(hdgcl_solver s, const double **seconds, int *ranks);
+
 #ifdef __cplusplus
 }
 #endif
