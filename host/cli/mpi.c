@@ -11,10 +11,16 @@
 
 static bool active;
 
-/* Started by a launcher (Open MPI's mpirun, or a PMI/PMIx one such as srun):
- * a single process started by hand stays serial and never initialises MPI. */
+/* Started by a launcher as one of several processes (Open MPI's mpirun sets
+ * OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE).  One process stays serial and never
+ * initialises MPI, also `mpirun -np 1` and a child of a process that
+ * initialised MPI alone (hypre's MPI_Init in a test program: Open MPI's
+ * singleton sets OMPI_COMM_WORLD_SIZE=1 in the environment its children
+ * inherit). */
 static bool launched(void) {
-  return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
+  const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+  if (!size) size = getenv("PMI_SIZE");
+  return size && atoi(size) > 1;
 }
 
 int cli_mpi_init(int *argc, char ***argv) {
