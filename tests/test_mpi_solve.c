@@ -2,7 +2,8 @@
  * 1, 2 and 3 ranks: every rank also solves the whole mesh serially, and the
  * distributed solve must give the serial u, q, u* on the rank's elements and
  * the serial error norms to 1e-10 relative, on triangles, quadrilaterals,
- * tetrahedra and hexahedra with each preconditioner it has; a rank with a
+ * tetrahedra and hexahedra with each preconditioner it has, with Neumann
+ * faces (poisson-mixed) and a coefficient jump (kappa-jump); a rank with a
  * single element works; more ranks than elements is a clear error. */
 #include <mpi.h>
 
@@ -25,13 +26,16 @@ static int rank, size;
     }                                                                                           \
   } while (0)
 
-static void compare(hdgcl_context ctx, const char *spec, const char *order, const char *precond) {
+static void compare_problem(hdgcl_context ctx, const char *problem, const char *spec,
+                            const char *order, const char *precond) {
   char what[160];
-  snprintf(what, sizeof what, "%s p=%s %s, %d ranks", spec, order, precond, size);
-  solved ser = solve_with(ctx, spec, "order", order, "precond", precond, "rtol", "1e-13", NULL);
+  snprintf(what, sizeof what, "%s %s p=%s %s, %d ranks", problem, spec, order, precond, size);
+  solved ser = solve_with(ctx, spec, "problem", problem, "order", order, "precond", precond, "rtol",
+                          "1e-13", NULL);
   if (ser.status) MPI_Abort(MPI_COMM_WORLD, 1);
   hdgcl_options opts;
   MUST(hdgcl_options_create(&opts));
+  MUST(hdgcl_options_set(opts, "problem", problem));
   MUST(hdgcl_options_set(opts, "order", order));
   MUST(hdgcl_options_set(opts, "precond", precond));
   MUST(hdgcl_options_set(opts, "rtol", "1e-13"));
@@ -84,6 +88,10 @@ static void compare(hdgcl_context ctx, const char *spec, const char *order, cons
   solved_destroy(&ser);
 }
 
+static void compare(hdgcl_context ctx, const char *spec, const char *order, const char *precond) {
+  compare_problem(ctx, "helmholtz-sin", spec, order, precond);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -95,6 +103,9 @@ int main(int argc, char **argv) {
   compare(ctx, "quad:4,perturb=0.2,seed=1", "2", "block-jacobi");
   compare(ctx, "cube:2", "2", "block-jacobi");
   compare(ctx, "hex:2", "1", "block-jacobi");
+  /* Neumann faces on the parts' boundaries; a coefficient jump across elements */
+  compare_problem(ctx, "poisson-mixed", "square:6", "2", "block-jacobi");
+  compare_problem(ctx, "kappa-jump", "square:6", "2", "block-jacobi");
   /* as many ranks as elements: one element each (square:1 has 2) */
   if (size <= 2) compare(ctx, "square:1", "2", "block-jacobi");
   /* more ranks than elements: a clear error on every rank */
