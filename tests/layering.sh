@@ -2,7 +2,7 @@
 # The layers of host/ and cl/ (docs/architecture.md): a file may include its
 # own folder and the folders below it, never one above; the kernel files a
 # host file builds ("pipeline/local.cl") obey the same order.  From the bottom:
-#   core  meshgen  fem  problem  discretisation  solvers  pipeline|reference  drivers  io  cli
+#   core  meshgen  fem  problem  discretisation  solvers  pipeline|reference  drivers  parallel  io  cli
 # pipeline and reference are two implementations of the trace operator and
 # do not include each other.
 # tests/layering_known.txt lists the upward includes that remain ("FILE ->
@@ -17,7 +17,8 @@ cd "$src" || exit 1
 rank() {
   case $1 in
     core) echo 0 ;; meshgen) echo 1 ;; fem) echo 2 ;; problem) echo 3 ;; discretisation) echo 4 ;;
-    solvers) echo 5 ;; pipeline | reference) echo 6 ;; drivers) echo 7 ;; io) echo 8 ;; cli) echo 9 ;;
+    solvers) echo 5 ;; pipeline | reference) echo 6 ;; drivers) echo 7 ;;
+    parallel) echo 8 ;; io) echo 9 ;; cli) echo 10 ;;
   esac
 }
 

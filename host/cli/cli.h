@@ -36,6 +36,22 @@ int cli_vtu_series_init(vtu_series *v, const char *vtu_path, int every);
 int cli_vtu_series_step(void *data, hdgcl_solver solver, int step, double time); /* an hdgcl_step_fn */
 void cli_vtu_series_free(vtu_series *v);
 
+/* Under mpirun (mpi.c, docs/mpi.md; with HDGCL_WITH_MPI, else the stubs of
+ * one process): cli_mpi_init initialises MPI where a launcher started this
+ * process; cli_mpi_active says whether it did; rank and size of
+ * MPI_COMM_WORLD (0 and 1 without); cli_mpi_device: the device spec of this
+ * rank, the node-local rank's device among those `spec` matches (spec
+ * itself without MPI or where one device matches; *out static storage);
+ * cli_mpi_abort prints the rank's message and ends every rank;
+ * cli_mpi_finalize at the end. */
+int cli_mpi_init(int *argc, char ***argv);
+bool cli_mpi_active(void);
+int cli_mpi_rank(void);
+int cli_mpi_size(void);
+int cli_mpi_device(const char *spec, const char **out);
+void cli_mpi_abort(const char *command, const char *message);
+void cli_mpi_finalize(void);
+
 extern const cli_command cli_devices, cli_mesh, cli_solve, cli_bench;
 
 #endif

@@ -71,14 +71,18 @@ int main(int argc, char **argv) {
     }
   catch_interrupts();
   hdgcl_options opts = NULL;
-  int status = hdgcl_options_create(&opts);
+  int status = cli_mpi_init(&argc, &argv); /* under mpirun (docs/mpi.md) */
+  if (status == HDGCL_SUCCESS) status = hdgcl_options_create(&opts);
   if (status == HDGCL_SUCCESS) status = hdgcl_options_parse(opts, argc, argv, 2);
   if (status == HDGCL_SUCCESS) status = cmd->run(opts);
   cli_progress_clear();
   hdgcl_options_destroy(&opts);
   if (status != HDGCL_SUCCESS) {
+    /* under mpirun: this rank's message, then every rank ends (no hang) */
+    if (cli_mpi_active()) cli_mpi_abort(cmd->name, hdgcl_last_error());
     fprintf(stderr, "hdgcl %s: error: %s\n", cmd->name, hdgcl_last_error());
     return 1;
   }
+  cli_mpi_finalize();
   return 0;
 }

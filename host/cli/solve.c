@@ -7,6 +7,9 @@
 #include "cli/cli.h"
 #include "core/error.h"
 #include "cli/report.h"
+#ifdef HDGCL_WITH_MPI
+#include "hdgcl/mpi.h"
+#endif
 #include "cli/report_json.h"
 
 static const char *const solve_cli_options[] = {"device",  "mesh",  "json",   "vtu",   "convergence",
@@ -157,6 +160,44 @@ static int refine_spec(const char *spec, int factor, char *out, size_t n) {
   return HDGCL_SUCCESS;
 }
 
+#ifdef HDGCL_WITH_MPI
+/* "mpi" in the JSON of a distributed solve (docs/mpi.md): each rank's stage
+ * seconds and total, the slowest rank and the imbalance (slowest total over
+ * the mean). */
+static int json_mpi(hdgcl_solver solver, const hdgcl_result *r, cJSON *run) {
+  const double *sec;
+  int ranks;
+  HDGCL_TRY(hdgcl_solver_rank_seconds(solver, &sec, &ranks));
+  if (!sec) return HDGCL_SUCCESS;
+  cJSON *o, *a;
+  HDGCL_TRY(json_add_object(run, "mpi", &o));
+  HDGCL_TRY(json_add_int(o, "ranks", ranks));
+  HDGCL_TRY(json_add_array(o, "rank_stages", &a));
+  double slowest = -1.0, sum = 0.0;
+  int slow = 0;
+  for (int k = 0; k < ranks; k++) {
+    cJSON *e, *st;
+    HDGCL_TRY(json_add_object(a, NULL, &e));
+    HDGCL_TRY(json_add_int(e, "rank", k));
+    HDGCL_TRY(json_add_object(e, "seconds", &st));
+    double total = 0.0;
+    for (int i = 0; i < HDGCL_NUM_STAGES; i++) {
+      double t = sec[(size_t)k * HDGCL_NUM_STAGES + i];
+      HDGCL_TRY(json_add_real(st, r->stages[i].name, t));
+      total += t;
+    }
+    HDGCL_TRY(json_add_real(e, "total", total));
+    sum += total;
+    if (total > slowest) {
+      slowest = total;
+      slow = k;
+    }
+  }
+  HDGCL_TRY(json_add_int(o, "slowest_rank", slow));
+  return json_add_real(o, "imbalance", sum > 0 ? slowest / (sum / ranks) : 1.0);
+}
+#endif
+
 typedef struct run_record {
   char spec[256];
   hdgcl_result result;
@@ -192,6 +233,16 @@ static int run(hdgcl_options opts) {
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--vtu cannot be combined with --convergence");
   if (export_prefix && levels > 1)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--export-matrix cannot be combined with --convergence");
+  /* Under mpirun (docs/mpi.md): one distributed solve, reported by rank 0. */
+  bool mpi = cli_mpi_active();
+  if (mpi && (vtu_path || export_prefix))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--%s of a distributed solve is not done yet (docs/mpi.md)",
+                       vtu_path ? "vtu" : "export-matrix");
+  if (mpi && cli_mpi_rank() > 0) {
+    quiet = true;
+    json_path = NULL;
+  }
+  HDGCL_TRY(cli_mpi_device(device_spec, &device_spec));
 
   hdgcl_context ctx = NULL;
   hdgcl_mesh *mesh = NULL;
@@ -218,7 +269,12 @@ static int run(hdgcl_options opts) {
     else
       snprintf(rec->spec, sizeof rec->spec, "%s", mesh_spec);
     HDGCL_TRY_GOTO(status, hdgcl_mesh_create_from_spec(rec->spec, &mesh), done);
-    HDGCL_TRY_GOTO(status, hdgcl_solver_create(ctx, mesh, opts, &solver), done);
+#ifdef HDGCL_WITH_MPI
+    if (mpi)
+      HDGCL_TRY_GOTO(status, hdgcl_solver_create_mpi(ctx, mesh, opts, MPI_COMM_WORLD, &solver), done);
+    else
+#endif
+      HDGCL_TRY_GOTO(status, hdgcl_solver_create(ctx, mesh, opts, &solver), done);
     HDGCL_TRY_GOTO(status, hdgcl_options_check_unused(opts), done);
     if (vtu_every) {
       HDGCL_TRY_GOTO(status, cli_vtu_series_init(&series, vtu_path, vtu_every), done);
@@ -233,10 +289,22 @@ static int run(hdgcl_options opts) {
     cli_progress_clear();
     const hdgcl_result *r = &rec->result;
     if (!quiet && levels == 1) report_summary(stdout, rec->spec, mesh, &dev, r, history);
+    if (!quiet && mpi)
+      printf("distributed: %d MPI ranks, elements partitioned by METIS (docs/mpi.md)\n",
+             cli_mpi_size());
     fflush(stdout); /* the result before the solver's end writes the kernel cache */
     if (json_path) {
       cJSON *run;
       HDGCL_TRY_GOTO(status, report_json_run(rec->spec, mesh, &dev, r, repeat, &run), done);
+#ifdef HDGCL_WITH_MPI
+      if (mpi) {
+        status = json_mpi(solver, r, run);
+        if (status != HDGCL_SUCCESS) {
+          cJSON_Delete(run);
+          goto done;
+        }
+      }
+#endif
       if (levels > 1)
         HDGCL_TRY_GOTO(status, json_add_item(runs_json, NULL, run), done);
       else

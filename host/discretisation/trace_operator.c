@@ -43,6 +43,17 @@ int trace_operator_matrix(trace_operator *op) {
   return op->ops->matrix(op->impl);
 }
 
+int trace_operator_set_trace(trace_operator *op, const double *x) {
+  HDGCL_TRY(require(op, TRACE_ASSEMBLED, "set_trace", "the assembly"));
+  if (!op->ops->set_trace)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "the %s trace operator cannot take a trace solved "
+                       "elsewhere (a distributed solve needs an OpenCL device)", op->ops->name);
+  op->done &= ~TRACE_SOLVED;
+  HDGCL_TRY(op->ops->set_trace(op->impl, x));
+  op->done |= TRACE_SOLVED;
+  return HDGCL_SUCCESS;
+}
+
 void trace_operator_destroy(trace_operator *op) {
   if (op->ops) op->ops->destroy(op->impl);
   *op = (trace_operator){0};

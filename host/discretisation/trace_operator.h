@@ -16,7 +16,10 @@
  *             every face in sol->trace (boundary data on Dirichlet faces),
  *             iterations, residual and its history;
  *   recover   u, q (H), u*, p, the error norms and u*'s check, after solve;
- *   matrix    sol->matrix and sol->rhs hold A and b, after assemble.
+ *   matrix    sol->matrix and sol->rhs hold A and b, after assemble;
+ *   set_trace in place of solve: x, solved elsewhere (the distributed
+ *             solve of docs/mpi.md), as the trace of the unknown faces;
+ *             the device pipeline only.
  * A step out of order is an internal error, not undefined behaviour (checked by
  * trace_operator.c, so the implementations need not). */
 #ifndef HDGCL_HOST_TRACE_OPERATOR_H
@@ -30,6 +33,9 @@ typedef struct trace_operator_ops {
   int (*recover)(void *impl);
   int (*matrix)(void *impl);
   void (*destroy)(void *impl);
+  /* x (num_unknown_faces * nfb values) as the solve's result, or NULL where
+   * the implementation has no such step (the reference path). */
+  int (*set_trace)(void *impl, const double *x);
 } trace_operator_ops;
 
 typedef struct trace_operator {
@@ -46,6 +52,7 @@ int trace_operator_apply(trace_operator *op, const double *x, double *y);
 int trace_operator_solve(trace_operator *op);
 int trace_operator_recover(trace_operator *op);
 int trace_operator_matrix(trace_operator *op);
+int trace_operator_set_trace(trace_operator *op, const double *x);
 void trace_operator_destroy(trace_operator *op);
 
 #endif

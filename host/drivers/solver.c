@@ -371,6 +371,7 @@ static void figures_to_result(const hdg_solution *sol, hdgcl_result *r) {
 }
 
 void solver_figures_to_result(hdgcl_solver s) { figures_to_result(&s->sol, &s->result); }
+void solver_figures_to_solution(hdgcl_solver s) { figures_to_solution(&s->result, &s->sol); }
 
 /* One solve by the trace operator, either implementation (the device
  * pipeline or the reference path): assemble, solve, recover.  Both write the
@@ -378,6 +379,7 @@ void solver_figures_to_result(hdgcl_solver s) { figures_to_result(&s->sol, &s->r
  * (also on failure, as the iterations of a solve that did not converge); the
  * pipeline writes its device figures into the result itself. */
 static int solve_trace(hdgcl_solver s) {
+  if (s->solve_steps) return s->solve_steps(s, s->solve_steps_data);
   figures_to_solution(&s->result, &s->sol);
   int status = trace_operator_assemble(&s->op);
   if (status == HDGCL_SUCCESS) status = trace_operator_solve(&s->op);
@@ -524,6 +526,8 @@ int hdgcl_solver_destroy(hdgcl_solver *solver) {
   free(s->newton_history);
   free(s->newton_iterations);
   hdg_solution_destroy(&s->sol);
+  /* last: a distributed solve's data holds the rank's part of the mesh */
+  if (s->solve_steps_free) s->solve_steps_free(s->solve_steps_data);
   free(s);
   *solver = NULL;
   return HDGCL_SUCCESS;

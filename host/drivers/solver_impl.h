@@ -60,6 +60,13 @@ struct hdgcl_solver_s {
   double krylov_started; /* wall time of the Krylov solve's first residual (the progress line) */
   hdgcl_result result;
   trace_operator op;    /* the device pipeline or the reference path */
+  /* A distributed solve (host/parallel, docs/mpi.md): the steady linear
+   * solve's steps done by solve_steps(s, solve_steps_data) in place of
+   * solver.c's, its data freed by solve_steps_free at the solver's end;
+   * NULL: the serial solve. */
+  int (*solve_steps)(hdgcl_solver s, void *data);
+  void *solve_steps_data;
+  void (*solve_steps_free)(void *data);
   device_pipeline *dev; /* op's pipeline where it is one (bench), else NULL */
 };
 
@@ -68,6 +75,8 @@ solver_settings solver_krylov_settings(const struct hdgcl_solver_s *s);
 
 /* s->sol's figures (errors, iterations, stage seconds, history) into s->result. */
 void solver_figures_to_result(hdgcl_solver s);
+/* The reverse, before a solve adds to s->sol's figures. */
+void solver_figures_to_solution(hdgcl_solver s);
 
 /* The user's outputs from the host copies of the solution (host/drivers/outputs.c). */
 int solver_outputs(hdgcl_solver s);

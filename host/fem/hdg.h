@@ -68,8 +68,16 @@ typedef struct hdg_numbering {
   int32_t *block_cols;    /* [num_unknown_faces][nslots] */
 } hdg_numbering;
 
+/* The tag of a face that a partition cut (host/parallel, docs/mpi.md): a
+ * boundary face of one rank's part that is interior to the whole mesh.  It
+ * is numbered FACE_INTERIOR whatever the problem's conditions (an unknown
+ * face with one neighbour and no load), so the part's assembly gives the
+ * part's share of that face's rows. */
+#define HDG_PARTITION_TAG INT32_MAX
+
 /* Boundary faces whose tag is one of neumann_tags[0..num_neumann-1] are
- * Neumann, all other boundary faces Dirichlet. */
+ * Neumann, all other boundary faces Dirichlet; faces tagged HDG_PARTITION_TAG
+ * are FACE_INTERIOR. */
 int hdg_numbering_create(const hdgcl_mesh *mesh, const hdg_sizes *sz, const int32_t *neumann_tags,
                          int num_neumann, hdg_numbering *num);
 /* The same with each boundary face's condition given: bnd_bc[b] (FACE_*),

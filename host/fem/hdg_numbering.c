@@ -42,7 +42,7 @@ int hdg_numbering_create_with(const hdgcl_mesh *mesh, const hdg_sizes *sz,
                  fail);
   int32_t count = 0;
   for (int32_t f = 0; f < nfc; f++) {
-    if (f < mesh->num_interior_faces)
+    if (f < mesh->num_interior_faces || mesh->face_tags[f] == HDG_PARTITION_TAG)
       num->face_bc[f] = FACE_INTERIOR;
     else if (bnd_bc)
       num->face_bc[f] = bnd_bc[f - mesh->num_interior_faces];

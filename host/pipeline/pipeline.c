@@ -424,24 +424,14 @@ done:
   return status;
 }
 
-int pipeline_solve_trace(device_pipeline *pl) {
+/* The trace of every face into sol->trace: the unknowns in the Krylov
+ * vector x and the boundary data. */
+static int trace_of_every_face(device_pipeline *pl) {
   double *st = pl->sol->stage_seconds;
   const hdgcl_mesh *m = pl->disc->mesh;
   size_t nfb = pl->disc->ref.sz.nfb;
   double t = hdgcl_wtime();
   int status;
-  if (pl->sol->initial_guess && pl->krylov.n > 0) {
-    status = krylov_solve_from_guess(pl);
-  } else {
-    status = krylov_solve(&pl->krylov);
-    solve_outcome(pl, &pl->krylov.stats); /* also of a failed solve */
-  }
-  HDGCL_TRY(status);
-  HDGCL_TRY(assembly_fix_solution(pl, &pl->assemble, &pl->krylov.x));
-  st[HDGCL_STAGE_SOLVE] = hdgcl_wtime() - t;
-
-  /* The trace of every face: the solved unknowns and the boundary data. */
-  t = hdgcl_wtime();
   size_t nu = (size_t)pl->disc->num.num_unknown_faces * nfb;
   size_t nb = (size_t)(m->num_faces - m->num_interior_faces) * nfb;
   double *x = NULL, *bv = NULL;
@@ -461,6 +451,29 @@ done:
   free(x);
   free(bv);
   return status;
+}
+
+int pipeline_solve_trace(device_pipeline *pl) {
+  double *st = pl->sol->stage_seconds;
+  double t = hdgcl_wtime();
+  int status;
+  if (pl->sol->initial_guess && pl->krylov.n > 0) {
+    status = krylov_solve_from_guess(pl);
+  } else {
+    status = krylov_solve(&pl->krylov);
+    solve_outcome(pl, &pl->krylov.stats); /* also of a failed solve */
+  }
+  HDGCL_TRY(status);
+  HDGCL_TRY(assembly_fix_solution(pl, &pl->assemble, &pl->krylov.x));
+  st[HDGCL_STAGE_SOLVE] = hdgcl_wtime() - t;
+  return trace_of_every_face(pl);
+}
+
+int pipeline_set_trace(device_pipeline *pl, const double *x) {
+  size_t n = (size_t)pl->disc->num.num_unknown_faces * pl->disc->ref.sz.nfb;
+  if (n) HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &pl->krylov.x, 0, n * 8, x));
+  HDGCL_TRY(assembly_fix_solution(pl, &pl->assemble, &pl->krylov.x));
+  return trace_of_every_face(pl);
 }
 
 int pipeline_recover(device_pipeline *pl) {

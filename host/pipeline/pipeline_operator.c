@@ -6,13 +6,15 @@ static int op_apply(void *impl, const double *x, double *y) { return pipeline_ap
 static int op_solve(void *impl) { return pipeline_solve_trace(impl); }
 static int op_recover(void *impl) { return pipeline_recover(impl); }
 static int op_matrix(void *impl) { return pipeline_download_matrix(impl); }
+static int op_set_trace(void *impl, const double *x) { return pipeline_set_trace(impl, x); }
 static void op_destroy(void *impl) {
   device_pipeline *pl = impl;
   pipeline_destroy(&pl);
 }
 
 static const trace_operator_ops device_ops = {"device",   op_assemble, op_apply, op_solve,
-                                              op_recover, op_matrix,   op_destroy};
+                                              op_recover, op_matrix,   op_destroy,
+                                              op_set_trace};
 
 int pipeline_operator_create(hdgcl_context ctx, const hdg_discretisation *disc,
                              const pipeline_options *opts, const solver_settings *settings,

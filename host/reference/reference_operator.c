@@ -20,7 +20,8 @@ static void op_destroy(void *impl) {
 }
 
 static const trace_operator_ops reference_ops = {"reference", op_assemble, op_apply, op_solve,
-                                                 op_recover,  op_matrix,   op_destroy};
+                                                 op_recover,  op_matrix,   op_destroy,
+                                                 NULL};
 
 int reference_operator_create(const hdg_discretisation *disc, const solver_settings *set,
                               hdg_solution *sol, trace_operator *op) {

@@ -1,0 +1,47 @@
+/* A distributed solve on MPI (docs/mpi.md), where hdgcl was built with
+ * -DHDGCL_WITH_MPI=ON (HDGCL_WITH_MPI in hdgclConfig / the pkg-config file).
+ *
+ *   MPI_Init(&argc, &argv);
+ *   hdgcl_mesh *mesh;   hdgcl_mesh_create_from_spec("square:64", &mesh);  // the same on every rank
+ *   hdgcl_solver s;     hdgcl_solver_create_mpi(ctx, mesh, opts, MPI_COMM_WORLD, &s);
+ *   hdgcl_solver_solve(s);                      // collective
+ *   const hdgcl_result *r; hdgcl_solver_result(s, &r);  // global figures on every rank
+ *
+ * The mesh (the whole mesh, identical on every rank of comm) is partitioned by
+ * elements with METIS; the solver holds the rank's part and solves its share
+ * of the one global trace system by CG with none, Jacobi or block-Jacobi
+ * preconditioning.  Errors, iterations and residuals in the result are those
+ * of the global solve; counts (elements, faces, trace DOFs) are global; stage
+ * seconds are the slowest rank's.  hdgcl_solver_solution's arrays hold the
+ * rank's elements only (in the order of hdgcl_solver_part_elements).  Steady
+ * linear scalar problems on straight-sided meshes on OpenCL devices only:
+ * others are refused naming what is not distributed yet. */
+#ifndef HDGCL_MPI_H
+#define HDGCL_MPI_H
+
+#include <mpi.h>
+
+#include "hdgcl/solver.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Collective over comm; the mesh need not outlive the solver (the rank's part is copied). */
+int hdgcl_solver_create_mpi(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
+                            MPI_Comm comm, hdgcl_solver *solver);
+
+/* The rank's elements: (*elements)[i] is the whole mesh's number of the
+ * solver's element i; NULL, 0 for a solver not made by hdgcl_solver_create_mpi. */
+int hdgcl_solver_part_elements(hdgcl_solver s, const int32_t **elements, int32_t *count);
+
+/* Each rank's stage seconds of the last solve: (*seconds)[r * HDGCL_NUM_STAGES + stage]
+ * for rank r of *ranks (the result's stages hold the slowest rank's); NULL, 0
+ * before a solve or for a solver not made by hdgcl_solver_create_mpi. */
+int hdgcl_solver_rank_seconds(hdgcl_solver s, const double **seconds, int *ranks);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

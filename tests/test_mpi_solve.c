@@ -1,0 +1,128 @@
+/* The distributed solve (include/hdgcl/mpi.h, docs/mpi.md), run by mpirun on
+ * 1, 2 and 3 ranks: every rank also solves the whole mesh serially, and the
+ * distributed solve must give the serial u, q, u* on the rank's elements and
+ * the serial error norms to 1e-10 relative, on triangles, quadrilaterals,
+ * tetrahedra and hexahedra with each preconditioner it has, with Neumann
+ * faces (poisson-mixed) and a coefficient jump (kappa-jump); a rank with a
+ * single element works; more ranks than elements is a clear error. */
+#include <mpi.h>
+
+#include "hdg_test.h"
+#include "hdgcl/mpi.h"
+
+#define TOL 1e-10
+
+static int rank, size;
+
+/* An hdgcl call that must succeed on every rank: a failure ends all of them
+ * (a rank left in a collective would hang). */
+#define MUST(call)                                                                              \
+  do {                                                                                          \
+    int must_status_ = (call);                                                                  \
+    if (must_status_ != HDGCL_SUCCESS) {                                                        \
+      fprintf(stderr, "rank %d: %s:%d: %s: %s\n", rank, __FILE__, __LINE__, #call,              \
+              hdgcl_last_error());                                                              \
+      MPI_Abort(MPI_COMM_WORLD, 1);                                                             \
+    }                                                                                           \
+  } while (0)
+
+static void compare_problem(hdgcl_context ctx, const char *problem, const char *spec,
+                            const char *order, const char *precond) {
+  char what[160];
+  snprintf(what, sizeof what, "%s %s p=%s %s, %d ranks", problem, spec, order, precond, size);
+  solved ser = solve_with(ctx, spec, "problem", problem, "order", order, "precond", precond, "rtol",
+                          "1e-13", NULL);
+  if (ser.status) MPI_Abort(MPI_COMM_WORLD, 1);
+  hdgcl_options opts;
+  MUST(hdgcl_options_create(&opts));
+  MUST(hdgcl_options_set(opts, "problem", problem));
+  MUST(hdgcl_options_set(opts, "order", order));
+  MUST(hdgcl_options_set(opts, "precond", precond));
+  MUST(hdgcl_options_set(opts, "rtol", "1e-13"));
+  hdgcl_solver s = NULL;
+  MUST(hdgcl_solver_create_mpi(ctx, ser.mesh, opts, MPI_COMM_WORLD, &s));
+  MUST(hdgcl_solver_solve(s));
+  const hdgcl_result *r, *sr = ser.result;
+  MUST(hdgcl_solver_result(s, &r));
+  double pairs[5][2] = {{r->l2_u, sr->l2_u}, {r->l2_q, sr->l2_q}, {r->l2_ustar, sr->l2_ustar},
+                        {r->norm_u, sr->norm_u}, {r->linf_u, sr->linf_u}};
+  for (int i = 0; i < 5; i++)
+    CHECK_MSG(fabs(pairs[i][0] - pairs[i][1]) <= TOL * fabs(pairs[i][1]),
+              "%s: error norm %d: %.15e distributed, %.15e serial", what, i, pairs[i][0], pairs[i][1]);
+  CHECK_MSG(r->num_elements == sr->num_elements && r->trace_dofs == sr->trace_dofs,
+            "%s: %d elements, %ld trace DOFs; serially %d, %ld", what, (int)r->num_elements,
+            (long)r->trace_dofs, (int)sr->num_elements, (long)sr->trace_dofs);
+  /* u, q, u* of the rank's elements against the serial solve's */
+  const int32_t *elems;
+  int32_t ne;
+  MUST(hdgcl_solver_part_elements(s, &elems, &ne));
+  const double *u, *q, *us, *su, *sq, *sus;
+  MUST(hdgcl_solver_solution(s, &u, &q, &us, NULL));
+  MUST(hdgcl_solver_solution(ser.solver, &su, &sq, &sus, NULL));
+  size_t np = (size_t)(r->element_dofs / r->num_elements / (1 + ser.mesh->dim));
+  size_t dim = (size_t)ser.mesh->dim, np1 = ustar_per_element(&ser);
+  double du = 0, dq = 0, ds = 0, mu = 0, mq = 0, ms = 0;
+  for (int32_t i = 0; i < ne; i++) {
+    size_t e = (size_t)elems[i];
+    for (size_t k = 0; k < np; k++) {
+      du = fmax(du, fabs(u[i * np + k] - su[e * np + k]));
+      mu = fmax(mu, fabs(su[e * np + k]));
+    }
+    for (size_t k = 0; k < dim * np; k++) {
+      dq = fmax(dq, fabs(q[i * dim * np + k] - sq[e * dim * np + k]));
+      mq = fmax(mq, fabs(sq[e * dim * np + k]));
+    }
+    for (size_t k = 0; k < np1; k++) {
+      ds = fmax(ds, fabs(us[i * np1 + k] - sus[e * np1 + k]));
+      ms = fmax(ms, fabs(sus[e * np1 + k]));
+    }
+  }
+  CHECK_MSG(du <= TOL * mu && dq <= TOL * mq && ds <= TOL * ms,
+            "%s, rank %d: u, q, u* differ from the serial solve's by %.2e, %.2e, %.2e relative",
+            what, rank, du / mu, dq / mq, ds / ms);
+  if (rank == 0)
+    printf("%-40s iterations %d (serial %d), L2(u) %.15e\n", what, r->iterations, sr->iterations,
+           r->l2_u);
+  hdgcl_solver_destroy(&s);
+  hdgcl_options_destroy(&opts);
+  solved_destroy(&ser);
+}
+
+static void compare(hdgcl_context ctx, const char *spec, const char *order, const char *precond) {
+  compare_problem(ctx, "helmholtz-sin", spec, order, precond);
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  hdgcl_context ctx = test_device();
+  compare(ctx, "square:6", "2", "block-jacobi");
+  compare(ctx, "square:5,diag=alt", "3", "jacobi");
+  compare(ctx, "square:4", "1", "none");
+  compare(ctx, "quad:4,perturb=0.2,seed=1", "2", "block-jacobi");
+  compare(ctx, "cube:2", "2", "block-jacobi");
+  compare(ctx, "hex:2", "1", "block-jacobi");
+  /* Neumann faces on the parts' boundaries; a coefficient jump across elements */
+  compare_problem(ctx, "poisson-mixed", "square:6", "2", "block-jacobi");
+  compare_problem(ctx, "kappa-jump", "square:6", "2", "block-jacobi");
+  /* as many ranks as elements: one element each (square:1 has 2) */
+  if (size <= 2) compare(ctx, "square:1", "2", "block-jacobi");
+  /* more ranks than elements: a clear error on every rank */
+  if (size > 2) {
+    hdgcl_mesh *mesh;
+    hdgcl_solver s = NULL;
+    MUST(hdgcl_mesh_create_from_spec("square:1", &mesh));
+    CHECK_FAILS(hdgcl_solver_create_mpi(ctx, mesh, NULL, MPI_COMM_WORLD, &s), HDGCL_ERROR_ARGUMENT);
+    CHECK_MSG(strstr(hdgcl_last_error(), "each rank needs at least one element"),
+              "unexpected message: %s", hdgcl_last_error());
+    CHECK(s == NULL);
+    hdgcl_mesh_destroy(&mesh);
+  }
+  hdgcl_context_destroy(&ctx);
+  int failures = 0;
+  MPI_Allreduce(&check_failures, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+  if (rank == 0 && failures) fprintf(stderr, "%d checks failed\n", failures);
+  return failures ? 1 : 0;
+}
