@@ -61,7 +61,7 @@ static int spec_error(const char *spec, const char *problem) {
                      "mesh spec '%s': %s (expected square:N[xM], quad:N[xM], cube:N[xMxL], "
                      "hex:N[xMxL] with ,diag=right|left|alt ,distort=A ,perturb=A ,seed=S "
                      ",size=L[xH[xW]] ,split=x|y|z:V; annulus:N or annulus-quad:N with "
-                     ",order=1|2|3 ,split=x|y:V ,curve=all|boundary; shell:N with ,order=1|2; or a .msh file)",
+                     ",order=1|2|3 ,split=x|y:V ,curve=all|boundary; shell:N with ,order=1|2|3; or a .msh file)",
                      spec, problem);
 }
 

@@ -90,7 +90,7 @@ static void help(FILE *out) {
                "                   annulus:N      1 <= r <= 2, triangles (annulus-quad:N: quads),\n"
                "                                  ,order=1|2|3 the geometry order (curved: 2, 3;\n"
                "                                  docs/geometry.md); tags 1 inner, 2 outer\n"
-               "                   shell:N        1 <= r <= 2, 6 N^3 hexahedra, ,order=1|2\n"
+               "                   shell:N        1 <= r <= 2, 6 N^3 hexahedra, ,order=1|2|3\n"
                "                   modifiers: ,diag=right|left|alt (square), ,perturb=A (random\n"
                "                   interior vertex moves, 0 <= A < 0.5 of the shortest edge),\n"
                "                   ,seed=S, ,distort=A (smooth, 0 <= A <= 0.2), ,size=L[xH[xW]]\n"

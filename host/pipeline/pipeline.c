@@ -260,7 +260,7 @@ static int options_text(device_pipeline *pl, bool mapped, bool curved, bool trac
   const hdg_reference *ref = &pl->disc->ref;
   const hdg_sizes *sz = &ref->sz;
   const hdgcl_mesh *mesh = pl->disc->mesh;
-  char geometry[400] = "";
+  char geometry[640] = ""; /* the hexahedron 64's table: 192 indices */
   if (curved && mesh->geometry_order > 1) {
     const int8_t *index;
     int count = hdgcl_geometry_nodes(mesh->type, mesh->geometry_order, &index);
@@ -272,7 +272,7 @@ static int options_text(device_pipeline *pl, bool mapped, bool curved, bool trac
       return hdgcl_error(HDGCL_ERROR_INTERNAL, "curved geometry: node table too long");
   }
   int nz = sz->ncomp > 1 ? (sz->dim + 1) * sz->np : sz->np;
-  snprintf(out, size,
+  int len = snprintf(out, size,
            "-DELEMENT_TYPE=%d -DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d "
            "-DNF=%d -DNT=%d -DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d -DNCOMP=%d "
            "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d%s%s%s",
@@ -281,6 +281,7 @@ static int options_text(device_pipeline *pl, bool mapped, bool curved, bool trac
            ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz, (int)mapped,
            pl->disc->kappa_tensor ? " -DKAPPA_TENSOR" : "",
            pl->disc->element_load ? " -DELEMENT_LOAD" : "", geometry);
+  if (len < 0 || (size_t)len >= size) return hdgcl_error(HDGCL_ERROR_INTERNAL, "element program options too long");
   return HDGCL_SUCCESS;
 }
 
