@@ -7,7 +7,8 @@
  *    straight place makes its element curved;
  * 2. the device (PoCL) gives the same solution batched and all-mapped
  *    (HDGCL_BATCHES=off) to 1e-10, and the same as the reference path, on
- *    boundary-curved triangles (g = 2, 3) and quadrilaterals (g = 2);
+ *    boundary-curved triangles (g = 2, 3) and quadrilaterals (g = 2), the
+ *    report counting the straight and curved elements of each path;
  * 3. u = log r converges at p + 1 on the boundary-curved triangles, batched,
  *    on the device. */
 #include "hdg_test.h"
@@ -83,6 +84,11 @@ static void batched_matches(hdgcl_context dev, hdgcl_context ref) {
       printf("%-40s p=%d batched vs all-mapped %.1e, vs reference %.1e, L2(u) %.1e\n",
              cases[i].mesh, cases[i].p, d, dr, de);
       CHECK_MSG(d < 1e-10, "%s: batched vs all-mapped %.2e", cases[i].mesh, d);
+      /* the report's counts: the curved elements only on the mapped path */
+      int64_t curved = on.result->curved_elements, straight = on.result->straight_elements;
+      CHECK_MSG(straight > 0 && curved > 0 && straight + curved == on.result->num_elements &&
+                    off.result->straight_elements == 0 && off.result->curved_elements == curved + straight,
+                "%s: %lld straight, %lld curved", cases[i].mesh, (long long)straight, (long long)curved);
       CHECK_MSG(dr < 1e-10 && de < 1e-10, "%s: device vs reference %.2e", cases[i].mesh, dr);
     }
     solved_destroy(&on);

@@ -59,6 +59,10 @@ int pipeline_batches_create(device_pipeline *pl) {
   snprintf(last->options, sizeof last->options, "%s", pl->options);
   pl->num_batches = 1;
   pl->batch = 0;
+  if (m->geometry_order > 1) { /* the report's counts (hdgcl solve prints them) */
+    pl->report->straight_elements = on ? na : 0;
+    pl->report->curved_elements = ne - pl->report->straight_elements;
+  }
   if (!on || na == 0) return HDGCL_SUCCESS;
   /* Straight elements first: the vertex map, mapped only where the element
    * type or a user's point coefficients ask for it. */
