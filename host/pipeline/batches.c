@@ -48,11 +48,19 @@ static void drop_outputs(recovery *rc) {
   rc->u = rc->q = rc->ustar = rc->p = rc->err = (hdgcl_buffer){0};
 }
 
-int pipeline_batches_create(device_pipeline *pl) {
+int pipeline_batch_straight(device_pipeline *pl, int64_t *na) {
   const hdgcl_mesh *m = pl->disc->mesh;
-  int64_t ne = m->num_elements, na = m->geometry_order > 1 ? hdgcl_mesh_straight_prefix(m) : 0;
   bool on;
   HDGCL_TRY(env_on_off("HDGCL_BATCHES", true, &on, NULL));
+  *na = on && m->geometry_order > 1 ? hdgcl_mesh_straight_prefix(m) : 0;
+  return HDGCL_SUCCESS;
+}
+
+int pipeline_batches_create(device_pipeline *pl) {
+  const hdgcl_mesh *m = pl->disc->mesh;
+  int64_t ne = m->num_elements, na;
+  HDGCL_TRY(pipeline_batch_straight(pl, &na));
+  bool on = na > 0;
   element_batch *last = &pl->batches[0];
   *last = (element_batch){.first = 0, .count = ne, .mapped = pl->mapped, .local = &pl->local,
                           .recover = &pl->recover};
@@ -60,10 +68,10 @@ int pipeline_batches_create(device_pipeline *pl) {
   pl->num_batches = 1;
   pl->batch = 0;
   if (m->geometry_order > 1) { /* the report's counts (hdgcl solve prints them) */
-    pl->report->straight_elements = on ? na : 0;
+    pl->report->straight_elements = na;
     pl->report->curved_elements = ne - pl->report->straight_elements;
   }
-  if (!on || na == 0) return HDGCL_SUCCESS;
+  if (!on) return HDGCL_SUCCESS;
   /* Straight elements first: the vertex map, mapped only where the element
    * type or a user's point coefficients ask for it. */
   pl->batches[1] = *last;
@@ -79,6 +87,7 @@ int pipeline_batches_create(device_pipeline *pl) {
   HDGCL_TRY(pipeline_element_options(pl, mapped, false, s->options, sizeof s->options));
   HDGCL_TRY(hdgcl_calloc(1, sizeof *s->local, "element batch: local stage", &s->local));
   HDGCL_TRY(hdgcl_calloc(1, sizeof *s->recover, "element batch: recovery", &s->recover));
+  s->local->count = na; /* its chunk: at most its elements, from the memory the last batch left */
   HDGCL_TRY(pipeline_use_batch(pl, 0));
   int status = local_stage_create(pl, s->local);
   if (status == HDGCL_SUCCESS) status = recovery_create(pl, s->recover, s->local);

@@ -307,6 +307,15 @@ static int pipeline_init(device_pipeline *pl) {
   HDGCL_TRY(pipeline_element_options(pl, pl->mapped, mesh->geometry_order > 1, pl->options,
                                       sizeof pl->options));
   HDGCL_TRY(trace_options(pl));
+  /* With element batches (batches.c) this stage runs the curved elements
+   * after the straight ones: its chunk at most their count, from their share
+   * of the memory. */
+  int64_t na, ne = mesh->num_elements;
+  HDGCL_TRY(pipeline_batch_straight(pl, &na));
+  if (na > 0) { /* (a mesh whose elements are all straight: a token curved batch) */
+    pl->local.count = ne - na > 0 ? ne - na : 1;
+    pl->local.share = (double)pl->local.count / (double)ne;
+  }
   HDGCL_TRY(local_stage_create(pl, &pl->local));
   HDGCL_TRY(assembly_create(pl, &pl->assemble));
   krylov *kr = &pl->krylov;

@@ -103,6 +103,11 @@ typedef struct local_stage {
   hdgcl_buffer scratch;     /* chunk-sized when scratch_global */
   size_t wg;
   int build_epg;            /* elements per work-group of local_build (its BEPG) */
+  /* Set before local_stage_create by element batches (batches.c): the
+   * elements this stage runs (0: the whole mesh), which cap its chunk, and
+   * its share of the device memory left for chunks (0: all of it). */
+  int64_t count;
+  double share;
 } local_stage;
 
 int local_stage_create(device_pipeline *pl, local_stage *ls);
@@ -236,6 +241,8 @@ struct device_pipeline {
  * pl->mapped and which coordinates pl->data.coords holds); every function that
  * sets another view sets the last batch's again before it returns. */
 int pipeline_batches_create(device_pipeline *pl);
+/* The leading straight elements that run as a batch of their own (0: one batch). */
+int pipeline_batch_straight(device_pipeline *pl, int64_t *na);
 int pipeline_use_batch(device_pipeline *pl, int b);
 void pipeline_batches_destroy(device_pipeline *pl);
 /* The local stage of every batch over its elements (hdgcl bench). */
