@@ -4,7 +4,11 @@
  * polar parameters refined `order` times, (I, J) -> r = 1 + I / (n k),
  * theta = 2 pi J / (8 n k) (J taken modulo 8 n k): nodes shared by two
  * elements come from the same integers, so they are bitwise equal, and every
- * boundary node lies on its circle. */
+ * boundary node lies on its circle.  With boundary_only (spec ,curve=boundary)
+ * only the nodes on the two circles are the polar map's; every other node is
+ * where the element's vertex map puts it, as a Gmsh mesh curved at its
+ * boundary: the elements away from the circles are straight-sided
+ * (meshgen/batches.c), those along them have one curved edge. */
 #include <math.h>
 
 #include "core/error.h"
@@ -18,8 +22,19 @@ static void polar_point(int I, int J, int n, int k, double *x) {
   x[1] = r * sin(theta);
 }
 
-int hdgcl_mesh_create_annulus(hdgcl_element_type type, int n, int geometry_order,
-                              hdgcl_mesh **mesh) {
+/* Node a of element e (vertices already in m->coords) where its vertex map
+ * puts the lattice point index[a] (include/hdgcl/mesh.h). */
+static void straight_node(const hdgcl_mesh *m, int32_t e, const int8_t *ia, int k, double *x) {
+  int nv = m->verts_per_element;
+  double xi[2] = {-1.0 + 2.0 * ia[0] / k, -1.0 + 2.0 * ia[1] / k}, nfun[4], dn[8];
+  hdgcl_geometry_functions(m->type, 1, xi, nfun, dn);
+  x[0] = x[1] = 0.0;
+  for (int b = 0; b < nv; b++)
+    for (int c = 0; c < 2; c++) x[c] += nfun[b] * m->coords[2 * (size_t)m->elem_verts[(size_t)e * nv + b] + c];
+}
+
+static int create_annulus(hdgcl_element_type type, int n, int geometry_order, bool boundary_only,
+                          hdgcl_mesh **mesh) {
   if (!mesh) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_create_annulus: mesh is NULL");
   *mesh = NULL;
   if (type != HDGCL_TRIANGLE && type != HDGCL_QUADRILATERAL)
@@ -74,7 +89,11 @@ int hdgcl_mesh_create_annulus(hdgcl_element_type type, int n, int geometry_order
             I = i * k + ia[0];
             J = j * k + ia[1];
           }
-          polar_point(I, J, n, k, m->elem_nodes + ((size_t)e * nodes + a) * 2);
+          double *x = m->elem_nodes + ((size_t)e * nodes + a) * 2;
+          if (boundary_only && I % (n * k) != 0 && a >= nv)
+            straight_node(m, e, ia, k, x);
+          else
+            polar_point(I, J, n, k, x);
         }
       }
     }
@@ -91,4 +110,14 @@ int hdgcl_mesh_create_annulus(hdgcl_element_type type, int n, int geometry_order
 fail:
   hdgcl_mesh_destroy(&m);
   return status;
+}
+
+int hdgcl_mesh_create_annulus(hdgcl_element_type type, int n, int geometry_order,
+                              hdgcl_mesh **mesh) {
+  return create_annulus(type, n, geometry_order, false, mesh);
+}
+
+int hdgcl_mesh_create_annulus_boundary(hdgcl_element_type type, int n, int geometry_order,
+                                       hdgcl_mesh **mesh) {
+  return create_annulus(type, n, geometry_order, true, mesh);
 }

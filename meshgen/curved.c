@@ -42,6 +42,20 @@ static const int8_t hex27[] = {0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0, 0, 0, 2, 2, 0
                                2, 2, 1, 0, 2, 1, 1, 0, 2, 0, 1, 2, 2, 1, 2, 1, 2, 2, 1, 1, 0,
                                1, 0, 1, 0, 1, 1, 2, 1, 1, 1, 2, 1, 1, 1, 2, 1, 1, 1};
 
+/* Order 3 (Gmsh type 92), read off Gmsh 4.8.4's own hexahedron 64 of the cube
+ * [0, 3]^3 (nodes at the integer points): vertices; edges as hex27's, two
+ * nodes each from the first vertex; the four inner nodes of each face as
+ * hex27's faces, in the face's vertex order; the inner 2 x 2 x 2 as a
+ * hexahedron's vertices. */
+static const int8_t hex64[] = {0, 0, 0, 3, 0, 0, 3, 3, 0, 0, 3, 0, 0, 0, 3, 3, 0, 3, 3, 3, 3, 0, 3, 3,
+                               1, 0, 0, 2, 0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 1, 0, 0, 2, 3, 1, 0, 3, 2, 0,
+                               3, 0, 1, 3, 0, 2, 2, 3, 0, 1, 3, 0, 3, 3, 1, 3, 3, 2, 0, 3, 1, 0, 3, 2,
+                               1, 0, 3, 2, 0, 3, 0, 1, 3, 0, 2, 3, 3, 1, 3, 3, 2, 3, 2, 3, 3, 1, 3, 3,
+                               1, 1, 0, 1, 2, 0, 2, 2, 0, 2, 1, 0, 1, 0, 1, 2, 0, 1, 2, 0, 2, 1, 0, 2,
+                               0, 1, 1, 0, 1, 2, 0, 2, 2, 0, 2, 1, 3, 1, 1, 3, 2, 1, 3, 2, 2, 3, 1, 2,
+                               2, 3, 1, 1, 3, 1, 1, 3, 2, 2, 3, 2, 1, 1, 3, 2, 1, 3, 2, 2, 3, 1, 2, 3,
+                               1, 1, 1, 2, 1, 1, 2, 2, 1, 1, 2, 1, 1, 1, 2, 2, 1, 2, 2, 2, 2, 1, 2, 2};
+
 int hdgcl_geometry_nodes(hdgcl_element_type type, int order, const int8_t **index) {
   const int8_t *table = NULL;
   int count = 0;
@@ -59,8 +73,8 @@ int hdgcl_geometry_nodes(hdgcl_element_type type, int order, const int8_t **inde
     count = order == 1 ? 4 : order == 2 ? 10 : order == 3 ? 20 : 0;
     break;
   case HDGCL_HEXAHEDRON:
-    table = order == 1 ? hex1 : order == 2 ? hex27 : NULL;
-    count = order == 1 ? 8 : order == 2 ? 27 : 0;
+    table = order == 1 ? hex1 : order == 2 ? hex27 : order == 3 ? hex64 : NULL;
+    count = order == 1 ? 8 : order == 2 ? 27 : order == 3 ? 64 : 0;
     break;
   }
   if (index) *index = table;

@@ -25,6 +25,7 @@ int gmsh_type_nodes(int64_t gmsh_type) {
   case GMSH_TETRAHEDRON20: return 20;
   case GMSH_HEXAHEDRON20: return 20;
   case GMSH_HEXAHEDRON27: return 27;
+  case GMSH_HEXAHEDRON64: return 64;
   default: return 0;
   }
 }
@@ -41,7 +42,8 @@ int gmsh_type_base(int gmsh_type) {
   case GMSH_TETRAHEDRON10:
   case GMSH_TETRAHEDRON20: return GMSH_TETRAHEDRON;
   case GMSH_HEXAHEDRON20:
-  case GMSH_HEXAHEDRON27: return GMSH_HEXAHEDRON;
+  case GMSH_HEXAHEDRON27:
+  case GMSH_HEXAHEDRON64: return GMSH_HEXAHEDRON;
   default: return gmsh_type;
   }
 }
@@ -58,7 +60,8 @@ int gmsh_type_order(int gmsh_type) {
   case GMSH_LINE4:
   case GMSH_TRIANGLE10:
   case GMSH_QUADRANGLE16:
-  case GMSH_TETRAHEDRON20: return 3;
+  case GMSH_TETRAHEDRON20:
+  case GMSH_HEXAHEDRON64: return 3;
   default: return 1;
   }
 }
@@ -93,6 +96,7 @@ const char *gmsh_type_name(int gmsh_type) {
   case GMSH_TETRAHEDRON20: return "tetrahedron 20";
   case GMSH_HEXAHEDRON20: return "hexahedron 20";
   case GMSH_HEXAHEDRON27: return "hexahedron 27";
+  case GMSH_HEXAHEDRON64: return "hexahedron 64";
   default: return "unknown";
   }
 }

@@ -35,11 +35,12 @@ enum {
   GMSH_TRIANGLE10 = 21,
   GMSH_LINE4 = 26,
   GMSH_TETRAHEDRON20 = 29,
-  GMSH_QUADRANGLE16 = 36
+  GMSH_QUADRANGLE16 = 36,
+  GMSH_HEXAHEDRON64 = 92
 };
 
-/* The most nodes of an element type read by hdgcl (hexahedron 27). */
-enum { GMSH_MAX_NODES = 27 };
+/* The most nodes of an element type read by hdgcl (hexahedron 64). */
+enum { GMSH_MAX_NODES = 64 };
 
 /* Nodes of a type read by hdgcl, or 0 if hdgcl does not read it. */
 int gmsh_type_nodes(int64_t gmsh_type);

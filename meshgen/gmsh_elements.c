@@ -13,7 +13,7 @@ int gmsh_check_element_type(gmsh_input *in, int64_t number, int64_t gmsh_type) {
                     "%s has type %lld, which hdgcl does not read (supported Gmsh types: "
                     "1 line, 2 triangle, 3 quadrangle, 4 tetrahedron, 5 hexahedron, 15 point; "
                     "curved: 8, 26 line, 9, 21 triangle, 10, 16, 36 quadrangle, 11, 29 "
-                    "tetrahedron, 12, 17 hexahedron)",
+                    "tetrahedron, 12, 17, 92 hexahedron)",
                     who, (long long)gmsh_type);
 }
 

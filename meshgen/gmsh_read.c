@@ -172,5 +172,7 @@ int hdgcl_mesh_read_gmsh(const char *path, hdgcl_mesh **mesh) {
   HDGCL_TRY(gmsh_input_open(&in, path));
   int status = gmsh_read_stream(in.file, path, mesh);
   gmsh_input_close(&in);
+  if (status == HDGCL_SUCCESS) status = hdgcl_mesh_sort_straight_first(*mesh); /* element batches */
+  if (status != HDGCL_SUCCESS) hdgcl_mesh_destroy(mesh);
   return status;
 }

@@ -15,7 +15,7 @@
  * Nodes are numbered from 1 in vertex order; coordinates use 17 significant
  * digits so that reading the file back gives the same doubles.  A curved
  * mesh (geometry order 2, 3) is written with its elements' high-order types
- * (triangle 6 / 10, quadrangle 9 / 16, tetrahedron 10 / 20, hexahedron 27):
+ * (triangle 6 / 10, quadrangle 9 / 16, tetrahedron 10 / 20, hexahedron 27 / 64):
  * their non-vertex nodes follow the vertices, one node per distinct
  * position (shared nodes are bitwise equal copies), numbered in order of
  * first use; boundary faces keep their linear types (corner nodes).
@@ -247,7 +247,7 @@ static int element_nodes(const gmsh_writer *w, int32_t e, int64_t *tags) {
 }
 
 static void write_element_nodes(const gmsh_writer *w, int32_t e) {
-  int64_t tags[32];
+  int64_t tags[64];
   int n = element_nodes(w, e, tags);
   for (int j = 0; j < n; j++) fprintf(w->out, " %lld", (long long)tags[j]);
   fputc('\n', w->out);
@@ -255,10 +255,10 @@ static void write_element_nodes(const gmsh_writer *w, int32_t e) {
 
 /* Format 4.1: element `number`, element e of the mesh, as one record. */
 static void write_body41(gmsh_writer *w, int64_t number, int32_t e) {
-  int64_t tags[32];
+  int64_t tags[64];
   int n = element_nodes(w, e, tags);
   if (w->binary) {
-    uint64_t words[1 + 32];
+    uint64_t words[1 + 64];
     words[0] = (uint64_t)number;
     for (int j = 0; j < n; j++) words[1 + j] = (uint64_t)tags[j];
     fwrite(words, sizeof *words, (size_t)n + 1, w->out);
@@ -507,8 +507,8 @@ static int open_temporary(const char *path, char *tmp, size_t size, FILE **out) 
 
 static int write_file(const hdgcl_mesh *mesh, const char *path, int version, bool binary) {
   HDGCL_TRY(check_mesh(mesh, path));
-  /* Gmsh types by element type and geometry order (1, 2, 3; hexahedra up to 2) */
-  static const int body_types[4][3] = {{2, 9, 21}, {3, 10, 36}, {4, 11, 29}, {5, 12, 0}};
+  /* Gmsh types by element type and geometry order (1, 2, 3) */
+  static const int body_types[4][3] = {{2, 9, 21}, {3, 10, 36}, {4, 11, 29}, {5, 12, 92}};
   static const int face_types[] = {1, 1, 2, 3};
   int order = mesh->geometry_order > 1 ? mesh->geometry_order : 1;
   if (order > 3 || !body_types[mesh->type][order - 1] ||

@@ -1,6 +1,6 @@
 /* The spherical shell 1 <= r <= 2 (hdgcl_mesh_create_shell): hexahedra of a
  * cubed sphere, n x n cells on each of the cube's six faces and n layers
- * across, straight-sided or curved (geometry order 2).  A point is an
+ * across, straight-sided or curved (geometry order 2 or 3: hexahedra 27, 64).  A point is an
  * integer point (x, y, z) of the cube [0, K]^3's surface (K = n g, g the
  * geometry order) and a layer index R in 0..n g: it lies at radius
  * 1 + R / (n g) along the direction (tan(pi/4 (2x/K - 1)), ...) (the
@@ -42,10 +42,8 @@ static int compare_keys(const void *a, const void *b) {
 int hdgcl_mesh_create_shell(int n, int geometry_order, hdgcl_mesh **mesh) {
   if (!mesh) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_create_shell: mesh is NULL");
   *mesh = NULL;
-  if (geometry_order < 1 || geometry_order > 2)
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                       "shell mesh: geometry order %d is not 1 or 2 (hexahedra of order 3 are "
-                       "not read)",
+  if (geometry_order < 1 || geometry_order > 3)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "shell mesh: geometry order %d is not 1, 2 or 3",
                        geometry_order);
   if (n < 1 || n > 64)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "shell mesh: %d cells per edge is not in 1..64", n);

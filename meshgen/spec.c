@@ -43,6 +43,7 @@ typedef struct mesh_request {
   int split_axis; /* -1: no split; else tags 1 | 2 across coordinate split_at */
   double split_at;
   int geometry_order; /* annulus: 1 (straight), 2, 3 */
+  bool boundary_only;  /* annulus ,curve=boundary: curved along the circles only */
 } mesh_request;
 
 /* The curved kinds: an annulus or a spherical shell (one cell count; order, split). */
@@ -60,7 +61,7 @@ static int spec_error(const char *spec, const char *problem) {
                      "mesh spec '%s': %s (expected square:N[xM], quad:N[xM], cube:N[xMxL], "
                      "hex:N[xMxL] with ,diag=right|left|alt ,distort=A ,perturb=A ,seed=S "
                      ",size=L[xH[xW]] ,split=x|y|z:V; annulus:N or annulus-quad:N with "
-                     ",order=1|2|3 ,split=x|y:V; shell:N with ,order=1|2; or a .msh file)",
+                     ",order=1|2|3 ,split=x|y:V ,curve=all|boundary; shell:N with ,order=1|2|3; or a .msh file)",
                      spec, problem);
 }
 
@@ -127,13 +128,18 @@ static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
       return spec_error(spec, "modifiers are written ,key=value");
     *value++ = '\0';
     char *stop;
-    if (is_annulus(req) && strcmp(item, "order") && strcmp(item, "split")) {
+    if (is_annulus(req) && strcmp(item, "order") && strcmp(item, "split") &&
+        (strcmp(item, "curve") || req->kind->dim != 2)) {
       char problem[256];
-      snprintf(problem, sizeof problem, "modifier '%s' does not apply to an %s (order, split do)",
-               item, req->kind->dim == 2 ? "annulus" : "shell");
+      snprintf(problem, sizeof problem, "modifier '%s' does not apply to an %s (order, split%s do)",
+               item, req->kind->dim == 2 ? "annulus" : "shell", req->kind->dim == 2 ? ", curve" : "");
       return spec_error(spec, problem);
     }
-    if (!strcmp(item, "order")) {
+    if (!strcmp(item, "curve")) { /* annulus only (above) */
+      if (strcmp(value, "boundary") && strcmp(value, "all"))
+        return spec_error(spec, "curve must be all or boundary");
+      req->boundary_only = !strcmp(value, "boundary");
+    } else if (!strcmp(item, "order")) {
       if (seen_order) return spec_error(spec, "order given twice");
       if (!is_annulus(req)) return spec_error(spec, "order applies to annulus and shell meshes only");
       if (strlen(value) != 1 || value[0] < '1' || value[0] > '3')
@@ -232,7 +238,7 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
   if (!spec || !spec[0]) return spec_error("", "empty");
   if (ends_with(spec, ".msh")) return hdgcl_mesh_read_gmsh(spec, mesh);
 
-  mesh_request req = {NULL, {1, 1, 1}, HDGCL_DIAGONAL_RIGHT, 0.0, 0, 0.0, {1, 1, 1}, -1, 0.0, 1};
+  mesh_request req = {NULL, {1, 1, 1}, HDGCL_DIAGONAL_RIGHT, 0.0, 0, 0.0, {1, 1, 1}, -1, 0.0, 1, false};
   const char *rest = spec;
   HDGCL_TRY(parse_sizes(spec, spec, &req, &rest));
   HDGCL_TRY(parse_modifiers(spec, rest, &req));
@@ -242,7 +248,8 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
   if (is_annulus(&req) && req.kind->dim == 3) {
     status = hdgcl_mesh_create_shell(req.n[0], req.geometry_order, &m);
   } else if (is_annulus(&req)) {
-    status = hdgcl_mesh_create_annulus(req.kind->type, req.n[0], req.geometry_order, &m);
+    status = (req.boundary_only ? hdgcl_mesh_create_annulus_boundary : hdgcl_mesh_create_annulus)(
+        req.kind->type, req.n[0], req.geometry_order, &m);
   } else if (req.kind->dim == 2) {
     const double lo[2] = {0, 0}, hi[2] = {req.size[0], req.size[1]};
     status =
@@ -261,6 +268,7 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
       m->elem_tags[e] = c / nv < req.split_at ? 1 : 2;
     }
   }
+  if (status == HDGCL_SUCCESS) status = hdgcl_mesh_sort_straight_first(m); /* element batches */
   if (status != HDGCL_SUCCESS) {
     hdgcl_mesh_destroy(&m);
     char message[512]; /* the generator's message, prefixed with the spec */

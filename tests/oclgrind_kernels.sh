@@ -90,6 +90,10 @@ fi
   # and, through the mapped path on simplices, triangles 10.
   solve quad9-p1-curved --mesh annulus-quad:1,order=2 --order 1 $quick
   solve tri10-p1-curved --problem poisson-mixed --mesh annulus:1,order=3 --order 1 $quick
+  # Element batches (host/pipeline/batches.c): the straight triangles of a
+  # boundary-curved annulus on the affine path, the curved ones mapped, in
+  # chunks of 5 across both batches' ranges.
+  solve tri6-p1-batches --mesh annulus:2,order=2,curve=boundary --order 1 --chunk 5 $quick
   # The batched products by cl/core/batched_gemm.cl (tiles of 8 x 8 across the
   # matrices' edges, slices of 3 across k's): Z and K in chunks of 3, then
   # the mapped stage's five (Phi shared: stride 0).

@@ -51,7 +51,8 @@ static void straight(const char *data) {
   const curved_file files[] = {{"tet10.msh", HDGCL_TETRAHEDRON, 2, 10},
                                {"tet20.msh", HDGCL_TETRAHEDRON, 3, 20},
                                {"hex27.msh", HDGCL_HEXAHEDRON, 2, 27},
-                               {"hex20-bin.msh", HDGCL_HEXAHEDRON, 2, 27}};
+                               {"hex20-bin.msh", HDGCL_HEXAHEDRON, 2, 27},
+                               {"hex64.msh", HDGCL_HEXAHEDRON, 3, 64}};
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
     hdgcl_mesh *m = read_file(data, &files[i]);
     if (!m) continue;
@@ -166,8 +167,8 @@ static void round_trip(const char *data) {
   CHECK(dir != NULL);
   if (!dir) return;
   const char *sources[] = {"tri6.msh", "tri10.msh", "quad9.msh", "quad8.msh", "quad16-bin.msh",
-                           "tet10.msh", "tet20.msh", "hex27.msh", "shell-tet10.msh",
-                           "annulus:2,order=2", "annulus-quad:2,order=3"};
+                           "tet10.msh", "tet20.msh", "hex27.msh", "hex64.msh", "shell-tet10.msh",
+                           "annulus:2,order=2", "annulus-quad:2,order=3", "shell:1,order=3"};
   for (size_t i = 0; i < sizeof sources / sizeof *sources; i++) {
     char path[1024];
     hdgcl_mesh *m = NULL;

@@ -14,8 +14,9 @@ static void summary(FILE *out, const hdgcl_mesh *mesh) {
           (int)(mesh->num_faces - mesh->num_interior_faces), mesh->dim == 2 ? "area" : "volume",
           measure);
   if (mesh->geometry_order > 1) /* curved (docs/geometry.md) */
-    fprintf(out, "geometry order %d (%d nodes per element)\n", mesh->geometry_order,
-            mesh->nodes_per_element);
+    fprintf(out, "geometry order %d (%d nodes per element): %d curved, %d straight elements\n",
+            mesh->geometry_order, mesh->nodes_per_element,
+            (int)(mesh->num_elements - hdgcl_mesh_count_straight(mesh)), (int)hdgcl_mesh_count_straight(mesh));
   /* named tags, boundary then element: "boundary tags: 1 left (4 faces), ..." */
   for (int dim = mesh->dim - 1; dim <= mesh->dim; dim++) {
     bool boundary = dim < mesh->dim, first = true;
@@ -89,7 +90,7 @@ static void help(FILE *out) {
                "                   annulus:N      1 <= r <= 2, triangles (annulus-quad:N: quads),\n"
                "                                  ,order=1|2|3 the geometry order (curved: 2, 3;\n"
                "                                  docs/geometry.md); tags 1 inner, 2 outer\n"
-               "                   shell:N        1 <= r <= 2, 6 N^3 hexahedra, ,order=1|2\n"
+               "                   shell:N        1 <= r <= 2, 6 N^3 hexahedra, ,order=1|2|3\n"
                "                   modifiers: ,diag=right|left|alt (square), ,perturb=A (random\n"
                "                   interior vertex moves, 0 <= A < 0.5 of the shortest edge),\n"
                "                   ,seed=S, ,distort=A (smooth, 0 <= A <= 0.2), ,size=L[xH[xW]]\n"

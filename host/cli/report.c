@@ -139,4 +139,7 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
   if (r->device_memory_high_water)
     fprintf(out, "memory    device high water %.1f MiB, %lld elements per local batch (%d batches)\n",
             r->device_memory_high_water / 1048576.0, (long long)r->chunk_elements, r->num_chunks);
+  if (r->curved_elements || r->straight_elements) /* element batches (docs/geometry.md) */
+    fprintf(out, "batches   %lld straight elements on the vertex map, %lld curved on the mapped path\n",
+            (long long)r->straight_elements, (long long)r->curved_elements);
 }

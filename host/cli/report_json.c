@@ -284,6 +284,10 @@ int report_json_run(const char *mesh_spec, const hdgcl_mesh *mesh, const hdgcl_d
   TRY(json_add_uint(run, "memory_high_water_bytes", r->device_memory_high_water));
   TRY(json_add_int(run, "chunk_elements", r->chunk_elements));
   TRY(json_add_int(run, "chunks", r->num_chunks));
+  if (r->curved_elements || r->straight_elements) { /* element batches of a curved mesh */
+    TRY(json_add_int(run, "straight_elements", r->straight_elements));
+    TRY(json_add_int(run, "curved_elements", r->curved_elements));
+  }
   *out = run;
   return HDGCL_SUCCESS;
 fail:

@@ -286,7 +286,7 @@ int bench_local_gemm(hdgcl_solver s, double min_seconds, bench_kernel *out) {
 static int local_stage_op(hdgcl_context ctx, void *arg) {
   (void)ctx;
   hdgcl_solver s = arg;
-  return local_stage_run_all(s->dev, &s->dev->local);
+  return pipeline_local_run_all(s->dev); /* every element batch */
 }
 
 int bench_local_stage(hdgcl_solver s, double min_seconds, bench_kernel *out) {

@@ -136,6 +136,9 @@ static int choose_chunk(device_pipeline *pl, local_stage *ls) {
                        fixed / 1048576.0, (per + zper) / 1024.0, budget / 1048576.0,
                        info.global_mem / 1048576.0, hdgcl_context_memory_name(pl->ctx));
   uint64_t avail = budget - fixed;
+  /* An element batch's share of it (the batches after the first see the
+   * first's chunk as held memory). */
+  if (ls->share > 0 && ls->share < 1) avail = (uint64_t)((double)avail * ls->share);
   uint64_t biggest = np * np > np * nt1 ? np * np : np * nt1;
   if (nt1 * nt1 > biggest) biggest = nt1 * nt1;
   if (pl->mapped) {
@@ -165,11 +168,12 @@ static int choose_chunk(device_pipeline *pl, local_stage *ls) {
   /* One work-group of up to 256 work-items per element: stay below 2^31. */
   if (chunk > INT_MAX / 256) chunk = INT_MAX / 256;
   if (pl->opts.chunk > 0 && pl->opts.chunk < chunk) chunk = pl->opts.chunk;
-  if (chunk > ne) chunk = ne;
+  int64_t count = ls->count > 0 ? ls->count : ne; /* an element batch's elements */
+  if (chunk > count) chunk = count;
   if (chunk < 1)
     return hdgcl_error(HDGCL_ERROR_MEMORY, "no device memory left for a batch of elements");
   ls->chunk = chunk;
-  ls->num_chunks = (int)((ne + chunk - 1) / chunk);
+  ls->num_chunks = (int)((count + chunk - 1) / chunk);
   return HDGCL_SUCCESS;
 }
 

@@ -94,6 +94,9 @@ static int upload(device_pipeline *pl, uint64_t *count) {
     UPLOAD(d->coords, ne * m->nodes_per_element * dim, double, m->elem_nodes, "geometry nodes");
   else
     UPLOAD(d->coords, (size_t)m->num_vertices * dim, double, m->coords, "coords");
+  /* A straight batch of a curved mesh reads the vertices (batches.c). */
+  if (pl->num_batches > 1)
+    UPLOAD(pl->other_coords, (size_t)m->num_vertices * dim, double, m->coords, "vertex coords");
   UPLOAD(d->elem_verts, ne * m->verts_per_element, int32_t, m->elem_verts, "elem_verts");
   UPLOAD(d->elem_faces, ne * sz->nfaces, int32_t, m->elem_faces, "elem_faces");
   UPLOAD(d->elem_orient, ne * sz->nfaces, int8_t, m->elem_face_orient, "elem_orient");
@@ -195,6 +198,7 @@ static void release_data(device_pipeline *pl) {
                          &d->phi1_load,  &d->dphi1_load,   &d->lambda,
                          &d->face_cond,  &d->robin,        &d->face_fixed, &d->element_load};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdgcl_buffer_release(pl->ctx, all[i]);
+  hdgcl_buffer_release(pl->ctx, &pl->other_coords);
 }
 
 void pipeline_linear_system(device_pipeline *pl, linear_system *sys) {
@@ -244,6 +248,52 @@ bool pipeline_scratch_global(const device_pipeline *pl, size_t bytes) {
   return bytes + 1024 > pl->ctx->info.local_mem; /* 1 KiB for the kernels' other local arrays */
 }
 
+/* Element programs see the element's sizes and the trace blocks (NCOMP
+ * components: NFB = NCOMP NF per face, NTB = NCOMP NT per element, NZ the
+ * local (u, p) system of the vector problems); the solve stage's program
+ * (trace_options) sees the trace system only, so its NF and NT are the block
+ * sizes NFB and NTB (the same for the scalar problems).  Curved elements: the
+ * geometry's order, node count and node lattice (meshgen/curved.c) for
+ * element_map; nothing for straight-sided meshes and the straight batch of a
+ * curved one (batches.c). */
+static int options_text(device_pipeline *pl, bool mapped, bool curved, bool trace, char *out, size_t size) {
+  const hdg_reference *ref = &pl->disc->ref;
+  const hdg_sizes *sz = &ref->sz;
+  const hdgcl_mesh *mesh = pl->disc->mesh;
+  char geometry[640] = ""; /* the hexahedron 64's table: 192 indices */
+  if (curved && mesh->geometry_order > 1) {
+    const int8_t *index;
+    int count = hdgcl_geometry_nodes(mesh->type, mesh->geometry_order, &index);
+    int len = snprintf(geometry, sizeof geometry, " -DGEO_ORDER=%d -DNGEO=%d -DGEO_INDEX=",
+                       mesh->geometry_order, count);
+    for (int i = 0; i < count * sz->dim && len < (int)sizeof geometry; i++)
+      len += snprintf(geometry + len, sizeof geometry - len, "%s%d", i ? "," : "", index[i]);
+    if (len >= (int)sizeof geometry)
+      return hdgcl_error(HDGCL_ERROR_INTERNAL, "curved geometry: node table too long");
+  }
+  int nz = sz->ncomp > 1 ? (sz->dim + 1) * sz->np : sz->np;
+  int len = snprintf(out, size,
+           "-DELEMENT_TYPE=%d -DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d "
+           "-DNF=%d -DNT=%d -DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d -DNCOMP=%d "
+           "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d%s%s%s",
+           (int)sz->type, sz->dim, mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
+           sz->np1, trace ? sz->nfb : sz->nf, trace ? sz->ntb : sz->nt, sz->nslots, ref->qload.n,
+           ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz, (int)mapped,
+           pl->disc->kappa_tensor ? " -DKAPPA_TENSOR" : "",
+           pl->disc->element_load ? " -DELEMENT_LOAD" : "", geometry);
+  if (len < 0 || (size_t)len >= size) return hdgcl_error(HDGCL_ERROR_INTERNAL, "element program options too long");
+  return HDGCL_SUCCESS;
+}
+
+int pipeline_element_options(device_pipeline *pl, bool mapped, bool curved, char *out, size_t size) {
+  return options_text(pl, mapped, curved, false, out, size);
+}
+
+static int trace_options(device_pipeline *pl) {
+  return options_text(pl, pl->mapped, pl->disc->mesh->geometry_order > 1, true, pl->trace_options,
+                      sizeof pl->trace_options);
+}
+
 static int pipeline_init(device_pipeline *pl) {
   const hdg_reference *ref = &pl->disc->ref;
   const hdg_sizes *sz = &ref->sz;
@@ -254,35 +304,18 @@ static int pipeline_init(device_pipeline *pl) {
   pl->mapped = sz->type == HDGCL_QUADRILATERAL || sz->type == HDGCL_HEXAHEDRON ||
                mesh->geometry_order > 1 ||
                (pl->disc->user && pl->disc->user->point_coefficients);
-  /* Curved elements: the geometry's order, node count and node lattice
-   * (meshgen/curved.c) for element_map; nothing for straight-sided meshes. */
-  char geometry[400] = "";
-  if (mesh->geometry_order > 1) {
-    const int8_t *index;
-    int count = hdgcl_geometry_nodes(mesh->type, mesh->geometry_order, &index);
-    int len = snprintf(geometry, sizeof geometry, " -DGEO_ORDER=%d -DNGEO=%d -DGEO_INDEX=",
-                       mesh->geometry_order, count);
-    for (int i = 0; i < count * sz->dim && len < (int)sizeof geometry; i++)
-      len += snprintf(geometry + len, sizeof geometry - len, "%s%d", i ? "," : "", index[i]);
-    if (len >= (int)sizeof geometry)
-      return hdgcl_error(HDGCL_ERROR_INTERNAL, "curved geometry: node table too long");
+  HDGCL_TRY(pipeline_element_options(pl, pl->mapped, mesh->geometry_order > 1, pl->options,
+                                      sizeof pl->options));
+  HDGCL_TRY(trace_options(pl));
+  /* With element batches (batches.c) this stage runs the curved elements
+   * after the straight ones: its chunk at most their count, from their share
+   * of the memory. */
+  int64_t na, ne = mesh->num_elements;
+  HDGCL_TRY(pipeline_batch_straight(pl, &na));
+  if (na > 0) { /* (a mesh whose elements are all straight: a token curved batch) */
+    pl->local.count = ne - na > 0 ? ne - na : 1;
+    pl->local.share = (double)pl->local.count / (double)ne;
   }
-  /* Element programs see the element's sizes and the trace blocks (NCOMP
-   * components: NFB = NCOMP NF per face, NTB = NCOMP NT per element, NZ the
-   * local (u, p) system of the vector problems); the solve stage's program
-   * sees the trace system only, so its NF and NT are the block sizes NFB and
-   * NTB (the same for the scalar problems). */
-  int nz = sz->ncomp > 1 ? (sz->dim + 1) * sz->np : sz->np;
-  for (int view = 0; view < 2; view++)
-    snprintf(view ? pl->trace_options : pl->options, sizeof pl->options,
-             "-DELEMENT_TYPE=%d -DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d "
-             "-DNF=%d -DNT=%d -DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d -DNCOMP=%d "
-             "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d%s%s%s",
-             (int)sz->type, sz->dim, pl->disc->mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
-             sz->np1, view ? sz->nfb : sz->nf, view ? sz->ntb : sz->nt, sz->nslots, ref->qload.n,
-             ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz, (int)pl->mapped,
-             pl->disc->kappa_tensor ? " -DKAPPA_TENSOR" : "",
-             pl->disc->element_load ? " -DELEMENT_LOAD" : "", geometry);
   HDGCL_TRY(local_stage_create(pl, &pl->local));
   HDGCL_TRY(assembly_create(pl, &pl->assemble));
   krylov *kr = &pl->krylov;
@@ -292,7 +325,8 @@ static int pipeline_init(device_pipeline *pl) {
   kr->levels = pipeline_levels(pl);
   kr->history = (residual_history){record_residual, pl->sol};
   HDGCL_TRY(krylov_create(kr));
-  HDGCL_TRY(recovery_create(pl, &pl->recover));
+  HDGCL_TRY(recovery_create(pl, &pl->recover, &pl->local));
+  HDGCL_TRY(pipeline_batches_create(pl));
   pl->report->chunk_elements = pl->local.chunk;
   pl->report->num_chunks = pl->local.num_chunks;
   return HDGCL_SUCCESS;
@@ -329,29 +363,37 @@ int pipeline_upload(device_pipeline *pl) {
 
 int pipeline_assemble(device_pipeline *pl) {
   double *st = pl->sol->stage_seconds;
-  const hdgcl_mesh *m = pl->disc->mesh;
-  local_stage *ls = &pl->local;
   release_data(pl);
 
   double t = hdgcl_wtime();
   HDGCL_TRY(upload(pl, NULL));
   st[HDGCL_STAGE_UPLOAD] = hdgcl_wtime() - t;
-  HDGCL_TRY(local_stage_prepare(pl, ls));
+  for (int b = 0; b < pl->num_batches; b++) { /* each batch's kernel choices (trials) */
+    HDGCL_TRY(pipeline_use_batch(pl, b));
+    HDGCL_TRY(local_stage_prepare(pl, pl->batches[b].local));
+  }
+  HDGCL_TRY(pipeline_use_batch(pl, pl->num_batches - 1));
 
   t = hdgcl_wtime();
   HDGCL_TRY(assembly_boundary_data(pl, &pl->assemble));
   HDGCL_TRY(hdgcl_context_finish(pl->ctx));
   st[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t;
-  for (int64_t e0 = 0; e0 < m->num_elements; e0 += ls->chunk) {
-    int64_t n = m->num_elements - e0 < ls->chunk ? m->num_elements - e0 : ls->chunk;
-    t = hdgcl_wtime();
-    HDGCL_TRY(local_stage_run(pl, ls, e0, n, HDGCL_STAGE_LOCAL));
-    HDGCL_TRY(hdgcl_context_finish(pl->ctx));
-    double t1 = hdgcl_wtime();
-    st[HDGCL_STAGE_LOCAL] += t1 - t;
-    HDGCL_TRY(assembly_add_chunk(pl, &pl->assemble, ls, e0, n));
-    HDGCL_TRY(hdgcl_context_finish(pl->ctx));
-    st[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t1;
+  for (int b = 0; b < pl->num_batches; b++) {
+    const element_batch *bt = &pl->batches[b];
+    local_stage *ls = bt->local;
+    for (int64_t e0 = bt->first; e0 < bt->first + bt->count; e0 += ls->chunk) {
+      int64_t n = bt->first + bt->count - e0 < ls->chunk ? bt->first + bt->count - e0 : ls->chunk;
+      t = hdgcl_wtime();
+      HDGCL_TRY(pipeline_use_batch(pl, b));
+      HDGCL_TRY(local_stage_run(pl, ls, e0, n, HDGCL_STAGE_LOCAL));
+      HDGCL_TRY(pipeline_use_batch(pl, pl->num_batches - 1));
+      HDGCL_TRY(hdgcl_context_finish(pl->ctx));
+      double t1 = hdgcl_wtime();
+      st[HDGCL_STAGE_LOCAL] += t1 - t;
+      HDGCL_TRY(assembly_add_chunk(pl, &pl->assemble, ls, e0, n));
+      HDGCL_TRY(hdgcl_context_finish(pl->ctx));
+      st[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t1;
+    }
   }
   t = hdgcl_wtime();
   HDGCL_TRY(assembly_finish(pl, &pl->assemble));
@@ -480,27 +522,36 @@ int pipeline_recover(device_pipeline *pl) {
   double *st = pl->sol->stage_seconds;
   const hdgcl_mesh *m = pl->disc->mesh;
   const hdg_sizes *sz = &pl->disc->ref.sz;
-  local_stage *ls = &pl->local;
   /* Recovery: recompute the local solvers of each chunk unless kept. */
   double t = hdgcl_wtime();
   int status = HDGCL_SUCCESS;
   pl->report->ustar_retries = 0;
   for (int attempt = 0; attempt < 2; attempt++) {
-    for (int64_t e0 = 0; e0 < m->num_elements; e0 += ls->chunk) {
-      int64_t n = m->num_elements - e0 < ls->chunk ? m->num_elements - e0 : ls->chunk;
-      /* With one chunk its buffers still hold every element's local solver. */
-      if (!ls->keep && ls->num_chunks > 1)
-        HDGCL_TRY(local_stage_run(pl, ls, e0, n, HDGCL_STAGE_RECOVER));
-      HDGCL_TRY(recovery_run_chunk(pl, &pl->recover, ls, &pl->assemble, &pl->krylov, e0, n));
+    for (int b = 0; b < pl->num_batches; b++) {
+      const element_batch *bt = &pl->batches[b];
+      local_stage *ls = bt->local;
+      HDGCL_TRY(pipeline_use_batch(pl, b));
+      for (int64_t e0 = bt->first; e0 < bt->first + bt->count; e0 += ls->chunk) {
+        int64_t n = bt->first + bt->count - e0 < ls->chunk ? bt->first + bt->count - e0 : ls->chunk;
+        /* With one chunk its buffers still hold every element's local solver. */
+        if (!ls->keep && bt->count > ls->chunk)
+          HDGCL_TRY(local_stage_run(pl, ls, e0, n, HDGCL_STAGE_RECOVER));
+        HDGCL_TRY(recovery_run_chunk(pl, bt->recover, ls, &pl->assemble, &pl->krylov, e0, n));
+      }
     }
+    HDGCL_TRY(pipeline_use_batch(pl, pl->num_batches - 1));
     status = recovery_errors(pl, &pl->recover);
     /* A u* refused by its consistency check is recomputed once, by the packed
      * Cholesky kernel where it came from the tiled one: PoCL 5.0 sometimes
      * compiles postprocess_tiled wrong on a cold cache, and the same binary
      * then fails again (docs/reliability.md); a second refusal stands. */
     if (status != HDGCL_ERROR_OPENCL || !(pl->sol->ustar_check > USTAR_CHECK_TOL)) break;
-    bool switched;
-    HDGCL_TRY(recovery_use_cholesky(pl, &pl->recover, &switched));
+    for (int b = 0; b < pl->num_batches; b++) {
+      bool switched;
+      HDGCL_TRY(pipeline_use_batch(pl, b));
+      HDGCL_TRY(recovery_use_cholesky(pl, pl->batches[b].recover, pl->batches[b].local, &switched));
+    }
+    HDGCL_TRY(pipeline_use_batch(pl, pl->num_batches - 1));
     pl->report->ustar_retries++;
   }
   HDGCL_TRY(status);
@@ -558,6 +609,7 @@ void pipeline_destroy(device_pipeline **pipeline) {
    * before their kernels and buffers go (PoCL crashed compiling a kernel of
    * an enqueued launch while the objects were released, tests/cli_enqueue_faults.sh). */
   clFinish(pl->ctx->queue);
+  pipeline_batches_destroy(pl);
   recovery_destroy(pl, &pl->recover);
   krylov_destroy(&pl->krylov);
   assembly_destroy(pl, &pl->assemble);

@@ -103,6 +103,11 @@ typedef struct local_stage {
   hdgcl_buffer scratch;     /* chunk-sized when scratch_global */
   size_t wg;
   int build_epg;            /* elements per work-group of local_build (its BEPG) */
+  /* Set before local_stage_create by element batches (batches.c): the
+   * elements this stage runs (0: the whole mesh), which cap its chunk, and
+   * its share of the device memory left for chunks (0: all of it). */
+  int64_t count;
+  double share;
 } local_stage;
 
 int local_stage_create(device_pipeline *pl, local_stage *ls);
@@ -175,7 +180,8 @@ typedef struct recovery {
   size_t wg, err_wg;
 } recovery;
 
-int recovery_create(device_pipeline *pl, recovery *rc);
+/* ls: the local stage whose chunks rc recovers (its chunk sizes the scratch). */
+int recovery_create(device_pipeline *pl, recovery *rc, const local_stage *ls);
 int recovery_run_chunk(device_pipeline *pl, recovery *rc, const local_stage *ls, const assembly *as,
                        const krylov *kr, int64_t e0, int64_t n);
 int recovery_errors(device_pipeline *pl, recovery *rc);
@@ -183,8 +189,27 @@ int recovery_errors(device_pipeline *pl, recovery *rc);
  * Cholesky kernel (another compiled kernel: PoCL 5.0 miscompiles
  * postprocess_tiled now and then, docs/reliability.md).  *switched false
  * where u* already came from the Cholesky kernel. */
-int recovery_use_cholesky(device_pipeline *pl, recovery *rc, bool *switched);
+int recovery_use_cholesky(device_pipeline *pl, recovery *rc, const local_stage *ls, bool *switched);
 void recovery_destroy(device_pipeline *pl, recovery *rc);
+
+/* Element batches (batches.c, docs/geometry.md): the elements [first, first
+ * + count) that run one kernel path of one element type, with the -D options
+ * of their element programs, their local stage and their recovery kernels
+ * (one trace system, one assembly, one set of u, q, u* buffers).  Today: a
+ * curved mesh whose elements the readers sorted straight first
+ * (hdgcl_mesh_sort_straight_first) runs its leading straight elements on the
+ * vertex map (the affine path on simplices) and the rest on the mapped path;
+ * every other mesh is one batch.  Mixed element types would add a batch per
+ * type the same way. */
+#define MAX_BATCHES 2
+typedef struct element_batch {
+  int64_t first, count;
+  bool mapped;          /* element matrices by quadrature (local_mapped.c) */
+  bool vertex_coords;   /* straight elements of a curved mesh: the vertices' coordinates, no GEO_ORDER */
+  char options[1024];   /* the element programs' -D options */
+  local_stage *local;   /* &pl->local for the last batch, else owned */
+  recovery *recover;    /* &pl->recover for the last batch, else owned (its u, q, u*, p, err are pl->recover's) */
+} element_batch;
 
 /* The device pipeline: a discretisation's trace operator on one context.
  * It reads the discretisation (never changes it) and writes the solution's
@@ -206,7 +231,25 @@ struct device_pipeline {
   assembly assemble;
   krylov krylov;
   recovery recover;
+  int num_batches, batch;   /* element batches, and the one whose view (options, mapped, coords) is set */
+  element_batch batches[MAX_BATCHES];
+  hdgcl_buffer other_coords; /* the coordinates of the batches whose view is not set (batches.c) */
 };
+
+/* Element batches (batches.c): created after the last batch's stages
+ * (pl->local, pl->recover); pipeline_use_batch sets batch b's view (pl->options,
+ * pl->mapped and which coordinates pl->data.coords holds); every function that
+ * sets another view sets the last batch's again before it returns. */
+int pipeline_batches_create(device_pipeline *pl);
+/* The leading straight elements that run as a batch of their own (0: one batch). */
+int pipeline_batch_straight(device_pipeline *pl, int64_t *na);
+int pipeline_use_batch(device_pipeline *pl, int b);
+void pipeline_batches_destroy(device_pipeline *pl);
+/* The local stage of every batch over its elements (hdgcl bench). */
+int pipeline_local_run_all(device_pipeline *pl);
+/* The -D options of the element programs of a batch: mapped or not, with the
+ * curved geometry's GEO_ORDER (curved) or the vertex map. */
+int pipeline_element_options(device_pipeline *pl, bool mapped, bool curved, char *out, size_t size);
 
 /* Builds one stage's program: common.h, problems.h, geometry.h (when
  * with_geometry) and the stage's .cl file, with the shared -D options plus extra. */

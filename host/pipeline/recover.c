@@ -117,7 +117,7 @@ static int create_post_tiled(device_pipeline *pl, recovery *rc, int g) {
   return HDGCL_SUCCESS;
 }
 
-int recovery_create(device_pipeline *pl, recovery *rc) {
+int recovery_create(device_pipeline *pl, recovery *rc, const local_stage *ls) {
   const hdg_sizes *sz = &pl->disc->ref.sz;
   size_t npost = sz->np1 - 1;
   /* packed Cholesky factor and right-hand sides (one per component) */
@@ -161,13 +161,13 @@ int recovery_create(device_pipeline *pl, recovery *rc) {
       pl->ctx, ne * ((rc->vector ? ELAS_ERR_VALUES : ERR_VALUES) + CHECK_VALUES(nc)) * 8,
       "element errors", &rc->err));
   /* One chunk of the local stage at a time is postprocessed. */
-  size_t chunk = (size_t)pl->local.chunk;
+  size_t chunk = (size_t)ls->chunk;
   HDGCL_TRY(hdgcl_buffer_create(pl->ctx, rc->scratch_global && !rc->post_grid ? chunk * work * 8 : 8,
                                 "postprocessing scratch", &rc->scratch));
   return HDGCL_SUCCESS;
 }
 
-int recovery_use_cholesky(device_pipeline *pl, recovery *rc, bool *switched) {
+int recovery_use_cholesky(device_pipeline *pl, recovery *rc, const local_stage *ls, bool *switched) {
   *switched = false;
   if (!rc->post_grid) return HDGCL_SUCCESS;
   const hdg_sizes *sz = &pl->disc->ref.sz;
@@ -180,7 +180,7 @@ int recovery_use_cholesky(device_pipeline *pl, recovery *rc, bool *switched) {
   HDGCL_TRY(hdgcl_kernel_create(program, "postprocess", &kernel));
   if (rc->scratch_global) {
     hdgcl_buffer_release(pl->ctx, &rc->scratch);
-    int status = hdgcl_buffer_create(pl->ctx, (size_t)pl->local.chunk * work * 8,
+    int status = hdgcl_buffer_create(pl->ctx, (size_t)ls->chunk * work * 8,
                                      "postprocessing scratch", &rc->scratch);
     if (status != HDGCL_SUCCESS) {
       clReleaseKernel(kernel);

@@ -95,7 +95,7 @@ typedef struct hdgcl_mesh {
    * trilinear on quads / hexes) and elem_nodes is NULL.  geometry_order 2 or
    * 3: the element is the Lagrange map of that order through
    * nodes_per_element nodes in Gmsh's node ordering (tri 6 | 10, quad 9 | 16,
-   * tet 10 | 20, hex 27; the first verts_per_element nodes are the vertices),
+   * tet 10 | 20, hex 27 | 64; the first verts_per_element nodes are the vertices),
    * stored per element (a node shared by two elements is stored twice, with
    * the same coordinates, so shared faces are curved the same from both
    * sides): elem_nodes[num_elements][nodes_per_element][dim].  Gmsh's
@@ -144,7 +144,7 @@ int hdgcl_mesh_distort(hdgcl_mesh *mesh, double amplitude);
  *   cube:N[xMxL]    unit cube, tetrahedra       hex:N[xMxL]  unit cube, hexahedra
  *   annulus:N       1 <= r <= 2, triangles      annulus-quad:N  the same, quads
  *                   (hdgcl_mesh_create_annulus; ,order=1|2|3 the geometry order)
- *   shell:N         1 <= r <= 2, hexahedra (hdgcl_mesh_create_shell; ,order=1|2)
+ *   shell:N         1 <= r <= 2, hexahedra (hdgcl_mesh_create_shell; ,order=1|2|3)
  * followed by optional ",key=value" modifiers: diag=right|left|alt (triangles),
  * distort=A (hdgcl_mesh_distort), perturb=A, seed=S, size=L[xH[xW]] (the box),
  * split=A:V (element tags 1 where the centroid's coordinate A = x, y or z is
@@ -200,12 +200,17 @@ int hdgcl_mesh_write_gmsh_binary(const hdgcl_mesh *mesh, const char *path);
  * circles).  Spec: annulus:N (triangles), annulus-quad:N, with ,order=2|3. */
 int hdgcl_mesh_create_annulus(hdgcl_element_type type, int n, int geometry_order,
                               hdgcl_mesh **mesh);
+/* The same annulus curved at its boundary only (spec ,curve=boundary): the
+ * nodes on the circles as above, every other node where the element's
+ * vertex map puts it, so the elements away from the circles are straight. */
+int hdgcl_mesh_create_annulus_boundary(hdgcl_element_type type, int n, int geometry_order,
+                                       hdgcl_mesh **mesh);
 
 /* Spherical shell 1 <= r <= 2 (boundary tags 1 'inner', 2 'outer'):
  * hexahedra of a cubed sphere, n x n on each of the cube's six faces and n
- * layers across (6 n^3), with geometry of order 1 (straight) or 2 (nodes on
+ * layers across (6 n^3), with geometry of order 1 (straight), 2 or 3 (nodes on
  * the equiangular cubed sphere's map, boundary nodes on the spheres).
- * Spec: shell:N with ,order=1|2. */
+ * Spec: shell:N with ,order=1|2|3. */
 int hdgcl_mesh_create_shell(int n, int geometry_order, hdgcl_mesh **mesh);
 
 /* Nodes of the geometry of order `order` of an element type: their count
@@ -223,6 +228,18 @@ void hdgcl_geometry_functions(hdgcl_element_type type, int order, const double *
 /* Physical point x[dim] and Jacobian jac[dim][dim] (d x_k / d xi_l) of element
  * e at reference point xi, at any geometry order; returns det(jac). */
 double hdgcl_mesh_map(const hdgcl_mesh *mesh, int32_t e, const double *xi, double *x, double *jac);
+
+/* Element batches (meshgen/batches.c, docs/geometry.md): element e of a
+ * curved mesh is straight when every geometry node lies where its vertex map
+ * puts it (to 1e-10 of its size; always true at geometry order 1).
+ * hdgcl_mesh_sort_straight_first renumbers the elements of a curved mesh,
+ * straight ones first (stable; the topology follows), which the spec reader
+ * and the Gmsh reader do, so that hdgcl_mesh_straight_prefix (the leading
+ * straight elements) is hdgcl_mesh_count_straight. */
+int hdgcl_mesh_element_straight(const hdgcl_mesh *mesh, int32_t e);
+int32_t hdgcl_mesh_count_straight(const hdgcl_mesh *mesh);
+int32_t hdgcl_mesh_straight_prefix(const hdgcl_mesh *mesh);
+int hdgcl_mesh_sort_straight_first(hdgcl_mesh *mesh);
 
 /* Builds the face topology from elem_verts (sort faces by canonical key,
  * reduce by key, number interior faces first).  Called by every creator. */

@@ -197,6 +197,11 @@ typedef struct hdgcl_result {
   const double *newton_history;
   const int *newton_iterations;
   double newton_rtol;
+  /* Element batches of a curved mesh on a device (docs/geometry.md): the
+   * elements run on the vertex map (straight-sided, the affine path on
+   * simplices) and on the curved mapped path; both 0 for a straight-sided
+   * mesh and on the reference path. */
+  int64_t straight_elements, curved_elements;
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
