@@ -88,19 +88,20 @@ expect_error "bad solver" "--solver bicg" solve --solver bicg --json "$dir/x.jso
 # prints the levels and the difference, and fails the solve above 1e-10.
 # Builds without hypre refuse --pmg-coarse-solve amg (checked instead).
 if "$cli" solve --mesh square:2 --order 1 --precond pmg --pmg-coarse-solve amg --quiet 2>/dev/null; then
-  for args in "--mesh square:32 --order 3" "--mesh cube:3 --order 2" "--mesh hex:3 --order 2" \
-      "--problem elasticity --mesh square:6 --order 2" \
-      "--problem convection-diffusion --mesh square:12 --order 2" \
-      "--mesh quad:12 --order 3 --pmg-coarse 1"; do
-    HDGCL_AMG_VERIFY=1 "$cli" solve $args --precond pmg --rtol 1e-10 --json "$dir/amg.json" \
+  # HDGCL_AMG_COARSE=8: several levels on these small meshes.
+  for args in "--mesh square:8 --order 2" "--mesh cube:2 --order 2" "--mesh hex:2 --order 2" \
+      "--problem elasticity --mesh square:4 --order 2" \
+      "--problem convection-diffusion --mesh square:6 --order 2" \
+      "--mesh quad:6 --order 3 --pmg-coarse 1"; do
+    HDGCL_AMG_COARSE=8 HDGCL_AMG_VERIFY=1 "$cli" solve $args --precond pmg --rtol 1e-10 --json "$dir/amg.json" \
       > "$dir/out" 2> "$dir/err" \
       && grep -q "V-cycle against hypre's" "$dir/err" \
       && python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert 0<d['iterations']<=30, d['iterations']" "$dir/amg.json" \
       && ok "device AMG = hypre's cycle: $args ($(sed 's/.*: //' "$dir/err"))" \
       || { bad "device AMG: $args"; cat "$dir/err"; }
   done
-  HDGCL_AMG_VERIFY=1 "$cli" solve --mesh square:32 --order 3 --precond pmg --quiet 2> "$dir/err" \
-    && grep -q "device AMG: [3-9] levels" "$dir/err" && ok "device AMG: several levels on square:32" \
+  HDGCL_AMG_VERIFY=1 "$cli" solve --mesh square:24 --order 1 --precond pmg --quiet 2> "$dir/err" \
+    && grep -q "device AMG: [3-9] levels" "$dir/err" && ok "device AMG: several levels on square:24" \
     || { bad "device AMG levels"; cat "$dir/err"; }
   # amg-host keeps hypre's hybrid Gauss-Seidel cycle on the host.
   "$cli" solve --mesh square:8 --order 2 --precond pmg --pmg-coarse-solve amg-host --rtol 1e-10 \

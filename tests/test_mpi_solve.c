@@ -7,6 +7,7 @@
  * single element works; more ranks than elements is a clear error. */
 #include <mpi.h>
 
+#include "core/not_our_leaks.h"
 #include "hdg_test.h"
 #include "hdgcl/mpi.h"
 
@@ -93,7 +94,9 @@ static void compare(hdgcl_context ctx, const char *spec, const char *order, cons
 }
 
 int main(int argc, char **argv) {
+  NOT_OUR_LEAKS_BEGIN(); /* Open MPI's own (core/not_our_leaks.h) */
   MPI_Init(&argc, &argv);
+  NOT_OUR_LEAKS_END();
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   hdgcl_context ctx = test_device();
@@ -122,7 +125,9 @@ int main(int argc, char **argv) {
   hdgcl_context_destroy(&ctx);
   int failures = 0;
   MPI_Allreduce(&check_failures, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  NOT_OUR_LEAKS_BEGIN();
   MPI_Finalize();
+  NOT_OUR_LEAKS_END();
   if (rank == 0 && failures) fprintf(stderr, "%d checks failed\n", failures);
   return failures ? 1 : 0;
 }

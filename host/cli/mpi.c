@@ -9,6 +9,8 @@
 #ifdef HDGCL_WITH_MPI
 #include <mpi.h>
 
+#include "core/not_our_leaks.h"
+
 static bool active;
 
 /* Started by a launcher as one of several processes (Open MPI's mpirun sets
@@ -27,8 +29,11 @@ int cli_mpi_init(int *argc, char ***argv) {
   if (!launched()) return HDGCL_SUCCESS;
   int flag = 0;
   MPI_Initialized(&flag);
-  if (!flag && MPI_Init(argc, argv) != MPI_SUCCESS)
-    return hdgcl_error(HDGCL_ERROR_INTERNAL, "MPI_Init failed");
+  int rc = MPI_SUCCESS;
+  NOT_OUR_LEAKS_BEGIN();
+  if (!flag) rc = MPI_Init(argc, argv);
+  NOT_OUR_LEAKS_END();
+  if (rc != MPI_SUCCESS) return hdgcl_error(HDGCL_ERROR_INTERNAL, "MPI_Init failed");
   active = true;
   return HDGCL_SUCCESS;
 }
@@ -92,7 +97,9 @@ void cli_mpi_finalize(void) {
   int done = 0;
   if (!active) return;
   MPI_Finalized(&done);
+  NOT_OUR_LEAKS_BEGIN();
   if (!done) MPI_Finalize();
+  NOT_OUR_LEAKS_END();
 }
 
 #else

@@ -51,18 +51,8 @@
 #include <HYPRE.h>
 #include <HYPRE_parcsr_ls.h>
 #include <mpi.h>
-#ifdef __SANITIZE_ADDRESS__
-/* Open MPI keeps (or loses, in plugins it unloads before the leak check, so
- * that no stack names them) allocations made by MPI_Init and MPI_Finalize.
- * They are not ours: LeakSanitizer ignores what is allocated between
- * __lsan_disable and __lsan_enable, and everything else stays checked. */
-#include <sanitizer/lsan_interface.h>
-#define NOT_OUR_LEAKS_BEGIN() __lsan_disable()
-#define NOT_OUR_LEAKS_END() __lsan_enable()
-#else
-#define NOT_OUR_LEAKS_BEGIN() ((void)0)
-#define NOT_OUR_LEAKS_END() ((void)0)
-#endif
+
+#include "core/not_our_leaks.h"
 #endif
 
 #define PMG_MAX_LEVELS 8
