@@ -24,6 +24,7 @@ const char *const hdgcl_solver_options[] = {
     "mu",        "lambda",      "weight",     "contrast", "material",
     "scheme",    "time-step",   "final-time", /* transient problems (drivers/time_stepping.h) */
     "newton",    "newton-rtol", "newton-max", "newton-forcing", "kappa-u2", "nu", /* drivers/newton.h */
+    "ptc",       "ptc-dt0",     "ptc-dt-max", "newton-start",
     /* a user's own problem (host/problem/user_problem.h, docs/problems.md) */
     HDG_USER_PROBLEM_OPTION_NAMES, NULL};
 
@@ -78,17 +79,40 @@ static int read_time_options(hdgcl_solver s, hdgcl_options opts) {
   return HDGCL_SUCCESS;
 }
 
+/* Pseudo-transient continuation (docs/nonlinear.md section 10): a steady
+ * problem solved by Newton's method; its options refused elsewhere. */
+static int read_ptc_options(hdgcl_solver s, hdgcl_options opts) {
+  static const char *const names[] = {"ptc-dt0", "ptc-dt-max"};
+  HDGCL_TRY(hdgcl_options_get_bool(opts, "ptc", false, &s->ptc));
+  if (s->ptc && (!s->newton || s->disc.problem->transient))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--ptc true: problem %s is %s; pseudo-transient continuation takes a steady "
+                       "problem solved by Newton's method (docs/nonlinear.md)",
+                       s->disc.problem->info.name, s->newton ? "transient" : "linear (--newton false)");
+  for (int i = 0; i < 2 && !s->ptc; i++)
+    if (opts && hdgcl_options_has(opts, names[i]))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--%s: an option of --ptc true", names[i]);
+  HDGCL_TRY(hdgcl_options_get_real(opts, "ptc-dt0", 0.1, -HUGE_VAL, HUGE_VAL, &s->ptc_dt0));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "ptc-dt-max", 1e12, -HUGE_VAL, HUGE_VAL, &s->ptc_dt_max));
+  if (!(s->ptc_dt0 > 0) || !isfinite(s->ptc_dt0))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--ptc-dt0 %g: must be a finite number > 0", s->ptc_dt0);
+  if (!(s->ptc_dt_max >= s->ptc_dt0) || !isfinite(s->ptc_dt_max))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--ptc-dt-max %g: must be a finite number >= --ptc-dt0 %g",
+                       s->ptc_dt_max, s->ptc_dt0);
+  return HDGCL_SUCCESS;
+}
+
 /* Newton's method (docs/nonlinear.md): on for a nonlinear problem, or asked
  * for a linear one (--newton true); its options refused elsewhere. */
 static int read_newton_options(hdgcl_solver s, hdgcl_options opts) {
-  static const char *const names[] = {"newton-rtol", "newton-max", "newton-forcing"};
+  static const char *const names[] = {"newton-rtol", "newton-max", "newton-forcing", "newton-start"};
   bool nonlinear = s->disc.problem->nonlinear;
   HDGCL_TRY(hdgcl_options_get_bool(opts, "newton", nonlinear, &s->newton));
   if (nonlinear && !s->newton)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "--newton false: problem %s is nonlinear, it needs Newton's method",
                        s->disc.problem->info.name);
-  for (int i = 0; i < 3 && !s->newton; i++)
+  for (int i = 0; i < 4 && !s->newton; i++)
     if (opts && hdgcl_options_has(opts, names[i]))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "--%s: problem %s is linear (Newton's method needs a nonlinear problem "
@@ -101,7 +125,15 @@ static int read_newton_options(hdgcl_solver s, hdgcl_options opts) {
   HDGCL_TRY(hdgcl_options_get_int(opts, "newton-max", 25, 1, 10000, &s->newton_max));
   HDGCL_TRY(hdgcl_options_get_choice(opts, "newton-forcing", newton_forcing_names,
                                      NEWTON_FORCING_EW, &s->newton_forcing));
-  return HDGCL_SUCCESS;
+  static const char *const start_names[] = {"zero", "exact", NULL};
+  int start;
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "newton-start", start_names, 0, &start));
+  if (start && (s->disc.problem->transient || (s->disc.user && !s->disc.user->has_exact)))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--newton-start exact: problem %s has no steady exact solution",
+                       s->disc.problem->info.name);
+  s->newton_start_exact = start == 1;
+  return read_ptc_options(s, opts);
 }
 
 static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order) {
@@ -259,7 +291,8 @@ static int solver_init(hdgcl_solver s, int order) {
   size_t nc = (size_t)sz->ncomp;
   size_t ne = (size_t)mesh->num_elements, rows = (size_t)s->disc.num.num_unknown_faces;
   HDGCL_TRY(hdg_solution_create(&s->disc, &s->sol));
-  if (s->disc.problem->transient) /* a stage's element load (before the operator: it compiles for it) */
+  /* a stage's element load, or the pseudo-time term's (N18) (before the operator: it compiles for it) */
+  if (s->disc.problem->transient || s->ptc)
     HDGCL_TRY(hdgcl_calloc(ne * sz->np, sizeof(double), "element load", &s->disc.element_load));
   s->sol.on_residual = progress_iterations; /* a progress line, where the context has one */
   s->sol.on_residual_owner = s;
@@ -285,6 +318,7 @@ static int solver_init(hdgcl_solver s, int order) {
   r->trace_dofs = (int64_t)rows * sz->nfb;
   r->l2_p = r->norm_p = s->disc.problem->vector ? 0.0 : NAN;
   r->tip_deflection = r->beam_deflection = NAN;
+  r->ptc_dt_first = r->ptc_dt_last = NAN;
   r->ustar_check = NAN;
   r->mu_min = s->disc.mu_min;
   r->mu_max = s->disc.mu_max;

@@ -197,6 +197,12 @@ typedef struct hdgcl_result {
   const double *newton_history;
   const int *newton_iterations;
   double newton_rtol;
+  /* Pseudo-transient continuation (--ptc true; docs/nonlinear.md section 10):
+   * ptc_steps of the newton_steps carried the pseudo-time term (N18), with
+   * the pseudo time steps ptc_dt_first and, at the last of them, ptc_dt_last.
+   * 0 and NaN without it. */
+  int ptc_steps;
+  double ptc_dt_first, ptc_dt_last;
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
