@@ -74,7 +74,7 @@ static int backend_residual(newton_backend *b, double *norm) {
   return b->dev ? local_newton_residual(b->dev, norm) : reference_newton_residual(b->rn, norm);
 }
 
-/* Pseudo-transient continuation (N18): the reaction c0 + 1/dt and the element
+/* Pseudo-transient continuation (N17): the reaction c0 + 1/dt and the element
  * load u_k / dt at the state u_k, so that the residual of (N2) at u_k is the
  * steady one and a Newton step solves R(u) + (1/dt) M (u - u_k) = 0 for u;
  * dt = 0: no pseudo-time term (the steady problem again). */
@@ -108,7 +108,7 @@ int newton_run(hdgcl_solver s, bool from_solution) {
   res->ptc_dt_first = res->ptc_dt_last = NAN;
   newton_backend b = {.s = s, .set = solver_krylov_settings(s)};
   b.set.solver = SOLVER_GMRES; /* the Jacobian is not symmetric (N6) */
-  double *c0 = NULL, dt = s->ptc ? s->ptc_dt0 : 0.0; /* the pseudo time step (N19) */
+  double *c0 = NULL, dt = s->ptc ? s->ptc_dt0 : 0.0; /* the pseudo time step (N18) */
   size_t ne = (size_t)disc->mesh->num_elements;
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(n + 1, sizeof(double), "Newton update", &b.dx), done);
@@ -169,7 +169,7 @@ int newton_run(hdgcl_solver s, bool from_solution) {
                            r, k + 1, LS_HALVINGS);
       goto done;
     }
-    if (dt > 0) { /* (N19): the steady residual at the new state, then SER */
+    if (dt > 0) { /* (N18): the steady residual at the new state, then SER */
       res->ptc_steps = k + 1;
       res->ptc_dt_last = dt;
       HDGCL_TRY_GOTO(status, ptc_shift(&b, c0, 0.0), done);

@@ -291,7 +291,7 @@ static int solver_init(hdgcl_solver s, int order) {
   size_t nc = (size_t)sz->ncomp;
   size_t ne = (size_t)mesh->num_elements, rows = (size_t)s->disc.num.num_unknown_faces;
   HDGCL_TRY(hdg_solution_create(&s->disc, &s->sol));
-  /* a stage's element load, or the pseudo-time term's (N18) (before the operator: it compiles for it) */
+  /* a stage's element load, or the pseudo-time term's (N17) (before the operator: it compiles for it) */
   if (s->disc.problem->transient || s->ptc)
     HDGCL_TRY(hdgcl_calloc(ne * sz->np, sizeof(double), "element load", &s->disc.element_load));
   s->sol.on_residual = progress_iterations; /* a progress line, where the context has one */

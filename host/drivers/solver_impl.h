@@ -53,7 +53,7 @@ struct hdgcl_solver_s {
   double newton_rtol;
   int newton_max, newton_forcing;
   /* Pseudo-transient continuation (--ptc, docs/nonlinear.md section 10): on,
-   * the first pseudo time step and the cap of its growth (N19). */
+   * the first pseudo time step and the cap of its growth (N18). */
   bool ptc;
   double ptc_dt0, ptc_dt_max;
   /* --newton-start exact: Newton's first u the L2 projection of the exact

@@ -17,7 +17,7 @@ int local_newton_create(device_pipeline *pl, local_newton **out);
 void local_newton_destroy(local_newton **ln);
 
 /* Uploads the discretisation's reaction c and element load again (they
- * change between pseudo time steps, docs/nonlinear.md (N18)); the element
+ * change between pseudo time steps, docs/nonlinear.md (N17)); the element
  * load must exist (the pipeline compiled with it). */
 int local_newton_upload_shift(local_newton *ln);
 

@@ -198,7 +198,7 @@ typedef struct hdgcl_result {
   const int *newton_iterations;
   double newton_rtol;
   /* Pseudo-transient continuation (--ptc true; docs/nonlinear.md section 10):
-   * ptc_steps of the newton_steps carried the pseudo-time term (N18), with
+   * ptc_steps of the newton_steps carried the pseudo-time term (N17), with
    * the pseudo time steps ptc_dt_first and, at the last of them, ptc_dt_last.
    * 0 and NaN without it. */
   int ptc_steps;
