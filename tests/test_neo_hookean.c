@@ -19,6 +19,7 @@
 #include "fem/neo_hookean.h"
 #include "hdg_test.h"
 #include "reference/reference_neo_hookean.h"
+#include "reference/reference_neo_hookean_solve.h"
 
 static double frand(unsigned *seed) {
   *seed = *seed * 1103515245u + 12345u;
@@ -145,6 +146,145 @@ static void check_element(hdgcl_context ref, const char *mesh, const char *order
   hdgcl_mesh_destroy(&m);
 }
 
+/* A Newton solve of the manufactured problem u = alpha u_E on mesh at order p. */
+typedef struct nh_run {
+  hdgcl_mesh *mesh;
+  hdgcl_solver s;
+  neo_hookean_report rep;
+  int status;
+} nh_run;
+
+static nh_run nh_solve(hdgcl_context ref, const char *mesh, const char *order, double alpha,
+                       int load_steps) {
+  nh_run r = {0};
+  hdgcl_options opts = NULL;
+  CHECK_OK(hdgcl_mesh_create_from_spec(mesh, &r.mesh));
+  CHECK_OK(hdgcl_options_create(&opts));
+  CHECK_OK(hdgcl_options_set(opts, "problem", "elasticity"));
+  CHECK_OK(hdgcl_options_set(opts, "order", order));
+  CHECK_OK(hdgcl_solver_create(ref, r.mesh, opts, &r.s));
+  hdgcl_options_destroy(&opts);
+  if (!r.s) {
+    r.status = HDGCL_ERROR_ARGUMENT;
+    return r;
+  }
+  solver_settings set = solver_krylov_settings(r.s);
+  set.rtol = 1e-13;
+  neo_hookean_settings ns = {.mu = 1.0, .lambda = 1.0, .alpha = alpha, .load_steps = load_steps,
+                             .newton_max = 20, .newton_rtol = 1e-11};
+  r.status = reference_neo_hookean_solve(&r.s->disc, &set, &r.s->sol, &ns, &r.rep);
+  if (r.status) printf("%s p=%s alpha %g: %s\n", mesh, order, alpha, hdgcl_last_error());
+  return r;
+}
+
+static void nh_destroy(nh_run *r) {
+  hdgcl_solver_destroy(&r->s);
+  hdgcl_mesh_destroy(&r->mesh);
+}
+
+/* The body force (N23) uses the exact u's second derivatives in closed form:
+ * against central differences of its gradient (problem_elasticity_u). */
+static void check_exact(void) {
+  for (int d = 2; d <= 3; d++) {
+    double x[3] = {0.31, 0.47, 0.73}, u[3], g[9], f[3], err = 0.0;
+    /* with lambda = mu = 1 and alpha -> 0, f -> -div(grad u + grad u^T + div u I) */
+    double alpha = 1e-7, eps = 1e-5, gp[9], gm[9], up[3], fdum[3];
+    neo_hookean_exact(d, 1.0, 1.0, alpha, x, u, g, f);
+    double flin[3] = {0, 0, 0};
+    for (int l = 0; l < d; l++) { /* d_l of grad u by differences */
+      double xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]};
+      xp[l] += eps;
+      xm[l] -= eps;
+      neo_hookean_exact(d, 1.0, 1.0, alpha, xp, up, gp, fdum);
+      neo_hookean_exact(d, 1.0, 1.0, alpha, xm, up, gm, fdum);
+      for (int i = 0; i < d; i++) {
+        double dl_gil = (gp[i * d + l] - gm[i * d + l]) / (2 * eps); /* d_l d_l u_i */
+        double dl_gli = (gp[l * d + i] - gm[l * d + i]) / (2 * eps); /* d_i d_l u_l */
+        flin[i] -= dl_gil + 2.0 * dl_gli; /* mu lap u + (mu + lambda) grad div u */
+      }
+    }
+    for (int i = 0; i < d; i++) err = fmax(err, fabs(f[i] - flin[i]) / (alpha * 10.0));
+    printf("%dD: f (N23) at small alpha vs -div sigma by differences: %.2e (relative)\n", d, err);
+    CHECK_MSG(err < 1e-4, "%dD body force %g", d, err);
+  }
+}
+
+static void check_solve(hdgcl_context ref) {
+  /* quadratic convergence and rates, 2D plane strain, alpha = 1 (|grad u| up to 0.08) */
+  static const struct {
+    const char *coarse, *fine, *order;
+    int p;
+  } cases[] = {{"square:4", "square:8", "1", 1}, {"square:4", "square:8", "2", 2}, {"cube:2", "cube:4", "1", 1}};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+    nh_run a = nh_solve(ref, cases[c].coarse, cases[c].order, 1.0, 1);
+    nh_run b = nh_solve(ref, cases[c].fine, cases[c].order, 1.0, 1);
+    CHECK_OK(a.status);
+    CHECK_OK(b.status);
+    if (!a.status && !b.status) {
+      const neo_hookean_report *r = &b.rep;
+      printf("%s p=%s: %d Newton steps, %d GMRES iterations, ||R||:", cases[c].fine, cases[c].order,
+             r->newton_steps, r->iterations);
+      for (int i = 0; i < r->history_length; i++) printf(" %.3e", r->history[i]);
+      double ru = log2(a.rep.l2_u / b.rep.l2_u), rh = log2(a.rep.l2_h / b.rep.l2_h);
+      printf("\n  L2(u) %.3e -> %.3e (rate %.2f), L2(H) %.3e -> %.3e (rate %.2f)\n", a.rep.l2_u,
+             b.rep.l2_u, ru, a.rep.l2_h, b.rep.l2_h, rh);
+      int n = r->history_length - 1;
+      if (n >= 3) {
+        double order = log(r->history[n - 1] / r->history[n - 2]) / log(r->history[n - 2] / r->history[n - 3]);
+        printf("  observed order at the step before the last: %.2f\n", order);
+        CHECK_MSG(order > 1.6, "Newton order %.2f", order);
+      }
+      bool coarse3d = cases[c].coarse[0] == 'c';
+      CHECK_MSG(ru > cases[c].p + 1 - (coarse3d ? 0.6 : 0.2), "rate u %.2f", ru);
+      CHECK_MSG(rh > cases[c].p + 1 - (coarse3d ? 0.8 : 0.3), "rate H %.2f", rh);
+    }
+    nh_destroy(&a);
+    nh_destroy(&b);
+  }
+}
+
+/* At small load the Neo-Hookean solve is today's linear `elasticity` solve
+ * (the pseudo-stress (N24) linearised is (E2)'s mu H - p I): u_h / alpha, H_h /
+ * alpha and the trace / alpha against it, the difference O(alpha). */
+static void check_linear_limit(hdgcl_context ref) {
+  solved lin = solve_with(ref, "square:4", "problem", "elasticity", "order", "2", "rtol", "1e-13", NULL);
+  CHECK_OK(lin.status);
+  if (lin.status) return;
+  const double *lu, *lq, *ls, *lt;
+  CHECK_OK(hdgcl_solver_solution(lin.solver, &lu, &lq, &ls, &lt));
+  double dprev = 0.0;
+  static const double alphas[] = {1e-2, 1e-4};
+  for (int i = 0; i < 2; i++) {
+    nh_run r = nh_solve(ref, "square:4", "2", alphas[i], 1);
+    CHECK_OK(r.status);
+    if (!r.status) {
+      const hdg_sizes *sz = &r.s->disc.ref.sz;
+      size_t ne = (size_t)r.mesh->num_elements, nu = ne * 2 * sz->np, nh = 2 * nu;
+      size_t nt = (size_t)r.mesh->num_faces * sz->nfb;
+      double *v = NULL;
+      CHECK_OK(hdgcl_calloc(nh, sizeof(double), "scaled", &v));
+      double d = 0.0;
+      for (size_t k = 0; k < nu; k++) v[k] = r.s->sol.u[k] / alphas[i];
+      d = fmax(d, relative_difference(v, lu, nu));
+      for (size_t k = 0; k < nh; k++) v[k] = r.s->sol.q[k] / alphas[i];
+      d = fmax(d, relative_difference(v, lq, nh));
+      double *w = NULL;
+      CHECK_OK(hdgcl_calloc(nt, sizeof(double), "scaled trace", &w));
+      for (size_t k = 0; k < nt; k++) w[k] = r.s->sol.trace[k] / alphas[i];
+      d = fmax(d, relative_difference(w, lt, nt));
+      printf("square:4 p=2, u = %g u_E: %d Newton steps; u, H, trace / alpha vs the linear "
+             "elasticity solve: %.2e\n", alphas[i], r.rep.newton_steps, d);
+      CHECK_MSG(d < 1e-2 * alphas[i], "alpha %g: %g from the linear solve", alphas[i], d);
+      if (i == 1) CHECK_MSG(dprev / d > 30, "difference not O(alpha): %g, %g", dprev, d);
+      dprev = d;
+      free(v);
+      free(w);
+    }
+    nh_destroy(&r);
+  }
+  solved_destroy(&lin);
+}
+
 int main(void) {
   check_tangent(2);
   check_tangent(3);
@@ -152,6 +292,9 @@ int main(void) {
   CHECK_OK(hdgcl_context_create("ref", NULL, &ref));
   check_element(ref, "square:2", "2");
   check_element(ref, "cube:1", "1");
+  check_exact();
+  check_solve(ref);
+  check_linear_limit(ref);
   hdgcl_context_destroy(&ref);
   CHECK_DONE();
 }

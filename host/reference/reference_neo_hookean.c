@@ -17,15 +17,30 @@ int reference_neo_hookean_size(const hdg_discretisation *disc) {
   return d * d * sz->np + d * sz->np + d * sz->nfaces * sz->nf;
 }
 
-/* P and A at one point of element e, J <= 0 refused (N19)-(N20). */
+/* The stress of (N21) and its derivative at one point of element e, J <= 0
+ * refused: the pseudo-stress P~ = P(I + H) - mu (H^T - tr(H) I) of (N24),
+ * whose divergence is that of P (div(grad u^T - (div u) I) = 0), and
+ * A~ = A - mu (d_il d_jk - d_ij d_kl), (N19)-(N20). */
 static int stress_at(const hdg_discretisation *disc, int32_t e, double mu, double lambda,
                      const double *hq, double *p, double *a) {
   double jdet;
-  if (neo_hookean_stress(disc->ref.sz.dim, mu, lambda, hq, p, a, &jdet))
+  int d = disc->ref.sz.dim;
+  if (neo_hookean_stress(d, mu, lambda, hq, p, a, &jdet))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "element %d: J = det(I + grad u_h) = %g <= 0 at a quadrature point; the "
                        "Neo-Hookean stress needs J > 0 (reduce the load step, docs/nonlinear.md)",
                        (int)e, jdet);
+  double tr = 0.0;
+  for (int i = 0; i < d; i++) tr += hq[i * d + i];
+  for (int i = 0; i < d; i++)
+    for (int j = 0; j < d; j++) p[i * d + j] -= mu * (hq[j * d + i] - (i == j ? tr : 0.0));
+  if (a)
+    for (int i = 0; i < d; i++)
+      for (int j = 0; j < d; j++) {
+        a[((i * d + j) * d + j) * d + i] -= mu;
+        if (i == j)
+          for (int k = 0; k < d; k++) a[((i * d + j) * d + k) * d + k] += mu;
+      }
   return HDGCL_SUCCESS;
 }
 
