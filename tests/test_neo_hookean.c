@@ -285,6 +285,40 @@ static void check_linear_limit(hdgcl_context ref) {
   solved_destroy(&lin);
 }
 
+/* The problem through the API (hdgcl solve --problem neo-hookean): the
+ * internal solve's errors; load steps; refusals. */
+static void check_problem(hdgcl_context ref) {
+  solved a = solve_with(ref, "square:8", "problem", "neo-hookean", "order", "2", NULL);
+  CHECK_OK(a.status);
+  if (!a.status) {
+    printf("neo-hookean square:8 p=2: %d Newton steps, L2(u) %.4e, L2(H) %.4e\n",
+           a.result->newton_steps, a.result->l2_u, a.result->l2_q);
+    CHECK_MSG(fabs(a.result->l2_u - 8.099e-5) < 1e-8 && fabs(a.result->l2_q - 1.210e-4) < 1e-7,
+              "L2(u) %g, L2(H) %g", a.result->l2_u, a.result->l2_q);
+  }
+  solved_destroy(&a);
+  /* alpha = 10 (|grad u| up to about 0.8): one load step fails, four converge */
+  solved b = solve_with(ref, "square:4", "problem", "neo-hookean", "order", "2", "load-scale", "10", NULL);
+  printf("load-scale 10 in one step: %s\n", hdgcl_status_name(b.status));
+  CHECK(b.status == HDGCL_ERROR_CONVERGENCE);
+  solved_destroy(&b);
+  solved c = solve_with(ref, "square:4", "problem", "neo-hookean", "order", "2", "load-scale", "10",
+                        "load-steps", "4", NULL);
+  CHECK_OK(c.status);
+  if (!c.status) {
+    printf("load-scale 10 in 4 load steps: %d Newton steps (last step %d), L2(u) %.3e\n",
+           c.result->newton_steps_all, c.result->newton_steps, c.result->l2_u);
+    CHECK(c.result->newton_steps_all > c.result->newton_steps);
+    CHECK(c.result->newton_history[c.result->newton_steps] <= 1e-8 * c.result->newton_history[0]);
+  }
+  solved_destroy(&c);
+  check_rejected(ref, "--load-steps: an option of --problem neo-hookean", "problem", "elasticity",
+                 "load-steps", "2", NULL);
+  check_rejected(ref, "--load-scale nan", "problem", "neo-hookean", "load-scale", "nan", NULL);
+  check_rejected(ref, "load-steps", "problem", "neo-hookean", "load-steps", "0", NULL);
+  check_rejected(ref, "not implemented", "problem", "neo-hookean", "ptc", "true", NULL);
+}
+
 int main(void) {
   check_tangent(2);
   check_tangent(3);
@@ -295,6 +329,7 @@ int main(void) {
   check_exact();
   check_solve(ref);
   check_linear_limit(ref);
+  check_problem(ref);
   hdgcl_context_destroy(&ref);
   CHECK_DONE();
 }

@@ -59,6 +59,9 @@ struct hdgcl_solver_s {
   /* --newton-start exact: Newton's first u the L2 projection of the exact
    * solution (q = 0, the trace (N8)) in place of 0. */
   bool newton_start_exact;
+  /* neo-hookean (docs/nonlinear.md section 11): --load-steps, --load-scale. */
+  int load_steps;
+  double load_scale;
   double *newton_history;
   int *newton_iterations;
 

@@ -285,7 +285,10 @@ int reference_neo_hookean_solve(const hdg_discretisation *disc, const solver_set
       update(&w);
       HDGCL_TRY_GOTO(status, linearise(&w, alpha, &r), done);
       rep->newton_steps++;
-      if (rep->history_length < NEO_HOOKEAN_HISTORY) rep->history[rep->history_length++] = r;
+      if (rep->history_length < NEO_HOOKEAN_HISTORY) {
+        rep->iterations_per_step[rep->history_length] = sol->iterations;
+        rep->history[rep->history_length++] = r;
+      }
     }
   }
   errors(&w, rep);

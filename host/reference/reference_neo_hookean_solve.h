@@ -28,6 +28,7 @@ typedef struct neo_hookean_report {
   int history_length;                    /* entries of history: ||R|| (N4) before each step */
   double history[NEO_HOOKEAN_HISTORY];   /* ... and after the last, per load step in sequence */
   int step_start[NEO_HOOKEAN_HISTORY];   /* load step l's first history entry */
+  int iterations_per_step[NEO_HOOKEAN_HISTORY]; /* GMRES iterations of the step ending at entry i */
   double l2_u, l2_h, norm_u, norm_h;     /* ||u - u_h||, ||H - H_h||, ||u||, ||H|| */
 } neo_hookean_report;
 
