@@ -317,6 +317,11 @@ static void check_problem(hdgcl_context ref) {
   check_rejected(ref, "--load-scale nan", "problem", "neo-hookean", "load-scale", "nan", NULL);
   check_rejected(ref, "load-steps", "problem", "neo-hookean", "load-steps", "0", NULL);
   check_rejected(ref, "not implemented", "problem", "neo-hookean", "ptc", "true", NULL);
+  solved j = solve_with(ref, "square:4", "problem", "neo-hookean", "order", "2", "load-scale", "20", NULL);
+  CHECK(j.status == HDGCL_ERROR_ARGUMENT);
+  CHECK_MSG(strstr(hdgcl_last_error(), "has J <= 0 at") && !strchr(hdgcl_last_error(), '\n'),
+            "%s", hdgcl_last_error());
+  solved_destroy(&j);
 }
 
 int main(void) {

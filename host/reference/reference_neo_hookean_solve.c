@@ -31,8 +31,8 @@ static void elasticity_hessian(int d, const double *x, double *hess) {
   for (int i = 0; i < 27; i++) hess[i] = a * h[i];
 }
 
-void neo_hookean_exact(int dim, double mu, double lambda, double alpha, const double *x, double *u,
-                       double *grad, double *f) {
+int neo_hookean_exact(int dim, double mu, double lambda, double alpha, const double *x, double *u,
+                      double *grad, double *f) {
   problem_params pp;
   memset(&pp, 0, sizeof pp);
   pp.id = PROBLEM_ELASTICITY;
@@ -46,7 +46,7 @@ void neo_hookean_exact(int dim, double mu, double lambda, double alpha, const do
   /* (N23) f_i = -d_j P_ij(I + grad u) = -A_ijkl d_j d_l u_k */
   if (neo_hookean_stress(dim, mu, lambda, grad, pk, a, &jdet)) {
     for (int i = 0; i < dim; i++) f[i] = NAN;
-    return;
+    return -1;
   }
   for (int i = 0; i < dim; i++) {
     double s = 0.0;
@@ -56,6 +56,7 @@ void neo_hookean_exact(int dim, double mu, double lambda, double alpha, const do
           s += a[((i * dim + j) * dim + k) * dim + l] * hess[(k * dim + j) * dim + l];
     f[i] = -s;
   }
+  return 0;
 }
 
 typedef struct nh_work {
@@ -94,7 +95,11 @@ static int linearise(nh_work *w, double alpha, double *norm) {
     for (int k = 0; k < qv->n; k++) {
       double xq[3], jm[9], u[3], g[9], f[3];
       double wq = qv->weights[k] * hdg_map(mesh, e, qv->points + (size_t)k * d, xq, jm);
-      neo_hookean_exact(d, w->ns->mu, w->ns->lambda, alpha, xq, u, g, f);
+      if (neo_hookean_exact(d, w->ns->mu, w->ns->lambda, alpha, xq, u, g, f))
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "neo-hookean: the exact solution at load scale %g has J <= 0 at (%.3g, "
+                           "%.3g) in element %d; use a smaller --load-scale",
+                           alpha, xq[0], xq[1], (int)e);
       const double *phi = disc->ref.phi_load + (size_t)k * np;
       for (int c = 0; c < d; c++)
         for (int i = 0; i < np; i++) w->r[ou + c * np + i] -= wq * f[c] * phi[i];

@@ -32,9 +32,10 @@ typedef struct neo_hookean_report {
   double l2_u, l2_h, norm_u, norm_h;     /* ||u - u_h||, ||H - H_h||, ||u||, ||H|| */
 } neo_hookean_report;
 
-/* Exact u [d], grad u [d][d] and f [d] (N23) of the manufactured problem at x. */
-void neo_hookean_exact(int dim, double mu, double lambda, double alpha, const double *x, double *u,
-                       double *grad, double *f);
+/* Exact u [d], grad u [d][d] and f [d] (N23) of the manufactured problem at
+ * x; returns -1 (f NaN) where its J = det(I + grad u) <= 0, else 0. */
+int neo_hookean_exact(int dim, double mu, double lambda, double alpha, const double *x, double *u,
+                      double *grad, double *f);
 
 /* Solves on disc (the `elasticity` problem's discretisation: ncomp = dim)
  * into sol (u [e][c][N_p], H in q [e][c][dim][N_p], the trace), the trace
