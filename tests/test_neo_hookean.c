@@ -1,12 +1,12 @@
 /* Compressible Neo-Hookean hyperelasticity, reference path (docs/nonlinear.md
- * section 11, (N19)-(N22)):
+ * section 11, (N19)-(N23)):
  *   - the tangent A = dP/dF (N20) against central differences of P (N19), 2D
  *     and 3D, at deformation gradients far from I (a test may take finite
  *     differences; the code does not);
  *   - the small-strain limit: P(I + H) = mu (H + H^T) + lambda tr(H) I, the
  *     linear Cauchy stress (docs/elasticity.md (E1)), to O(|H|);
- *   - the element residual's Jacobian (N22) against central differences of
- *     the residual (N21) on square:2, p = 2 and cube:1, p = 1;
+ *   - the element residual's Jacobian (N23) against central differences of
+ *     the residual (N22) on square:2, p = 2 and cube:1, p = 1;
  *   - at a displacement of size 1e-6 the element residual is its
  *     linearisation at 0 (linear elasticity's element) to O(1e-6);
  *   - J <= 0: neo_hookean_stress says so, and the element refuses with a
@@ -182,7 +182,7 @@ static void nh_destroy(nh_run *r) {
   hdgcl_mesh_destroy(&r->mesh);
 }
 
-/* The body force (N23) uses the exact u's second derivatives in closed form:
+/* The body force (N24) uses the exact u's second derivatives in closed form:
  * against central differences of its gradient (problem_elasticity_u). */
 static void check_exact(void) {
   for (int d = 2; d <= 3; d++) {
@@ -204,7 +204,7 @@ static void check_exact(void) {
       }
     }
     for (int i = 0; i < d; i++) err = fmax(err, fabs(f[i] - flin[i]) / (alpha * 10.0));
-    printf("%dD: f (N23) at small alpha vs -div sigma by differences: %.2e (relative)\n", d, err);
+    printf("%dD: f (N24) at small alpha vs -div sigma by differences: %.2e (relative)\n", d, err);
     CHECK_MSG(err < 1e-4, "%dD body force %g", d, err);
   }
 }
@@ -244,7 +244,7 @@ static void check_solve(hdgcl_context ref) {
 }
 
 /* At small load the Neo-Hookean solve is today's linear `elasticity` solve
- * (the pseudo-stress (N24) linearised is (E2)'s mu H - p I): u_h / alpha, H_h /
+ * (the pseudo-stress (N21) linearised is (E2)'s mu H - p I): u_h / alpha, H_h /
  * alpha and the trace / alpha against it, the difference O(alpha). */
 static void check_linear_limit(hdgcl_context ref) {
   solved lin = solve_with(ref, "square:4", "problem", "elasticity", "order", "2", "rtol", "1e-13", NULL);

@@ -1,5 +1,5 @@
 /* Reference path, the Neo-Hookean HDG element (reference_neo_hookean.h,
- * docs/nonlinear.md (N21)-(N22)), integrated by quadrature on the physical
+ * docs/nonlinear.md (N22)-(N23)), integrated by quadrature on the physical
  * element like reference_burgers.c: volume terms at the load points, face
  * terms at the mapped face points of every face. */
 #include "reference/reference_neo_hookean.h"
@@ -17,8 +17,8 @@ int reference_neo_hookean_size(const hdg_discretisation *disc) {
   return d * d * sz->np + d * sz->np + d * sz->nfaces * sz->nf;
 }
 
-/* The stress of (N21) and its derivative at one point of element e, J <= 0
- * refused: the pseudo-stress P~ = P(I + H) - mu (H^T - tr(H) I) of (N24),
+/* The stress of (N22) and its derivative at one point of element e, J <= 0
+ * refused: the pseudo-stress P~ = P(I + H) - mu (H^T - tr(H) I) of (N21),
  * whose divergence is that of P (div(grad u^T - (div u) I) = 0), and
  * A~ = A - mu (d_il d_jk - d_ij d_kl), (N19)-(N20). */
 static int stress_at(const hdg_discretisation *disc, int32_t e, double mu, double lambda,
@@ -62,7 +62,7 @@ int reference_neo_hookean_element(const hdg_discretisation *disc, int32_t e, dou
 #define IT(f, c, m) (ot + ((f) * d + (c)) * nf + (m))
 #define JAC(row, col) jac[(size_t)(row) * n + (col)]
   if (np > 64) return hdgcl_error(HDGCL_ERROR_UNSUPPORTED, "Neo-Hookean element: N_p %d > 64", np);
-  /* (N21) volume: R_H,cja += (H_cj, phi_a) + (u_c, d_j phi_a), R_u,ca += (P_cj(I + H), d_j phi_a) */
+  /* (N22) volume: R_H,cja += (H_cj, phi_a) + (u_c, d_j phi_a), R_u,ca += (P~_cj(H), d_j phi_a) */
   for (int k = 0; k < qv->n; k++) {
     double xq[3], jm[9], jinv[9];
     double detj = hdg_map(mesh, e, qv->points + (size_t)k * d, xq, jm);
@@ -100,7 +100,7 @@ int reference_neo_hookean_element(const hdg_discretisation *disc, int32_t e, dou
             JAC(IH(c, j, i), IH(c, j, b)) += w * phi[b] * phi[i];
             JAC(IH(c, j, i), IU(c, b)) += w * phi[b] * gphi[i * d + j];
           }
-        /* (N22) dR_u,ci / dH_klb = (sum_j A_cjkl phi_b, d_j phi_i) */
+        /* (N23) dR_u,ci / dH_klb = (sum_j A_cjkl phi_b, d_j phi_i) */
         for (int kk = 0; kk < d; kk++)
           for (int l = 0; l < d; l++) {
             double t = 0.0;
@@ -109,8 +109,8 @@ int reference_neo_hookean_element(const hdg_discretisation *disc, int32_t e, dou
           }
       }
   }
-  /* (N21) faces: R_H,cja -= <uhat_c, phi_a n_j>, and with the flux
-   * hhat_c = -P_cj(I + H) n_j + tau (u_c - uhat_c): R_u,ca += <hhat_c, phi_a>,
+  /* (N22) faces: R_H,cja -= <uhat_c, phi_a n_j>, and with the flux
+   * hhat_c = -P~_cj(H) n_j + tau (u_c - uhat_c): R_u,ca += <hhat_c, phi_a>,
    * R_T,fcm += <hhat_c, psi_m>. */
   const int8_t *orient = mesh->elem_face_orient + (size_t)e * sz->nfaces;
   double X[3];
@@ -143,7 +143,7 @@ int reference_neo_hookean_element(const hdg_discretisation *disc, int32_t e, dou
         }
         for (int m = 0; m < nf; m++) r[IT(f, c, m)] += w * flux * psi[m];
         if (!jac) continue;
-        /* (N22) dhhat_c / dH_klb = -sum_j A_cjkl n_j phi_b, / du_cb = tau phi_b,
+        /* (N23) dhhat_c / dH_klb = -sum_j A_cjkl n_j phi_b, / du_cb = tau phi_b,
          * / duhat_cm = -tau psi_m */
         double an[9];
         for (int kk = 0; kk < d; kk++)

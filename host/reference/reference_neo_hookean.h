@@ -1,9 +1,9 @@
 /* Reference path, HDG for compressible Neo-Hookean hyperelasticity
- * (docs/nonlinear.md section 11): the element residual (N21) of the
+ * (docs/nonlinear.md section 11): the element residual (N22) of the
  * displacement-gradient mixed form (unknowns H = grad u, u and the trace
  * uhat, the layout of linear elasticity, docs/elasticity.md section 4) with
  * the first Piola stress P(I + H) of fem/neo_hookean.h in place of the linear
- * stress, and its exact Jacobian (N22). */
+ * stress, and its exact Jacobian (N23). */
 #ifndef HDGCL_HOST_REFERENCE_NEO_HOOKEAN_H
 #define HDGCL_HOST_REFERENCE_NEO_HOOKEAN_H
 

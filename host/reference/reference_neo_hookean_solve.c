@@ -43,7 +43,7 @@ int neo_hookean_exact(int dim, double mu, double lambda, double alpha, const dou
   for (int i = 0; i < dim; i++) u[i] *= alpha;
   for (int i = 0; i < dim * dim; i++) grad[i] *= alpha;
   for (int i = 0; i < dim * dim * dim; i++) hess[i] *= alpha;
-  /* (N23) f_i = -d_j P_ij(I + grad u) = -A_ijkl d_j d_l u_k */
+  /* (N24) f_i = -d_j P_ij(I + grad u) = -A_ijkl d_j d_l u_k */
   if (neo_hookean_stress(dim, mu, lambda, grad, pk, a, &jdet)) {
     for (int i = 0; i < dim; i++) f[i] = NAN;
     return -1;
@@ -68,7 +68,7 @@ typedef struct nh_work {
   int *piv;
 } nh_work;
 
-/* At the state in sol and load factor alpha: every element's residual (N21)
+/* At the state in sol and load factor alpha: every element's residual (N22)
  * with the load, the condensed trace system (N6) into sol->matrix and
  * sol->rhs, Z per element, and *norm = ||R|| (N4). */
 static int linearise(nh_work *w, double alpha, double *norm) {
@@ -91,7 +91,7 @@ static int linearise(nh_work *w, double alpha, double *norm) {
     for (int a = 0; a < nfe; a++)
       memcpy(w->x + nl + a * nfb, sol->trace + (size_t)faces[a] * nfb, sizeof(double) * nfb);
     HDGCL_TRY(reference_neo_hookean_element(disc, e, w->ns->mu, w->ns->lambda, w->x, w->r, w->jac));
-    const hdgcl_quadrature *qv = &disc->ref.qload; /* the load -(f, w)_K of (N21) */
+    const hdgcl_quadrature *qv = &disc->ref.qload; /* the load -(f, w)_K of (N22) */
     for (int k = 0; k < qv->n; k++) {
       double xq[3], jm[9], u[3], g[9], f[3];
       double wq = qv->weights[k] * hdg_map(mesh, e, qv->points + (size_t)k * d, xq, jm);

@@ -2,9 +2,9 @@
  * hyperelasticity (docs/nonlinear.md section 11): the manufactured problem
  * u = alpha u_E, u_E the exact displacement of the linear `elasticity`
  * problem (docs/elasticity.md section 6), Dirichlet data on the whole
- * boundary, the body force f = -div P(I + grad u) (N23) in closed form;
+ * boundary, the body force f = -div P(I + grad u) (N24) in closed form;
  * applied in load steps alpha_l = alpha l / N, each solved by Newton's method
- * on the HDG residual (N21) with its exact Jacobian (N22), the element
+ * on the HDG residual (N22) with its exact Jacobian (N23), the element
  * unknowns (H, u) condensed statically as (N6)-(N7). */
 #ifndef HDGCL_HOST_REFERENCE_NEO_HOOKEAN_SOLVE_H
 #define HDGCL_HOST_REFERENCE_NEO_HOOKEAN_SOLVE_H
@@ -32,7 +32,7 @@ typedef struct neo_hookean_report {
   double l2_u, l2_h, norm_u, norm_h;     /* ||u - u_h||, ||H - H_h||, ||u||, ||H|| */
 } neo_hookean_report;
 
-/* Exact u [d], grad u [d][d] and f [d] (N23) of the manufactured problem at
+/* Exact u [d], grad u [d][d] and f [d] (N24) of the manufactured problem at
  * x; returns -1 (f NaN) where its J = det(I + grad u) <= 0, else 0. */
 int neo_hookean_exact(int dim, double mu, double lambda, double alpha, const double *x, double *u,
                       double *grad, double *f);
