@@ -69,6 +69,10 @@
 #define PROBLEM_BURGERS 16
 #define PROBLEM_BURGERS_TRANSIENT 17
 #define PROBLEM_IS_BURGERS(id) ((id) == PROBLEM_BURGERS || (id) == PROBLEM_BURGERS_TRANSIENT)
+/* Compressible Neo-Hookean hyperelasticity, u = alpha u_E with the
+ * `elasticity` problem's u_E (docs/nonlinear.md section 11; reference path
+ * only: host/reference/reference_neo_hookean_solve.c). */
+#define PROBLEM_NEO_HOOKEAN 18
 
 /* A user's tensor kappa (docs/problems.md "Tensor kappa"): per element, d x d
  * row-major each, K, K^-1 and the lower triangular R with K = R R^T

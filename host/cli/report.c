@@ -58,6 +58,12 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
             r->residual, r->newton_rtol);
     for (int i = 0; i < r->newton_steps; i++) fprintf(out, " %d", r->newton_iterations[i]);
     fprintf(out, "\n");
+    if (r->newton_steps_all > r->newton_steps) /* neo-hookean's load steps: the last one above */
+      fprintf(out, "load      the last load step above; %d Newton steps in all load steps\n",
+              r->newton_steps_all);
+    if (r->ptc_steps > 0) /* --ptc true (docs/nonlinear.md (N17)-(N18)) */
+      fprintf(out, "ptc       %d pseudo-steps of the %d, pseudo time step %.3g -> %.3g\n",
+              r->ptc_steps, r->newton_steps, r->ptc_dt_first, r->ptc_dt_last);
     fprintf(out, "solve     %s + %s (%s), %d iterations in all\n", method, r->precond, r->format,
             r->iterations);
   } else

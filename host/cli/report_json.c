@@ -231,6 +231,15 @@ int report_json_run(const char *mesh_spec, const hdgcl_mesh *mesh, const hdgcl_d
     for (int i = 0; i <= r->newton_steps; i++) TRY(json_add_real(a, NULL, r->newton_history[i]));
     TRY(json_add_array(o, "iterations", &a));
     for (int i = 0; i < r->newton_steps; i++) TRY(json_add_int(a, NULL, r->newton_iterations[i]));
+    if (!r->scheme && r->newton_steps_all > r->newton_steps) /* neo-hookean: all load steps' */
+      TRY(json_add_int(o, "steps_all_load_steps", r->newton_steps_all));
+    if (r->ptc_steps > 0) { /* --ptc true: the pseudo-steps (N17)-(N18) */
+      cJSON *p;
+      TRY(json_add_object(o, "ptc", &p));
+      TRY(json_add_int(p, "pseudo_steps", r->ptc_steps));
+      TRY(json_add_real(p, "dt_first", r->ptc_dt_first));
+      TRY(json_add_real(p, "dt_last", r->ptc_dt_last));
+    }
   }
   TRY(json_add_real(run, "rtol", r->rtol));
   TRY(json_add_real(run, "residual", r->residual));

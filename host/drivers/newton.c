@@ -70,6 +70,23 @@ static int backend_update(newton_backend *b, double alpha, double *norm) {
                 : reference_newton_update(b->rn, b->dx, alpha, norm);
 }
 
+static int backend_residual(newton_backend *b, double *norm) {
+  return b->dev ? local_newton_residual(b->dev, norm) : reference_newton_residual(b->rn, norm);
+}
+
+/* Pseudo-transient continuation (N17): the reaction c0 + 1/dt and the element
+ * load u_k / dt at the state u_k, so that the residual of (N2) at u_k is the
+ * steady one and a Newton step solves R(u) + (1/dt) M (u - u_k) = 0 for u;
+ * dt = 0: no pseudo-time term (the steady problem again). */
+static int ptc_shift(newton_backend *b, const double *c0, double dt) {
+  hdg_discretisation *disc = &b->s->disc;
+  double shift = dt > 0 ? 1.0 / dt : 0.0;
+  size_t ne = (size_t)disc->mesh->num_elements, np = (size_t)disc->ref.sz.np;
+  for (size_t e = 0; e < ne; e++) disc->c[e] = c0[e] + shift;
+  for (size_t i = 0; i < ne * np; i++) disc->element_load[i] = shift * b->s->sol.u[i];
+  return b->dev ? local_newton_upload_shift(b->dev) : HDGCL_SUCCESS;
+}
+
 int newton_run(hdgcl_solver s, bool from_solution) {
   const hdg_discretisation *disc = &s->disc;
   hdg_solution *sol = &s->sol;
@@ -87,15 +104,31 @@ int newton_run(hdgcl_solver s, bool from_solution) {
   res->newton_steps = 0;
   res->solver = "gmres";
   res->restart = s->restart;
+  res->ptc_steps = 0;
+  res->ptc_dt_first = res->ptc_dt_last = NAN;
   newton_backend b = {.s = s, .set = solver_krylov_settings(s)};
   b.set.solver = SOLVER_GMRES; /* the Jacobian is not symmetric (N6) */
+  double *c0 = NULL, dt = s->ptc ? s->ptc_dt0 : 0.0; /* the pseudo time step (N18) */
+  size_t ne = (size_t)disc->mesh->num_elements;
   int status;
   HDGCL_TRY_GOTO(status, hdgcl_calloc(n + 1, sizeof(double), "Newton update", &b.dx), done);
+  if (s->ptc) {
+    HDGCL_TRY_GOTO(status, hdgcl_calloc(ne, sizeof(double), "PTC: c", &c0), done);
+    memcpy(c0, disc->c, sizeof(double) * ne);
+    res->ptc_dt_first = dt;
+  }
   HDGCL_TRY_GOTO(status, reference_newton_create(disc, sol, &b.rn), done);
+  if (!from_solution && s->newton_start_exact) { /* --newton-start exact: u = P u_exact, q = 0 */
+    HDGCL_TRY_GOTO(status, discretisation_project_exact(disc, sol->u), done);
+    memset(sol->q, 0, sizeof(double) * ne * disc->ref.sz.np * disc->ref.sz.dim);
+    memset(sol->trace, 0, sizeof(double) * disc->mesh->num_faces * disc->ref.sz.nf);
+    from_solution = true;
+  }
   HDGCL_TRY_GOTO(status, reference_newton_initial_state(b.rn, from_solution), done);
   if (s->dev) HDGCL_TRY_GOTO(status, local_newton_create(s->dev, &b.dev), done);
   sol->initial_guess = false;
   double r, r0, eta = s->rtol;
+  if (s->ptc) HDGCL_TRY_GOTO(status, ptc_shift(&b, c0, dt), done);
   HDGCL_TRY_GOTO(status, backend_linearise(&b, &r), done);
   r0 = r;
   s->newton_history[0] = r;
@@ -136,6 +169,15 @@ int newton_run(hdgcl_solver s, bool from_solution) {
                            r, k + 1, LS_HALVINGS);
       goto done;
     }
+    if (dt > 0) { /* (N18): the steady residual at the new state, then SER */
+      res->ptc_steps = k + 1;
+      res->ptc_dt_last = dt;
+      HDGCL_TRY_GOTO(status, ptc_shift(&b, c0, 0.0), done);
+      HDGCL_TRY_GOTO(status, backend_residual(&b, &rn_norm), done);
+      dt = isfinite(rn_norm) && rn_norm > 0 ? dt * r / rn_norm : dt;
+      if (dt >= s->ptc_dt_max) dt = 0.0; /* capped: plain Newton steps from here */
+      HDGCL_TRY_GOTO(status, ptc_shift(&b, c0, dt), done);
+    }
     if (s->newton_forcing == NEWTON_FORCING_EW) eta = forcing(eta, rn_norm, r, s->rtol, target);
     r = rn_norm;
     s->newton_history[k + 1] = r;
@@ -148,6 +190,11 @@ int newton_run(hdgcl_solver s, bool from_solution) {
   sol->residual = r0 > 0 ? r / r0 : 0.0;
   status = HDGCL_SUCCESS;
 done:
+  if (c0) { /* the problem's own reaction again, no element load */
+    memcpy(disc->c, c0, sizeof(double) * ne);
+    memset(disc->element_load, 0, sizeof(double) * ne * disc->ref.sz.np);
+  }
+  free(c0);
   local_newton_destroy(&b.dev);
   reference_newton_destroy(&b.rn);
   free(b.dx);

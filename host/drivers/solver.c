@@ -11,6 +11,7 @@
 #include "solvers/krylov.h" /* MDOT_MAX */
 #include "drivers/solver_impl.h"
 #include "drivers/newton.h"
+#include "reference/reference_neo_hookean_solve.h"
 #include "drivers/time_stepping.h"
 #include "problem/user_problem.h"
 
@@ -24,6 +25,7 @@ const char *const hdgcl_solver_options[] = {
     "mu",        "lambda",      "weight",     "contrast", "material",
     "scheme",    "time-step",   "final-time", /* transient problems (drivers/time_stepping.h) */
     "newton",    "newton-rtol", "newton-max", "newton-forcing", "kappa-u2", "nu", /* drivers/newton.h */
+    "ptc",       "ptc-dt0",     "ptc-dt-max", "newton-start", "load-steps", "load-scale",
     /* a user's own problem (host/problem/user_problem.h, docs/problems.md) */
     HDG_USER_PROBLEM_OPTION_NAMES, NULL};
 
@@ -78,17 +80,40 @@ static int read_time_options(hdgcl_solver s, hdgcl_options opts) {
   return HDGCL_SUCCESS;
 }
 
+/* Pseudo-transient continuation (docs/nonlinear.md section 10): a steady
+ * problem solved by Newton's method; its options refused elsewhere. */
+static int read_ptc_options(hdgcl_solver s, hdgcl_options opts) {
+  static const char *const names[] = {"ptc-dt0", "ptc-dt-max"};
+  HDGCL_TRY(hdgcl_options_get_bool(opts, "ptc", false, &s->ptc));
+  if (s->ptc && (!s->newton || s->disc.problem->transient))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--ptc true: problem %s is %s; pseudo-transient continuation takes a steady "
+                       "problem solved by Newton's method (docs/nonlinear.md)",
+                       s->disc.problem->info.name, s->newton ? "transient" : "linear (--newton false)");
+  for (int i = 0; i < 2 && !s->ptc; i++)
+    if (opts && hdgcl_options_has(opts, names[i]))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--%s: an option of --ptc true", names[i]);
+  HDGCL_TRY(hdgcl_options_get_real(opts, "ptc-dt0", 0.1, -HUGE_VAL, HUGE_VAL, &s->ptc_dt0));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "ptc-dt-max", 1e12, -HUGE_VAL, HUGE_VAL, &s->ptc_dt_max));
+  if (!(s->ptc_dt0 > 0) || !isfinite(s->ptc_dt0))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--ptc-dt0 %g: must be a finite number > 0", s->ptc_dt0);
+  if (!(s->ptc_dt_max >= s->ptc_dt0) || !isfinite(s->ptc_dt_max))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--ptc-dt-max %g: must be a finite number >= --ptc-dt0 %g",
+                       s->ptc_dt_max, s->ptc_dt0);
+  return HDGCL_SUCCESS;
+}
+
 /* Newton's method (docs/nonlinear.md): on for a nonlinear problem, or asked
  * for a linear one (--newton true); its options refused elsewhere. */
 static int read_newton_options(hdgcl_solver s, hdgcl_options opts) {
-  static const char *const names[] = {"newton-rtol", "newton-max", "newton-forcing"};
+  static const char *const names[] = {"newton-rtol", "newton-max", "newton-forcing", "newton-start"};
   bool nonlinear = s->disc.problem->nonlinear;
   HDGCL_TRY(hdgcl_options_get_bool(opts, "newton", nonlinear, &s->newton));
   if (nonlinear && !s->newton)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "--newton false: problem %s is nonlinear, it needs Newton's method",
                        s->disc.problem->info.name);
-  for (int i = 0; i < 3 && !s->newton; i++)
+  for (int i = 0; i < 4 && !s->newton; i++)
     if (opts && hdgcl_options_has(opts, names[i]))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "--%s: problem %s is linear (Newton's method needs a nonlinear problem "
@@ -101,6 +126,37 @@ static int read_newton_options(hdgcl_solver s, hdgcl_options opts) {
   HDGCL_TRY(hdgcl_options_get_int(opts, "newton-max", 25, 1, 10000, &s->newton_max));
   HDGCL_TRY(hdgcl_options_get_choice(opts, "newton-forcing", newton_forcing_names,
                                      NEWTON_FORCING_EW, &s->newton_forcing));
+  static const char *const start_names[] = {"zero", "exact", NULL};
+  int start;
+  HDGCL_TRY(hdgcl_options_get_choice(opts, "newton-start", start_names, 0, &start));
+  if (start && (s->disc.problem->transient || (s->disc.user && !s->disc.user->has_exact)))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "--newton-start exact: problem %s has no steady exact solution",
+                       s->disc.problem->info.name);
+  s->newton_start_exact = start == 1;
+  return read_ptc_options(s, opts);
+}
+
+/* neo-hookean (docs/nonlinear.md section 11): the load in steps, the
+ * reference path; its options refused elsewhere. */
+static int read_load_options(hdgcl_solver s, hdgcl_options opts) {
+  static const char *const names[] = {"load-steps", "load-scale"};
+  bool nh = s->disc.problem->id == PROBLEM_NEO_HOOKEAN;
+  for (int i = 0; i < 2 && !nh; i++)
+    if (opts && hdgcl_options_has(opts, names[i]))
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--%s: an option of --problem neo-hookean", names[i]);
+  HDGCL_TRY(hdgcl_options_get_int(opts, "load-steps", 1, 1, 100000, &s->load_steps));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "load-scale", 1.0, -HUGE_VAL, HUGE_VAL, &s->load_scale));
+  if (!nh) return HDGCL_SUCCESS;
+  if (!isfinite(s->load_scale))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--load-scale %g: must be a finite number", s->load_scale);
+  if (!hdgcl_context_is_reference(s->ctx))
+    return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
+                       "problem neo-hookean runs on the reference path only: use --device ref "
+                       "(docs/nonlinear.md section 11)");
+  if (s->ptc || s->newton_start_exact)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "problem neo-hookean: --ptc and --newton-start are not implemented for it");
   return HDGCL_SUCCESS;
 }
 
@@ -218,6 +274,7 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   if (!PROBLEM_IS_BURGERS(s->disc.problem->id) && opts && hdgcl_options_has(opts, "nu"))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--nu: an option of --problem burgers and burgers-transient");
   HDGCL_TRY(read_newton_options(s, opts));
+  HDGCL_TRY(read_load_options(s, opts));
   return read_time_options(s, opts);
 }
 
@@ -259,7 +316,8 @@ static int solver_init(hdgcl_solver s, int order) {
   size_t nc = (size_t)sz->ncomp;
   size_t ne = (size_t)mesh->num_elements, rows = (size_t)s->disc.num.num_unknown_faces;
   HDGCL_TRY(hdg_solution_create(&s->disc, &s->sol));
-  if (s->disc.problem->transient) /* a stage's element load (before the operator: it compiles for it) */
+  /* a stage's element load, or the pseudo-time term's (N17) (before the operator: it compiles for it) */
+  if (s->disc.problem->transient || s->ptc)
     HDGCL_TRY(hdgcl_calloc(ne * sz->np, sizeof(double), "element load", &s->disc.element_load));
   s->sol.on_residual = progress_iterations; /* a progress line, where the context has one */
   s->sol.on_residual_owner = s;
@@ -285,6 +343,7 @@ static int solver_init(hdgcl_solver s, int order) {
   r->trace_dofs = (int64_t)rows * sz->nfb;
   r->l2_p = r->norm_p = s->disc.problem->vector ? 0.0 : NAN;
   r->tip_deflection = r->beam_deflection = NAN;
+  r->ptc_dt_first = r->ptc_dt_last = NAN;
   r->ustar_check = NAN;
   r->mu_min = s->disc.mu_min;
   r->mu_max = s->disc.mu_max;
@@ -396,6 +455,53 @@ static int solve_transient(hdgcl_solver s) {
   return status;
 }
 
+/* neo-hookean (docs/nonlinear.md section 11): load steps of Newton's method
+ * on the reference path; the result's Newton figures are the last load
+ * step's, newton_steps_all those of all load steps. */
+static int solve_neo_hookean(hdgcl_solver s) {
+  figures_to_solution(&s->result, &s->sol);
+  hdgcl_result *res = &s->result;
+  solver_settings set = solver_krylov_settings(s);
+  neo_hookean_settings ns = {.mu = s->disc.params.mu, .lambda = s->disc.params.lambda,
+                             .alpha = s->load_scale, .load_steps = s->load_steps,
+                             .newton_max = s->newton_max, .newton_rtol = s->newton_rtol};
+  neo_hookean_report *rep;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *rep, "Neo-Hookean report", &rep));
+  double t0 = hdgcl_wtime();
+  int status = reference_neo_hookean_solve(&s->disc, &set, &s->sol, &ns, rep);
+  s->sol.stage_seconds[HDGCL_STAGE_SOLVE] += hdgcl_wtime() - t0;
+  int last = rep->step_start[(s->load_steps - 1) % NEO_HOOKEAN_HISTORY];
+  int n = rep->history_length - last; /* entries of the last load step */
+  free(s->newton_history);
+  free(s->newton_iterations);
+  s->newton_history = NULL;
+  s->newton_iterations = NULL;
+  if (status == HDGCL_SUCCESS && n >= 1) {
+    status = hdgcl_calloc((size_t)n, sizeof(double), "Newton history", &s->newton_history);
+    if (status == HDGCL_SUCCESS)
+      status = hdgcl_calloc((size_t)n, sizeof(int), "Newton iterations", &s->newton_iterations);
+  }
+  if (status == HDGCL_SUCCESS) {
+    memcpy(s->newton_history, rep->history + last, sizeof(double) * n);
+    memcpy(s->newton_iterations, rep->iterations_per_step + last + 1, sizeof(int) * (n - 1));
+    res->newton_history = s->newton_history;
+    res->newton_iterations = s->newton_iterations;
+    res->newton_steps = n - 1;
+    res->newton_steps_all = rep->newton_steps;
+    res->newton_rtol = s->newton_rtol;
+    s->sol.iterations = rep->iterations;
+    s->sol.residual = s->newton_history[0] > 0 ? s->newton_history[n - 1] / s->newton_history[0] : 0.0;
+    s->sol.l2_u = rep->l2_u;
+    s->sol.l2_q = rep->l2_h;
+    s->sol.norm_u = rep->norm_u;
+    s->sol.norm_q = rep->norm_h;
+    s->sol.l2_ustar = s->sol.linf_u = s->sol.l2_p = s->sol.norm_p = s->sol.ustar_check = NAN;
+  }
+  free(rep);
+  figures_to_result(&s->sol, &s->result);
+  return status;
+}
+
 /* A nonlinear problem (or --newton true): Newton's method, each step one
  * linearisation, Krylov solve and update on the reference path. */
 static int solve_newton(hdgcl_solver s) {
@@ -435,8 +541,9 @@ int hdgcl_solver_solve(hdgcl_solver s) {
     s->result.stages[i].flops = 0;
     s->result.stages[i].bytes = 0;
   }
-  int status = s->disc.problem->transient ? solve_transient(s)
-               : s->newton                 ? solve_newton(s)
+  int status = s->disc.problem->transient                ? solve_transient(s)
+               : s->disc.problem->id == PROBLEM_NEO_HOOKEAN ? solve_neo_hookean(s)
+               : s->newton                                ? solve_newton(s)
                                            : solve_trace(s);
   if (status == HDGCL_SUCCESS && s->disc.user) status = user_results(s);
   s->solved = status == HDGCL_SUCCESS;

@@ -52,6 +52,16 @@ struct hdgcl_solver_s {
   bool newton;
   double newton_rtol;
   int newton_max, newton_forcing;
+  /* Pseudo-transient continuation (--ptc, docs/nonlinear.md section 10): on,
+   * the first pseudo time step and the cap of its growth (N18). */
+  bool ptc;
+  double ptc_dt0, ptc_dt_max;
+  /* --newton-start exact: Newton's first u the L2 projection of the exact
+   * solution (q = 0, the trace (N8)) in place of 0. */
+  bool newton_start_exact;
+  /* neo-hookean (docs/nonlinear.md section 11): --load-steps, --load-scale. */
+  int load_steps;
+  double load_scale;
   double *newton_history;
   int *newton_iterations;
 

@@ -169,6 +169,28 @@ static int element_pass(local_newton *ln, int jacobian, double *norm) {
   return HDGCL_SUCCESS;
 }
 
+int local_newton_upload_shift(local_newton *ln) {
+  device_pipeline *pl = ln->pl;
+  const hdg_discretisation *disc = pl->disc;
+  size_t ne = (size_t)disc->mesh->num_elements, np = (size_t)disc->ref.sz.np;
+  if (!disc->element_load)
+    return hdgcl_error(HDGCL_ERROR_INTERNAL, "Newton on the device: no element load to upload");
+  HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &pl->data.c, 0, ne * 8, disc->c));
+  return hdgcl_buffer_write(pl->ctx, &pl->data.element_load, 0, ne * np * 8, disc->element_load);
+}
+
+int local_newton_residual(local_newton *ln, double *norm) {
+  device_pipeline *pl = ln->pl;
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdgcl_mesh *mesh = pl->disc->mesh;
+  hdg_solution *sol = pl->sol;
+  size_t ne = (size_t)mesh->num_elements, np = (size_t)sz->np, d = (size_t)sz->dim, nf = (size_t)sz->nf;
+  HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->u, 0, ne * np * 8, sol->u));
+  HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->q, 0, ne * d * np * 8, sol->q));
+  HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->trace, 0, (size_t)mesh->num_faces * nf * 8, sol->trace));
+  return element_pass(ln, 0, norm);
+}
+
 int local_newton_linearise(local_newton *ln, double *norm) {
   device_pipeline *pl = ln->pl;
   const hdg_discretisation *disc = pl->disc;

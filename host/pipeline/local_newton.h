@@ -16,6 +16,15 @@ typedef struct local_newton local_newton;
 int local_newton_create(device_pipeline *pl, local_newton **out);
 void local_newton_destroy(local_newton **ln);
 
+/* Uploads the discretisation's reaction c and element load again (they
+ * change between pseudo time steps, docs/nonlinear.md (N17)); the element
+ * load must exist (the pipeline compiled with it). */
+int local_newton_upload_shift(local_newton *ln);
+
+/* *norm = ||R|| (N4) at the state in pl's solution (uploaded), without the
+ * Jacobian (Z of the last linearisation is kept); after a linearisation. */
+int local_newton_residual(local_newton *ln, double *norm);
+
 /* Uploads the state in pl's solution (u, q, trace), keeps it as the line
  * search's base, builds and condenses every element's Jacobian and assembles
  * the trace system (N6); *norm = ||R|| (N4). */

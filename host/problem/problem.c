@@ -120,6 +120,13 @@ static const hdg_problem problems[] = {
       "--time-step, --final-time; docs/nonlinear.md section 9)",
       0, "square:8"},
      PROBLEM_BURGERS_TRANSIENT, {0}, 0, false, false, true, true},
+    {{"neo-hookean",
+      "nonlinear: compressible Neo-Hookean hyperelasticity -div P(I + grad u) = f (paper 001 "
+      "(30), --mu, --lambda), u = A u_E with the 'elasticity' problem's u_E (--load-scale A, "
+      "default 1), Dirichlet, in --load-steps N; 2D plane strain; Newton's method "
+      "(docs/nonlinear.md section 11); --device ref only",
+      0, "square:8"},
+     PROBLEM_NEO_HOOKEAN, {0}, 0, true, true, false, true},
 };
 enum { NUM_PROBLEMS = sizeof problems / sizeof problems[0] };
 

@@ -364,6 +364,19 @@ done:
   return status;
 }
 
+/* ||R|| (N4) at the state in rn->sol, without the Jacobian (Z is kept). */
+static int residual_norm(reference_newton *rn, newton_element *w, double *norm) {
+  const hdg_discretisation *disc = rn->disc;
+  memset(rn->rt, 0, sizeof(double) * disc->num.num_unknown_faces * disc->ref.sz.nf);
+  double rl2 = 0.0;
+  for (int32_t e = 0; e < disc->mesh->num_elements; e++) {
+    HDGCL_TRY(element_newton(disc, rn->sol, e, false, w));
+    rl2 += gather_residual(rn, e, w);
+  }
+  *norm = sqrt(rl2 + finish_trace_residual(rn, NULL));
+  return HDGCL_SUCCESS;
+}
+
 int reference_newton_update(reference_newton *rn, const double *dtrace, double alpha,
                             double *norm) {
   const hdg_discretisation *disc = rn->disc;
@@ -395,16 +408,17 @@ int reference_newton_update(reference_newton *rn, const double *dtrace, double a
       else sol->u[at] = rn->u0[at] + alpha * dl;
     }
   }
-  memset(rn->rt, 0, sizeof(double) * disc->num.num_unknown_faces * nf);
-  double rl2 = 0.0;
-  int status = HDGCL_SUCCESS;
-  for (int32_t e = 0; e < mesh->num_elements && status == HDGCL_SUCCESS; e++) {
-    status = element_newton(disc, sol, e, false, &w);
-    if (status == HDGCL_SUCCESS) rl2 += gather_residual(rn, e, &w);
-  }
-  if (status == HDGCL_SUCCESS) *norm = sqrt(rl2 + finish_trace_residual(rn, NULL));
+  int status = residual_norm(rn, &w, norm);
   newton_element_destroy(&w);
   sol->stage_seconds[HDGCL_STAGE_RECOVER] += hdgcl_wtime() - t0;
+  return status;
+}
+
+int reference_newton_residual(reference_newton *rn, double *norm) {
+  newton_element w;
+  HDGCL_TRY(newton_element_create(&rn->disc->ref.sz, &w));
+  int status = residual_norm(rn, &w, norm);
+  newton_element_destroy(&w);
   return status;
 }
 

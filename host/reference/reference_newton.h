@@ -36,6 +36,10 @@ int reference_newton_initial_state(reference_newton *rn, bool from_solution);
  * and sol->rhs, and *norm = ||R|| (N4). */
 int reference_newton_linearise(reference_newton *rn, double *norm);
 
+/* *norm = ||R|| (N4) at the state in sol, without the Jacobian (the
+ * condensed system and Z of the last linearisation are kept). */
+int reference_newton_residual(reference_newton *rn, double *norm);
+
 /* The state = base + alpha (dL, dtrace) (N7), dtrace the solved trace update
  * [num_unknown_faces][nf] (0 on Dirichlet faces), and *norm = ||R|| there. */
 int reference_newton_update(reference_newton *rn, const double *dtrace, double alpha,

@@ -202,6 +202,12 @@ typedef struct hdgcl_result {
    * simplices) and on the curved mapped path; both 0 for a straight-sided
    * mesh and on the reference path. */
   int64_t straight_elements, curved_elements;
+  /* Pseudo-transient continuation (--ptc true; docs/nonlinear.md section 10):
+   * ptc_steps of the newton_steps carried the pseudo-time term (N17), with
+   * the pseudo time steps ptc_dt_first and, at the last of them, ptc_dt_last.
+   * 0 and NaN without it. */
+  int ptc_steps;
+  double ptc_dt_first, ptc_dt_last;
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,

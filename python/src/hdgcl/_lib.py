@@ -110,7 +110,11 @@ class Result(Structure):
                 # Newton's method (docs/nonlinear.md); 0 and NULL for a linear solve
                 ("newton_steps", c_int), ("newton_steps_all", c_int),
                 ("newton_history", POINTER(c_double)), ("newton_iterations", POINTER(c_int)),
-                ("newton_rtol", c_double)]
+                ("newton_rtol", c_double),
+                # element batches of a curved mesh on a device; 0 otherwise
+                ("straight_elements", c_int64), ("curved_elements", c_int64),
+                # pseudo-transient continuation (--ptc true); 0 and NaN without it
+                ("ptc_steps", c_int), ("ptc_dt_first", c_double), ("ptc_dt_last", c_double)]
 
 
 class ProblemInfo(Structure):

@@ -247,6 +247,11 @@ def _result_dict(r: Result, mesh: Mesh, device: Mapping[str, Any]) -> dict[str, 
                        "residual_history": [_real(r.newton_history[i])
                                             for i in range(r.newton_steps + 1)],
                        "iterations": [r.newton_iterations[i] for i in range(r.newton_steps)]}
+        if r.newton_steps_all > r.newton_steps and not r.scheme:  # neo-hookean's load steps
+            d["newton"]["steps_all_load_steps"] = r.newton_steps_all
+        if r.ptc_steps > 0:  # --ptc true (docs/nonlinear.md section 10)
+            d["newton"]["ptc"] = {"pseudo_steps": r.ptc_steps, "dt_first": _real(r.ptc_dt_first),
+                                  "dt_last": _real(r.ptc_dt_last)}
     d.update({"rtol": _real(r.rtol), "residual": _real(r.residual),
               "residual_history": [_real(r.history[i]) for i in range(r.history_length)]})
     errors = {k: _real(getattr(r, k)) for k in ("l2_u", "l2_q", "l2_ustar", "linf_u", "norm_u",
@@ -273,6 +278,8 @@ def _result_dict(r: Result, mesh: Mesh, device: Mapping[str, Any]) -> dict[str, 
                                              if r.iterations else 0.0),
               "memory_high_water_bytes": r.device_memory_high_water,
               "chunk_elements": r.chunk_elements, "chunks": r.num_chunks})
+    if r.curved_elements or r.straight_elements:  # element batches of a curved mesh
+        d.update({"straight_elements": r.straight_elements, "curved_elements": r.curved_elements})
     return d
 
 
