@@ -216,7 +216,7 @@ fi
   HDGCL_LOCAL_ELEMENT=tiled:4:4 solve tri-p1-heat-element-tiled $heat --mesh square:2 --order 1 $quick
   # Newton's method (docs/nonlinear.md): newton_element with and without the
   # Jacobian and newton_update (cl/pipeline/local_newton.cl), GMRES on the
-  # condensed Newton system, triangles and tetrahedra.
+  # condensed Newton system, triangles and tetrahedra (quadrilaterals and hexahedra below).
   solve tri-p1-newton --problem nonlinear-diffusion --mesh square:1 --order 1 --newton-rtol 1e-3
   solve tet-p1-newton --problem nonlinear-diffusion --mesh cube:1 --order 1 --newton-rtol 1e-2 --newton-max 4
   # Viscous Burgers (docs/nonlinear.md section 9): newton_element's convective terms.
@@ -224,6 +224,12 @@ fi
   # and a time step's stage (the element load, -DELEMENT_LOAD).
   solve tri-p1-burgers-transient --problem burgers-transient --scheme be --time-step 0.5 \
     --final-time 0.5 --mesh square:1 --order 1 --newton-rtol 1e-3
+  # Newton on bilinear quadrilaterals and trilinear hexahedra (-DMAPPED=1:
+  # element_map's Jacobian at every point), and paper 001's Burgers problem
+  # (F(u) = (u^2/2, u), its outflow side a Neumann face: (N25)).
+  solve quad-p1-newton --problem nonlinear-diffusion --mesh quad:2,distort=0.1 --order 1 --newton-rtol 1e-3
+  solve hex-p1-newton --problem nonlinear-diffusion --mesh hex:1 --order 1 --newton-rtol 1e-2 --newton-max 4
+  solve quad-p1-burgers-paper001 --problem burgers-paper001 --mesh quad:2 --order 1 --newton-rtol 1e-3
   run clblast "$test_clblast" oclgrind
 ) &
 wait

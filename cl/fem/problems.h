@@ -68,11 +68,18 @@
  * + (x + y [+ z]) / 2 (transient, t = pp.param), Dirichlet; Newton's method. */
 #define PROBLEM_BURGERS 16
 #define PROBLEM_BURGERS_TRANSIENT 17
-#define PROBLEM_IS_BURGERS(id) ((id) == PROBLEM_BURGERS || (id) == PROBLEM_BURGERS_TRANSIENT)
 /* Compressible Neo-Hookean hyperelasticity, u = alpha u_E with the
  * `elasticity` problem's u_E (docs/nonlinear.md section 11; reference path
  * only: host/reference/reference_neo_hookean_solve.c). */
 #define PROBLEM_NEO_HOOKEAN 18
+/* Paper 001 (001_4519ef7210e3df62.txt section 5.1, eq. (27), after Moro
+ * 2012): u_y + (u^2/2)_x - nu lap u = 0 on the unit square, nu = 1/200
+ * (--nu), so F(u) = (u^2/2, u); u = 1 - 2x on x = 0, x = 1 and y = 0, an
+ * outflow on y = 1 (zero viscous flux, docs/nonlinear.md (N25)).  No exact
+ * solution: problem_u is the boundary data 1 - 2x, f = 0.  2D only. */
+#define PROBLEM_BURGERS_PAPER001 19
+#define PROBLEM_IS_BURGERS(id) \
+  ((id) == PROBLEM_BURGERS || (id) == PROBLEM_BURGERS_TRANSIENT || (id) == PROBLEM_BURGERS_PAPER001)
 
 /* A user's tensor kappa (docs/problems.md "Tensor kappa"): per element, d x d
  * row-major each, K, K^-1 and the lower triangular R with K = R R^T
@@ -204,6 +211,19 @@ HDGCL_FN double problem_kappa_u(problem_params pp, double u, double *dkappa) {
   return 1.0;
 }
 
+/* Burgers' flux F(u) = u^2/2 a + u b (docs/nonlinear.md (N15)): a = (1, 1
+ * [, 1]), b = 0 for burgers(-transient); a = (1, 0), b = (0, 1) for paper
+ * 001's (27). */
+HDGCL_FN void burgers_flux_vectors(problem_params pp, double *a, double *b) {
+  const int paper = pp.id == PROBLEM_BURGERS_PAPER001;
+  a[0] = 1.0;
+  a[1] = paper ? 0.0 : 1.0;
+  a[2] = pp.dim == 3 ? 1.0 : 0.0;
+  b[0] = 0.0;
+  b[1] = paper ? 1.0 : 0.0;
+  b[2] = 0.0;
+}
+
 HDGCL_FN double problem_c(problem_params pp, double x, double y, double z) {
   if (pp.id == PROBLEM_HELMHOLTZ_SIN || pp.id == PROBLEM_POLYNOMIAL) return 1.0;
   return 0.0;
@@ -263,6 +283,9 @@ HDGCL_FN double problem_u(problem_params pp, double x, double y, double z, doubl
     g[0] = pi * cx * sy * sz;
     g[1] = pi * sx * cy * sz;
     g[2] = pi * sx * sy * cz;
+  } else if (pp.id == PROBLEM_BURGERS_PAPER001) { /* no exact solution: the boundary data */
+    u = 1.0 - 2.0 * x;
+    g[0] = -2.0;
   } else if (pp.id == PROBLEM_NONLINEAR_DIFFUSION || pp.id == PROBLEM_NONLINEAR_HEAT ||
              PROBLEM_IS_BURGERS(pp.id)) {
     const double ct =
@@ -333,6 +356,7 @@ HDGCL_FN double problem_f(problem_params pp, double x, double y, double z) {
     double k = problem_kappa_u(pp, u, &dk);
     return ut + k * pp.dim * pi * pi * ct * s - dk * (g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
   }
+  if (pp.id == PROBLEM_BURGERS_PAPER001) return 0.0; /* paper 001 (27) */
   if (PROBLEM_IS_BURGERS(pp.id)) {
     /* f = u_t + u (1, 1 [, 1]) . grad u - nu lap u (N14), u_t = 0 when steady */
     double s = sin(pi * x) * sin(pi * y);

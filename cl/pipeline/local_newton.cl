@@ -4,11 +4,14 @@
  * partial pivoting on the augmented matrix [J_LL | J_LT | R_L]; then the
  * recovery of the update (N7).  One work-item per element, its matrices in
  * global scratch (R_L kept apart from the augmented matrix, whose Z the
- * line search's trials reuse); affine simplices (triangles, tetrahedra).
+ * line search's trials reuse).  The map's Jacobian at every quadrature point
+ * (element_map, face_normal: cl/fem/geometry.h), so straight-sided triangles,
+ * quadrilaterals (bilinear), tetrahedra and hexahedra (trilinear) alike.
  * Viscous Burgers (PROBLEM_IS_BURGERS) adds its convective terms (N15) and
  * their derivatives (N16), as host/reference/reference_burgers.c. */
 
 #define FACE_DIRICHLET 1         /* face_bc (host/fem/hdg.h) */
+#define FACE_NEUMANN 2
 #define NL ((DIM + 1) * NP)      /* element unknowns (q_1..q_d, u) */
 #define NA (NL + NT + 1)         /* columns of the augmented matrix */
 #define AUG(i, j) aug[(long)(i) * NA + (j)]
@@ -54,6 +57,8 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
   if (e >= num_elements) return;
   problem_params pp = {problem_id, DIM, problem_degree, problem_param, 0.0, 0.0, problem_nu};
   const int burgers = PROBLEM_IS_BURGERS(problem_id);
+  double av[3], bv[3]; /* F(u) = u^2/2 a + u b (N15) */
+  burgers_flux_vectors(pp, av, bv);
   __global const double *u = state_u + e * NP, *q = state_q + e * DIM * NP;
   __global double *aug = aug_all + e * NL * NA, *jtl = jtl_all + e * NT * NL;
   __global double *k = k_all + e * (NT + 1) * (NT + 1), *rt = rt_all + e * NT;
@@ -110,10 +115,14 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
         rl[kk * NP + i] += w * (qh[kk] / kappa * ph[i] - uh * gi[kk]);
       }
       /* R_u += (div q_h, phi_i) + (c u_h, phi_i) - (f, phi_i); Burgers (N15):
-       * - (F(u_h), grad phi_i) = -(u_h^2 / 2, b . grad phi_i), b = (1, 1 [, 1]) */
-      double bgrad = 0.0;
-      for (int kk = 0; kk < DIM; kk++) bgrad += gi[kk];
-      rl[DIM * NP + i] += w * ((divq + c * uh - fq) * ph[i] - (burgers ? 0.5 * uh * uh * bgrad : 0.0));
+       * - (F(u_h), grad phi_i) = -(u_h^2 / 2 a + u_h b, grad phi_i) */
+      double agrad = 0.0, bgrad = 0.0;
+      for (int kk = 0; kk < DIM; kk++) {
+        agrad += av[kk] * gi[kk];
+        bgrad += bv[kk] * gi[kk];
+      }
+      rl[DIM * NP + i] +=
+          w * ((divq + c * uh - fq) * ph[i] - (burgers ? 0.5 * uh * uh * agrad + uh * bgrad : 0.0));
       if (!jacobian) continue;
       for (int j = 0; j < NP; j++) {
         const double pij = w * ph[i] * ph[j];
@@ -124,7 +133,7 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
           AUG(DIM * NP + j, kk * NP + i) += w * ph[j] * gi[kk];                 /* -B_k^T */
         }
         AUG(DIM * NP + i, DIM * NP + j) += c * pij; /* D */
-        if (burgers) AUG(DIM * NP + i, DIM * NP + j) -= w * uh * ph[j] * bgrad; /* (N16) */
+        if (burgers) AUG(DIM * NP + i, DIM * NP + j) -= w * ph[j] * (uh * agrad + bgrad); /* (N16) */
       }
     }
   }
@@ -132,6 +141,9 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
   /* Face integrals: C_k, E, H and the stabilisation's part of D. */
   for (int f = 0; f < NFACES; f++) {
     const int o = elem_orient[e * NFACES + f];
+    /* a Neumann face's datum is the viscous flux alone (paper 001's outflow,
+     * (N25)): R_T takes no h there */
+    const double ht = face_bc[elem_faces[e * NFACES + f]] == FACE_NEUMANN ? 0.0 : 1.0;
     for (int qp = 0; qp < NQ_FACE; qp++) {
       double X[DIM], x[3], nds[3];
       for (int l = 0; l < DIM; l++) X[l] = face_xi[((f * NORIENT + o) * NQ_FACE + qp) * DIM + l];
@@ -146,20 +158,24 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
         for (int kk = 0; kk < DIM; kk++) qn += q[kk * NP + j] * ph[j] * nds[kk];
       }
       for (int m = 0; m < NF; m++) lh += lam[f * NF + m] * ps[m];
-      /* Burgers (N15): h = lambda^2/2 bn + |lambda bn| (u_h - lambda), bn = b . n
-       * (here times ds), and (N16) dh/du_h, dh/dlambda */
-      double bn = 0.0;
-      for (int kk = 0; kk < DIM; kk++) bn += nds[kk];
-      if (!burgers) bn = 0.0;
-      const double a = lh * bn, tauc = fabs(a), sg = a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : 0.0);
-      const double hw = w * (0.5 * lh * lh * bn + tauc * (uh - lh));
-      const double dhu = w * tauc, dhl = w * (a + sg * bn * (uh - lh) - tauc);
+      /* Burgers (N15): h = F(lambda) . n + |s| (u_h - lambda), s = F'(lambda) . n =
+       * lambda an + bn, an = a . n, bn = b . n (here times ds), and (N16)
+       * dh/du_h = |s|, dh/dlambda = s + sign(s) an (u_h - lambda) - |s| */
+      double an = 0.0, bn = 0.0;
+      for (int kk = 0; kk < DIM; kk++) {
+        an += av[kk] * nds[kk];
+        bn += bv[kk] * nds[kk];
+      }
+      if (!burgers) an = bn = 0.0;
+      const double a = lh * an + bn, tauc = fabs(a), sg = a > 0.0 ? 1.0 : (a < 0.0 ? -1.0 : 0.0);
+      const double hw = w * (0.5 * lh * lh * an + lh * bn + tauc * (uh - lh));
+      const double dhu = w * tauc, dhl = w * (a + sg * an * (uh - lh) - tauc);
       for (int i = 0; i < NP; i++) {
         for (int kk = 0; kk < DIM; kk++) rl[kk * NP + i] += w * nds[kk] * lh * ph[i]; /* C_k lambda */
         rl[DIM * NP + i] += (tw * (uh - lh) + hw) * ph[i]; /* tau <u - lambda, phi_i> + <h, phi_i> */
       }
       /* R_T^e = -<q.n + tau (u - lambda) + h, psi_m> (N3), (N15) */
-      for (int m = 0; m < NF; m++) rt[f * NF + m] -= (w * qn + tw * (uh - lh) + hw) * ps[m];
+      for (int m = 0; m < NF; m++) rt[f * NF + m] -= (w * qn + tw * (uh - lh) + ht * hw) * ps[m];
       if (!jacobian) continue;
       for (int i = 0; i < NP; i++) {
         for (int j = 0; j < NP; j++) AUG(DIM * NP + i, DIM * NP + j) += (tw + dhu) * ph[i] * ph[j];
@@ -172,11 +188,11 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
           }
           const double ev = tw * ph[i] * ps[m];
           AUG(DIM * NP + i, NL + col) += dhl * ph[i] * ps[m] - ev; /* J_LT: -E + (N16) */
-          JTL(col, DIM * NP + i) -= ev + dhu * ph[i] * ps[m];      /* J_TL: -E^T + (N16) */
+          JTL(col, DIM * NP + i) -= ev + ht * dhu * ph[i] * ps[m]; /* J_TL: -E^T + (N16) */
         }
       }
       for (int m = 0; m < NF; m++) /* J_TT: H + (N16) */
-        for (int n = 0; n < NF; n++) KE(f * NF + m, f * NF + n) += (tw - dhl) * ps[m] * ps[n];
+        for (int n = 0; n < NF; n++) KE(f * NF + m, f * NF + n) += (tw - ht * dhl) * ps[m] * ps[n];
     }
   }
   double s = 0.0;

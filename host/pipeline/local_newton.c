@@ -47,12 +47,17 @@ int local_newton_create(device_pipeline *pl, local_newton **out) {
   const hdgcl_mesh *mesh = disc->mesh;
   double beta[3];
   problem_beta(disc->params, beta);
-  if (pl->mapped || disc->user || sz->ncomp > 1 || disc->robin || beta[0] != 0 || beta[1] != 0 ||
-      beta[2] != 0)
+  /* Straight-sided elements of every type: the kernel evaluates the map's
+   * Jacobian at each quadrature point (element_map, cl/fem/geometry.h), so
+   * bilinear quadrilaterals and trilinear hexahedra take the same code as
+   * the simplices. */
+  if (mesh->geometry_order > 1 || disc->user || sz->ncomp > 1 || disc->robin || beta[0] != 0 ||
+      beta[1] != 0 || beta[2] != 0)
     return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
                        "problem %s: Newton's method on an OpenCL device takes built-in scalar "
-                       "problems without linear convection on triangles and tetrahedra; use "
-                       "--device ref (docs/nonlinear.md)",
+                       "problems without linear convection on straight-sided triangles, "
+                       "quadrilaterals, tetrahedra and hexahedra; use --device ref "
+                       "(docs/nonlinear.md)",
                        disc->problem->info.name);
   HDGCL_TRY(pipeline_upload(pl));
   local_newton *ln;

@@ -127,6 +127,13 @@ static const hdg_problem problems[] = {
       "(docs/nonlinear.md section 11); --device ref only",
       0, "square:8"},
      PROBLEM_NEO_HOOKEAN, {0}, 0, true, true, false, true},
+    {{"burgers-paper001",
+      "nonlinear: paper 001's viscous Burgers (section 5.1, eq. 27): u_y + (u^2/2)_x - nu lap u "
+      "= 0 (--nu, default 1/200), u = 1 - 2x on x = 0, x = 1, y = 0, outflow (zero viscous "
+      "flux) on y = 1; no exact solution (the errors are against 1 - 2x); Newton's method "
+      "(docs/nonlinear.md section 12)",
+      2, "quad:16"},
+     PROBLEM_BURGERS_PAPER001, {4}, 1, false, false, false, true},
 };
 enum { NUM_PROBLEMS = sizeof problems / sizeof problems[0] };
 
@@ -168,7 +175,8 @@ int hdg_problem_params(const hdg_problem *problem, hdgcl_options opts, int order
   HDGCL_TRY(hdgcl_options_get_real(opts, "weight", 7850.0 * 9.81 / 200e9, -1e300, 1e300, &weight));
   HDGCL_TRY(hdgcl_options_get_real(opts, "contrast", 10.0, 1e-6, 1e6, &contrast));
   HDGCL_TRY(hdgcl_options_get_real(opts, "kappa-u2", 1.0, -1e6, 1e6, &kappa_u2));
-  HDGCL_TRY(hdgcl_options_get_real(opts, "nu", 0.1, -1e300, 1e300, &nu));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "nu", problem->id == PROBLEM_BURGERS_PAPER001 ? 1.0 / 200.0 : 0.1,
+                                   -1e300, 1e300, &nu));
   if (!isfinite(weight))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--weight %g: must be a finite number", weight);
   if (problem->id == PROBLEM_KAPPA_JUMP) params->param = kappa2;

@@ -23,8 +23,11 @@ int reference_burgers_terms(const hdg_discretisation *disc, int32_t e, const dou
     memset(jb->tu, 0, sizeof(double) * nt * np);
     memset(jb->tl, 0, sizeof(double) * nt * nt);
   }
-  /* (N15) volume: R_u,i -= (F(u_h), grad phi_i)_K = (u_h^2 / 2, b . grad phi_i)_K,
-   * b = (1, 1 [, 1]); (N16) J_uu,ij -= (u_h phi_j, b . grad phi_i)_K. */
+  /* (N15) volume: R_u,i -= (F(u_h), grad phi_i)_K, F(u) = u^2/2 a + u b
+   * (burgers_flux_vectors); (N16) J_uu,ij -= (phi_j F'(u_h), grad phi_i)_K,
+   * F'(u) = u a + b. */
+  double av[3], bv[3];
+  burgers_flux_vectors(disc->params, av, bv);
   for (int k = 0; k < qv->n; k++) {
     double x[3], jac[9], jinv[9];
     double detj = hdg_map(mesh, e, qv->points + (size_t)k * d, x, jac);
@@ -35,20 +38,26 @@ int reference_burgers_terms(const hdg_discretisation *disc, int32_t e, const dou
     for (int j = 0; j < np; j++) uh += u[j] * phi[j];
     for (int i = 0; i < np; i++) {
       const double *g = ref->dphi_load + ((size_t)k * np + i) * d;
-      double bgrad = 0.0; /* b . grad phi_i = sum_k sum_l (J^-1)_lk d_l phi_i */
+      double agrad = 0.0, bgrad = 0.0; /* a . grad phi_i, grad phi_i = J^-T grad_xi phi_i */
       for (int c = 0; c < d; c++)
-        for (int l = 0; l < d; l++) bgrad += jinv[l * d + c] * g[l];
-      ru[i] -= wq * 0.5 * uh * uh * bgrad;
+        for (int l = 0; l < d; l++) {
+          agrad += av[c] * jinv[l * d + c] * g[l];
+          bgrad += bv[c] * jinv[l * d + c] * g[l];
+        }
+      ru[i] -= wq * (0.5 * uh * uh * agrad + uh * bgrad);
       if (jb)
-        for (int j = 0; j < np; j++) jb->uu[i * np + j] -= wq * uh * phi[j] * bgrad;
+        for (int j = 0; j < np; j++) jb->uu[i * np + j] -= wq * phi[j] * (uh * agrad + bgrad);
     }
   }
-  /* (N15) faces: with bn = b . n and the flux h = lambda^2/2 bn + |lambda bn| (u_h - lambda),
-   * R_u,i += <h, phi_i>_dK and R_T,m -= <h, psi_m>_dK; (N16) dh/du_h = |lambda bn|,
-   * dh/dlambda = lambda bn + sign(lambda bn) bn (u_h - lambda) - |lambda bn|. */
+  /* (N15) faces: with an = a . n, bn = b . n, s = F'(lambda) . n = lambda an + bn and the
+   * flux h = F(lambda) . n + |s| (u_h - lambda), R_u,i += <h, phi_i>_dK and R_T,m -=
+   * <h, psi_m>_dK; (N16) dh/du_h = |s|, dh/dlambda = s + sign(s) an (u_h - lambda) - |s|.
+   * On a Neumann face (paper 001's outflow, (N25)) the datum is the viscous flux alone:
+   * R_T takes no h there (R_u does). */
   const int8_t *orient = mesh->elem_face_orient + (size_t)e * sz->nfaces;
   double X[3];
   for (int f = 0; f < sz->nfaces; f++) {
+    const double ht = disc->num.face_bc[mesh->elem_faces[(size_t)e * sz->nfaces + f]] == FACE_NEUMANN ? 0.0 : 1.0;
     const double *phif = ref->phi_face + ((size_t)f * sz->norient + orient[f]) * qf->n * np;
     for (int k = 0; k < qf->n; k++) {
       double x[3], nds[3];
@@ -58,25 +67,29 @@ int reference_burgers_terms(const hdg_discretisation *disc, int32_t e, const dou
       const double *phi = phif + (size_t)k * np;
       const double *psi = ref->psi_face + (size_t)k * nf;
       const double *lf = lam + f * nf;
-      double uh = 0.0, lh = 0.0, bn = 0.0;
+      double uh = 0.0, lh = 0.0, an = 0.0, bn = 0.0;
       for (int j = 0; j < np; j++) uh += u[j] * phi[j];
       for (int m = 0; m < nf; m++) lh += lf[m] * psi[m];
-      for (int c = 0; c < d; c++) bn += nds[c] / ds;
-      double a = lh * bn, tauc = fabs(a), s = a > 0 ? 1.0 : (a < 0 ? -1.0 : 0.0);
-      double h = 0.5 * lh * lh * bn + tauc * (uh - lh);
-      double dhu = tauc, dhl = a + s * bn * (uh - lh) - tauc;
+      for (int c = 0; c < d; c++) {
+        an += av[c] * nds[c] / ds;
+        bn += bv[c] * nds[c] / ds;
+      }
+      double a = lh * an + bn, tauc = fabs(a), s = a > 0 ? 1.0 : (a < 0 ? -1.0 : 0.0);
+      double h = 0.5 * lh * lh * an + lh * bn + tauc * (uh - lh);
+      double dhu = tauc, dhl = a + s * an * (uh - lh) - tauc;
       for (int i = 0; i < np; i++) ru[i] += wq * h * phi[i];
-      for (int m = 0; m < nf; m++) rt[f * nf + m] -= wq * h * psi[m];
+      for (int m = 0; m < nf; m++) rt[f * nf + m] -= ht * wq * h * psi[m];
       if (!jb) continue;
       for (int i = 0; i < np; i++) {
         for (int j = 0; j < np; j++) jb->uu[i * np + j] += wq * dhu * phi[i] * phi[j];
         for (int m = 0; m < nf; m++) {
           jb->ul[i * nt + f * nf + m] += wq * dhl * phi[i] * psi[m];
-          jb->tu[(f * nf + m) * np + i] -= wq * dhu * psi[m] * phi[i];
+          jb->tu[(f * nf + m) * np + i] -= ht * wq * dhu * psi[m] * phi[i];
         }
       }
       for (int m = 0; m < nf; m++)
-        for (int n = 0; n < nf; n++) jb->tl[(f * nf + m) * nt + f * nf + n] -= wq * dhl * psi[m] * psi[n];
+        for (int n = 0; n < nf; n++)
+          jb->tl[(f * nf + m) * nt + f * nf + n] -= ht * wq * dhl * psi[m] * psi[n];
     }
   }
   return HDGCL_SUCCESS;
