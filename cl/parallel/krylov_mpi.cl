@@ -40,6 +40,23 @@ __kernel void mpi_owned_dot2(const int n, __global const char *owned, __global c
   group_partials2(buf, s, t, partial);
 }
 
+/* Multi-dot over the owned rows (GMRES's Gram-Schmidt): partial[g MDOT_MAX
+ * + j] = this group's share of V_j . w for j < k (V_j = v + j n). */
+__kernel void mpi_owned_mdot(const int n, const int k, __global const char *owned,
+                             __global const double *v, __global const double *w,
+                             __global double *partial) {
+  __local double buf[DOT_WG];
+  for (int j = 0; j < k; j++) {
+    __global const double *vj = v + (long)j * n;
+    double s = 0.0;
+    for (int i = get_global_id(0); i < n; i += get_global_size(0))
+      if (owned[i / NF]) s += vj[i] * w[i];
+    s = group_sum(buf, s);
+    if (get_local_id(0) == 0) partial[get_group_id(0) * MDOT_MAX + j] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
 /* x += alpha p, r -= alpha q. */
 __kernel void mpi_cg_update_xr(const int n, const double alpha, __global const double *p,
                                __global const double *q, __global double *x,

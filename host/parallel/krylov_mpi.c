@@ -1,4 +1,4 @@
-/* The distributed preconditioned CG on the device (krylov_mpi.h; kernels:
+/* The distributed preconditioned CG and GMRES on the device (krylov_mpi.h; kernels:
  * cl/parallel/krylov_mpi.cl, with group_partials2 of cl/solvers/vectors.cl and
  * trace_block_entry, posdef_invert_in_place of cl/solvers/trace_matrix.h).
  *
@@ -39,8 +39,11 @@ typedef struct mpi_cg {
   const parallel_part *part;
   cl_program program;
   cl_kernel gather, scatter, dot2, xr, up, diag, invert, bapply, japply;
+  cl_kernel mdot, scale_inv, subtract, combine, axpby, residual; /* GMRES */
   hdgcl_buffer b, r, z, p, q, idx, send, recv, owned, blocks, dinv, partial;
+  hdgcl_buffer v, h, y; /* GMRES: basis [m+1][n], Hessenberg column, coefficients */
   double *hsend, *hrecv, *hpartial;
+  int m; /* GMRES restart (0: CG) */
   MPI_Request *req;
   int nshared, n, rows, nf;
   size_t wg;
@@ -164,6 +167,22 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
       {&c->japply, "mpi_jacobi_apply"}};
   for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
     HDGCL_TRY(hdgcl_kernel_create(c->program, ks[i].name, ks[i].k));
+  if (kr->set.solver == SOLVER_GMRES) { /* the serial GMRES's vector kernels (vectors.cl) */
+    c->m = kr->set.restart;
+    if (c->m < 1 || c->m > MDOT_MAX - 2)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "distributed GMRES: --restart %d outside 1..%d",
+                         c->m, MDOT_MAX - 2);
+    struct { cl_kernel *k; const char *name; } gk[] = {
+        {&c->mdot, "mpi_owned_mdot"},      {&c->scale_inv, "scale_inv"},
+        {&c->subtract, "basis_subtract"},  {&c->combine, "basis_combine"},
+        {&c->axpby, "vec_axpby"},          {&c->residual, "vec_residual"}};
+    for (size_t i = 0; i < sizeof gk / sizeof *gk; i++)
+      HDGCL_TRY(hdgcl_kernel_create(c->program, gk[i].name, gk[i].k));
+    HDGCL_TRY(hdgcl_buffer_create(c->ctx, ((size_t)c->m + 1) * ((size_t)c->n + 1) * 8,
+                                  "distributed GMRES basis", &c->v));
+    HDGCL_TRY(hdgcl_buffer_create(c->ctx, ((size_t)c->m + 2) * 8, "GMRES column", &c->h));
+    HDGCL_TRY(hdgcl_buffer_create(c->ctx, ((size_t)c->m + 2) * 8, "GMRES coefficients", &c->y));
+  }
   size_t vb = ((size_t)c->n + 1) * 8, bb = (size_t)c->nf * c->nf;
   size_t hb = ((size_t)c->nshared * bb + 1) * 8;
   hdgcl_buffer *vecs[] = {&c->b, &c->r, &c->z, &c->p, &c->q, &c->dinv};
@@ -173,10 +192,12 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
                                 &c->blocks));
   HDGCL_TRY(hdgcl_buffer_create(c->ctx, hb, "halo send", &c->send));
   HDGCL_TRY(hdgcl_buffer_create(c->ctx, hb, "halo receive", &c->recv));
-  HDGCL_TRY(hdgcl_buffer_create(c->ctx, (size_t)DOT_GROUPS * 16, "owned partial sums", &c->partial));
+  HDGCL_TRY(hdgcl_buffer_create(c->ctx, (size_t)DOT_GROUPS * MDOT_MAX * 8, "owned partial sums",
+                                &c->partial));
   HDGCL_TRY(hdgcl_calloc((size_t)c->nshared * bb + 1, sizeof(double), "halo", &c->hsend));
   HDGCL_TRY(hdgcl_calloc((size_t)c->nshared * bb + 1, sizeof(double), "halo", &c->hrecv));
-  HDGCL_TRY(hdgcl_calloc((size_t)DOT_GROUPS * 2, sizeof(double), "partial sums", &c->hpartial));
+  HDGCL_TRY(hdgcl_calloc((size_t)DOT_GROUPS * MDOT_MAX, sizeof(double), "partial sums",
+                         &c->hpartial));
   HDGCL_TRY(hdgcl_calloc((size_t)2 * part->num_neighbours + 1, sizeof *c->req, "halo requests",
                          &c->req));
   /* the cut faces' unknown rows, in message order; the owned rows */
@@ -201,12 +222,14 @@ done:
 }
 
 static void destroy(mpi_cg *c) {
-  cl_kernel k[] = {c->gather, c->scatter, c->dot2, c->xr, c->up, c->diag, c->invert, c->bapply,
-                   c->japply};
+  cl_kernel k[] = {c->gather, c->scatter, c->dot2,      c->xr,       c->up,
+                   c->diag,   c->invert,  c->bapply,    c->japply,   c->mdot,
+                   c->scale_inv, c->subtract, c->combine, c->axpby, c->residual};
   for (size_t i = 0; i < sizeof k / sizeof *k; i++)
     if (k[i]) clReleaseKernel(k[i]);
   hdgcl_buffer *b[] = {&c->b,   &c->r,     &c->z,    &c->p,      &c->q,      &c->idx,
-                       &c->send, &c->recv, &c->owned, &c->blocks, &c->dinv, &c->partial};
+                       &c->send, &c->recv, &c->owned, &c->blocks, &c->dinv, &c->partial,
+                       &c->v,    &c->h,    &c->y};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) hdgcl_buffer_release(c->ctx, b[i]);
   free(c->hsend);
   free(c->hrecv);
@@ -262,12 +285,179 @@ static int run(mpi_cg *c, int pc_kind, int maxit, double rtol, hdg_solution *sol
   return HDGCL_SUCCESS;
 }
 
-int mpi_krylov_cg(krylov *kr, const parallel_part *part, const hdg_numbering *num, int pc_kind,
+/* out[j] = (V_j, w) for j < k, global (owned rows, summed over ranks). */
+static int mdot(mpi_cg *c, int k, const hdgcl_buffer *w, double *out) {
+  cl_int n = c->n, ck = k;
+  hdgcl_arg args[] = {HDGCL_ARG(n),        HDGCL_ARG(ck),    HDGCL_ARG(c->owned.mem),
+                      HDGCL_ARG(c->v.mem), HDGCL_ARG(w->mem), HDGCL_ARG(c->partial.mem)};
+  HDGCL_TRY(launch(c, c->mdot, 6, args, c->wg * c->groups, c->wg));
+  double t = hdgcl_wtime();
+  HDGCL_TRY(hdgcl_buffer_read(c->ctx, &c->partial, 0, (size_t)c->groups * MDOT_MAX * 8,
+                              c->hpartial));
+  double s[MDOT_MAX] = {0};
+  for (int g = 0; g < c->groups; g++)
+    for (int j = 0; j < k; j++) s[j] += c->hpartial[(size_t)g * MDOT_MAX + j];
+  MPI_TRY(MPI_Allreduce(s, out, k, MPI_DOUBLE, MPI_SUM, c->part->comm));
+  c->stats->reduce_seconds += hdgcl_wtime() - t;
+  return HDGCL_SUCCESS;
+}
+
+/* w -= V h (k basis vectors), h from the host. */
+static int subtract(mpi_cg *c, int k, const double *h, hdgcl_buffer *w) {
+  cl_int n = c->n, ck = k;
+  HDGCL_TRY(hdgcl_buffer_write(c->ctx, &c->h, 0, (size_t)k * 8, h));
+  hdgcl_arg a[] = {HDGCL_ARG(n), HDGCL_ARG(ck), HDGCL_ARG(c->v.mem), HDGCL_ARG(c->h.mem),
+                   HDGCL_ARG(w->mem)};
+  return launch(c, c->subtract, 5, a, (size_t)n, 0);
+}
+
+/* V_j = vj = w / norm (0 where norm is 0). */
+static int normalize(mpi_cg *c, const hdgcl_buffer *w, double norm, int j, hdgcl_buffer *vj) {
+  cl_int n = c->n, zero = 0;
+  cl_long off = (cl_long)j * c->n;
+  HDGCL_TRY(hdgcl_buffer_write(c->ctx, &c->h, 0, 8, &norm));
+  hdgcl_arg a[] = {HDGCL_ARG(n),      HDGCL_ARG(c->h.mem), HDGCL_ARG(zero), HDGCL_ARG(w->mem),
+                   HDGCL_ARG(c->v.mem), HDGCL_ARG(off),    HDGCL_ARG(vj->mem)};
+  return launch(c, c->scale_inv, 7, a, (size_t)n, 0);
+}
+
+static int norm2(mpi_cg *c, const hdgcl_buffer *w, double *norm) {
+  double d[2];
+  HDGCL_TRY(dot2(c, w, w, w, d));
+  *norm = sqrt(d[0]);
+  return HDGCL_SUCCESS;
+}
+
+/* Restarted right-preconditioned GMRES(m) with CGS2, as the serial one
+ * (host/solvers/krylov_gmres.c): the Hessenberg least squares on the host,
+ * the true residual at each restart; every inner product over owned rows and
+ * reduced over the ranks.  Vectors: vj = p, zj = z, w = q, residual = r. */
+static int run_gmres(mpi_cg *c, int pc_kind, int maxit, double rtol, hdg_solution *sol) {
+  krylov *kr = c->kr;
+  const int m = c->m;
+  cl_int n = c->n;
+  size_t bytes = (size_t)n * 8;
+  double *hess = NULL, *cs = NULL, *sn = NULL, *gv = NULL, *yv = NULL, *col = NULL, *h2 = NULL;
+  int status;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m * (m + 1), sizeof(double), "Hessenberg", &hess), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m, sizeof(double), "Givens", &cs), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m, sizeof(double), "Givens", &sn), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m + 1, sizeof(double), "GMRES rhs", &gv), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m + 1, sizeof(double), "GMRES y", &yv), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m + 2, sizeof(double), "GMRES column", &col), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m + 2, sizeof(double), "GMRES column", &h2), done);
+  if (n) HDGCL_TRY_GOTO(status, hdgcl_buffer_copy(c->ctx, kr->sys.rhs, &c->b, bytes), done);
+  HDGCL_TRY_GOTO(status, halo_sum(c, &c->b, c->nf), done);
+  HDGCL_TRY_GOTO(status, precond_setup(c, pc_kind), done);
+  if (n) HDGCL_TRY_GOTO(status, hdgcl_buffer_fill(c->ctx, &kr->x, 0, bytes, 0.0), done);
+  double beta;
+  HDGCL_TRY_GOTO(status, norm2(c, &c->b, &beta), done);
+  HDGCL_TRY_GOTO(status, normalize(c, &c->b, beta, 0, &c->p), done);
+  const double bnorm = beta;
+  int it = 0;
+  double relres = bnorm > 0 ? 1.0 : 0.0;
+  bool converged = !(bnorm > 0);
+  sol->iterations = 0;
+  HDGCL_TRY_GOTO(status, hdg_solution_record_residual(sol, relres), done);
+  while (!converged && it < maxit) {
+    for (int i = 0; i <= m; i++) gv[i] = 0.0;
+    gv[0] = beta;
+    int k = 0;
+    for (int j = 0; j < m && it < maxit; j++) {
+      HDGCL_TRY_GOTO(status, precondition(c, pc_kind, &c->p, &c->z), done);
+      HDGCL_TRY_GOTO(status, spmv(c, &c->z, &c->q), done);
+      HDGCL_TRY_GOTO(status, mdot(c, j + 1, &c->q, col), done);
+      HDGCL_TRY_GOTO(status, subtract(c, j + 1, col, &c->q), done);
+      HDGCL_TRY_GOTO(status, mdot(c, j + 1, &c->q, h2), done);
+      HDGCL_TRY_GOTO(status, subtract(c, j + 1, h2, &c->q), done);
+      for (int i = 0; i <= j; i++) col[i] += h2[i];
+      double wnorm;
+      HDGCL_TRY_GOTO(status, norm2(c, &c->q, &wnorm), done);
+      HDGCL_TRY_GOTO(status, normalize(c, &c->q, wnorm, j + 1, &c->p), done);
+      col[j + 1] = wnorm;
+      for (int i = 0; i < j; i++) {
+        double t = cs[i] * col[i] + sn[i] * col[i + 1];
+        col[i + 1] = -sn[i] * col[i] + cs[i] * col[i + 1];
+        col[i] = t;
+      }
+      double rr = hypot(col[j], col[j + 1]);
+      cs[j] = rr > 0 ? col[j] / rr : 1.0;
+      sn[j] = rr > 0 ? col[j + 1] / rr : 0.0;
+      col[j] = rr;
+      gv[j + 1] = -sn[j] * gv[j];
+      gv[j] = cs[j] * gv[j];
+      for (int i = 0; i <= j; i++) hess[(size_t)j * (m + 1) + i] = col[i];
+      it++;
+      k = j + 1;
+      relres = fabs(gv[j + 1]) / bnorm;
+      HDGCL_TRY_GOTO(status, hdg_solution_record_residual(sol, relres), done);
+      if (relres <= rtol || !(wnorm > 0) || !isfinite(relres)) break;
+    }
+    for (int i = k - 1; i >= 0; i--) {
+      double t = gv[i];
+      for (int l = i + 1; l < k; l++) t -= hess[(size_t)l * (m + 1) + i] * yv[l];
+      double d = hess[(size_t)i * (m + 1) + i];
+      if (!isfinite(t) || !isfinite(d)) {
+        status = hdgcl_error(HDGCL_ERROR_CONVERGENCE, KRYLOV_NOT_FINITE, "distributed GMRES",
+                             "NaN", it);
+        goto done;
+      }
+      if (!(d != 0.0)) {
+        status = hdgcl_error(HDGCL_ERROR_CONVERGENCE, "distributed GMRES breakdown: singular "
+                             "Hessenberg matrix after %d iterations", it);
+        goto done;
+      }
+      yv[i] = t / d;
+    }
+    /* x += M^-1 V y; then the true residual r = b - A x and v_0 = r / ||r|| */
+    cl_int ck = k, acc = 0;
+    double one = 1.0;
+    HDGCL_TRY_GOTO(status, hdgcl_buffer_write(c->ctx, &c->y, 0, (size_t)k * 8, yv), done);
+    hdgcl_arg cb[] = {HDGCL_ARG(n),        HDGCL_ARG(ck),  HDGCL_ARG(c->v.mem),
+                      HDGCL_ARG(c->y.mem), HDGCL_ARG(acc), HDGCL_ARG(c->q.mem)};
+    HDGCL_TRY_GOTO(status, launch(c, c->combine, 6, cb, (size_t)n, 0), done);
+    HDGCL_TRY_GOTO(status, precondition(c, pc_kind, &c->q, &c->z), done);
+    hdgcl_arg ax[] = {HDGCL_ARG(n), HDGCL_ARG(one), HDGCL_ARG(c->z.mem), HDGCL_ARG(one),
+                      HDGCL_ARG(kr->x.mem)};
+    HDGCL_TRY_GOTO(status, launch(c, c->axpby, 5, ax, (size_t)n, 0), done);
+    HDGCL_TRY_GOTO(status, spmv(c, &kr->x, &c->r), done);
+    hdgcl_arg rs[] = {HDGCL_ARG(n), HDGCL_ARG(c->b.mem), HDGCL_ARG(c->r.mem)};
+    HDGCL_TRY_GOTO(status, launch(c, c->residual, 3, rs, (size_t)n, 0), done);
+    HDGCL_TRY_GOTO(status, norm2(c, &c->r, &beta), done);
+    HDGCL_TRY_GOTO(status, normalize(c, &c->r, beta, 0, &c->p), done);
+    relres = beta / bnorm;
+    converged = relres <= rtol;
+    if (!isfinite(relres)) break;
+  }
+  sol->iterations = it;
+  sol->residual = relres;
+  if (!isfinite(relres))
+    status = hdgcl_error(HDGCL_ERROR_CONVERGENCE, KRYLOV_NOT_FINITE, "distributed GMRES",
+                         isnan(relres) ? "NaN" : "Inf", it);
+  else if (!converged)
+    status = hdgcl_error(HDGCL_ERROR_CONVERGENCE, "distributed GMRES did not converge: relative "
+                         "residual %.3e after %d iterations (--rtol %g, --maxit %d)", relres, it,
+                         rtol, maxit);
+  else
+    status = HDGCL_SUCCESS;
+done:
+  free(hess);
+  free(cs);
+  free(sn);
+  free(gv);
+  free(yv);
+  free(col);
+  free(h2);
+  return status;
+}
+
+int mpi_krylov_solve(krylov *kr, const parallel_part *part, const hdg_numbering *num, int pc_kind,
                   int maxit, double rtol, hdg_solution *sol, mpi_krylov_stats *stats) {
   *stats = (mpi_krylov_stats){0};
   mpi_cg c = {.stats = stats};
   int status = create(&c, kr, part, num);
-  if (status == HDGCL_SUCCESS) status = run(&c, pc_kind, maxit, rtol, sol);
+  if (status == HDGCL_SUCCESS)
+    status = c.m ? run_gmres(&c, pc_kind, maxit, rtol, sol) : run(&c, pc_kind, maxit, rtol, sol);
   if (status == HDGCL_SUCCESS) status = hdgcl_context_finish(c.ctx);
   destroy(&c);
   return status;

@@ -67,7 +67,7 @@ static int solve_steps(hdgcl_solver s, void *data) {
   }
   HDGCL_TRY_GOTO(status, trace_operator_assemble(&s->op), done);
   double t = hdgcl_wtime();
-  HDGCL_TRY_GOTO(status, mpi_krylov_cg(&pl->krylov, &ps->part, &s->disc.num, s->precond, s->maxit,
+  HDGCL_TRY_GOTO(status, mpi_krylov_solve(&pl->krylov, &ps->part, &s->disc.num, s->precond, s->maxit,
                                        s->rtol, sol, &ps->krylov), done);
   sol->stage_seconds[HDGCL_STAGE_SOLVE] += hdgcl_wtime() - t;
   HDGCL_TRY_GOTO(status, trace_operator_set_trace(&s->op, NULL), done);
@@ -111,16 +111,17 @@ static int check_supported(hdgcl_solver s) {
   const char *what = s->disc.problem->transient ? "a transient problem"
                      : s->newton                 ? "a nonlinear problem (Newton's method)"
                      : s->disc.problem->vector   ? "a vector problem (elasticity)"
-                     : s->disc.problem->nonsymmetric ? "a nonsymmetric problem (GMRES)"
                      : s->disc.user                  ? "a user's problem file"
                                                      : NULL;
   if (what)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve of %s is not done yet "
                        "(docs/mpi.md): steady linear built-in scalar problems only", what);
-  if (s->solver != SOLVER_CG ||
-      (s->precond != PRECOND_NONE && s->precond != PRECOND_JACOBI && s->precond != PRECOND_BLOCK_JACOBI))
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve has --solver cg with --precond "
-                       "none, jacobi or block-jacobi only (docs/mpi.md)");
+  if (s->precond != PRECOND_NONE && s->precond != PRECOND_JACOBI && s->precond != PRECOND_BLOCK_JACOBI)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve has --solver cg or gmres with "
+                       "--precond none, jacobi or block-jacobi only (docs/mpi.md)");
+  if (s->disc.problem->nonsymmetric && s->solver != SOLVER_GMRES)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "problem %s is nonsymmetric: use --solver gmres",
+                       s->disc.problem->info.name);
   return HDGCL_SUCCESS;
 }
 
