@@ -25,7 +25,9 @@
 
 typedef struct parallel_solve {
   parallel_part part;
-  mpi_krylov_stats krylov; /* the last solve's exchange figures */
+  mpi_krylov_stats krylov; /* the last solve's exchange figures (this rank's) */
+  double halo_max, reduce_max; /* the slowest rank's, and */
+  int64_t halo_bytes;          /* all ranks' sent bytes */
   double *rank_seconds; /* [size][HDGCL_NUM_STAGES] each rank's stage seconds of the last solve */
   bool timed;           /* rank_seconds holds a solve's */
 } parallel_solve;
@@ -51,6 +53,12 @@ static int reduce_figures(hdgcl_solver s, parallel_solve *ps) {
   MPI_TRY(MPI_Allgather(sol->stage_seconds, HDGCL_NUM_STAGES, MPI_DOUBLE, ps->rank_seconds,
                         HDGCL_NUM_STAGES, MPI_DOUBLE, comm));
   ps->timed = true;
+  double ex[2] = {ps->krylov.halo_seconds, ps->krylov.reduce_seconds};
+  MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, ex, 2, MPI_DOUBLE, MPI_MAX, comm));
+  ps->halo_max = ex[0];
+  ps->reduce_max = ex[1];
+  ps->halo_bytes = ps->krylov.halo_bytes;
+  MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &ps->halo_bytes, 1, MPI_INT64_T, MPI_SUM, comm));
   MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, sol->stage_seconds, HDGCL_NUM_STAGES, MPI_DOUBLE, MPI_MAX, comm));
   return HDGCL_SUCCESS;
 }
@@ -175,5 +183,20 @@ int hdgcl_solver_rank_seconds(hdgcl_solver s, const double **seconds, int *ranks
   if (!ps->timed) return HDGCL_SUCCESS;
   *seconds = ps->rank_seconds;
   *ranks = ps->part.size;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_exchange_figures(hdgcl_solver s, double *halo_seconds, double *reduce_seconds,
+                                  int64_t *halo_bytes) {
+  if (!s || !halo_seconds || !reduce_seconds || !halo_bytes)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_exchange_figures: NULL argument");
+  *halo_seconds = *reduce_seconds = 0.0;
+  *halo_bytes = 0;
+  if (s->solve_steps != solve_steps) return HDGCL_SUCCESS;
+  const parallel_solve *ps = s->solve_steps_data;
+  if (!ps->timed) return HDGCL_SUCCESS;
+  *halo_seconds = ps->halo_max;
+  *reduce_seconds = ps->reduce_max;
+  *halo_bytes = ps->halo_bytes;
   return HDGCL_SUCCESS;
 }
