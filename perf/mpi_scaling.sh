@@ -9,16 +9,21 @@
 #
 # Environment:
 #   MPI_SCALING_CASES  cases separated by ';', each "LABEL MESH ORDER"; default
-#                      "2d square:800 5;3d cube:40 3": helmholtz-sin on
-#                      triangles, 11.5 M trace DOFs (3.8 M faces of 6 modes),
-#                      and on tetrahedra, 7.7 M trace DOFs (768 k faces of 10);
-#                      each fits one 80 GB H100 and should solve in well under
-#                      a minute there.  Tiny, for a try on PoCL:
+#                      "2d square:1000 5;3d cube:48 3": helmholtz-sin on
+#                      triangles, 18 M trace DOFs (3 M faces of 6 modes),
+#                      and on tetrahedra, 13.1 M trace DOFs (1.3 M faces of
+#                      10).  Sized from perf/results' single-H100 runs
+#                      (square:320 p = 5: 3.4 GB, 1711 iterations to 1e-10;
+#                      cube:40 p = 3: 17 GB, 583 iterations, 1.9 s): about
+#                      33 GB and 30 GB on one rank, some 5000 and 700
+#                      iterations, well under a minute each.  Tiny, for a try
+#                      on PoCL:
 #                      MPI_SCALING_CASES="2d square:24 3;3d cube:3 2"
 #   MPI_SCALING_DEVICE --device of every rank (default nvidia; each rank takes
 #                      the GPU of its node-local rank)
 #   MPI_SCALING_ARGS   more solve options (default "--precond block-jacobi
-#                      --rtol 1e-8 --maxit 20000")
+#                      --rtol 1e-10 --maxit 20000 --warmup 1": the warm-up
+#                      solve compiles the kernels for the parts' sizes)
 #   MPI_SCALING_TIMEOUT seconds per run (default 300)
 #   MPIRUN             the launcher (default mpirun)
 # One rank runs the serial solve (mpirun -np 1 is serial, docs/mpi.md): the
@@ -27,9 +32,9 @@ set -u
 cli=${1:?usage: mpi_scaling.sh HDGCL OUT [MAX_RANKS]}
 out=${2:?usage: mpi_scaling.sh HDGCL OUT [MAX_RANKS]}
 max=${3:-4}
-cases=${MPI_SCALING_CASES:-2d square:800 5;3d cube:40 3}
+cases=${MPI_SCALING_CASES:-2d square:1000 5;3d cube:48 3}
 device=${MPI_SCALING_DEVICE:-nvidia}
-args=${MPI_SCALING_ARGS:---precond block-jacobi --rtol 1e-8 --maxit 20000}
+args=${MPI_SCALING_ARGS:---precond block-jacobi --rtol 1e-10 --maxit 20000 --warmup 1}
 limit=${MPI_SCALING_TIMEOUT:-300}
 mpirun=${MPIRUN:-mpirun}
 here=$(cd "$(dirname "$0")" && pwd)
