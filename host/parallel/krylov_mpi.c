@@ -4,12 +4,13 @@
  *
  * Every rank holds its part's assembled matrix A_r on its device (the rows of
  * its cut faces hold its share only, docs/mpi.md) and the vectors x, r, z, p,
- * q = A p of its unknowns, consistent (equal on both ranks of a cut face):
+ * q = A p (GMRES: its basis) of its unknowns, consistent (equal on both
+ * ranks of a cut face):
  *   q = A p: the serial SpMV kernel on A_r (krylov_spmv), then the halo: a
  *     kernel packs the cut faces' blocks of q into a small buffer, the host
  *     reads it, sends it to each neighbour and receives theirs (MPI_Isend /
- *     MPI_Irecv, the receives posted before the product), writes what came
- *     and a kernel adds it;
+ *     MPI_Irecv; the receives are posted while the enqueued product runs,
+ *     before the gather), writes what came and a kernel adds it;
  *   dot products: a kernel's per-group partial sums over the rows the rank
  *     owns, read back, summed on the host in a fixed order, MPI_Allreduce;
  *   b and the diagonal blocks are summed across the cut the same way, once.
