@@ -48,6 +48,23 @@ for mesh in "square:6 2" "cube:2 2"; do
   done
 done
 
+# the halo exchange matters: skipping it (hidden HDGCL_MPI_SKIP_HALO) must give a wrong answer
+"$cli" solve --mesh square:6 --order 2 --rtol 1e-13 --json "$dir/serial.json" --quiet || bad "serial square:6"
+if HDGCL_MPI_SKIP_HALO=1 "$mpirun" -np 2 -x HDGCL_MPI_SKIP_HALO "$cli" solve --mesh square:6 --order 2 \
+     --rtol 1e-13 --json "$dir/skip.json" > "$dir/out" 2> "$dir/err" \
+   && "$py" - "$dir/skip.json" "$dir/serial.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p))["errors"]["l2_u"] for p in sys.argv[1:3])
+assert abs(a - b) > 0.1 * b, (a, b)
+PY
+then ok "skipping the halo exchange gives a wrong answer"; else bad "skipping the halo exchange"; cat "$dir/out" "$dir/err"; fi
+
+# hdgcl devices under mpirun: the listing once, then one line per rank
+"$mpirun" -np 2 "$cli" devices > "$dir/out" 2> "$dir/err" \
+  && [ "$(grep -c '^rank [01] of 2 on .*: [0-9]*:[0-9]*  ' "$dir/out")" -eq 2 ] \
+  && [ "$(grep -c '^host: ' "$dir/out")" -eq 1 ] \
+  && ok "devices under mpirun: one line per rank" || { bad "devices under mpirun"; cat "$dir/out" "$dir/err"; }
+
 # one rank is the serial solve: no MPI, no "distributed" line, no "mpi" in the JSON
 "$mpirun" -np 1 "$cli" solve --mesh square:6 --order 2 --rtol 1e-13 --json "$dir/one.json" \
   > "$dir/out" 2> "$dir/err" && ! grep -q distributed "$dir/out" \

@@ -6,7 +6,11 @@
 # cl/ that no case launched.  A canary first checks that the checkers report
 # a deliberately broken kernel.
 #
-# Usage: oclgrind_kernels.sh OCLGRIND CLI TEST_DEVICE_CONTEXT TEST_CLBLAST CL_DIR TEST_SPMV
+# Usage: oclgrind_kernels.sh OCLGRIND CLI TEST_DEVICE_CONTEXT TEST_CLBLAST CL_DIR TEST_SPMV [MPIRUN]
+# With MPIRUN (an MPI build), two distributed solves run under
+# `MPIRUN -np 2 oclgrind ...` (each rank its own simulator: the kernels of
+# cl/parallel/, docs/mpi.md); without it those kernels are left out of the
+# coverage check.
 #
 # oclgrind is an ICD interposer: under it the only platform is "Oclgrind"
 # (--device oclgrind).  Further flags:
@@ -27,7 +31,7 @@
 # "malloc assertion failure in sysmalloc"; the tri-p1-user-robin case alone
 # aborted in 3 runs of 8, at commit 9ef6084 too, and in none of 8 on one thread).
 set -u
-oclgrind=$1 cli=$2 test_context=$3 test_clblast=$4 cl_dir=$5 test_spmv=$6
+oclgrind=$1 cli=$2 test_context=$3 test_clblast=$4 cl_dir=$5 test_spmv=$6 mpirun=${7:-}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -234,6 +238,24 @@ fi
 ) &
 wait
 
+# The distributed solve's kernels (cl/parallel/krylov_mpi.cl) on 2 ranks, one
+# oclgrind each: CG + block-Jacobi, and GMRES + Jacobi on a nonsymmetric problem.
+mpisolve() {
+  name=$1; shift
+  start=$(date +%s)
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+    "$mpirun" -np 2 env OCLGRIND_NUM_THREADS=1 "$oclgrind" --data-races --uninitialized --check-api \
+    --build-options -cl-opt-disable --max-wgsize 64 --inst-counts \
+    "$cli" solve --device oclgrind --no-cache --quiet "$@" > "$dir/$name.out" 2> "$dir/$name.err"
+  echo $? > "$dir/$name.rc"
+  echo $(( $(date +%s) - start )) > "$dir/$name.time"
+}
+if [ -n "$mpirun" ]; then
+  mpisolve mpi2-tri-p1-cg-blockjacobi --mesh square:2 --order 1 --precond block-jacobi $quick
+  mpisolve mpi2-tri-p1-gmres-jacobi --problem convection-diffusion --mesh square:2 --order 1 \
+    --solver gmres --precond jacobi $quick
+fi
+
 for f in "$dir"/*.rc; do
   name=$(basename "$f" .rc)
   [ "$name" = devices ] && continue
@@ -263,6 +285,7 @@ kernels=$( { sed -n -e 's/^__kernel void \([A-Za-z_0-9]*\).*/\1/p' \
 if ! "$cli" solve --mesh square:1 --order 1 --precond pmg --pmg-coarse-solve amg --quiet 2>/dev/null; then
   kernels=$(echo "$kernels" | grep -v '^amg_') # no hypre: no device AMG
 fi
+[ -n "$mpirun" ] || kernels=$(echo "$kernels" | grep -v '^mpi_') # no MPI build
 for k in $kernels; do
   grep -qx "$k" "$dir/launched" || missing="$missing $k"
 done

@@ -3,7 +3,8 @@
  * distributed solve must give the serial u, q, u* on the rank's elements and
  * the serial error norms to 1e-10 relative, on triangles, quadrilaterals,
  * tetrahedra and hexahedra with each preconditioner it has, with Neumann
- * faces (poisson-mixed) and a coefficient jump (kappa-jump); a rank with a
+ * faces (poisson-mixed) and a coefficient jump (kappa-jump), with CG and
+ * GMRES (convection-diffusion, nonsymmetric); a rank with a
  * single element works; more ranks than elements is a clear error. */
 #include <mpi.h>
 
@@ -27,12 +28,13 @@ static int rank, size;
     }                                                                                           \
   } while (0)
 
-static void compare_problem(hdgcl_context ctx, const char *problem, const char *spec,
-                            const char *order, const char *precond) {
+static void compare_solver(hdgcl_context ctx, const char *problem, const char *spec,
+                           const char *order, const char *precond, const char *solver) {
   char what[160];
-  snprintf(what, sizeof what, "%s %s p=%s %s, %d ranks", problem, spec, order, precond, size);
+  snprintf(what, sizeof what, "%s %s p=%s %s %s, %d ranks", problem, spec, order, solver, precond,
+           size);
   solved ser = solve_with(ctx, spec, "problem", problem, "order", order, "precond", precond, "rtol",
-                          "1e-13", NULL);
+                          "1e-13", "solver", solver, NULL);
   if (ser.status) MPI_Abort(MPI_COMM_WORLD, 1);
   hdgcl_options opts;
   MUST(hdgcl_options_create(&opts));
@@ -40,6 +42,7 @@ static void compare_problem(hdgcl_context ctx, const char *problem, const char *
   MUST(hdgcl_options_set(opts, "order", order));
   MUST(hdgcl_options_set(opts, "precond", precond));
   MUST(hdgcl_options_set(opts, "rtol", "1e-13"));
+  MUST(hdgcl_options_set(opts, "solver", solver));
   hdgcl_solver s = NULL;
   MUST(hdgcl_solver_create_mpi(ctx, ser.mesh, opts, MPI_COMM_WORLD, &s));
   MUST(hdgcl_solver_solve(s));
@@ -89,6 +92,11 @@ static void compare_problem(hdgcl_context ctx, const char *problem, const char *
   solved_destroy(&ser);
 }
 
+static void compare_problem(hdgcl_context ctx, const char *problem, const char *spec,
+                            const char *order, const char *precond) {
+  compare_solver(ctx, problem, spec, order, precond, "cg");
+}
+
 static void compare(hdgcl_context ctx, const char *spec, const char *order, const char *precond) {
   compare_problem(ctx, "helmholtz-sin", spec, order, precond);
 }
@@ -109,6 +117,10 @@ int main(int argc, char **argv) {
   /* Neumann faces on the parts' boundaries; a coefficient jump across elements */
   compare_problem(ctx, "poisson-mixed", "square:6", "2", "block-jacobi");
   compare_problem(ctx, "kappa-jump", "square:6", "2", "block-jacobi");
+  /* GMRES (restarted: more than 30 iterations), so convection-diffusion, and on a symmetric problem */
+  compare_solver(ctx, "convection-diffusion", "square:6", "2", "block-jacobi", "gmres");
+  compare_solver(ctx, "convection-diffusion", "cube:2", "2", "jacobi", "gmres");
+  compare_solver(ctx, "helmholtz-sin", "square:5", "2", "none", "gmres");
   /* as many ranks as elements: one element each (square:1 has 2) */
   if (size <= 2) compare(ctx, "square:1", "2", "block-jacobi");
   /* more ranks than elements: a clear error on every rank */

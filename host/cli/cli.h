@@ -42,6 +42,8 @@ void cli_vtu_series_free(vtu_series *v);
  * MPI_COMM_WORLD (0 and 1 without); cli_mpi_device: the device spec of this
  * rank, the node-local rank's device among those `spec` matches (spec
  * itself without MPI or where one device matches; *out static storage);
+ * cli_mpi_gather_text: each rank's line (at most each - 1 chars) into
+ * rank 0's all[rank * each] (collective);
  * cli_mpi_abort prints the rank's message and ends every rank;
  * cli_mpi_finalize at the end. */
 int cli_mpi_init(int *argc, char ***argv);
@@ -49,6 +51,7 @@ bool cli_mpi_active(void);
 int cli_mpi_rank(void);
 int cli_mpi_size(void);
 int cli_mpi_device(const char *spec, const char **out);
+int cli_mpi_gather_text(const char *line, char *all, int each);
 void cli_mpi_abort(const char *command, const char *message);
 void cli_mpi_finalize(void);
 

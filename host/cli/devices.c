@@ -2,6 +2,7 @@
  * CLBlast tuning that applies to it (host/core/blas_tuning.c), and the host CPU
  * topology (hwloc). */
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,8 @@ static int run(hdgcl_options opts) {
   HDGCL_TRY(hdgcl_options_get_string(opts, "device", NULL, &spec)); /* NULL: $HDGCL_DEVICE */
   hdgcl_device_info *list;
   int count, chosen = -1;
+  char *all = NULL; /* under mpirun: each rank's device line (256 chars), on rank 0 */
+  int ranks = 0;
   HDGCL_TRY(hdgcl_device_list(&list, &count));
   hdgcl_host_info host;
   tuning_line *tuning = calloc(count > 0 ? (size_t)count : 1, sizeof *tuning);
@@ -92,6 +95,32 @@ static int run(hdgcl_options opts) {
   if (!reference) {
     status = hdgcl_device_match(spec, list, count, &chosen);
     if (status && count == 0) goto done; /* nothing installed: the message says what to install */
+  }
+  if (cli_mpi_active()) { /* under mpirun: rank 0 lists, then each rank's device */
+    enum { EACH = 256 };
+    const char *mine = NULL;
+    char line[EACH - 64], hostname[32] = "?";
+    int r = cli_mpi_rank(), size = cli_mpi_size(), idx = -1;
+    gethostname(hostname, sizeof hostname - 1);
+    int st = reference ? HDGCL_SUCCESS : cli_mpi_device(spec, &mine);
+    if (reference)
+      snprintf(line, sizeof line, "ref (the serial C reference path)");
+    else if (st != HDGCL_SUCCESS || hdgcl_device_match(mine, list, count, &idx) != HDGCL_SUCCESS)
+      snprintf(line, sizeof line, "no device (%s)", hdgcl_last_error());
+    else
+      snprintf(line, sizeof line, "%d:%d  %s", list[idx].platform_index, list[idx].device_index,
+               list[idx].name);
+    char text[EACH];
+    snprintf(text, sizeof text, "rank %d of %d on %s: %s", r, size, hostname, line);
+    all = r == 0 ? calloc((size_t)size * EACH, 1) : NULL;
+    if (r == 0 && !all) {
+      status = hdgcl_error(HDGCL_ERROR_MEMORY, "devices: no memory");
+      goto done;
+    }
+    int gathered = cli_mpi_gather_text(text, all, EACH);
+    if (gathered) status = gathered;
+    if (r != 0 || gathered) goto done;
+    ranks = size;
   }
   if (json) {
     int printed = print_json(list, tuning, count, chosen, &host);
@@ -118,8 +147,10 @@ static int run(hdgcl_options opts) {
            (unsigned long long)host.l1d_bytes / 1024, (unsigned long long)host.l2_bytes / 1024,
            (unsigned long long)host.l3_bytes / 1024, host.memory_bytes / 1073741824.0);
   }
+  for (int i = 0; i < ranks && !json; i++) printf("%s\n", all + (size_t)i * 256);
   /* A spec that selects nothing (or a device without FP64) is an error after the listing. */
 done:
+  free(all);
   free(tuning);
   free(list);
   return status;

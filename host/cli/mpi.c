@@ -86,6 +86,15 @@ int cli_mpi_device(const char *spec, const char **out) {
   return status;
 }
 
+int cli_mpi_gather_text(const char *line, char *all, int each) {
+  char *mine = calloc((size_t)each, 1);
+  if (!mine) return hdgcl_error(HDGCL_ERROR_MEMORY, "gather: no memory");
+  snprintf(mine, (size_t)each, "%s", line);
+  int rc = MPI_Gather(mine, each, MPI_CHAR, all, each, MPI_CHAR, 0, MPI_COMM_WORLD);
+  free(mine);
+  return rc == MPI_SUCCESS ? HDGCL_SUCCESS : hdgcl_error(HDGCL_ERROR_INTERNAL, "MPI_Gather failed");
+}
+
 void cli_mpi_abort(const char *command, const char *message) {
   int rank = cli_mpi_rank(), size = cli_mpi_size();
   fprintf(stderr, "hdgcl %s: error on rank %d of %d: %s\n", command, rank, size, message);
@@ -110,6 +119,10 @@ int cli_mpi_rank(void) { return 0; }
 int cli_mpi_size(void) { return 1; }
 int cli_mpi_device(const char *spec, const char **out) {
   *out = spec;
+  return HDGCL_SUCCESS;
+}
+int cli_mpi_gather_text(const char *line, char *all, int each) {
+  snprintf(all, (size_t)each, "%s", line);
   return HDGCL_SUCCESS;
 }
 void cli_mpi_abort(const char *command, const char *message) {}

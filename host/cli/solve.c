@@ -200,6 +200,12 @@ static int json_mpi(hdgcl_solver solver, const hdgcl_result *r, cJSON *run) {
     }
   }
   HDGCL_TRY(json_add_int(o, "slowest_rank", slow));
+  double halo, reduce;
+  int64_t bytes;
+  HDGCL_TRY(hdgcl_solver_exchange_figures(solver, &halo, &reduce, &bytes));
+  HDGCL_TRY(json_add_real(o, "halo_seconds_max", halo));
+  HDGCL_TRY(json_add_real(o, "reduce_seconds_max", reduce));
+  HDGCL_TRY(json_add_real(o, "halo_bytes", (double)bytes));
   return json_add_real(o, "imbalance", sum > 0 ? slowest / (sum / ranks) : 1.0);
 }
 #endif
@@ -295,9 +301,16 @@ static int run(hdgcl_options opts) {
     cli_progress_clear();
     const hdgcl_result *r = &rec->result;
     if (!quiet && levels == 1) report_summary(stdout, rec->spec, mesh, &dev, r, history);
-    if (!quiet && mpi)
-      printf("distributed: %d MPI ranks, elements partitioned by METIS (docs/mpi.md)\n",
-             cli_mpi_size());
+    if (!quiet && mpi) {
+      double halo = 0.0, reduce = 0.0;
+      int64_t bytes = 0;
+#ifdef HDGCL_WITH_MPI
+      HDGCL_TRY_GOTO(status, hdgcl_solver_exchange_figures(solver, &halo, &reduce, &bytes), done);
+#endif
+      printf("distributed: %d MPI ranks, elements partitioned by METIS (docs/mpi.md); in the "
+             "solve, halo exchange %.3f ms, reductions %.3f ms (slowest rank), %.1f KiB sent\n",
+             cli_mpi_size(), 1e3 * halo, 1e3 * reduce, bytes / 1024.0);
+    }
     fflush(stdout); /* the result before the solver's end writes the kernel cache */
     if (json_path) {
       cJSON *run;

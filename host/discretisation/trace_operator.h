@@ -18,7 +18,8 @@
  *   recover   u, q (H), u*, p, the error norms and u*'s check, after solve;
  *   matrix    sol->matrix and sol->rhs hold A and b, after assemble;
  *   set_trace in place of solve: x, solved elsewhere (the distributed
- *             solve of docs/mpi.md), as the trace of the unknown faces;
+ *             solve of docs/mpi.md), as the trace of the unknown faces
+ *             (NULL: already in the operator's own solution vector);
  *             the device pipeline only.
  * A step out of order is an internal error, not undefined behaviour (checked by
  * trace_operator.c, so the implementations need not). */

@@ -513,7 +513,7 @@ int pipeline_solve_trace(device_pipeline *pl) {
 
 int pipeline_set_trace(device_pipeline *pl, const double *x) {
   size_t n = (size_t)pl->disc->num.num_unknown_faces * pl->disc->ref.sz.nfb;
-  if (n) HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &pl->krylov.x, 0, n * 8, x));
+  if (n && x) HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &pl->krylov.x, 0, n * 8, x));
   HDGCL_TRY(assembly_fix_solution(pl, &pl->assemble, &pl->krylov.x));
   return trace_of_every_face(pl);
 }

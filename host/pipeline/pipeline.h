@@ -310,7 +310,8 @@ int pipeline_apply(device_pipeline *pl, const double *x, double *y);
 int pipeline_solve_trace(device_pipeline *pl);
 /* In place of pipeline_solve_trace: x (rows * nfb values, the unknown faces'
  * blocks, solved elsewhere: a distributed solve, docs/mpi.md) as the solution,
- * and every face's trace into pl->sol->trace. */
+ * and every face's trace into pl->sol->trace; x NULL: the solution vector
+ * pl->krylov.x on the device already holds it. */
 int pipeline_set_trace(device_pipeline *pl, const double *x);
 int pipeline_recover(device_pipeline *pl);
 int pipeline_solve(device_pipeline *pl);

@@ -40,6 +40,13 @@ int hdgcl_solver_part_elements(hdgcl_solver s, const int32_t **elements, int32_t
  * before a solve or for a solver not made by hdgcl_solver_create_mpi. */
 int hdgcl_solver_rank_seconds(hdgcl_solver s, const double **seconds, int *ranks);
 
+/* The exchange figures of the last distributed solve: the slowest rank's
+ * seconds in the halo exchange of the cut faces (packing, messages, adding)
+ * and in the dot products' read-back and MPI_Allreduce, and the bytes all
+ * ranks sent in halo messages; 0 before a solve or for a serial solver. */
+int hdgcl_solver_exchange_figures(hdgcl_solver s, double *halo_seconds, double *reduce_seconds,
+                                  int64_t *halo_bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,465 @@
+/* The distributed preconditioned CG and GMRES on the device (krylov_mpi.h; kernels:
+ * cl/parallel/krylov_mpi.cl, with group_partials2 of cl/solvers/vectors.cl and
+ * trace_block_entry, posdef_invert_in_place of cl/solvers/trace_matrix.h).
+ *
+ * Every rank holds its part's assembled matrix A_r on its device (the rows of
+ * its cut faces hold its share only, docs/mpi.md) and the vectors x, r, z, p,
+ * q = A p (GMRES: its basis) of its unknowns, consistent (equal on both
+ * ranks of a cut face):
+ *   q = A p: the serial SpMV kernel on A_r (krylov_spmv), then the halo: a
+ *     kernel packs the cut faces' blocks of q into a small buffer, the host
+ *     reads it, sends it to each neighbour and receives theirs (MPI_Isend /
+ *     MPI_Irecv; the receives are posted while the enqueued product runs,
+ *     before the gather), writes what came and a kernel adds it;
+ *   dot products: a kernel's per-group partial sums over the rows the rank
+ *     owns, read back, summed on the host in a fixed order, MPI_Allreduce;
+ *   b and the diagonal blocks are summed across the cut the same way, once.
+ * No overlap of the exchange with the product yet: with a subassembled
+ * operator the values to send are the product's own cut rows, so overlap
+ * needs the product split into cut rows first, interior rows while the
+ * messages fly (docs/mpi.md, what remains).
+ *
+ * HDGCL_MPI_SKIP_HALO=1 (hidden, for tests) skips every halo sum: the answer
+ * must then be wrong, which tests/cli_mpi.sh checks. */
+#include "parallel/krylov_mpi.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "solvers/solver_settings.h"
+
+static const char *const files[] = {"core/common.h", "solvers/trace_matrix.h", "solvers/vectors.cl",
+                                    "parallel/krylov_mpi.cl"};
+
+typedef struct mpi_cg {
+  krylov *kr;
+  hdgcl_context ctx;
+  const parallel_part *part;
+  cl_program program;
+  cl_kernel gather, scatter, dot2, xr, up, diag, invert, bapply, japply;
+  cl_kernel mdot, scale_inv, subtract, combine, axpby, residual; /* GMRES */
+  hdgcl_buffer b, r, z, p, q, idx, send, recv, owned, blocks, dinv, partial;
+  hdgcl_buffer v, h, y; /* GMRES: basis [m+1][n], Hessenberg column, coefficients */
+  double *hsend, *hrecv, *hpartial;
+  int m; /* GMRES restart (0: CG) */
+  MPI_Request *req;
+  int nshared, n, rows, nf;
+  size_t wg;
+  int groups;
+  bool skip_halo;
+  mpi_krylov_stats *stats;
+} mpi_cg;
+
+static int launch(mpi_cg *c, cl_kernel k, int nargs, const hdgcl_arg *args, size_t global,
+                  size_t local) {
+  if (!global) return HDGCL_SUCCESS;
+  return krylov_launch(c->kr, k, nargs, args, global, local);
+}
+
+/* y += the neighbours' shares of the cut faces' blocks (pf values each). */
+static int halo_sum(mpi_cg *c, hdgcl_buffer *y, int pf) {
+  const parallel_part *p = c->part;
+  if (c->skip_halo || p->num_neighbours == 0) return HDGCL_SUCCESS;
+  double t = hdgcl_wtime();
+  int nr = 0;
+  for (int i = 0; i < p->num_neighbours; i++) {
+    int k0 = p->offset[i], cnt = (p->offset[i + 1] - k0) * pf;
+    MPI_TRY(MPI_Irecv(c->hrecv + (size_t)k0 * pf, cnt, MPI_DOUBLE, p->neighbour[i], 29, p->comm,
+                      &c->req[nr++]));
+  }
+  cl_int count = c->nshared, cpf = pf;
+  hdgcl_arg g[] = {HDGCL_ARG(count), HDGCL_ARG(cpf), HDGCL_ARG(c->idx.mem), HDGCL_ARG(y->mem),
+                   HDGCL_ARG(c->send.mem)};
+  size_t bytes = (size_t)c->nshared * pf * 8;
+  HDGCL_TRY(launch(c, c->gather, 5, g, (size_t)c->nshared * pf, 0));
+  HDGCL_TRY(hdgcl_buffer_read(c->ctx, &c->send, 0, bytes, c->hsend));
+  for (int i = 0; i < p->num_neighbours; i++) {
+    int k0 = p->offset[i], cnt = (p->offset[i + 1] - k0) * pf;
+    MPI_TRY(MPI_Isend(c->hsend + (size_t)k0 * pf, cnt, MPI_DOUBLE, p->neighbour[i], 29, p->comm,
+                      &c->req[nr++]));
+  }
+  MPI_TRY(MPI_Waitall(nr, c->req, MPI_STATUSES_IGNORE));
+  HDGCL_TRY(hdgcl_buffer_write(c->ctx, &c->recv, 0, bytes, c->hrecv));
+  hdgcl_arg s[] = {HDGCL_ARG(count), HDGCL_ARG(cpf), HDGCL_ARG(c->idx.mem), HDGCL_ARG(c->recv.mem),
+                   HDGCL_ARG(y->mem)};
+  HDGCL_TRY(launch(c, c->scatter, 5, s, (size_t)c->nshared * pf, 0));
+  c->stats->halo_seconds += hdgcl_wtime() - t;
+  c->stats->halo_bytes += (int64_t)bytes;
+  return HDGCL_SUCCESS;
+}
+
+/* out[0] = (a, b), out[1] = (a, cc), global (owned rows, summed over ranks). */
+static int dot2(mpi_cg *c, const hdgcl_buffer *a, const hdgcl_buffer *b, const hdgcl_buffer *cc,
+                double out[2]) {
+  cl_int n = c->n;
+  hdgcl_arg args[] = {HDGCL_ARG(n),      HDGCL_ARG(c->owned.mem), HDGCL_ARG(a->mem),
+                      HDGCL_ARG(b->mem), HDGCL_ARG(cc->mem),      HDGCL_ARG(c->partial.mem)};
+  HDGCL_TRY(launch(c, c->dot2, 6, args, c->wg * c->groups, c->wg));
+  double t = hdgcl_wtime();
+  HDGCL_TRY(hdgcl_buffer_read(c->ctx, &c->partial, 0, (size_t)c->groups * 16, c->hpartial));
+  double s[2] = {0.0, 0.0};
+  for (int g = 0; g < c->groups; g++) {
+    s[0] += c->hpartial[2 * g];
+    s[1] += c->hpartial[2 * g + 1];
+  }
+  MPI_TRY(MPI_Allreduce(s, out, 2, MPI_DOUBLE, MPI_SUM, c->part->comm));
+  c->stats->reduce_seconds += hdgcl_wtime() - t;
+  return HDGCL_SUCCESS;
+}
+
+static int spmv(mpi_cg *c, const hdgcl_buffer *x, hdgcl_buffer *y) {
+  if (c->n) HDGCL_TRY(krylov_spmv(c->kr, x, y));
+  return halo_sum(c, y, c->nf);
+}
+
+static int precondition(mpi_cg *c, int kind, const hdgcl_buffer *r, hdgcl_buffer *z) {
+  cl_int n = c->n;
+  if (kind == PRECOND_BLOCK_JACOBI) {
+    hdgcl_arg a[] = {HDGCL_ARG(n), HDGCL_ARG(c->blocks.mem), HDGCL_ARG(r->mem), HDGCL_ARG(z->mem)};
+    return launch(c, c->bapply, 4, a, (size_t)n, 0);
+  }
+  if (kind == PRECOND_JACOBI) {
+    hdgcl_arg a[] = {HDGCL_ARG(n), HDGCL_ARG(c->dinv.mem), HDGCL_ARG(r->mem), HDGCL_ARG(z->mem)};
+    return launch(c, c->japply, 4, a, (size_t)n, 0);
+  }
+  return n ? hdgcl_buffer_copy(c->ctx, r, z, (size_t)n * 8) : HDGCL_SUCCESS;
+}
+
+/* The summed diagonal blocks, inverted (block-Jacobi) or their diagonals'
+ * inverses (Jacobi), on the device. */
+static int precond_setup(mpi_cg *c, int kind) {
+  if (kind != PRECOND_BLOCK_JACOBI && kind != PRECOND_JACOBI) return HDGCL_SUCCESS;
+  cl_int rows = c->rows, block = kind == PRECOND_BLOCK_JACOBI;
+  hdgcl_arg d[] = {HDGCL_ARG(rows), HDGCL_ARG(c->kr->sys.values->mem), HDGCL_ARG(c->blocks.mem)};
+  HDGCL_TRY(launch(c, c->diag, 3, d, (size_t)rows * c->nf * c->nf, 0));
+  HDGCL_TRY(halo_sum(c, &c->blocks, c->nf * c->nf));
+  hdgcl_arg v[] = {HDGCL_ARG(rows), HDGCL_ARG(block), HDGCL_ARG(c->blocks.mem),
+                   HDGCL_ARG(c->dinv.mem)};
+  return launch(c, c->invert, 4, v, (size_t)rows, 0);
+}
+
+static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_numbering *num) {
+  c->kr = kr;
+  c->ctx = kr->ctx;
+  c->part = part;
+  c->n = kr->n;
+  c->rows = kr->rows;
+  c->nf = kr->sys.nf;
+  c->nshared = part->offset[part->num_neighbours];
+  c->wg = kr->vec.wg;
+  size_t need = ((size_t)c->n + c->wg - 1) / c->wg;
+  c->groups = (int)(need < 1 ? 1 : need > DOT_GROUPS ? DOT_GROUPS : need);
+  const char *e = getenv("HDGCL_MPI_SKIP_HALO");
+  c->skip_halo = e && *e && strcmp(e, "0") != 0;
+  char options[1536];
+  snprintf(options, sizeof options, "%s -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d%s",
+           kr->sys.options, c->wg, DOT_GROUPS, MDOT_MAX,
+           FORMAT_INTERLEAVED(kr->sys.format) ? " -DINTERLEAVED" : "");
+  HDGCL_TRY(hdgcl_program_get(c->ctx, files, (int)(sizeof files / sizeof *files), options,
+                              &c->program));
+  struct { cl_kernel *k; const char *name; } ks[] = {
+      {&c->gather, "mpi_halo_gather"}, {&c->scatter, "mpi_halo_scatter_add"},
+      {&c->dot2, "mpi_owned_dot2"},    {&c->xr, "mpi_cg_update_xr"},
+      {&c->up, "mpi_cg_update_p"},     {&c->diag, "mpi_diag_blocks"},
+      {&c->invert, "mpi_diag_invert"}, {&c->bapply, "mpi_block_apply"},
+      {&c->japply, "mpi_jacobi_apply"}};
+  for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
+    HDGCL_TRY(hdgcl_kernel_create(c->program, ks[i].name, ks[i].k));
+  if (kr->set.solver == SOLVER_GMRES) { /* the serial GMRES's vector kernels (vectors.cl) */
+    c->m = kr->set.restart;
+    if (c->m < 1 || c->m > MDOT_MAX - 2)
+      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "distributed GMRES: --restart %d outside 1..%d",
+                         c->m, MDOT_MAX - 2);
+    struct { cl_kernel *k; const char *name; } gk[] = {
+        {&c->mdot, "mpi_owned_mdot"},      {&c->scale_inv, "scale_inv"},
+        {&c->subtract, "basis_subtract"},  {&c->combine, "basis_combine"},
+        {&c->axpby, "vec_axpby"},          {&c->residual, "vec_residual"}};
+    for (size_t i = 0; i < sizeof gk / sizeof *gk; i++)
+      HDGCL_TRY(hdgcl_kernel_create(c->program, gk[i].name, gk[i].k));
+    HDGCL_TRY(hdgcl_buffer_create(c->ctx, ((size_t)c->m + 1) * ((size_t)c->n + 1) * 8,
+                                  "distributed GMRES basis", &c->v));
+    HDGCL_TRY(hdgcl_buffer_create(c->ctx, ((size_t)c->m + 2) * 8, "GMRES column", &c->h));
+    HDGCL_TRY(hdgcl_buffer_create(c->ctx, ((size_t)c->m + 2) * 8, "GMRES coefficients", &c->y));
+  }
+  size_t vb = ((size_t)c->n + 1) * 8, bb = (size_t)c->nf * c->nf;
+  size_t hb = ((size_t)c->nshared * bb + 1) * 8;
+  hdgcl_buffer *vecs[] = {&c->b, &c->r, &c->z, &c->p, &c->q, &c->dinv};
+  for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
+    HDGCL_TRY(hdgcl_buffer_create(c->ctx, vb, "distributed CG vector", vecs[i]));
+  HDGCL_TRY(hdgcl_buffer_create(c->ctx, ((size_t)c->rows * bb + 1) * 8, "diagonal blocks",
+                                &c->blocks));
+  HDGCL_TRY(hdgcl_buffer_create(c->ctx, hb, "halo send", &c->send));
+  HDGCL_TRY(hdgcl_buffer_create(c->ctx, hb, "halo receive", &c->recv));
+  HDGCL_TRY(hdgcl_buffer_create(c->ctx, (size_t)DOT_GROUPS * MDOT_MAX * 8, "owned partial sums",
+                                &c->partial));
+  HDGCL_TRY(hdgcl_calloc((size_t)c->nshared * bb + 1, sizeof(double), "halo", &c->hsend));
+  HDGCL_TRY(hdgcl_calloc((size_t)c->nshared * bb + 1, sizeof(double), "halo", &c->hrecv));
+  HDGCL_TRY(hdgcl_calloc((size_t)DOT_GROUPS * MDOT_MAX, sizeof(double), "partial sums",
+                         &c->hpartial));
+  HDGCL_TRY(hdgcl_calloc((size_t)2 * part->num_neighbours + 1, sizeof *c->req, "halo requests",
+                         &c->req));
+  /* the cut faces' unknown rows, in message order; the owned rows */
+  int *idx = NULL;
+  char *owned = NULL;
+  int status = HDGCL_SUCCESS;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)c->nshared + 1, sizeof *idx, "halo rows", &idx), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)c->rows + 1, 1, "owned rows", &owned), done);
+  for (int k = 0; k < c->nshared; k++) idx[k] = num->face_unknown[part->shared[k]];
+  for (int u = 0; u < c->rows; u++) owned[u] = part->face_owned[num->unknown_face[u]] ? 1 : 0;
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_create(c->ctx, ((size_t)c->nshared + 1) * sizeof *idx,
+                                             "halo rows", &c->idx), done);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_create(c->ctx, (size_t)c->rows + 1, "owned rows", &c->owned),
+                 done);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_write(c->ctx, &c->idx, 0, ((size_t)c->nshared + 1) * sizeof *idx,
+                                            idx), done);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_write(c->ctx, &c->owned, 0, (size_t)c->rows + 1, owned), done);
+done:
+  free(idx);
+  free(owned);
+  return status;
+}
+
+static void destroy(mpi_cg *c) {
+  cl_kernel k[] = {c->gather, c->scatter, c->dot2,      c->xr,       c->up,
+                   c->diag,   c->invert,  c->bapply,    c->japply,   c->mdot,
+                   c->scale_inv, c->subtract, c->combine, c->axpby, c->residual};
+  for (size_t i = 0; i < sizeof k / sizeof *k; i++)
+    if (k[i]) clReleaseKernel(k[i]);
+  hdgcl_buffer *b[] = {&c->b,   &c->r,     &c->z,    &c->p,      &c->q,      &c->idx,
+                       &c->send, &c->recv, &c->owned, &c->blocks, &c->dinv, &c->partial,
+                       &c->v,    &c->h,    &c->y};
+  for (size_t i = 0; i < sizeof b / sizeof *b; i++) hdgcl_buffer_release(c->ctx, b[i]);
+  free(c->hsend);
+  free(c->hrecv);
+  free(c->hpartial);
+  free(c->req);
+}
+
+static int run(mpi_cg *c, int pc_kind, int maxit, double rtol, hdg_solution *sol) {
+  krylov *kr = c->kr;
+  size_t bytes = (size_t)c->n * 8;
+  cl_int n = c->n;
+  if (n) HDGCL_TRY(hdgcl_buffer_copy(c->ctx, kr->sys.rhs, &c->b, bytes));
+  HDGCL_TRY(halo_sum(c, &c->b, c->nf));
+  HDGCL_TRY(precond_setup(c, pc_kind));
+  double d[2];
+  HDGCL_TRY(dot2(c, &c->b, &c->b, &c->b, d));
+  double bnorm = sqrt(d[0]);
+  if (n) {
+    HDGCL_TRY(hdgcl_buffer_fill(c->ctx, &kr->x, 0, bytes, 0.0));
+    HDGCL_TRY(hdgcl_buffer_copy(c->ctx, &c->b, &c->r, bytes));
+  }
+  sol->iterations = 0;
+  sol->residual = bnorm > 0 ? 1.0 : 0.0;
+  HDGCL_TRY(hdg_solution_record_residual(sol, sol->residual));
+  if (bnorm == 0.0) return HDGCL_SUCCESS;
+  HDGCL_TRY(precondition(c, pc_kind, &c->r, &c->z));
+  if (n) HDGCL_TRY(hdgcl_buffer_copy(c->ctx, &c->z, &c->p, bytes));
+  HDGCL_TRY(dot2(c, &c->r, &c->z, &c->r, d));
+  double rz = d[0];
+  while (sol->residual > rtol) {
+    if (sol->iterations >= maxit)
+      return hdgcl_error(HDGCL_ERROR_CONVERGENCE, "distributed CG: no convergence in %d "
+                         "iterations (relative residual %.3e, rtol %.1e)", maxit, sol->residual, rtol);
+    HDGCL_TRY(spmv(c, &c->p, &c->q));
+    HDGCL_TRY(dot2(c, &c->p, &c->q, &c->q, d));
+    double alpha = rz / d[0];
+    hdgcl_arg xr[] = {HDGCL_ARG(n), HDGCL_ARG(alpha), HDGCL_ARG(c->p.mem), HDGCL_ARG(c->q.mem),
+                      HDGCL_ARG(kr->x.mem), HDGCL_ARG(c->r.mem)};
+    HDGCL_TRY(launch(c, c->xr, 6, xr, (size_t)n, 0));
+    HDGCL_TRY(precondition(c, pc_kind, &c->r, &c->z));
+    HDGCL_TRY(dot2(c, &c->r, &c->z, &c->r, d));
+    sol->iterations++;
+    sol->residual = sqrt(d[1]) / bnorm;
+    HDGCL_TRY(hdg_solution_record_residual(sol, sol->residual));
+    if (!isfinite(sol->residual))
+      return hdgcl_error(HDGCL_ERROR_CONVERGENCE, KRYLOV_NOT_FINITE, "distributed CG",
+                         isnan(sol->residual) ? "NaN" : "Inf", sol->iterations);
+    double beta = d[0] / rz;
+    rz = d[0];
+    hdgcl_arg up[] = {HDGCL_ARG(n), HDGCL_ARG(beta), HDGCL_ARG(c->z.mem), HDGCL_ARG(c->p.mem)};
+    HDGCL_TRY(launch(c, c->up, 4, up, (size_t)n, 0));
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* out[j] = (V_j, w) for j < k, global (owned rows, summed over ranks). */
+static int mdot(mpi_cg *c, int k, const hdgcl_buffer *w, double *out) {
+  cl_int n = c->n, ck = k;
+  hdgcl_arg args[] = {HDGCL_ARG(n),        HDGCL_ARG(ck),    HDGCL_ARG(c->owned.mem),
+                      HDGCL_ARG(c->v.mem), HDGCL_ARG(w->mem), HDGCL_ARG(c->partial.mem)};
+  HDGCL_TRY(launch(c, c->mdot, 6, args, c->wg * c->groups, c->wg));
+  double t = hdgcl_wtime();
+  HDGCL_TRY(hdgcl_buffer_read(c->ctx, &c->partial, 0, (size_t)c->groups * MDOT_MAX * 8,
+                              c->hpartial));
+  double s[MDOT_MAX] = {0};
+  for (int g = 0; g < c->groups; g++)
+    for (int j = 0; j < k; j++) s[j] += c->hpartial[(size_t)g * MDOT_MAX + j];
+  MPI_TRY(MPI_Allreduce(s, out, k, MPI_DOUBLE, MPI_SUM, c->part->comm));
+  c->stats->reduce_seconds += hdgcl_wtime() - t;
+  return HDGCL_SUCCESS;
+}
+
+/* w -= V h (k basis vectors), h from the host. */
+static int subtract(mpi_cg *c, int k, const double *h, hdgcl_buffer *w) {
+  cl_int n = c->n, ck = k;
+  HDGCL_TRY(hdgcl_buffer_write(c->ctx, &c->h, 0, (size_t)k * 8, h));
+  hdgcl_arg a[] = {HDGCL_ARG(n), HDGCL_ARG(ck), HDGCL_ARG(c->v.mem), HDGCL_ARG(c->h.mem),
+                   HDGCL_ARG(w->mem)};
+  return launch(c, c->subtract, 5, a, (size_t)n, 0);
+}
+
+/* V_j = vj = w / norm (0 where norm is 0). */
+static int normalize(mpi_cg *c, const hdgcl_buffer *w, double norm, int j, hdgcl_buffer *vj) {
+  cl_int n = c->n, zero = 0;
+  cl_long off = (cl_long)j * c->n;
+  HDGCL_TRY(hdgcl_buffer_write(c->ctx, &c->h, 0, 8, &norm));
+  hdgcl_arg a[] = {HDGCL_ARG(n),      HDGCL_ARG(c->h.mem), HDGCL_ARG(zero), HDGCL_ARG(w->mem),
+                   HDGCL_ARG(c->v.mem), HDGCL_ARG(off),    HDGCL_ARG(vj->mem)};
+  return launch(c, c->scale_inv, 7, a, (size_t)n, 0);
+}
+
+static int norm2(mpi_cg *c, const hdgcl_buffer *w, double *norm) {
+  double d[2];
+  HDGCL_TRY(dot2(c, w, w, w, d));
+  *norm = sqrt(d[0]);
+  return HDGCL_SUCCESS;
+}
+
+/* Restarted right-preconditioned GMRES(m) with CGS2, as the serial one
+ * (host/solvers/krylov_gmres.c): the Hessenberg least squares on the host,
+ * the true residual at each restart; every inner product over owned rows and
+ * reduced over the ranks.  Vectors: vj = p, zj = z, w = q, residual = r. */
+static int run_gmres(mpi_cg *c, int pc_kind, int maxit, double rtol, hdg_solution *sol) {
+  krylov *kr = c->kr;
+  const int m = c->m;
+  cl_int n = c->n;
+  size_t bytes = (size_t)n * 8;
+  double *hess = NULL, *cs = NULL, *sn = NULL, *gv = NULL, *yv = NULL, *col = NULL, *h2 = NULL;
+  int status;
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m * (m + 1), sizeof(double), "Hessenberg", &hess), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m, sizeof(double), "Givens", &cs), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m, sizeof(double), "Givens", &sn), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m + 1, sizeof(double), "GMRES rhs", &gv), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m + 1, sizeof(double), "GMRES y", &yv), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m + 2, sizeof(double), "GMRES column", &col), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m + 2, sizeof(double), "GMRES column", &h2), done);
+  if (n) HDGCL_TRY_GOTO(status, hdgcl_buffer_copy(c->ctx, kr->sys.rhs, &c->b, bytes), done);
+  HDGCL_TRY_GOTO(status, halo_sum(c, &c->b, c->nf), done);
+  HDGCL_TRY_GOTO(status, precond_setup(c, pc_kind), done);
+  if (n) HDGCL_TRY_GOTO(status, hdgcl_buffer_fill(c->ctx, &kr->x, 0, bytes, 0.0), done);
+  double beta;
+  HDGCL_TRY_GOTO(status, norm2(c, &c->b, &beta), done);
+  HDGCL_TRY_GOTO(status, normalize(c, &c->b, beta, 0, &c->p), done);
+  const double bnorm = beta;
+  int it = 0;
+  double relres = bnorm > 0 ? 1.0 : 0.0;
+  bool converged = !(bnorm > 0);
+  sol->iterations = 0;
+  HDGCL_TRY_GOTO(status, hdg_solution_record_residual(sol, relres), done);
+  while (!converged && it < maxit) {
+    for (int i = 0; i <= m; i++) gv[i] = 0.0;
+    gv[0] = beta;
+    int k = 0;
+    for (int j = 0; j < m && it < maxit; j++) {
+      HDGCL_TRY_GOTO(status, precondition(c, pc_kind, &c->p, &c->z), done);
+      HDGCL_TRY_GOTO(status, spmv(c, &c->z, &c->q), done);
+      HDGCL_TRY_GOTO(status, mdot(c, j + 1, &c->q, col), done);
+      HDGCL_TRY_GOTO(status, subtract(c, j + 1, col, &c->q), done);
+      HDGCL_TRY_GOTO(status, mdot(c, j + 1, &c->q, h2), done);
+      HDGCL_TRY_GOTO(status, subtract(c, j + 1, h2, &c->q), done);
+      for (int i = 0; i <= j; i++) col[i] += h2[i];
+      double wnorm;
+      HDGCL_TRY_GOTO(status, norm2(c, &c->q, &wnorm), done);
+      HDGCL_TRY_GOTO(status, normalize(c, &c->q, wnorm, j + 1, &c->p), done);
+      col[j + 1] = wnorm;
+      for (int i = 0; i < j; i++) {
+        double t = cs[i] * col[i] + sn[i] * col[i + 1];
+        col[i + 1] = -sn[i] * col[i] + cs[i] * col[i + 1];
+        col[i] = t;
+      }
+      double rr = hypot(col[j], col[j + 1]);
+      cs[j] = rr > 0 ? col[j] / rr : 1.0;
+      sn[j] = rr > 0 ? col[j + 1] / rr : 0.0;
+      col[j] = rr;
+      gv[j + 1] = -sn[j] * gv[j];
+      gv[j] = cs[j] * gv[j];
+      for (int i = 0; i <= j; i++) hess[(size_t)j * (m + 1) + i] = col[i];
+      it++;
+      k = j + 1;
+      relres = fabs(gv[j + 1]) / bnorm;
+      HDGCL_TRY_GOTO(status, hdg_solution_record_residual(sol, relres), done);
+      if (relres <= rtol || !(wnorm > 0) || !isfinite(relres)) break;
+    }
+    for (int i = k - 1; i >= 0; i--) {
+      double t = gv[i];
+      for (int l = i + 1; l < k; l++) t -= hess[(size_t)l * (m + 1) + i] * yv[l];
+      double d = hess[(size_t)i * (m + 1) + i];
+      if (!isfinite(t) || !isfinite(d)) {
+        status = hdgcl_error(HDGCL_ERROR_CONVERGENCE, KRYLOV_NOT_FINITE, "distributed GMRES",
+                             "NaN", it);
+        goto done;
+      }
+      if (!(d != 0.0)) {
+        status = hdgcl_error(HDGCL_ERROR_CONVERGENCE, "distributed GMRES breakdown: singular "
+                             "Hessenberg matrix after %d iterations", it);
+        goto done;
+      }
+      yv[i] = t / d;
+    }
+    /* x += M^-1 V y; then the true residual r = b - A x and v_0 = r / ||r|| */
+    cl_int ck = k, acc = 0;
+    double one = 1.0;
+    HDGCL_TRY_GOTO(status, hdgcl_buffer_write(c->ctx, &c->y, 0, (size_t)k * 8, yv), done);
+    hdgcl_arg cb[] = {HDGCL_ARG(n),        HDGCL_ARG(ck),  HDGCL_ARG(c->v.mem),
+                      HDGCL_ARG(c->y.mem), HDGCL_ARG(acc), HDGCL_ARG(c->q.mem)};
+    HDGCL_TRY_GOTO(status, launch(c, c->combine, 6, cb, (size_t)n, 0), done);
+    HDGCL_TRY_GOTO(status, precondition(c, pc_kind, &c->q, &c->z), done);
+    hdgcl_arg ax[] = {HDGCL_ARG(n), HDGCL_ARG(one), HDGCL_ARG(c->z.mem), HDGCL_ARG(one),
+                      HDGCL_ARG(kr->x.mem)};
+    HDGCL_TRY_GOTO(status, launch(c, c->axpby, 5, ax, (size_t)n, 0), done);
+    HDGCL_TRY_GOTO(status, spmv(c, &kr->x, &c->r), done);
+    hdgcl_arg rs[] = {HDGCL_ARG(n), HDGCL_ARG(c->b.mem), HDGCL_ARG(c->r.mem)};
+    HDGCL_TRY_GOTO(status, launch(c, c->residual, 3, rs, (size_t)n, 0), done);
+    HDGCL_TRY_GOTO(status, norm2(c, &c->r, &beta), done);
+    HDGCL_TRY_GOTO(status, normalize(c, &c->r, beta, 0, &c->p), done);
+    relres = beta / bnorm;
+    converged = relres <= rtol;
+    if (!isfinite(relres)) break;
+  }
+  sol->iterations = it;
+  sol->residual = relres;
+  if (!isfinite(relres))
+    status = hdgcl_error(HDGCL_ERROR_CONVERGENCE, KRYLOV_NOT_FINITE, "distributed GMRES",
+                         isnan(relres) ? "NaN" : "Inf", it);
+  else if (!converged)
+    status = hdgcl_error(HDGCL_ERROR_CONVERGENCE, "distributed GMRES did not converge: relative "
+                         "residual %.3e after %d iterations (--rtol %g, --maxit %d)", relres, it,
+                         rtol, maxit);
+  else
+    status = HDGCL_SUCCESS;
+done:
+  free(hess);
+  free(cs);
+  free(sn);
+  free(gv);
+  free(yv);
+  free(col);
+  free(h2);
+  return status;
+}
+
+int mpi_krylov_solve(krylov *kr, const parallel_part *part, const hdg_numbering *num, int pc_kind,
+                  int maxit, double rtol, hdg_solution *sol, mpi_krylov_stats *stats) {
+  *stats = (mpi_krylov_stats){0};
+  mpi_cg c = {.stats = stats};
+  int status = create(&c, kr, part, num);
+  if (status == HDGCL_SUCCESS)
+    status = c.m ? run_gmres(&c, pc_kind, maxit, rtol, sol) : run(&c, pc_kind, maxit, rtol, sol);
+  if (status == HDGCL_SUCCESS) status = hdgcl_context_finish(c.ctx);
+  destroy(&c);
+  return status;
+}
