@@ -1,0 +1,95 @@
+/* The small dense part of restarted GMRES(m) on the device (host/solvers/krylov_gmres.c):
+ * the Hessenberg column, its Givens rotations, the residual estimate
+ * |g_{j+1}| / ||b||, the residual history and the stop flag after each
+ * orthogonalisation, and the triangular solve R y = g at a restart.  Both
+ * kernels are one work-item (at most MDOT_MAX - 1 columns of as many
+ * entries: microseconds), so the host enqueues iterations without reading
+ * anything back and checks the scalar block once per batch.
+ *
+ * Once the cycle has stopped (the estimate reached the tolerance, an exact
+ * breakdown ||w|| = 0, or a residual that is not a number) gmres_givens
+ * leaves everything as it is: the iterations the host enqueued past that
+ * point in the same batch only write basis vectors beyond the k used at the
+ * restart, so they do not change the iterate, the count or the history.
+ *
+ * Scalars (one small buffer, GMRES_SCALARS in host/solvers/krylov_gmres.c):          */
+#pragma OPENCL FP_CONTRACT OFF /* the rotations as the host computed them, without fused multiply-adds */
+#define GS_BETA 0   /* ||r|| at the start of the cycle (written by norm_reduce) */
+#define GS_STOP 1   /* 1 once the cycle stopped */
+#define GS_K 2      /* columns of this cycle */
+#define GS_ITER 3   /* iterations done, all cycles */
+#define GS_STATUS 4 /* gmres_solve_y: 0 solved, 1 not a number, 2 singular R */
+#define GS_RELRES 5 /* the latest estimate |g_{j+1}| / ||b|| */
+
+/* Iteration j (from 0) of the cycle, after the two Gram-Schmidt passes
+ * (h1[i] + h2[i], i <= j) and the normalisation (h1[j + 1] = ||w||): the
+ * rotated column into r[j (m + 1) + i], rotation j into cs_sn[2 j], g
+ * rotated, history[iterations] = |g_{j+1}| / bnorm.  j = 0 starts the cycle
+ * (g = beta e_1). */
+__kernel void gmres_givens(const int j, const int m, __global const double *h1,
+                           __global const double *h2, __global double *r, __global double *cs_sn,
+                           __global double *g, __global double *scalars, __global double *history,
+                           const double bnorm, const double rtol) {
+  if (j == 0) {
+    scalars[GS_STOP] = 0.0;
+    scalars[GS_K] = 0.0;
+    g[0] = scalars[GS_BETA];
+  } else if (scalars[GS_STOP] != 0.0) {
+    return;
+  }
+  __global double *col = r + (long)j * (m + 1);
+  for (int i = 0; i <= j; i++) col[i] = h1[i] + h2[i];
+  const double wnorm = h1[j + 1];
+  for (int i = 0; i < j; i++) { /* the previous rotations */
+    const double c = cs_sn[2 * i], s = cs_sn[2 * i + 1];
+    const double t = c * col[i] + s * col[i + 1];
+    col[i + 1] = -s * col[i] + c * col[i + 1];
+    col[i] = t;
+  }
+  /* Rotation j zeroes the entry below, wnorm. */
+  const double a = col[j], rr = hypot(a, wnorm);
+  const double c = rr > 0 ? a / rr : 1.0, s = rr > 0 ? wnorm / rr : 0.0;
+  cs_sn[2 * j] = c;
+  cs_sn[2 * j + 1] = s;
+  col[j] = rr;
+  const double gj = g[j];
+  g[j + 1] = -s * gj;
+  g[j] = c * gj;
+  const double relres = fabs(g[j + 1]) / bnorm;
+  const int it = (int)scalars[GS_ITER] + 1;
+  scalars[GS_ITER] = (double)it;
+  scalars[GS_K] = (double)(j + 1);
+  history[it] = relres;
+  scalars[GS_RELRES] = relres;
+  scalars[GS_STOP] = relres <= rtol || !(wnorm > 0) || !isfinite(relres) ? 1.0 : 0.0;
+}
+
+/* y = R^-1 g by back substitution over the cycle's k = scalars[GS_K]
+ * columns, y[i] = 0 for k <= i < kmax (the iterations the host enqueued
+ * past the stop: the combination over kmax basis vectors adds exact zeros);
+ * scalars[GS_STATUS] says whether it could (the host reads it with the
+ * restart's residual norm). */
+__kernel void gmres_solve_y(const int m, const int kmax, __global const double *r,
+                            __global const double *g, __global double *scalars,
+                            __global double *y) {
+  const int k = (int)scalars[GS_K];
+  for (int i = k; i < kmax; i++) y[i] = 0.0;
+  double status = 0.0;
+  for (int i = k - 1; i >= 0; i--) {
+    double t = g[i];
+    for (int l = i + 1; l < k; l++) t -= r[(long)l * (m + 1) + i] * y[l];
+    const double d = r[(long)i * (m + 1) + i];
+    if (!isfinite(t) || !isfinite(d)) {
+      status = 1.0;
+      break;
+    }
+    if (!(d != 0.0)) {
+      status = 2.0;
+      break;
+    }
+    y[i] = t / d;
+  }
+  scalars[GS_STATUS] = status;
+}
+
+#pragma OPENCL FP_CONTRACT ON /* the default again for the files after this one in the program */
