@@ -98,8 +98,11 @@ fi
   HDGCL_LOCAL_SCHUR=gemm solve quad-p2-batched-gemm --mesh quad:2,distort=0.1 --order 2 $quick
   unset HDGCL_BATCHED_GEMM
   HDGCL_POSTPROCESS=cholesky solve tet-p1-scratch-global --mesh cube:1 --order 1 --scratch global $quick
-  # GMRES(2) with restarts and additive Schwarz (krylov_gmres.c, precond_asm.c).
+  # GMRES(2) with restarts and additive Schwarz (krylov_gmres.c + krylov_gmres.cl, precond_asm.c).
   solve tri-p1-gmres-asm --mesh square:2 --order 1 --solver gmres --precond asm --restart 2 --rtol 1e-3 --maxit 20
+  # GMRES(12) on convection-diffusion, 30 iterations: the third cycle stops inside a batch
+  # of iterations enqueued without a read (gmres_givens frozen, gmres_solve_y's zeros).
+  solve tri-p2-gmres-convection --problem convection-diffusion --mesh square:2 --order 2 --solver gmres --precond jacobi --restart 12 --rtol 1e-8
   # p-multigrid V-cycle, levels 2 > 1 > 0 (precond_pmg.c): transfers, smoothers, coarsest solve.
   # With hypre, MPI_Init's hwloc probes OpenCL devices with vendor queries that
   # oclgrind's API checker reports (CL_INVALID_VALUE): its OpenCL backend off.
