@@ -246,8 +246,9 @@ bool pipeline_scratch_global(const device_pipeline *pl, size_t bytes) {
 
 /* u, q, u* (p) in pinned host memory, which the download stage reads into,
  * on GPUs; $HDGCL_PINNED=on|off overrides.  Not on CPU devices: there is no
- * DMA to gain, and PoCL (2 cores) took longer to read 18 MB into its mapped
- * memory than into malloc'd (square:160 p = 3: 22.7 against 14.9 ms). */
+ * DMA to gain, and on PoCL (2 shared cores, square:160 p = 3, 18 MB) the
+ * download took 22.7, 40.3, 18.5, 24.6 ms pinned against 14.9, 33.6, 79.2,
+ * 25.6 ms malloc'd: no difference beyond the noise. */
 static int pin_solution(device_pipeline *pl) {
   const char *env = getenv("HDGCL_PINNED");
   bool pin = pl->ctx->info.is_gpu;
