@@ -51,6 +51,15 @@
 #define GS_RELRES 5
 #define CHECK_EVERY 8 /* most iterations between two reads of the scalars */
 
+/* The most iterations between two reads: CHECK_EVERY, or $HDGCL_GMRES_CHECK
+ * (1 to MDOT_MAX; 1 reads after every iteration, as the host-Givens version
+ * did) for timing runs. */
+static int check_every(void) {
+  const char *env = getenv("HDGCL_GMRES_CHECK");
+  int k = env && env[0] ? atoi(env) : CHECK_EVERY;
+  return k >= 1 && k <= MDOT_MAX ? k : CHECK_EVERY;
+}
+
 typedef struct krylov_gmres {
   int m;
   bool flexible;
@@ -166,17 +175,17 @@ static int read_scalars(krylov *kr, double *sc) {
 /* Iterations to enqueue before the next read: CHECK_EVERY, fewer where the
  * estimate's rate over the last `done` iterations (from prev to now) says the
  * tolerance is nearer, so few iterations run past the stop. */
-static int next_batch(double prev, double now, int done, double rtol) {
-  if (!(done > 0 && now > rtol && prev > 0 && now < prev)) return CHECK_EVERY;
+static int next_batch(double prev, double now, int done, double rtol, int most) {
+  if (!(done > 0 && now > rtol && prev > 0 && now < prev)) return most;
   double rate = log(now / prev) / done; /* < 0 */
   double need = ceil(log(rtol / now) / rate);
-  return need >= CHECK_EVERY ? CHECK_EVERY : need < 1 ? 1 : (int)need;
+  return need >= most ? most : need < 1 ? 1 : (int)need;
 }
 
 int krylov_gmres_run(krylov *kr, precond *pc, const hdgcl_buffer *b,
                      hdgcl_buffer *x, int *iterations, double *residual, bool *converged) {
   krylov_gmres *g = kr->gmres;
-  const int m = g->m, maxit = kr->set.maxit;
+  const int m = g->m, maxit = kr->set.maxit, most = check_every();
   size_t n = (size_t)kr->n;
   solve_stats *st = &kr->stats;
   double sc[GMRES_SCALARS], *hist = NULL;
@@ -195,7 +204,7 @@ int krylov_gmres_run(krylov *kr, precond *pc, const hdgcl_buffer *b,
   while (!*converged && it < maxit && status == HDGCL_SUCCESS) {
     /* Batches of iterations; a read between two, none after the cycle's
      * last (the restart's read tells how it ended). */
-    int j = 0, batch = CHECK_EVERY;
+    int j = 0, batch = most;
     double prev = relres;
     bool stop = false;
     while (!stop && j < m && it + j < maxit) {
@@ -206,7 +215,7 @@ int krylov_gmres_run(krylov *kr, precond *pc, const hdgcl_buffer *b,
       if (j < m && it + j < maxit) {
         HDGCL_TRY(read_scalars(kr, sc));
         stop = sc[GS_STOP] != 0.0;
-        batch = next_batch(prev, sc[GS_RELRES], batch, kr->set.rtol);
+        batch = next_batch(prev, sc[GS_RELRES], batch, kr->set.rtol, most);
         prev = sc[GS_RELRES];
       }
     }
