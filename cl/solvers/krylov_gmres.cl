@@ -1,13 +1,14 @@
 /* The small dense part of restarted GMRES(m) on the device (host/solvers/krylov_gmres.c):
  * the Hessenberg column, its Givens rotations, the residual estimate
  * |g_{j+1}| / ||b||, the residual history and the stop flag after each
- * orthogonalisation, and the triangular solve R y = g at a restart.  Both
- * kernels are one work-item (at most MDOT_MAX - 1 columns of as many
- * entries: microseconds), so the host enqueues iterations without reading
- * anything back and checks the scalar block once per batch.
+ * orthogonalisation (in the kernel that finishes ||w||), and the triangular
+ * solve R y = g at a restart.  Both are the work of one work-item (at most
+ * MDOT_MAX - 1 columns of as many entries: microseconds), so the host
+ * enqueues iterations without reading anything back and checks the scalar
+ * block once per batch.
  *
  * Once the cycle has stopped (the estimate reached the tolerance, an exact
- * breakdown ||w|| = 0, or a residual that is not a number) gmres_givens
+ * breakdown ||w|| = 0, or a residual that is not a number) the Givens step
  * leaves everything as it is: the iterations the host enqueued past that
  * point in the same batch only write basis vectors beyond the k used at the
  * restart, so they do not change the iterate, the count or the history.
@@ -45,15 +46,15 @@ double hypot_host(double x, double y) {
   return h - (t1 + t2) / (2.0 * h);
 }
 
-/* Iteration j (from 0) of the cycle, after the two Gram-Schmidt passes
- * (h1[i] + h2[i], i <= j) and the normalisation (h1[j + 1] = ||w||): the
- * rotated column into r[j (m + 1) + i], rotation j into cs_sn[2 j], g
+/* The Givens step of iteration j (from 0) of the cycle, after the two
+ * Gram-Schmidt passes (h1[i] + h2[i], i <= j) and the norm h1[j + 1] = ||w||:
+ * the rotated column into r[j (m + 1) + i], rotation j into cs_sn[2 j], g
  * rotated, history[iterations] = |g_{j+1}| / bnorm.  j = 0 starts the cycle
  * (g = beta e_1). */
-__kernel void gmres_givens(const int j, const int m, __global const double *h1,
-                           __global const double *h2, __global double *r, __global double *cs_sn,
-                           __global double *g, __global double *scalars, __global double *history,
-                           const double bnorm, const double rtol) {
+void givens_step(const int j, const int m, __global const double *h1, __global const double *h2,
+                 __global double *r, __global double *cs_sn, __global double *g,
+                 __global double *scalars, __global double *history, const double bnorm,
+                 const double rtol) {
   if (j == 0) {
     scalars[GS_STOP] = 0.0;
     scalars[GS_K] = 0.0;
@@ -86,6 +87,22 @@ __kernel void gmres_givens(const int j, const int m, __global const double *h1,
   history[it] = relres;
   scalars[GS_RELRES] = relres;
   scalars[GS_STOP] = relres <= rtol || !(wnorm > 0) || !isfinite(relres) ? 1.0 : 0.0;
+}
+
+/* After dot_partial(w, w), one group: h1[j + 1] = ||w|| (as norm_reduce, the
+ * same sum in the same order), then the Givens step by work-item 0: one
+ * launch for both, so an iteration costs no more launches than with the
+ * rotations on the host.  scale_inv then reads ||w|| from h1. */
+__kernel void gmres_norm_givens(__global const double *partial, const int ngroups, const int j,
+                                const int m, __global double *h1, __global const double *h2,
+                                __global double *r, __global double *cs_sn, __global double *g,
+                                __global double *scalars, __global double *history,
+                                const double bnorm, const double rtol) {
+  __local double buf[DOT_WG];
+  const double ww = reduce_partials(buf, partial, 1, 0, ngroups);
+  if (get_local_id(0) != 0) return;
+  h1[j + 1] = sqrt(ww);
+  givens_step(j, m, h1, h2, r, cs_sn, g, scalars, history, bnorm, rtol);
 }
 
 /* y = R^-1 g by back substitution over the cycle's k = scalars[GS_K]
