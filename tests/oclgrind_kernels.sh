@@ -106,7 +106,7 @@ fi
   HDGCL_LOCAL_SCHUR=gemm solve quad-p2-batched-gemm --mesh quad:2,distort=0.1 --order 2 $quick
   unset HDGCL_BATCHED_GEMM
   HDGCL_POSTPROCESS=cholesky solve tet-p1-scratch-global --mesh cube:1 --order 1 --scratch global $quick
-  # GMRES(2) with restarts and additive Schwarz (krylov_gmres.c, precond_asm.c).
+  # GMRES(2) with restarts and additive Schwarz (krylov_gmres.c + krylov_gmres.cl, precond_asm.c).
   solve tri-p1-gmres-asm --mesh square:2 --order 1 --solver gmres --precond asm --restart 2 --rtol 1e-3 --maxit 20
   # p-multigrid V-cycle, levels 2 > 1 > 0 (precond_pmg.c): transfers, smoothers, coarsest solve.
   # With hypre, MPI_Init's hwloc probes OpenCL devices with vendor queries that
@@ -172,6 +172,12 @@ fi
   # Nonsymmetric pmg: the smoothers' Arnoldi interval estimate, GMRES outside
   # (hwloc's OpenCL component, loaded by MPI for BoomerAMG, off as above).
   HWLOC_COMPONENTS=-opencl solve tri-p2-gmres-pmg-convection --problem convection-diffusion --mesh square:2 --order 2 --precond pmg --rtol 0.5 --maxit 20
+  # GMRES(12) on convection-diffusion, 30 iterations: the third cycle stops inside a batch
+  # of 8 iterations enqueued without a read (the Givens step of gmres_norm_givens frozen,
+  # gmres_solve_y's zeros; batches of 8 as on GPUs, CPU devices read every iteration;
+  # in this lane: S^-1 by gauss-jordan, the only one for a nonsymmetric problem).
+  HDGCL_GMRES_CHECK=8 solve tri-p2-gmres-convection --problem convection-diffusion --mesh square:2 --order 2 --solver gmres --precond jacobi --restart 12 --rtol 1e-8
+  unset HDGCL_GMRES_CHECK
   HDGCL_MAPPED_INVERSE=off solve quad-p1-convection-global --problem convection-diffusion --mesh quad:2 --order 1 --scratch global --precond asm --rtol 0.5 --maxit 20
   # Elasticity (elasticity_build, elasticity_recover, elasticity_errors; Z^-1 by
   # Gauss-Jordan): traction data (NONSYMMETRIC, GMRES) on triangles, and

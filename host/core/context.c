@@ -286,6 +286,17 @@ int hdgcl_buffer_read(hdgcl_context ctx, const hdgcl_buffer *buf, size_t offset,
   return HDGCL_SUCCESS;
 }
 
+int hdgcl_buffer_read_named(hdgcl_context ctx, const hdgcl_buffer *buf, size_t offset,
+                            size_t bytes, void *dst, const char *name) {
+  HDGCL_TRY(check_range(buf, offset, bytes, "read"));
+  cl_event ev = NULL;
+  ENQUEUE(ctx, clEnqueueReadBuffer(ctx->queue, buf->mem, CL_TRUE, offset, bytes, dst, 0, NULL,
+                                   ctx->profile ? &ev : NULL),
+          "clEnqueueReadBuffer", name);
+  if (ev) profile_record(ctx, name, ev);
+  return HDGCL_SUCCESS;
+}
+
 #define FILL_PIECE ((size_t)1 << 30)
 
 /* With our own kernel (cl/core/buffer.cl) rather than clEnqueueFillBuffer: on the

@@ -74,6 +74,11 @@ int hdgcl_buffer_write(hdgcl_context ctx, hdgcl_buffer *buf, size_t offset, size
                        const void *src);
 int hdgcl_buffer_read(hdgcl_context ctx, const hdgcl_buffer *buf, size_t offset, size_t bytes,
                       void *dst);
+/* hdgcl_buffer_read of a solver's host synchronisation: with --profile its
+ * count and time appear in the kernel table under `name` (e.g. "host read: GMRES
+ * scalars"), so a run shows how often the host waited for the device. */
+int hdgcl_buffer_read_named(hdgcl_context ctx, const hdgcl_buffer *buf, size_t offset,
+                            size_t bytes, void *dst, const char *name);
 /* Fills `bytes` bytes from offset with a repeated double value (bytes multiple of 8). */
 int hdgcl_buffer_fill(hdgcl_context ctx, hdgcl_buffer *buf, size_t offset, size_t bytes,
                       double value);

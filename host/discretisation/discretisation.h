@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/pinned.h"
 #include "fem/hdg.h"
 #include "hdgcl/solver.h"
 #include "problem/problem.h"
@@ -115,6 +116,10 @@ typedef struct hdg_solution {
   double l2_u, l2_q, l2_ustar, linf_u, norm_u, norm_q, l2_p, norm_p;
   double ustar_check, tip_deflection, beam_deflection;
   double stage_seconds[HDGCL_NUM_STAGES];
+  /* hdg_solution_pin: u, q, u* and p in pinned host memory of this context
+   * (NULL: malloc'd). */
+  hdgcl_context pinned_ctx;
+  hdgcl_pinned pinned[4];
 } hdg_solution;
 
 /* A solve from an initial guess (initial_guess.c, docs/time.md (T5)): the
@@ -132,6 +137,10 @@ void initial_guess_finish(hdg_solution *sol, int history_start, double scale);
 
 /* Allocates the arrays of sol (zeroed) for the discretisation d. */
 int hdg_solution_create(const hdg_discretisation *d, hdg_solution *sol);
+/* Moves u, q, u* and p (zeroed) into pinned host memory of ctx, so the
+ * device pipeline's download of them runs at the link's rate (core/pinned.h);
+ * hdg_solution_destroy releases it.  No-op if already pinned. */
+int hdg_solution_pin(hdg_solution *sol, hdgcl_context ctx, const hdg_discretisation *d);
 void hdg_solution_destroy(hdg_solution *sol);
 /* Appends a relative residual to sol->history (and tells on_residual). */
 int hdg_solution_record_residual(hdg_solution *sol, double relres);

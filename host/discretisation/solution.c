@@ -23,14 +23,45 @@ int hdg_solution_create(const hdg_discretisation *d, hdg_solution *sol) {
   return HDGCL_SUCCESS;
 }
 
+int hdg_solution_pin(hdg_solution *sol, hdgcl_context ctx, const hdg_discretisation *d) {
+  if (sol->pinned_ctx) return HDGCL_SUCCESS;
+  const hdg_sizes *sz = &d->ref.sz;
+  size_t nc = (size_t)sz->ncomp, ne = (size_t)d->mesh->num_elements;
+  double **arrays[4] = {&sol->u, &sol->q, &sol->ustar, &sol->p};
+  const size_t counts[4] = {ne * nc * sz->np, ne * nc * sz->dim * sz->np, ne * nc * sz->np1,
+                            ne * sz->np};
+  const char *names[4] = {"u (pinned host memory)", "q (pinned host memory)",
+                          "u* (pinned host memory)", "p (pinned host memory)"};
+  hdgcl_pinned p[4] = {{0}};
+  for (int i = 0; i < 4; i++) {
+    if (!*arrays[i] || counts[i] == 0) continue;
+    int status = hdgcl_pinned_create(ctx, counts[i] * sizeof(double), names[i], &p[i]);
+    if (status != HDGCL_SUCCESS) {
+      for (int k = 0; k < i; k++) hdgcl_pinned_release(ctx, &p[k]);
+      return status;
+    }
+  }
+  for (int i = 0; i < 4; i++)
+    if (p[i].ptr) {
+      free(*arrays[i]);
+      *arrays[i] = p[i].ptr;
+      sol->pinned[i] = p[i];
+    }
+  sol->pinned_ctx = ctx;
+  return HDGCL_SUCCESS;
+}
+
 void hdg_solution_destroy(hdg_solution *sol) {
   free(sol->matrix);
   free(sol->rhs);
   free(sol->trace);
-  free(sol->u);
-  free(sol->q);
-  free(sol->ustar);
-  free(sol->p);
+  double **arrays[4] = {&sol->u, &sol->q, &sol->ustar, &sol->p};
+  for (int i = 0; i < 4; i++) {
+    if (sol->pinned[i].ptr)
+      hdgcl_pinned_release(sol->pinned_ctx, &sol->pinned[i]);
+    else
+      free(*arrays[i]);
+  }
   free(sol->history);
   *sol = (hdg_solution){0};
 }

@@ -1,8 +1,8 @@
 /* The trace solve stage on the device (solve.c) and what its parts share: the
  * trace operator (SpMV: spmv.c + cl/solvers/spmv.cl), fused vector kernels and device
  * reductions (vectors.c + cl/solvers/vectors.cl), the Krylov methods (krylov_cg.c +
- * cl/solvers/krylov_cg.cl, krylov_gmres.c) and the preconditioners behind one
- * interface (precond.h, precond_<name>.c + cl/precond_<name>.cl).  Every
+ * cl/solvers/krylov_cg.cl, krylov_gmres.c + cl/solvers/krylov_gmres.cl) and the
+ * preconditioners behind one interface (precond.h, precond_<name>.c + cl/precond_<name>.cl).  Every
  * kernel of the stage lives in one program built by solve.c. */
 #ifndef HDGCL_HOST_KRYLOV_H
 #define HDGCL_HOST_KRYLOV_H
@@ -123,7 +123,9 @@ void krylov_cg_counts(const krylov *kr, double *flops, double *bytes);
 void krylov_cg_destroy(krylov *kr);
 
 /* Restarted right-preconditioned (F)GMRES(m) (krylov_gmres.c), to
- * kr->set.rtol or kr->set.maxit iterations. */
+ * kr->set.rtol or kr->set.maxit iterations: the Givens rotations and the stop
+ * flag on the device, the host reading a small scalar block once per batch
+ * of iterations and at each restart. */
 int krylov_gmres_create(krylov *kr);
 int krylov_gmres_run(krylov *kr, precond *pc, const hdgcl_buffer *b, hdgcl_buffer *x,
                      int *iterations, double *residual, bool *converged);

@@ -111,12 +111,14 @@ int krylov_cg_run(krylov *kr, precond *pc, const hdgcl_buffer *b, hdgcl_buffer *
 
   double scalars[CG_SCALARS];
   int enqueued = 0;
-  HDGCL_TRY(hdgcl_buffer_read(kr->ctx, &cg->scalars, 0, sizeof scalars, scalars));
+  HDGCL_TRY(hdgcl_buffer_read_named(kr->ctx, &cg->scalars, 0, sizeof scalars, scalars,
+                                    "host read: CG scalars"));
   while (scalars[CG_S_DONE + (enqueued & 1)] == 0.0 && enqueued < maxit) {
     int batch = maxit - enqueued < CHECK_EVERY ? maxit - enqueued : CHECK_EVERY;
     for (int i = 0; i < batch; i++) HDGCL_TRY(iteration(kr, pc, x, enqueued + i));
     enqueued += batch;
-    HDGCL_TRY(hdgcl_buffer_read(kr->ctx, &cg->scalars, 0, sizeof scalars, scalars));
+    HDGCL_TRY(hdgcl_buffer_read_named(kr->ctx, &cg->scalars, 0, sizeof scalars, scalars,
+                                      "host read: CG scalars"));
   }
   int iters = (int)scalars[CG_S_ITER];
   double *h = NULL;

@@ -14,7 +14,8 @@
 /* Kernel files of the stage's program, in order (common.h is prepended). */
 static const char *const solve_files[] = {"core/common.h",          "solvers/trace_matrix.h",
                                           "solvers/vectors.cl",        "solvers/spmv.cl",
-                                          "solvers/krylov_cg.cl",      "solvers/precond_jacobi.cl",
+                                          "solvers/krylov_cg.cl",      "solvers/krylov_gmres.cl",
+                                          "solvers/precond_jacobi.cl",
                                           "solvers/precond_block_jacobi.cl", "solvers/precond_chebyshev.cl",
                                           "solvers/precond_asm.cl",    "solvers/precond_pmg.cl",
                                           "solvers/amg_device.cl"};
