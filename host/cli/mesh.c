@@ -98,6 +98,8 @@ static void help(FILE *out) {
                "                                  ,order=1|2|3 the geometry order (curved: 2, 3;\n"
                "                                  docs/geometry.md); tags 1 inner, 2 outer\n"
                "                   shell:N        1 <= r <= 2, 6 N^3 hexahedra, ,order=1|2|3\n"
+               "                   mixed:N        unit square, triangles for x < 0.5 and quads\n"
+               "                                  for x > 0.5 (N even; docs/geometry.md)\n"
                "                   modifiers: ,diag=right|left|alt (square), ,perturb=A (random\n"
                "                   interior vertex moves, 0 <= A < 0.5 of the shortest edge),\n"
                "                   ,seed=S, ,distort=A (smooth, 0 <= A <= 0.2), ,size=L[xH[xW]]\n"
