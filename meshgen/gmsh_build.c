@@ -242,17 +242,24 @@ static int topology(hdgcl_mesh *mesh, const gmsh_content *c, const gmsh_body *b,
 }
 
 /* A mixed mesh's faces match across element types (no hanging node:
- * hdgcl_mesh_check_conforming), naming the file's element. */
-static int conforming(hdgcl_mesh *mesh, const gmsh_content *c, const gmsh_body *b, const char *path) {
-  int32_t me;
-  int status = hdgcl_mesh_check_conforming(mesh, &me);
-  if (status == HDGCL_SUCCESS || me < 0) return status;
-  char message[400];
-  snprintf(message, sizeof message, "%s", hdgcl_last_error());
+ * hdgcl_mesh_check_conforming), naming the file's element and nodes. */
+static int conforming(hdgcl_mesh *mesh, const gmsh_content *c, const gmsh_body *b,
+                      const int32_t *vertex, const char *path) {
+  int32_t bad[4];
+  int status = hdgcl_mesh_check_conforming(mesh, bad);
+  if (status == HDGCL_SUCCESS || bad[0] < 0) return status;
+  long long node[3] = {0, 0, 0}; /* the file's tags of vertices bad[1..3] */
+  for (int64_t i = 0; i < c->num_nodes; i++)
+    for (int k = 0; k < 3; k++)
+      if (vertex[i] == bad[1 + k]) node[k] = (long long)c->node_tags[i];
   int64_t e;
-  const gmsh_element_list *body = body_element(b, me, &e);
-  return hdgcl_error(status, "%s%s: %s %lld: %s", path, gmsh_where(c, body->lines[e]).text,
-                     gmsh_type_name(body->type), (long long)body->numbers[e], message);
+  const gmsh_element_list *body = body_element(b, bad[0], &e);
+  return hdgcl_error(status,
+                     "%s%s: %s %lld: its side from node %lld to node %lld does not match its "
+                     "neighbours: node %lld lies inside it (a hanging node; the faces of a mixed "
+                     "mesh must match across element types)",
+                     path, gmsh_where(c, body->lines[e]).text, gmsh_type_name(body->type),
+                     (long long)body->numbers[e], node[0], node[1], node[2]);
 }
 
 /* Boundary tags from the lower-dimensional elements of gmsh type face_type. */
@@ -357,7 +364,7 @@ int gmsh_build_mesh(const gmsh_content *c, const char *path, hdgcl_mesh **mesh) 
   }
   HDGCL_TRY_GOTO(status, orient(m, c, &b, path), done);
   HDGCL_TRY_GOTO(status, topology(m, c, &b, path), done);
-  if (b.count > 1) HDGCL_TRY_GOTO(status, conforming(m, c, &b, path), done);
+  if (b.count > 1) HDGCL_TRY_GOTO(status, conforming(m, c, &b, vertex, path), done);
   const char *body_name = b.count > 1 ? "triangle or quadrangle" : gmsh_type_name(body_type);
   if (dim == 2) {
     HDGCL_TRY_GOTO(status, tag_faces(m, c, GMSH_LINE, vertex, body_name, path), done);

@@ -37,8 +37,9 @@ int hdgcl_mesh_allocate_mixed(int num_types, const hdgcl_element_type *types, co
 
 /* 2D: no boundary vertex inside a boundary face (a hanging node: faces that
  * do not match, e.g. a quadrilateral's side against two triangles' sides);
- * else an error naming the element of that face, stored in *bad_element. */
-int hdgcl_mesh_check_conforming(const hdgcl_mesh *mesh, int32_t *bad_element);
+ * else an error naming the element of that face, with bad = {element, the
+ * face's two vertices, the vertex inside it} (all -1 when none). */
+int hdgcl_mesh_check_conforming(const hdgcl_mesh *mesh, int32_t bad[4]);
 
 /* Frees the topology arrays and zeroes the face counts. */
 void hdgcl_mesh_free_topology(hdgcl_mesh *mesh);

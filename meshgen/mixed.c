@@ -118,8 +118,8 @@ static int compare_x(const void *pa, const void *pb) {
   return a < b ? -1 : a > b;
 }
 
-int hdgcl_mesh_check_conforming(const hdgcl_mesh *mesh, int32_t *bad_element) {
-  *bad_element = -1;
+int hdgcl_mesh_check_conforming(const hdgcl_mesh *mesh, int32_t bad[4]) {
+  bad[0] = bad[1] = bad[2] = bad[3] = -1;
   if (mesh->dim != 2 || mesh->num_faces == mesh->num_interior_faces) return HDGCL_SUCCESS;
   int32_t nb = mesh->num_faces - mesh->num_interior_faces, *verts = NULL, n = 0;
   bool *seen = NULL;
@@ -134,7 +134,7 @@ int hdgcl_mesh_check_conforming(const hdgcl_mesh *mesh, int32_t *bad_element) {
   sort_coords = mesh->coords;
   qsort(verts, (size_t)n, sizeof *verts, compare_x);
   const double *x = mesh->coords;
-  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces && *bad_element < 0; f++) {
+  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces && bad[0] < 0; f++) {
     int32_t a = mesh->face_verts[2 * (int64_t)f], b = mesh->face_verts[2 * (int64_t)f + 1];
     double ax = x[2 * (int64_t)a], ay = x[2 * (int64_t)a + 1], dx = x[2 * (int64_t)b] - ax,
            dy = x[2 * (int64_t)b + 1] - ay, len2 = dx * dx + dy * dy;
@@ -152,7 +152,7 @@ int hdgcl_mesh_check_conforming(const hdgcl_mesh *mesh, int32_t *bad_element) {
       double t = (px * dx + py * dy) / len2, cross = fabs(px * dy - py * dx) / sqrt(len2);
       if (t > 1e-10 && t < 1 - 1e-10 && cross <= tol) {
         int32_t e = mesh->face_elems[2 * (int64_t)f];
-        *bad_element = e;
+        bad[0] = e, bad[1] = a, bad[2] = b, bad[3] = v;
         status = hdgcl_error(HDGCL_ERROR_MESH,
                              "%s %d: its face %d (vertices %d, %d) does not match its neighbours: "
                              "vertex %d lies inside it (a hanging node; the faces of a mixed mesh "

@@ -171,7 +171,7 @@ int hdgcl_mesh_validate(const hdgcl_mesh *mesh) {
   HDGCL_TRY(check_elements(mesh));
   HDGCL_TRY(hdgcl_mesh_check_curved(mesh));
   if (mesh->face_verts) HDGCL_TRY(check_faces(mesh));
-  int32_t bad; /* mixed meshes: faces matching across element types */
-  if (mesh->face_verts && hdgcl_mesh_is_mixed(mesh)) HDGCL_TRY(hdgcl_mesh_check_conforming(mesh, &bad));
+  int32_t bad[4]; /* mixed meshes: faces matching across element types */
+  if (mesh->face_verts && hdgcl_mesh_is_mixed(mesh)) HDGCL_TRY(hdgcl_mesh_check_conforming(mesh, bad));
   return HDGCL_SUCCESS;
 }

@@ -107,7 +107,7 @@ static void refusals(const char *dir) {
               "$Elements\n4\n1 3 2 0 1 1 2 3 4\n2 2 2 0 1 2 5 7\n3 2 2 0 1 5 6 7\n4 2 2 0 1 7 6 3\n"
               "$EndElements\n",
        HDGCL_ERROR_MESH,
-       {"hanging.msh:", "does not match its neighbours"}},
+       {"hanging.msh:16: quadrangle 1: its side from node 2 to node 3", "node 7 lies inside it"}},
       {"curved.msh",
        HEAD22 "$Nodes\n6\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0.5 0 0\n5 0.5 0.5 0\n6 0 0.5 0\n$EndNodes\n"
               "$Elements\n2\n1 9 2 0 1 1 2 3 4 5 6\n2 3 2 0 1 2 5 3 1\n$EndElements\n",
