@@ -74,7 +74,8 @@ double hdgcl_mesh_element_min_jacobian(const hdgcl_mesh *mesh, int32_t e) {
   if (is_simplex(hdgcl_mesh_element_type(mesh, e))) return simplex_jacobian(mesh, e);
   double lowest = INFINITY;
   for (int i = 0; i < hdgcl_mesh_element_verts(mesh, e); i++) {
-    double j = tensor_jacobian(mesh, e, hdgcl_element_reference_vertex(hdgcl_mesh_element_type(mesh, e), i));
+    const double *r = hdgcl_element_reference_vertex(hdgcl_mesh_element_type(mesh, e), i);
+    double j = tensor_jacobian(mesh, e, r);
     if (j < lowest) lowest = j;
   }
   return lowest;
@@ -109,7 +110,8 @@ hdgcl_element_state hdgcl_mesh_element_state(const hdgcl_mesh *mesh, int32_t e) 
   }
   int positive = 0, negative = 0;
   for (int i = 0; i < hdgcl_mesh_element_verts(mesh, e); i++) {
-    double j = tensor_jacobian(mesh, e, hdgcl_element_reference_vertex(hdgcl_mesh_element_type(mesh, e), i));
+    const double *r = hdgcl_element_reference_vertex(hdgcl_mesh_element_type(mesh, e), i);
+    double j = tensor_jacobian(mesh, e, r);
     if (j > zero)
       positive++;
     else if (j < -zero)

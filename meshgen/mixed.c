@@ -56,11 +56,13 @@ int hdgcl_mesh_allocate_mixed(int num_types, const hdgcl_element_type *types, co
     if (i > 0 && types[i] <= types[i - 1])
       return hdgcl_error(HDGCL_ERROR_INTERNAL, "mixed mesh: types not in increasing order");
     if (counts[i] < 0) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "mixed mesh: negative count");
-    if (l->verts_per_element > hdgcl_element_layout_of(types[widest])->verts_per_element) widest = i;
+    if (l->verts_per_element > hdgcl_element_layout_of(types[widest])->verts_per_element)
+      widest = i;
     total += counts[i];
   }
   if (total > INT32_MAX / 8)
-    return hdgcl_error(HDGCL_ERROR_MEMORY, "mixed mesh: %lld elements are too many", (long long)total);
+    return hdgcl_error(HDGCL_ERROR_MEMORY, "mixed mesh: %lld elements are too many",
+                       (long long)total);
   hdgcl_mesh *m;
   HDGCL_TRY(hdgcl_mesh_allocate(types[widest], num_vertices, (int32_t)total, &m));
   m->type = types[0];
@@ -76,7 +78,8 @@ int hdgcl_mesh_allocate_mixed(int num_types, const hdgcl_element_type *types, co
 }
 
 int hdgcl_mesh_create_mixed_square(int n, hdgcl_mesh **mesh) {
-  if (!mesh) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_create_mixed_square: mesh is NULL");
+  if (!mesh)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_create_mixed_square: mesh is NULL");
   *mesh = NULL;
   if (n < 2 || n % 2 || n > 4096)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
@@ -124,8 +127,11 @@ int hdgcl_mesh_check_conforming(const hdgcl_mesh *mesh, int32_t bad[4]) {
   int32_t nb = mesh->num_faces - mesh->num_interior_faces, *verts = NULL, n = 0;
   bool *seen = NULL;
   int status = HDGCL_SUCCESS;
-  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)mesh->num_vertices + 1, sizeof *seen, "conformity check", &seen), done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(2 * (size_t)nb + 1, sizeof *verts, "conformity check", &verts), done);
+  HDGCL_TRY_GOTO(status,
+                 hdgcl_calloc((size_t)mesh->num_vertices + 1, sizeof *seen, "conformity check", &seen),
+                 done);
+  HDGCL_TRY_GOTO(status,
+                 hdgcl_calloc(2 * (size_t)nb + 1, sizeof *verts, "conformity check", &verts), done);
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++)
     for (int j = 0; j < 2; j++) {
       int32_t v = mesh->face_verts[2 * (int64_t)f + j];

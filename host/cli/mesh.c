@@ -9,7 +9,8 @@ static void summary(FILE *out, const hdgcl_mesh *mesh) {
   double measure = 0;
   for (int32_t e = 0; e < mesh->num_elements; e++) measure += hdgcl_mesh_element_measure(mesh, e);
   fprintf(out, "%s mesh: %d vertices, %d elements, %d faces (%d interior, %d boundary), %s %.15g\n",
-          hdgcl_mesh_is_mixed(mesh) ? "mixed" : hdgcl_element_type_name(mesh->type), (int)mesh->num_vertices, (int)mesh->num_elements,
+          hdgcl_mesh_is_mixed(mesh) ? "mixed" : hdgcl_element_type_name(mesh->type),
+          (int)mesh->num_vertices, (int)mesh->num_elements,
           (int)mesh->num_faces, (int)mesh->num_interior_faces,
           (int)(mesh->num_faces - mesh->num_interior_faces), mesh->dim == 2 ? "area" : "volume",
           measure);
