@@ -156,14 +156,15 @@ void hdgcl_geometry_functions(hdgcl_element_type type, int order, const double *
 
 double hdgcl_mesh_map(const hdgcl_mesh *mesh, int32_t e, const double *xi, double *x, double *jac) {
   int d = mesh->dim, order = mesh->geometry_order > 1 ? mesh->geometry_order : 1;
-  int count = order > 1 ? mesh->nodes_per_element : mesh->verts_per_element;
+  int count = order > 1 ? mesh->nodes_per_element : hdgcl_mesh_element_verts(mesh, e);
+  int stride = order > 1 ? mesh->nodes_per_element : mesh->verts_per_element; /* mixed: wider */
   double n[64], dn[64 * 3];
-  hdgcl_geometry_functions(mesh->type, order, xi, n, dn);
+  hdgcl_geometry_functions(hdgcl_mesh_element_type(mesh, e), order, xi, n, dn);
   for (int k = 0; k < d; k++) x[k] = 0.0;
   for (int k = 0; k < d * d; k++) jac[k] = 0.0;
   for (int a = 0; a < count; a++) {
-    const double *xa = order > 1 ? mesh->elem_nodes + ((size_t)e * count + a) * d
-                                 : mesh->coords + (size_t)mesh->elem_verts[(size_t)e * count + a] * d;
+    const double *xa = order > 1 ? mesh->elem_nodes + ((size_t)e * stride + a) * d
+                                 : mesh->coords + (size_t)mesh->elem_verts[(size_t)e * stride + a] * d;
     for (int k = 0; k < d; k++) {
       x[k] += n[a] * xa[k];
       for (int l = 0; l < d; l++) jac[k * d + l] += xa[k] * dn[a * d + l];
@@ -242,6 +243,11 @@ int hdgcl_mesh_check_curved_element(const hdgcl_mesh *mesh, int32_t e) {
 int hdgcl_mesh_check_curved(const hdgcl_mesh *mesh) {
   if (mesh->geometry_order <= 1) return HDGCL_SUCCESS;
   int d = mesh->dim;
+  if (hdgcl_mesh_is_mixed(mesh))
+    return hdgcl_error(HDGCL_ERROR_MESH, "curved mesh: a mixed mesh (%s and %s elements) of geometry "
+                       "order %d: mixed meshes are straight-sided so far",
+                       hdgcl_element_type_name(mesh->types[0]), hdgcl_element_type_name(mesh->types[1]),
+                       mesh->geometry_order);
   if (mesh->geometry_order > 3 ||
       hdgcl_geometry_nodes(mesh->type, mesh->geometry_order, NULL) != mesh->nodes_per_element ||
       !mesh->elem_nodes)

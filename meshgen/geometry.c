@@ -33,11 +33,12 @@ static double simplex_jacobian(const hdgcl_mesh *mesh, int32_t e) {
 /* det J of a quad/hex at reference point xi. */
 static double tensor_jacobian(const hdgcl_mesh *mesh, int32_t e, const double *xi) {
   const int32_t *v = mesh->elem_verts + (int64_t)e * mesh->verts_per_element;
-  int dim = mesh->dim, nv = mesh->verts_per_element;
+  int dim = mesh->dim, nv = hdgcl_mesh_element_verts(mesh, e);
+  hdgcl_element_type type = hdgcl_mesh_element_type(mesh, e);
   double scale = dim == 2 ? 0.25 : 0.125;
   double J[3][3] = {{0}}; /* J[k][d] = d x_d / d xi_k */
   for (int i = 0; i < nv; i++) {
-    const double *r = hdgcl_element_reference_vertex(mesh->type, i);
+    const double *r = hdgcl_element_reference_vertex(type, i);
     const double *x = mesh->coords + (int64_t)v[i] * dim;
     for (int k = 0; k < dim; k++) {
       double dN = scale * r[k];
@@ -55,7 +56,7 @@ static bool is_simplex(hdgcl_element_type type) {
 
 double hdgcl_mesh_element_measure(const hdgcl_mesh *mesh, int32_t e) {
   if (mesh->geometry_order > 1) return hdgcl_mesh_curved_measure(mesh, e);
-  if (is_simplex(mesh->type)) {
+  if (is_simplex(hdgcl_mesh_element_type(mesh, e))) {
     /* reference measures: triangle 2, tetrahedron 4/3 */
     return simplex_jacobian(mesh, e) * (mesh->dim == 2 ? 2.0 : 4.0 / 3.0);
   }
@@ -70,10 +71,11 @@ double hdgcl_mesh_element_measure(const hdgcl_mesh *mesh, int32_t e) {
 }
 
 double hdgcl_mesh_element_min_jacobian(const hdgcl_mesh *mesh, int32_t e) {
-  if (is_simplex(mesh->type)) return simplex_jacobian(mesh, e);
+  if (is_simplex(hdgcl_mesh_element_type(mesh, e))) return simplex_jacobian(mesh, e);
   double lowest = INFINITY;
-  for (int i = 0; i < mesh->verts_per_element; i++) {
-    double j = tensor_jacobian(mesh, e, hdgcl_element_reference_vertex(mesh->type, i));
+  for (int i = 0; i < hdgcl_mesh_element_verts(mesh, e); i++) {
+    const double *r = hdgcl_element_reference_vertex(hdgcl_mesh_element_type(mesh, e), i);
+    double j = tensor_jacobian(mesh, e, r);
     if (j < lowest) lowest = j;
   }
   return lowest;
@@ -82,7 +84,7 @@ double hdgcl_mesh_element_min_jacobian(const hdgcl_mesh *mesh, int32_t e) {
 /* Longest edge of element e, the length scale for "zero" Jacobians. */
 static double longest_edge(const hdgcl_mesh *mesh, int32_t e) {
   int count;
-  const int8_t(*edges)[2] = hdgcl_element_edges(mesh->type, &count);
+  const int8_t(*edges)[2] = hdgcl_element_edges(hdgcl_mesh_element_type(mesh, e), &count);
   const int32_t *v = mesh->elem_verts + (int64_t)e * mesh->verts_per_element;
   double longest = 0;
   for (int k = 0; k < count; k++) {
@@ -100,21 +102,22 @@ hdgcl_element_state hdgcl_mesh_element_state(const hdgcl_mesh *mesh, int32_t e) 
   /* Jacobians scale like h^dim; below this they are zero up to rounding. */
   double zero = 1e-12 * pow(h, mesh->dim);
   if (!(h > 0) || !isfinite(h)) return HDGCL_ELEMENT_DEGENERATE;
-  if (is_simplex(mesh->type)) {
+  if (is_simplex(hdgcl_mesh_element_type(mesh, e))) {
     double j = simplex_jacobian(mesh, e);
     return j > zero    ? HDGCL_ELEMENT_VALID
            : j < -zero ? HDGCL_ELEMENT_INVERTED
                        : HDGCL_ELEMENT_DEGENERATE;
   }
   int positive = 0, negative = 0;
-  for (int i = 0; i < mesh->verts_per_element; i++) {
-    double j = tensor_jacobian(mesh, e, hdgcl_element_reference_vertex(mesh->type, i));
+  for (int i = 0; i < hdgcl_mesh_element_verts(mesh, e); i++) {
+    const double *r = hdgcl_element_reference_vertex(hdgcl_mesh_element_type(mesh, e), i);
+    double j = tensor_jacobian(mesh, e, r);
     if (j > zero)
       positive++;
     else if (j < -zero)
       negative++;
   }
-  if (positive == mesh->verts_per_element) return HDGCL_ELEMENT_VALID;
-  if (negative == mesh->verts_per_element) return HDGCL_ELEMENT_INVERTED;
+  if (positive == hdgcl_mesh_element_verts(mesh, e)) return HDGCL_ELEMENT_VALID;
+  if (negative == hdgcl_mesh_element_verts(mesh, e)) return HDGCL_ELEMENT_INVERTED;
   return HDGCL_ELEMENT_DEGENERATE;
 }

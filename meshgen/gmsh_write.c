@@ -69,7 +69,8 @@ typedef struct gmsh_writer {
   bool binary;  /* format 4.1 binary */
   bool started; /* a field of the current ASCII record is written */
   tag_set body, boundary;
-  int body_type, face_type; /* Gmsh element types */
+  int face_type;     /* Gmsh element types: of the boundary faces, */
+  int body_types[4]; /* of the elements by hdgcl element type (a mixed mesh has several) */
   double lo[3], hi[3];      /* bounding box, given to every entity */
   /* Curved meshes: the distinct non-vertex geometry nodes; node
    * num_vertices + i (0-based) is extra position i, elem_nodes[extra_at[i]]. */
@@ -230,7 +231,8 @@ static void write_coordinates(const gmsh_writer *w, int64_t v) {
 static void write_face_nodes(const gmsh_writer *w, int32_t f) {
   const hdgcl_mesh *m = w->mesh;
   int32_t e = m->face_elems[2 * (int64_t)f];
-  const int8_t *lv = hdgcl_element_face_vertices(m->type, m->face_local[2 * (int64_t)f]);
+  const int8_t *lv =
+      hdgcl_element_face_vertices(hdgcl_mesh_element_type(m, e), m->face_local[2 * (int64_t)f]);
   for (int j = 0; j < m->verts_per_face; j++)
     fprintf(w->out, " %d", (int)m->elem_verts[(int64_t)e * m->verts_per_element + lv[j]] + 1);
   fputc('\n', w->out);
@@ -239,8 +241,8 @@ static void write_face_nodes(const gmsh_writer *w, int32_t f) {
 /* Node tags (1-based) of element e: its vertices, then (curved) its other nodes. */
 static int element_nodes(const gmsh_writer *w, int32_t e, int64_t *tags) {
   const hdgcl_mesh *m = w->mesh;
-  int nv = m->verts_per_element, nh = w->extra_of ? m->nodes_per_element - nv : 0;
-  for (int j = 0; j < nv; j++) tags[j] = (int64_t)m->elem_verts[(int64_t)e * nv + j] + 1;
+  int nv = hdgcl_mesh_element_verts(m, e), nh = w->extra_of ? m->nodes_per_element - nv : 0;
+  for (int j = 0; j < nv; j++) tags[j] = (int64_t)m->elem_verts[(int64_t)e * m->verts_per_element + j] + 1;
   for (int j = 0; j < nh; j++)
     tags[nv + j] = (int64_t)m->num_vertices + w->extra_of[(int64_t)e * nh + j] + 1;
   return nv + nh;
@@ -314,7 +316,7 @@ static int classify_nodes(const gmsh_writer *w, int32_t *order, int32_t *start) 
     }
   for (int32_t e = 0; e < m->num_elements; e++) {
     int32_t k = nb + entity_of(&w->body, m->elem_tags[e]) - 1;
-    for (int j = 0; j < m->verts_per_element; j++) {
+    for (int j = 0; j < hdgcl_mesh_element_verts(m, e); j++) {
       int32_t v = m->elem_verts[(int64_t)e * m->verts_per_element + j];
       if (entity[v] == groups) entity[v] = k;
     }
@@ -383,9 +385,10 @@ static int write41(gmsh_writer *w) {
   }
   end_section(w, "Nodes");
 
-  int32_t runs = 0;
+  int32_t runs = 0; /* blocks: runs of one tag and one type */
   for (int32_t e = 0; e < m->num_elements; e++)
-    runs += e == 0 || m->elem_tags[e] != m->elem_tags[e - 1];
+    runs += e == 0 || m->elem_tags[e] != m->elem_tags[e - 1] ||
+            hdgcl_mesh_element_type(m, e) != hdgcl_mesh_element_type(m, e - 1);
   int64_t total = (int64_t)tagged_faces(m) + m->num_elements;
   begin_section(w, "Elements");
   put_size(w, w->boundary.count + runs);
@@ -407,15 +410,19 @@ static int write41(gmsh_writer *w) {
       if (m->face_tags[f] == w->boundary.tags[i]) {
         int32_t e = m->face_elems[2 * (int64_t)f];
         write_element41(w, number++, m->elem_verts + (int64_t)e * m->verts_per_element,
-                        hdgcl_element_face_vertices(m->type, m->face_local[2 * (int64_t)f]),
+                        hdgcl_element_face_vertices(hdgcl_mesh_element_type(m, e),
+                                                    m->face_local[2 * (int64_t)f]),
                         m->verts_per_face);
       }
   }
   for (int32_t first = 0, end; first < m->num_elements; first = end) {
-    for (end = first + 1; end < m->num_elements && m->elem_tags[end] == m->elem_tags[first];) end++;
+    hdgcl_element_type type = hdgcl_mesh_element_type(m, first);
+    for (end = first + 1; end < m->num_elements && m->elem_tags[end] == m->elem_tags[first] &&
+                          hdgcl_mesh_element_type(m, end) == type;)
+      end++;
     put_int(w, dim);
     put_int(w, entity_of(&w->body, m->elem_tags[first]));
-    put_int(w, w->body_type);
+    put_int(w, w->body_types[type]);
     put_size(w, end - first);
     end_record(w);
     for (int32_t e = first; e < end; e++) write_body41(w, number++, e);
@@ -449,7 +456,8 @@ static void write22(gmsh_writer *w) {
       write_face_nodes(w, f);
     }
   for (int32_t e = 0; e < m->num_elements; e++) {
-    fprintf(w->out, "%lld %d 2 %d %d", (long long)number++, w->body_type, (int)m->elem_tags[e],
+    fprintf(w->out, "%lld %d 2 %d %d", (long long)number++,
+            w->body_types[hdgcl_mesh_element_type(m, e)], (int)m->elem_tags[e],
             (int)entity_of(&w->body, m->elem_tags[e]));
     write_element_nodes(w, e);
   }
@@ -518,8 +526,8 @@ static int write_file(const hdgcl_mesh *mesh, const char *path, int version, boo
                        path, hdgcl_element_type_name(mesh->type), order);
   gmsh_writer w = {.mesh = mesh,
                    .binary = binary,
-                   .body_type = body_types[mesh->type][order - 1],
                    .face_type = face_types[mesh->type]};
+  for (int t = 0; t < 4; t++) w.body_types[t] = body_types[t][order - 1];
   for (int32_t v = 0; v < mesh->num_vertices; v++)
     for (int d = 0; d < mesh->dim; d++) {
       double x = mesh->coords[(int64_t)v * mesh->dim + d];

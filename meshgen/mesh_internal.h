@@ -27,6 +27,20 @@ const hdgcl_element_layout *hdgcl_element_layout_of(hdgcl_element_type type);
 int hdgcl_mesh_allocate(hdgcl_element_type type, int32_t num_vertices, int32_t num_elements,
                         hdgcl_mesh **mesh);
 
+/* ---- mixed.c ---- */
+
+/* A mesh of num_types types (increasing), counts[i] elements of types[i]
+ * numbered in that order, rows as wide as the widest type, every vertex
+ * slot -1 (the caller fills them); one type gives an ordinary mesh. */
+int hdgcl_mesh_allocate_mixed(int num_types, const hdgcl_element_type *types, const int32_t *counts,
+                              int32_t num_vertices, hdgcl_mesh **mesh);
+
+/* 2D: no boundary vertex inside a boundary face (a hanging node: faces that
+ * do not match, e.g. a quadrilateral's side against two triangles' sides);
+ * else an error naming the element of that face, with bad = {element, the
+ * face's two vertices, the vertex inside it} (all -1 when none). */
+int hdgcl_mesh_check_conforming(const hdgcl_mesh *mesh, int32_t bad[4]);
+
 /* Frees the topology arrays and zeroes the face counts. */
 void hdgcl_mesh_free_topology(hdgcl_mesh *mesh);
 

@@ -9,7 +9,7 @@
 void hdgcl_mesh_element_mirror(hdgcl_mesh *mesh, int32_t e) {
   int32_t *v = mesh->elem_verts + (int64_t)e * mesh->verts_per_element;
   int32_t t;
-  switch (mesh->type) {
+  switch (hdgcl_mesh_element_type(mesh, e)) {
   case HDGCL_TRIANGLE:
   case HDGCL_TETRAHEDRON: /* swap v1 and v2: reflects the reference element */
     t = v[1], v[1] = v[2], v[2] = t;
@@ -35,7 +35,7 @@ int hdgcl_mesh_orient_elements(hdgcl_mesh *mesh, int32_t *bad) {
       *bad = e;
       return hdgcl_error(
           HDGCL_ERROR_MESH, "%s %d is degenerate (zero or sign-changing Jacobian, measure %g)",
-          hdgcl_element_type_name(mesh->type), (int)e, hdgcl_mesh_element_measure(mesh, e));
+          hdgcl_element_type_name(hdgcl_mesh_element_type(mesh, e)), (int)e, hdgcl_mesh_element_measure(mesh, e));
     }
   }
   return HDGCL_SUCCESS;

@@ -117,6 +117,10 @@ int hdgcl_mesh_perturb(hdgcl_mesh *mesh, double amplitude, uint64_t seed) {
                        "perturbation amplitude %g out of range (need 0 <= amplitude < 0.5)",
                        amplitude);
   if (amplitude == 0) return HDGCL_SUCCESS;
+  if (hdgcl_mesh_is_mixed(mesh))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_perturb: the mesh is mixed (%s and %s "
+                       "elements); perturbation handles meshes of one element type so far",
+                       hdgcl_element_type_name(mesh->types[0]), hdgcl_element_type_name(mesh->types[1]));
   if (mesh->geometry_order > 1) /* the vertices would leave their geometry nodes */
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_mesh_perturb: the mesh is curved (geometry order %d); "
                        "only straight-sided meshes are moved", mesh->geometry_order);

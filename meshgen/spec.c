@@ -1,5 +1,6 @@
 /* Meshes from a spec string (hdgcl_mesh_create_from_spec):
  *   square:N[xM]  quad:N[xM]  cube:N[xMxL]  hex:N[xMxL]  annulus:N  annulus-quad:N
+ *   mixed:N (triangles and quadrilaterals, hdgcl_mesh_create_mixed_square)
  * with optional ",diag=right|left|alt" (square only), ",distort=A", ",perturb=A",
  * ",seed=S", ",size=L[xH[xW]]" (the box [0,L]x[0,H][x[0,W]] instead of the unit
  * square/cube, e.g. a slender beam square:40x4,size=10x1), ",split=A:V" (element
@@ -29,7 +30,8 @@ static const mesh_kind kinds[] = {{"square", HDGCL_TRIANGLE, 2},
                                   {"hex", HDGCL_HEXAHEDRON, 3},
                                   {"annulus", HDGCL_TRIANGLE, 2},
                                   {"annulus-quad", HDGCL_QUADRILATERAL, 2},
-                                  {"shell", HDGCL_HEXAHEDRON, 3}};
+                                  {"shell", HDGCL_HEXAHEDRON, 3},
+                                  {"mixed", HDGCL_TRIANGLE, 2}};
 enum { NUM_KINDS = sizeof kinds / sizeof kinds[0] };
 
 typedef struct mesh_request {
@@ -61,7 +63,8 @@ static int spec_error(const char *spec, const char *problem) {
                      "mesh spec '%s': %s (expected square:N[xM], quad:N[xM], cube:N[xMxL], "
                      "hex:N[xMxL] with ,diag=right|left|alt ,distort=A ,perturb=A ,seed=S "
                      ",size=L[xH[xW]] ,split=x|y|z:V; annulus:N or annulus-quad:N with "
-                     ",order=1|2|3 ,split=x|y:V ,curve=all|boundary; shell:N with ,order=1|2|3; or a .msh file)",
+                     ",order=1|2|3 ,split=x|y:V ,curve=all|boundary; shell:N with ,order=1|2|3; "
+                     "mixed:N (N even) with ,distort=A ,split=x|y:V; or a .msh file)",
                      spec, problem);
 }
 
@@ -98,6 +101,8 @@ static int parse_sizes(const char *spec, const char *s, mesh_request *req, const
   }
   if (!strncmp(req->kind->name, "annulus", 7) && count != 1)
     return spec_error(spec, "an annulus takes one cell count N (N across, 8N around)");
+  if (!strcmp(req->kind->name, "mixed") && count != 1)
+    return spec_error(spec, "a mixed mesh takes one cell count N (N x N squares)");
   if (!strcmp(req->kind->name, "shell") && count != 1)
     return spec_error(spec, "a shell takes one cell count N (N x N per cube face, N across)");
   if (count == 1)
@@ -133,6 +138,12 @@ static int parse_modifiers(const char *spec, const char *p, mesh_request *req) {
       char problem[256];
       snprintf(problem, sizeof problem, "modifier '%s' does not apply to an %s (order, split%s do)",
                item, req->kind->dim == 2 ? "annulus" : "shell", req->kind->dim == 2 ? ", curve" : "");
+      return spec_error(spec, problem);
+    }
+    if (!strcmp(req->kind->name, "mixed") && strcmp(item, "distort") && strcmp(item, "split")) {
+      char problem[256];
+      snprintf(problem, sizeof problem, "modifier '%s' does not apply to a mixed mesh (distort, split do)",
+               item);
       return spec_error(spec, problem);
     }
     if (!strcmp(item, "curve")) { /* annulus only (above) */
@@ -245,7 +256,9 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
 
   hdgcl_mesh *m = NULL;
   int status;
-  if (is_annulus(&req) && req.kind->dim == 3) {
+  if (!strcmp(req.kind->name, "mixed")) {
+    status = hdgcl_mesh_create_mixed_square(req.n[0], &m);
+  } else if (is_annulus(&req) && req.kind->dim == 3) {
     status = hdgcl_mesh_create_shell(req.n[0], req.geometry_order, &m);
   } else if (is_annulus(&req)) {
     status = (req.boundary_only ? hdgcl_mesh_create_annulus_boundary : hdgcl_mesh_create_annulus)(
@@ -261,10 +274,12 @@ int hdgcl_mesh_create_from_spec(const char *spec, hdgcl_mesh **mesh) {
   if (status == HDGCL_SUCCESS) status = hdgcl_mesh_distort(m, req.distort);
   if (status == HDGCL_SUCCESS) status = hdgcl_mesh_perturb(m, req.perturb, req.seed);
   if (status == HDGCL_SUCCESS && req.split_axis >= 0) { /* element tags 1 | 2 by centroid */
-    int nv = m->verts_per_element, d = m->dim;
+    int stride = m->verts_per_element, d = m->dim;
     for (int32_t e = 0; e < m->num_elements; e++) {
       double c = 0.0;
-      for (int a = 0; a < nv; a++) c += m->coords[(size_t)m->elem_verts[(size_t)e * nv + a] * d + req.split_axis];
+      int nv = hdgcl_mesh_element_verts(m, e);
+      for (int a = 0; a < nv; a++)
+        c += m->coords[(size_t)m->elem_verts[(size_t)e * stride + a] * d + req.split_axis];
       m->elem_tags[e] = c / nv < req.split_at ? 1 : 2;
     }
   }

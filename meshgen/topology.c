@@ -71,6 +71,8 @@ static int conflict_error(hdgcl_face_conflict *conflict, int count, const int32_
 
 static int check_input(const hdgcl_mesh *mesh) {
   const hdgcl_element_layout *layout = hdgcl_element_layout_of(mesh->type);
+  if (mesh->num_types > 1) /* the strides are the widest type's */
+    layout = hdgcl_element_layout_of(mesh->types[mesh->num_types - 1]);
   if (!layout || layout->dim != mesh->dim || layout->verts_per_element != mesh->verts_per_element ||
       layout->faces_per_element != mesh->faces_per_element ||
       layout->verts_per_face != mesh->verts_per_face)
@@ -84,9 +86,13 @@ static int check_input(const hdgcl_mesh *mesh) {
     return hdgcl_error(HDGCL_ERROR_MEMORY,
                        "mesh too large for 32-bit face indices (%d elements x %d faces)",
                        (int)mesh->num_elements, mesh->faces_per_element);
+  if (mesh->num_types > 1 && mesh->type_first[mesh->num_types] != mesh->num_elements)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "mixed mesh: its type ranges end at %d, not at %d elements",
+                       (int)mesh->type_first[mesh->num_types], (int)mesh->num_elements);
   int64_t n = (int64_t)mesh->num_elements * mesh->verts_per_element;
   for (int64_t i = 0; i < n; i++)
-    if (mesh->elem_verts[i] < 0 || mesh->elem_verts[i] >= mesh->num_vertices)
+    if (i % mesh->verts_per_element < hdgcl_mesh_element_verts(mesh, (int32_t)(i / mesh->verts_per_element)) &&
+        (mesh->elem_verts[i] < 0 || mesh->elem_verts[i] >= mesh->num_vertices))
       return hdgcl_error(HDGCL_ERROR_MESH, "element %d references vertex %d (mesh has %d vertices)",
                          (int)(i / mesh->verts_per_element), (int)mesh->elem_verts[i],
                          (int)mesh->num_vertices);
@@ -99,8 +105,14 @@ static int fill_occurrences(const hdgcl_mesh *mesh, occurrence_table *t,
   int fpe = mesh->faces_per_element, vpf = mesh->verts_per_face;
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     const int32_t *v = mesh->elem_verts + (int64_t)e * mesh->verts_per_element;
-    for (int f = 0; f < fpe; f++) {
-      const int8_t *lv = hdgcl_element_face_vertices(mesh->type, f);
+    hdgcl_element_type type = hdgcl_mesh_element_type(mesh, e);
+    int own = hdgcl_mesh_element_faces(mesh, e);
+    for (int f = own; f < fpe; f++) { /* a mixed mesh's empty slots: no face */
+      t->canon[((int64_t)e * fpe + f) * vpf] = -1;
+      t->orient[(int64_t)e * fpe + f] = -1;
+    }
+    for (int f = 0; f < own; f++) {
+      const int8_t *lv = hdgcl_element_face_vertices(type, f);
       int32_t L[HDGCL_MAX_FACE_VERTS];
       for (int j = 0; j < vpf; j++) L[j] = v[lv[j]];
       int64_t occ = (int64_t)e * fpe + f;
@@ -112,21 +124,25 @@ static int fill_occurrences(const hdgcl_mesh *mesh, occurrence_table *t,
   return HDGCL_SUCCESS;
 }
 
-/* Sorts the occurrences by canonical tuple into t->order. */
-static int sort_occurrences(const hdgcl_mesh *mesh, occurrence_table *t, int32_t num_occ) {
+/* Sorts the occurrences by canonical tuple into t->order, leaving out the
+ * empty slots of a mixed mesh (C0 = -1); *sorted receives their number. */
+static int sort_occurrences(const hdgcl_mesh *mesh, occurrence_table *t, int32_t num_occ,
+                            int32_t *sorted) {
   int32_t *start = NULL, *tmp = NULL;
   int status;
   HDGCL_TRY(
       hdgcl_calloc((size_t)mesh->num_vertices + 1, sizeof *start, "face sort buckets", &start));
   /* counting sort on C0 */
-  for (int32_t occ = 0; occ < num_occ; occ++) start[t->canon[(int64_t)occ * t->vpf] + 1]++;
+  *sorted = 0;
+  for (int32_t occ = 0; occ < num_occ; occ++)
+    if (t->canon[(int64_t)occ * t->vpf] >= 0) start[t->canon[(int64_t)occ * t->vpf] + 1]++, (*sorted)++;
   int32_t largest = 0;
   for (int32_t v = 0; v < mesh->num_vertices; v++) {
     if (start[v + 1] > largest) largest = start[v + 1];
     start[v + 1] += start[v];
   }
   for (int32_t occ = 0; occ < num_occ; occ++)
-    t->order[start[t->canon[(int64_t)occ * t->vpf]]++] = occ;
+    if (t->canon[(int64_t)occ * t->vpf] >= 0) t->order[start[t->canon[(int64_t)occ * t->vpf]]++] = occ;
   /* start[v] is now the end of bucket v, i.e. the start of bucket v+1 */
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)largest, sizeof *tmp, "face sort buffer", &tmp),
                  done);
@@ -178,6 +194,10 @@ static int allocate_faces(hdgcl_mesh *mesh, int32_t num_faces) {
   HDGCL_TRY(hdgcl_calloc(ne * fpe, sizeof(int32_t), "element faces", &mesh->elem_faces));
   HDGCL_TRY(
       hdgcl_calloc(ne * fpe, sizeof(int8_t), "element face orientations", &mesh->elem_face_orient));
+  for (size_t k = 0; k < ne * fpe; k++) { /* a mixed mesh's empty slots keep these */
+    mesh->elem_faces[k] = -1;
+    mesh->elem_face_orient[k] = -1;
+  }
   return HDGCL_SUCCESS;
 }
 
@@ -224,15 +244,16 @@ int hdgcl_mesh_build_topology_conflict(hdgcl_mesh *mesh, hdgcl_face_conflict *co
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)num_occ, sizeof(int32_t), "face order", &t.order),
                  done);
   HDGCL_TRY_GOTO(status, fill_occurrences(mesh, &t, conflict), done);
-  HDGCL_TRY_GOTO(status, sort_occurrences(mesh, &t, num_occ), done);
+  int32_t sorted;
+  HDGCL_TRY_GOTO(status, sort_occurrences(mesh, &t, num_occ, &sorted), done);
   int32_t interior, boundary;
   HDGCL_TRY_GOTO(status,
-                 count_faces(&t, num_occ, mesh->faces_per_element, &interior, &boundary, conflict),
+                 count_faces(&t, sorted, mesh->faces_per_element, &interior, &boundary, conflict),
                  done);
   HDGCL_TRY_GOTO(status, allocate_faces(mesh, interior + boundary), done);
   mesh->num_faces = interior + boundary;
   mesh->num_interior_faces = interior;
-  assign_faces(mesh, &t, num_occ);
+  assign_faces(mesh, &t, sorted);
 done:
   if (status != HDGCL_SUCCESS) hdgcl_mesh_free_topology(mesh);
   free(t.canon);

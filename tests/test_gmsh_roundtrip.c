@@ -1,4 +1,4 @@
-/* Gmsh round trip: every element type, written in formats 4.1 and 2.2
+/* Gmsh round trip: every element type and a mixed mesh, written in formats 4.1 and 2.2
  * (ASCII) and 4.1 binary and read back, gives the same mesh (coordinates bit
  * for bit, element order, element tags, boundary tags, tag names,
  * topology).  Also: write errors leave no file. */
@@ -59,7 +59,8 @@ int main(void) {
                             {"square:1", "tri1"},
                             {"quad:3x5,perturb=0.3", "quad"},
                             {"cube:2x3x2,perturb=0.3,seed=2", "tet"},
-                            {"hex:3x2x2,perturb=0.3", "hex"}};
+                            {"hex:3x2x2,perturb=0.3", "hex"},
+                            {"mixed:4,distort=0.1", "mixed"}};
   for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
     hdgcl_mesh *m = NULL;
     CHECK_OK(hdgcl_mesh_create_from_spec(specs[i][0], &m));

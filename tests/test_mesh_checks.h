@@ -201,6 +201,10 @@ static inline int tmc_check_same_mesh(const hdgcl_mesh *a, const hdgcl_mesh *b) 
   CHECK(a->type == b->type && a->dim == b->dim);
   CHECK(a->num_vertices == b->num_vertices && a->num_elements == b->num_elements);
   CHECK(a->num_faces == b->num_faces && a->num_interior_faces == b->num_interior_faces);
+  CHECK(hdgcl_mesh_is_mixed(a) == hdgcl_mesh_is_mixed(b)); /* mixed: the same type ranges */
+  for (int i = 0; hdgcl_mesh_is_mixed(a) && hdgcl_mesh_is_mixed(b) && i <= a->num_types; i++)
+    CHECK(a->num_types == b->num_types && a->type_first[i] == b->type_first[i] &&
+          (i == a->num_types || a->types[i] == b->types[i]));
   if (check_failures != before) return check_failures - before;
   CHECK(!memcmp(a->coords, b->coords, sizeof(double) * a->num_vertices * a->dim));
   CHECK(!memcmp(a->elem_verts, b->elem_verts,

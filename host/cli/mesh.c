@@ -9,10 +9,18 @@ static void summary(FILE *out, const hdgcl_mesh *mesh) {
   double measure = 0;
   for (int32_t e = 0; e < mesh->num_elements; e++) measure += hdgcl_mesh_element_measure(mesh, e);
   fprintf(out, "%s mesh: %d vertices, %d elements, %d faces (%d interior, %d boundary), %s %.15g\n",
-          hdgcl_element_type_name(mesh->type), (int)mesh->num_vertices, (int)mesh->num_elements,
+          hdgcl_mesh_is_mixed(mesh) ? "mixed" : hdgcl_element_type_name(mesh->type),
+          (int)mesh->num_vertices, (int)mesh->num_elements,
           (int)mesh->num_faces, (int)mesh->num_interior_faces,
           (int)(mesh->num_faces - mesh->num_interior_faces), mesh->dim == 2 ? "area" : "volume",
           measure);
+  if (hdgcl_mesh_is_mixed(mesh)) { /* "element types: 16 triangles, 8 quadrilaterals" */
+    fprintf(out, "element types:");
+    for (int i = 0; i < mesh->num_types; i++)
+      fprintf(out, "%s %d %ss", i ? "," : "", (int)hdgcl_mesh_count_type(mesh, mesh->types[i]),
+              hdgcl_element_type_name(mesh->types[i]));
+    fputc('\n', out);
+  }
   if (mesh->geometry_order > 1) /* curved (docs/geometry.md) */
     fprintf(out, "geometry order %d (%d nodes per element): %d curved, %d straight elements\n",
             mesh->geometry_order, mesh->nodes_per_element,
@@ -91,6 +99,8 @@ static void help(FILE *out) {
                "                                  ,order=1|2|3 the geometry order (curved: 2, 3;\n"
                "                                  docs/geometry.md); tags 1 inner, 2 outer\n"
                "                   shell:N        1 <= r <= 2, 6 N^3 hexahedra, ,order=1|2|3\n"
+               "                   mixed:N        unit square, triangles for x < 0.5 and quads\n"
+               "                                  for x > 0.5 (N even; docs/geometry.md)\n"
                "                   modifiers: ,diag=right|left|alt (square), ,perturb=A (random\n"
                "                   interior vertex moves, 0 <= A < 0.5 of the shortest edge),\n"
                "                   ,seed=S, ,distort=A (smooth, 0 <= A <= 0.2), ,size=L[xH[xW]]\n"

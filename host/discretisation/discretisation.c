@@ -15,6 +15,14 @@ int discretisation_init(hdg_discretisation *d, int order) {
   const hdgcl_mesh *mesh = d->mesh;
   d->mu_min = d->mu_max = d->lambda_min = d->lambda_max = NAN;
   if (mesh->num_elements <= 0) return hdgcl_error(HDGCL_ERROR_MESH, "the mesh has no elements");
+  if (hdgcl_mesh_is_mixed(mesh)) /* docs/geometry.md, "Mixed meshes": the mesh side only so far */
+    return hdgcl_error(HDGCL_ERROR_MESH,
+                       "the mesh is mixed (%d %ss, %d %ss): solving on mixed meshes is not "
+                       "implemented yet (hdgcl mesh reads, checks and writes them)",
+                       (int)hdgcl_mesh_count_type(mesh, mesh->types[0]),
+                       hdgcl_element_type_name(mesh->types[0]),
+                       (int)hdgcl_mesh_count_type(mesh, mesh->types[1]),
+                       hdgcl_element_type_name(mesh->types[1]));
   HDGCL_TRY(hdg_problem_check_mesh(d->problem, &d->params, mesh));
   /* Curved geometry of order g: det J has degree dim (g - 1) more than on a
    * straight element (simplices), so every rule gains that much. */

@@ -221,6 +221,10 @@ int parallel_partition(MPI_Comm comm, const hdgcl_mesh *mesh, parallel_part *par
   if (mesh->geometry_order > 1)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve takes straight-sided meshes only "
                        "(this one has geometry order %d; docs/mpi.md)", mesh->geometry_order);
+  if (hdgcl_mesh_is_mixed(mesh)) /* docs/geometry.md, "Mixed meshes" */
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve takes meshes of one element type "
+                       "(this one is mixed: %s and %s elements)",
+                       hdgcl_element_type_name(mesh->types[0]), hdgcl_element_type_name(mesh->types[1]));
   if (part->size > mesh->num_elements)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%d ranks for a mesh of %d elements: each rank needs "
                        "at least one element (run at most %d ranks or a finer mesh)", part->size,

@@ -106,6 +106,21 @@ typedef struct hdgcl_mesh {
   int geometry_order;     /* 1, 2 or 3 (0 is read as 1) */
   int nodes_per_element;  /* verts_per_element at order 1 */
   double *elem_nodes;     /* NULL at order 1 */
+
+  /* Mixed meshes (docs/geometry.md, "Mixed meshes"; last, as above): the
+   * elements sorted by type into contiguous ranges, elements of types[i]
+   * being [type_first[i], type_first[i + 1]).  num_types is 0 or 1 for a
+   * mesh of one type (`type`, as before; type_first unused when 0).  With
+   * num_types > 1 (so far triangles and quadrilaterals, in that order),
+   * `type` is types[0] and verts_per_element / faces_per_element are the
+   * largest of the types: the row widths (strides) of elem_verts,
+   * elem_faces and elem_face_orient, whose slots past an element's own
+   * vertices / faces hold -1; verts_per_face is the same for every type (2
+   * in 2D).  hdgcl_mesh_element_type names element e's type;
+   * hdgcl_mesh_element_verts / _faces its counts. */
+  int num_types;
+  hdgcl_element_type types[4];
+  int32_t type_first[5];
 } hdgcl_mesh;
 
 /* Diagonal of the squares split into two triangles. */
@@ -145,6 +160,8 @@ int hdgcl_mesh_distort(hdgcl_mesh *mesh, double amplitude);
  *   annulus:N       1 <= r <= 2, triangles      annulus-quad:N  the same, quads
  *                   (hdgcl_mesh_create_annulus; ,order=1|2|3 the geometry order)
  *   shell:N         1 <= r <= 2, hexahedra (hdgcl_mesh_create_shell; ,order=1|2|3)
+ *   mixed:N         unit square, triangles left of x = 0.5, quads right of it
+ *                   (hdgcl_mesh_create_mixed_square)
  * followed by optional ",key=value" modifiers: diag=right|left|alt (triangles),
  * distort=A (hdgcl_mesh_distort), perturb=A, seed=S, size=L[xH[xW]] (the box),
  * split=A:V (element tags 1 where the centroid's coordinate A = x, y or z is
@@ -240,6 +257,22 @@ int hdgcl_mesh_element_straight(const hdgcl_mesh *mesh, int32_t e);
 int32_t hdgcl_mesh_count_straight(const hdgcl_mesh *mesh);
 int32_t hdgcl_mesh_straight_prefix(const hdgcl_mesh *mesh);
 int hdgcl_mesh_sort_straight_first(hdgcl_mesh *mesh);
+
+/* Mixed meshes (meshgen/mixed.c): element e's type and its numbers of
+ * vertices and faces (the type's; at most verts_per_element /
+ * faces_per_element, the strides); hdgcl_mesh_is_mixed: num_types > 1;
+ * hdgcl_mesh_count_type: the elements of a type. */
+hdgcl_element_type hdgcl_mesh_element_type(const hdgcl_mesh *mesh, int32_t e);
+int hdgcl_mesh_element_verts(const hdgcl_mesh *mesh, int32_t e);
+int hdgcl_mesh_element_faces(const hdgcl_mesh *mesh, int32_t e);
+int hdgcl_mesh_is_mixed(const hdgcl_mesh *mesh);
+int32_t hdgcl_mesh_count_type(const hdgcl_mesh *mesh, hdgcl_element_type type);
+
+/* The unit square, n x n squares: triangles (two per square, diagonal "/")
+ * where x < 0.5 and quadrilaterals where x > 0.5, conforming on x = 0.5
+ * (n even, >= 2); boundary tags as hdgcl_mesh_create_rectangle.
+ * Spec: mixed:N. */
+int hdgcl_mesh_create_mixed_square(int n, hdgcl_mesh **mesh);
 
 /* Builds the face topology from elem_verts (sort faces by canonical key,
  * reduce by key, number interior faces first).  Called by every creator. */

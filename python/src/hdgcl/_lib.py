@@ -53,7 +53,9 @@ class MeshStruct(Structure):
                 ("elem_face_orient", POINTER(c_int8)),
                 ("num_tag_names", c_int32), ("tag_names", POINTER(TagName)),
                 ("geometry_order", c_int), ("nodes_per_element", c_int),
-                ("elem_nodes", POINTER(c_double))]
+                ("elem_nodes", POINTER(c_double)),
+                # mixed meshes (include/hdgcl/mesh.h): type ranges
+                ("num_types", c_int), ("types", c_int * 4), ("type_first", c_int32 * 5)]
 
 
 class StageStats(Structure):

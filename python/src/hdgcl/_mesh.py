@@ -269,7 +269,10 @@ class Mesh:
 
     @property
     def cells(self) -> np.ndarray:
-        """(num_elements, verts_per_element) int32, positively oriented."""
+        """(num_elements, verts_per_element) int32, positively oriented.
+
+        A mixed mesh (triangles, then quadrilaterals) has rows of the widest
+        type, -1 past a triangle's three vertices."""
         m = self._m
         return self._copy(m.elem_verts, m.num_elements, m.verts_per_element)
 
