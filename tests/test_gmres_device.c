@@ -105,7 +105,7 @@ static void compare(hdgcl_context ctx, const gmres_case *c, const char *check) {
   CHECK_MSG(s.status == 0, "%s", c->name);
   if (s.status) return;
   const hdgcl_result *r = s.result;
-  double dh = 0.0, dt = 0.0, tmax = 0.0;
+  double dh = 0.0, da = 0.0, dt = 0.0, tmax = 0.0;
   int n = unknown_trace(&s, trace);
   CHECK_MSG(n == ref.ntrace, "%s: %d trace values, reference %d", c->name, n, ref.ntrace);
   for (int k = 0; k < n && k < ref.ntrace; k++) {
@@ -116,12 +116,22 @@ static void compare(hdgcl_context ctx, const gmres_case *c, const char *check) {
   CHECK_MSG(r->history_length == ref.nhist, "%s: history of %d, reference %d", c->name,
             r->history_length, ref.nhist);
   for (int k = 0; k < r->history_length && k < ref.nhist; k++)
+  {
     dh = fmax(dh, fabs(r->history[k] - ref.hist[k]) / fmax(ref.hist[k], 1e-300));
+    da = fmax(da, fabs(r->history[k] - ref.hist[k]));
+  }
   printf("%-17s reads every %2s: %4d iterations (host Givens %4d), history within %.1e, trace "
          "within %.1e\n", c->name, check ? check : "-", r->iterations, ref.iterations, dh, dt);
   CHECK_MSG(r->iterations == ref.iterations, "%s: %d iterations, host Givens %d", c->name,
             r->iterations, ref.iterations);
-  CHECK_MSG(dh < 1e-6, "%s: residual history differs by %.3e (relative)", c->name, dh);
+  /* The reference was recorded on PoCL: there the histories agree to the
+   * last bit.  Another device sums in another order, and the late estimates
+   * (|g_{j+1}| / ||b|| near the tolerance, after cancellation) differ
+   * relatively by up to 1e-4 on the H100 (9.6e-5, stop 40) while the trace
+   * agrees to 1e-14: there the estimates must agree to 1e-9 absolutely (they
+   * are relative to ||b||, so at most 1). */
+  CHECK_MSG(dh < 1e-6 || da < 1e-9,
+            "%s: residual history differs by %.3e (relative), %.3e (absolute)", c->name, dh, da);
   CHECK_MSG(dt < 1e-10, "%s: trace differs by %.3e", c->name, dt);
   /* The count is the first iteration at the tolerance (the last estimate of
    * the history; the one before it above the tolerance). */

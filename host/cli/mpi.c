@@ -9,7 +9,7 @@
 #ifdef HDGCL_WITH_MPI
 #include <mpi.h>
 
-#include "core/not_our_leaks.h"
+#include "core/mpi_start.h"
 
 static bool active;
 
@@ -30,9 +30,7 @@ int cli_mpi_init(int *argc, char ***argv) {
   int flag = 0;
   MPI_Initialized(&flag);
   int rc = MPI_SUCCESS;
-  NOT_OUR_LEAKS_BEGIN();
-  if (!flag) rc = MPI_Init(argc, argv);
-  NOT_OUR_LEAKS_END();
+  if (!flag) rc = mpi_start(argc, argv);
   if (rc != MPI_SUCCESS) return hdgcl_error(HDGCL_ERROR_INTERNAL, "MPI_Init failed");
   active = true;
   return HDGCL_SUCCESS;

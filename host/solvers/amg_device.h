@@ -25,6 +25,8 @@ int amg_device_apply(krylov *kr, amg_device *a, const hdgcl_buffer *b, hdgcl_buf
 void amg_device_counts(const amg_device *a, double *flops, double *bytes);
 /* Levels and the coarsest level's unknowns. */
 void amg_device_shape(const amg_device *a, int *levels, int *coarsest);
+/* "n/nnz" of each level's matrix, space-separated, into out. */
+void amg_device_describe(const amg_device *a, char *out, size_t size);
 void amg_device_destroy(krylov *kr, amg_device *a);
 
 #endif

@@ -52,7 +52,7 @@
 #include <HYPRE_parcsr_ls.h>
 #include <mpi.h>
 
-#include "core/not_our_leaks.h"
+#include "core/mpi_start.h"
 #endif
 
 #define PMG_MAX_LEVELS 8
@@ -128,9 +128,7 @@ static int hypre_init_once(void) {
   int flag = 0;
   MPI_Initialized(&flag);
   if (!flag) {
-    NOT_OUR_LEAKS_BEGIN();
-    int rc = MPI_Init(NULL, NULL);
-    NOT_OUR_LEAKS_END();
+    int rc = mpi_start(NULL, NULL);
     if (rc != MPI_SUCCESS)
       return hdgcl_error(HDGCL_ERROR_INTERNAL, "p-multigrid: MPI_Init failed (needed by hypre)");
     mpi_ours = true;
@@ -301,8 +299,12 @@ static int amg_verify(pmg *g, pmg_level *c) {
     int levels, coarsest;
     amg_device_shape(g->dev, &levels, &coarsest);
     double rel = size > 0 ? diff / size : diff;
-    fprintf(stderr, "device AMG: %d levels, coarsest %d unknowns; V-cycle against hypre's: %.3e\n",
-            levels, coarsest, rel);
+    char shape[512];
+    amg_device_describe(g->dev, shape, sizeof shape);
+    fprintf(stderr,
+            "device AMG: %d levels, coarsest %d unknowns (rows/nonzeros above: %s); V-cycle "
+            "against hypre's: %.3e\n",
+            levels, coarsest, shape, rel);
     if (!(rel <= 1e-10))
       status = hdgcl_error(HDGCL_ERROR_INTERNAL,
                            "device AMG: its V-cycle differs from hypre's by %.3e (relative)", rel);

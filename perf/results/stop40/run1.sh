@@ -18,7 +18,8 @@ run() { # tag build args...
 }
 T=.devbuild/tests
 export HDGCL_DEVICE=nvidia HDGCL_TEST_DATA=$PWD/tests/data
-for t in test_gmres_device test_burgers test_batches; do
+export HDGCL_CLI=$PWD/.devbuild/hdgcl OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+for t in test_gmres_device; do
   [ -x $T/$t ] || continue
   LD_LIBRARY_PATH=$LIBNEW:$LD_LIBRARY_PATH:$EXTRA timeout 150 $T/$t > $OUT/$t.log 2>&1
   echo "$t rc=$? $(tail -1 $OUT/$t.log)"
@@ -32,6 +33,7 @@ for round in 1 2; do
   run sq80p9-bj-new-$round new --mesh square:80 --order 9 --rtol 1e-12
   run sq80p9-bj-base-$round base --mesh square:80 --order 9 --rtol 1e-12
 done
+HDGCL_PROFILE=1 LD_LIBRARY_PATH=$LIBNEW:$LD_LIBRARY_PATH:$EXTRA timeout 60 $NEW solve --device nvidia --mesh square:80 --order 9 --precond pmg --rtol 1e-12 --profile > $OUT/sq80p9-pmg-amg-profile.log 2>&1
 for c in amg chebyshev; do
   run sq160p5-pmg-$c new --mesh square:160 --order 5 --precond pmg --rtol 1e-12 --pmg-coarse-solve $c
   run sq80p3-pmg-$c new --mesh square:80 --order 3 --precond pmg --rtol 1e-12 --pmg-coarse-solve $c
@@ -41,6 +43,7 @@ run sq160p5-bj new --mesh square:160 --order 5 --rtol 1e-12
 run cube16p3-bj new --mesh cube:16 --order 3 --rtol 1e-8
 for b in base new; do
   run cd160p3-gmres-$b $b --problem convection-diffusion --mesh square:160 --order 3 --solver gmres --rtol 1e-10
+  [ $b = new ] && HDGCL_GMRES_CHECK=1 run cd160p3-gmres-new-k1 new --problem convection-diffusion --mesh square:160 --order 3 --solver gmres --rtol 1e-10
   LD_LIBRARY_PATH=$([ $b = new ] && echo $LIBNEW || echo $LIBBASE):$LD_LIBRARY_PATH:$EXTRA timeout 120 \
     $([ $b = new ] && echo $NEW || echo $BASE) solve --device nvidia --problem nonlinear-diffusion --mesh square:80 --order 3 --warmup 1 --json $OUT/nl80p3-$b.json > $OUT/nl80p3-$b.log 2>&1
   echo "rc=$? $(grep -E '^solve|iteration  |  solve |newton ' $OUT/nl80p3-$b.log | tr -s ' ' | tr '\n' ' ') [nl80p3-$b]"
