@@ -41,7 +41,13 @@ static void check_hard(hdgcl_context dev, hdgcl_context ref) {
     double d = solution_difference(&ptc[1], &ptc[0], 1);
     printf("PTC device vs reference: %d, %d steps, solution %.2e\n", ptc[1].result->newton_steps,
            ptc[0].result->newton_steps, d);
-    CHECK(ptc[0].result->newton_steps == ptc[1].result->newton_steps);
+    /* The pseudo time step follows residual ratios (N18) of inexact Newton
+     * steps, so round-off moves the step count a little (56 and 54 at stop
+     * 40, after the device's GMRES took its scalars on the device); the
+     * converged solutions agree to round-off. */
+    int ds = ptc[0].result->newton_steps - ptc[1].result->newton_steps;
+    CHECK_MSG(ds >= -6 && ds <= 6, "PTC steps: reference %d, device %d",
+              ptc[0].result->newton_steps, ptc[1].result->newton_steps);
     CHECK_MSG(d < 1e-10, "PTC device vs reference %g", d);
   }
   for (int i = 0; i < 2; i++) solved_destroy(&ptc[i]);
