@@ -21,7 +21,7 @@ for case in "--mesh square:4 --order 2" "--mesh quad:3 --order 2 --precond pmg" 
     if [ $code = 0 ]; then break; fi # past the last enqueue
     failed=$((failed + 1))
     if [ $code != 1 ] || [ "$(wc -l < "$dir/err")" != 1 ] ||
-       ! grep -q "^hdgcl solve: error: clEnqueue[A-Za-z]*\(([a-z_0-9]*)\)\{0,1\} failed: CL_OUT_OF_RESOURCES (injected by HDGCL_TEST_FAIL_ENQUEUE=$n)$" "$dir/err"; then
+       ! grep -q "^hdgcl solve: error: clEnqueue[A-Za-z]*\(([A-Za-z_0-9 :]*)\)\{0,1\} failed: CL_OUT_OF_RESOURCES (injected by HDGCL_TEST_FAIL_ENQUEUE=$n)$" "$dir/err"; then
       bad "$case, enqueue $n fails: exit $code, stderr:"; head -c 3000 "$dir/err"; break
     fi
     if [ -n "$(ls "$dir" | grep '^o\.')" ]; then bad "$case, enqueue $n fails: files left: $(ls "$dir")"; break; fi
