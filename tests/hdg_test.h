@@ -136,6 +136,40 @@ static inline void check_convergence_rates(const char *label, const solved *s0, 
   CHECK_MSG(fabs(rate[2] - (p + 2)) <= 0.35, "%s: u* rate %.2f", label, rate[2]);
 }
 
+/* Orders in time of a transient problem solved by Newton's method: L2(u*)
+ * at t = 0.2 on square:4 at degree `order` (high enough that the time error
+ * shows above the spatial one) with dt = 0.02 and 0.01, checked within
+ * [0.85, 1.15] for backward Euler and [1.75, 2.25] for DIRK(2,2); each run
+ * takes Newton steps. */
+static inline double time_order_ustar(hdgcl_context ref, const char *problem, const char *order,
+                                      const char *scheme, const char *dt, int *newton_steps) {
+  solved s = solve_with(ref, "square:4", "problem", problem, "order", order, "scheme", scheme,
+                        "time-step", dt, "final-time", "0.2", NULL);
+  CHECK_OK(s.status);
+  double e = s.status ? NAN : s.result->l2_ustar;
+  *newton_steps = s.status ? 0 : s.result->newton_steps_all;
+  solved_destroy(&s);
+  return e;
+}
+
+static inline void check_newton_time_orders(hdgcl_context ref, const char *problem, const char *order) {
+  static const struct {
+    const char *scheme;
+    double lo, hi;
+  } cases[] = {{"be", 0.85, 1.15}, {"dirk2", 1.75, 2.25}};
+  for (int i = 0; i < 2; i++) {
+    int n1, n2;
+    double e1 = time_order_ustar(ref, problem, order, cases[i].scheme, "0.02", &n1);
+    double e2 = time_order_ustar(ref, problem, order, cases[i].scheme, "0.01", &n2);
+    double rate = log2(e1 / e2);
+    printf("%s %s dt 0.02..0.01: L2(u*) %.3e %.3e, order %.2f (%d, %d Newton steps)\n", problem,
+           cases[i].scheme, e1, e2, rate, n1, n2);
+    CHECK_MSG(rate >= cases[i].lo && rate <= cases[i].hi, "%s %s: order %.2f", problem,
+              cases[i].scheme, rate);
+    CHECK(n2 > 0);
+  }
+}
+
 /* max |K - K^T| / max |K| of the solver's assembled block-ELL trace matrix
  * (block (u, slot s) with column c against the transpose of block (c, slot t)
  * with column u); INFINITY if a block has no transposed partner or the

@@ -214,32 +214,8 @@ static void check_user_kappa(hdgcl_context ref, const char *examples) {
  * orders in time of backward Euler and DIRK(2,2) on u* (p = 6 on square:4,
  * so that the time error shows above the spatial one), and the linear heat
  * problem stepped through Newton (--newton true) equals its linear stepping. */
-static double heat_ustar(hdgcl_context ref, const char *scheme, const char *dt, int *newton_steps) {
-  solved s = solve_with(ref, "square:4", "problem", "nonlinear-heat", "order", "6", "scheme", scheme,
-                        "time-step", dt, "final-time", "0.2", NULL);
-  CHECK_OK(s.status);
-  double e = s.status ? NAN : s.result->l2_ustar;
-  *newton_steps = s.status ? 0 : s.result->newton_steps_all;
-  solved_destroy(&s);
-  return e;
-}
-
 static void check_transient(hdgcl_context ref) {
-  static const struct {
-    const char *scheme;
-    double lo, hi;
-  } cases[] = {{"be", 0.85, 1.15}, {"dirk2", 1.75, 2.25}};
-  for (int i = 0; i < 2; i++) {
-    int n1, n2;
-    double e1 = heat_ustar(ref, cases[i].scheme, "0.02", &n1);
-    double e2 = heat_ustar(ref, cases[i].scheme, "0.01", &n2);
-    double order = log2(e1 / e2);
-    printf("nonlinear-heat %s dt 0.02..0.01: L2(u*) %.3e %.3e, order %.2f (%d, %d Newton steps)\n",
-           cases[i].scheme, e1, e2, order, n1, n2);
-    CHECK_MSG(order >= cases[i].lo && order <= cases[i].hi, "nonlinear-heat %s: order %.2f",
-              cases[i].scheme, order);
-    CHECK(n2 > 0);
-  }
+  check_newton_time_orders(ref, "nonlinear-heat", "6");
   solved a = solve_with(ref, "square:4", "problem", "heat-boundary", "order", "3", "scheme", "dirk3",
                         "time-step", "0.05", "final-time", "0.2", "rtol", "1e-14", "solver", "gmres",
                         NULL);
