@@ -80,6 +80,9 @@ int krylov_spmv(krylov *kr, const hdgcl_buffer *x, hdgcl_buffer *y);
 /* Flops and bytes of one SpMV. */
 void krylov_spmv_counts(const krylov *kr, double *flops, double *bytes);
 
+/* v[0..n-1] = a fixed pseudo-random sequence in [-0.5, 0.5) (xorshift, one
+ * seed: the same numbers every run; vectors.c), on the host. */
+void krylov_pseudo_random(double *v, size_t n);
 /* Vector kernels (vectors.c); all enqueued, no host synchronisation. */
 int vectors_create(krylov *kr);
 void vectors_destroy(krylov *kr);

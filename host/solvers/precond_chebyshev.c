@@ -208,11 +208,7 @@ static int estimate_bounds(krylov *kr, chebyshev *c) {
   size_t n = (size_t)kr->n;
   double *b;
   HDGCL_TRY(hdgcl_calloc(n, sizeof(double), "Lanczos start vector", &b));
-  uint64_t state = 0x9e3779b97f4a7c15ull; /* fixed seed: deterministic */
-  for (size_t i = 0; i < n; i++) {
-    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
-    b[i] = (double)(state >> 11) / 9007199254740992.0 - 0.5;
-  }
+  krylov_pseudo_random(b, n);
   int status = hdgcl_buffer_write(kr->ctx, &c->res, 0, n * 8, b);
   free(b);
   HDGCL_TRY(status);

@@ -278,11 +278,7 @@ static int amg_verify(pmg *g, pmg_level *c) {
   hdgcl_buffer bb = {0}, xb = {0};
   HDGCL_TRY(hdgcl_calloc(n + 1, sizeof *b, "AMG check", &b));
   int status = hdgcl_calloc(n + 1, sizeof *xd, "AMG check", &xd);
-  uint64_t state = 0x9e3779b97f4a7c15ull;
-  for (size_t i = 0; i < n; i++) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    b[i] = (double)(state >> 11) / 9007199254740992.0 - 0.5;
-  }
+  krylov_pseudo_random(b, n);
   if (status == HDGCL_SUCCESS) status = hdgcl_buffer_create(ctx, (n + 1) * 8, "AMG check b", &bb);
   if (status == HDGCL_SUCCESS) status = hdgcl_buffer_create(ctx, (n + 1) * 8, "AMG check x", &xb);
   if (status == HDGCL_SUCCESS) status = hdgcl_buffer_write(ctx, &bb, 0, n * 8, b);

@@ -100,3 +100,11 @@ int vec_basis_combine(krylov *kr, const hdgcl_buffer *v, int k,
                       HDGCL_ARG(acc), HDGCL_ARG(out->mem)};
   return krylov_launch(kr, kr->vec.basis_combine, 6, args, (size_t)kr->n, 0);
 }
+
+void krylov_pseudo_random(double *v, size_t n) {
+  uint64_t state = 0x9e3779b97f4a7c15ull; /* fixed seed: deterministic */
+  for (size_t i = 0; i < n; i++) {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    v[i] = (double)(state >> 11) / 9007199254740992.0 - 0.5;
+  }
+}
