@@ -120,7 +120,8 @@ static void help(FILE *out) {
           "  --nu NU            'burgers', 'burgers-transient', 'burgers-paper001': the\n"
           "                     viscosity NU > 0 (default 0.1; burgers-paper001: 1/200)\n"
           "  --json FILE        write the results as JSON (atomically)\n"
-          "  --vtu FILE         write u, q and u* for ParaView (atomically)\n"
+          "  --vtu FILE         write u, q and u* for ParaView (atomically); FILE.pvtu: the\n"
+          "                     index and its pieces STEM_RRRR.vtu, one per MPI rank\n"
           "  --vtu-every K      transient problems: also every K-th step (and the last) as\n"
           "                     STEM-NNNNNN.vtu and their collection STEM.pvd (STEM: FILE\n"
           "                     without .vtu)\n"
@@ -247,9 +248,17 @@ static int run(hdgcl_options opts) {
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--export-matrix cannot be combined with --convergence");
   /* Under mpirun (docs/mpi.md): one distributed solve, reported by rank 0. */
   bool mpi = cli_mpi_active();
-  if (mpi && (vtu_path || export_prefix))
+  if (mpi && (vtu_every || export_prefix))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--%s of a distributed solve is not done yet (docs/mpi.md)",
-                       vtu_path ? "vtu" : "export-matrix");
+                       vtu_every ? "vtu-every" : "export-matrix");
+  size_t vtu_len = vtu_path ? strlen(vtu_path) : 0;
+  bool pvtu = vtu_len > 5 && !strcmp(vtu_path + vtu_len - 5, ".pvtu");
+  if (mpi && vtu_path && !pvtu) /* one piece per rank and their index (docs/mpi.md) */
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--vtu %s: a distributed solve writes STEM.pvtu and one "
+                       "STEM_RRRR.vtu per rank: name it STEM.pvtu", vtu_path);
+  if (vtu_every && pvtu)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--vtu-every writes a series of .vtu files: name --vtu STEM.vtu, "
+                       "not %s", vtu_path);
   if (mpi && cli_mpi_rank() > 0) {
     quiet = true;
     json_path = NULL;
@@ -329,6 +338,11 @@ static int run(hdgcl_options opts) {
       else
         root = run;
     }
+#ifdef HDGCL_WITH_MPI
+    if (vtu_path && mpi) /* collective: every rank's piece and rank 0's index, or nothing */
+      HDGCL_TRY_GOTO(status, hdgcl_solver_write_pvtu(solver, vtu_path, 0), done);
+    else
+#endif
     if (vtu_path) HDGCL_TRY_GOTO(status, hdgcl_solver_write_vtu(solver, vtu_path, 0), done);
     if (export_prefix) HDGCL_TRY_GOTO(status, hdgcl_solver_export_matrix(solver, export_prefix), done);
     hdgcl_solver_destroy(&solver);

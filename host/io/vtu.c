@@ -3,7 +3,9 @@
  * VTK_QUAD, VTK_HEXAHEDRON), at whose vertices u, q and u* (vector problems:
  * u, u*, stress, von Mises stress and pressure) are evaluated from their
  * modal coefficients.  Points are not shared between elements, so the
- * discontinuous fields show as they are.  Written atomically. */
+ * discontinuous fields show as they are.  Written atomically.  A path
+ * ending in .pvtu writes the index and its one piece STEM_0000.vtu (the
+ * layout of a distributed solve's output, pvtu_mpi.c, docs/mpi.md). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,22 @@
 #include "core/error.h"
 #include "core/temp_file.h"
 #include "drivers/solver_impl.h"
+#include "io/vtu.h"
+
+/* The point data arrays, one table for the pieces and the .pvtu index. */
+typedef struct vtu_field {
+  const char *name;
+  int ncomp;
+} vtu_field;
+static const vtu_field scalar_fields[] = {{"u", 1}, {"ustar", 1}, {"q", 3}};
+static const vtu_field vector_fields[] = {{"u", 3}, {"ustar", 3}, {"stress", 9}, {"von_mises", 1}, {"pressure", 1}};
+static const char scalar_attributes[] = "Scalars=\"u\" Vectors=\"q\"";
+static const char vector_attributes[] = "Scalars=\"von_mises\" Vectors=\"u\" Tensors=\"stress\"";
+
+static void data_array_open(FILE *f, const vtu_field *field) {
+  fprintf(f, "<DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"ascii\">\n",
+          field->name, field->ncomp);
+}
 
 enum { VTK_TRIANGLE = 5, VTK_TETRA = 10, VTK_QUAD = 9, VTK_HEXAHEDRON = 12 };
 
@@ -139,13 +157,9 @@ static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *L, const d
   const hdg_sizes *sz = &s->disc.ref.sz;
   const hdgcl_mesh *m = s->disc.mesh;
   int np = sz->np, np1 = sz->np1, d = sz->dim;
-  fprintf(f, "</DataArray>\n</Cells>\n"
-             "<PointData Scalars=\"von_mises\" Vectors=\"u\" Tensors=\"stress\">\n");
-  static const char *const names[5] = {"u", "ustar", "stress", "von_mises", "pressure"};
-  static const int ncomp[5] = {3, 3, 9, 1, 1};
+  fprintf(f, "</DataArray>\n</Cells>\n<PointData %s>\n", vector_attributes);
   for (int field = 0; field < 5; field++) {
-    fprintf(f, "<DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"ascii\">\n",
-            names[field], ncomp[field]);
+    data_array_open(f, &vector_fields[field]);
     for (int32_t e = 0; e < m->num_elements; e++)
       for (int k = 0; k < L->npts; k++) {
         const double *b = phi0 + (size_t)k * np, *b1 = phi + (size_t)k * np1;
@@ -191,8 +205,8 @@ static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *L, const d
   fprintf(f, "</PointData>\n");
 }
 
-int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
-  if (!s || !path) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_write_vtu: NULL argument");
+int vtu_piece_write(hdgcl_solver s, FILE *f, int subdivisions, const int32_t *element_numbers, int rank) {
+  if (!s || !f) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_write_vtu: NULL argument");
   if (!s->solved)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_write_vtu: call hdgcl_solver_solve first");
   const hdg_sizes *sz = &s->disc.ref.sz;
@@ -213,9 +227,6 @@ int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)L.npts * np, sizeof(double), "VTU basis", &phi0), done);
   HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, sz->order, L.npts, L.xi, phi0, NULL), done);
 
-  hdgcl_temp_file out;
-  HDGCL_TRY_GOTO(status, hdgcl_temp_open(&out, path, "w"), done);
-  FILE *f = out.f;
   size_t total_pts = (size_t)m->num_elements * L.npts, total_cells = (size_t)m->num_elements * L.ncells;
   fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" "
              "byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n"
@@ -245,10 +256,9 @@ int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
     vector_point_data(s, f, &L, phi0, phi);
     goto cell_data;
   }
-  fprintf(f, "</DataArray>\n</Cells>\n<PointData Scalars=\"u\" Vectors=\"q\">\n");
-  const char *names[2] = {"u", "ustar"};
+  fprintf(f, "</DataArray>\n</Cells>\n<PointData %s>\n", scalar_attributes);
   for (int field = 0; field < 2; field++) {
-    fprintf(f, "<DataArray type=\"Float64\" Name=\"%s\" format=\"ascii\">\n", names[field]);
+    data_array_open(f, &scalar_fields[field]);
     for (int32_t e = 0; e < m->num_elements; e++)
       for (int k = 0; k < L.npts; k++) {
         const double *c = field == 0 ? s->sol.u + (size_t)e * np : s->sol.ustar + (size_t)e * np1;
@@ -260,7 +270,7 @@ int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
       }
     fprintf(f, "</DataArray>\n");
   }
-  fprintf(f, "<DataArray type=\"Float64\" Name=\"q\" NumberOfComponents=\"3\" format=\"ascii\">\n");
+  data_array_open(f, &scalar_fields[2]);
   for (int32_t e = 0; e < m->num_elements; e++)
     for (int k = 0; k < L.npts; k++) {
       double v[3] = {0, 0, 0};
@@ -272,13 +282,92 @@ int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
 cell_data:
   fprintf(f, "<CellData>\n<DataArray type=\"Int32\" Name=\"element\" format=\"ascii\">\n");
   for (int32_t e = 0; e < m->num_elements; e++)
-    for (int c = 0; c < L.ncells; c++) fprintf(f, "%d\n", (int)e);
-  fprintf(f, "</DataArray>\n</CellData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
-  status = hdgcl_temp_commit(&out);
+    for (int c = 0; c < L.ncells; c++) fprintf(f, "%d\n", (int)(element_numbers ? element_numbers[e] : e));
+  fprintf(f, "</DataArray>\n");
+  if (rank >= 0) { /* the partition of a distributed solve */
+    fprintf(f, "<DataArray type=\"Int32\" Name=\"rank\" format=\"ascii\">\n");
+    for (size_t c = 0; c < total_cells; c++) fprintf(f, "%d\n", rank);
+    fprintf(f, "</DataArray>\n");
+  }
+  fprintf(f, "</CellData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
+  status = HDGCL_SUCCESS;
 done:
   free(phi);
   free(phi0);
   free(L.xi);
   free(L.cells);
   return status;
+}
+
+bool vtu_is_pvtu(const char *path) {
+  size_t n = path ? strlen(path) : 0;
+  return n > 5 && !strcmp(path + n - 5, ".pvtu");
+}
+
+int vtu_piece_path(const char *pvtu, int r, char *piece, size_t n, const char **source) {
+  if (!vtu_is_pvtu(pvtu))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: a parallel VTK file must be named STEM.pvtu", pvtu);
+  size_t stem = strlen(pvtu) - 5;
+  int len = snprintf(piece, n, "%.*s_%04d.vtu", (int)stem, pvtu, r);
+  if (len < 0 || (size_t)len >= n) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: file name too long", pvtu);
+  const char *slash = strrchr(piece, '/');
+  *source = slash ? slash + 1 : piece;
+  return HDGCL_SUCCESS;
+}
+
+int vtu_index_write(hdgcl_solver s, FILE *f, const char *pvtu, int pieces) {
+  bool vector = s->disc.ref.sz.ncomp > 1;
+  const vtu_field *fields = vector ? vector_fields : scalar_fields;
+  int nfields = vector ? 5 : 3;
+  fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"0.1\" "
+             "byte_order=\"LittleEndian\">\n<PUnstructuredGrid GhostLevel=\"0\">\n"
+             "<PPoints>\n<PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n</PPoints>\n"
+             "<PPointData %s>\n", vector ? vector_attributes : scalar_attributes);
+  for (int i = 0; i < nfields; i++)
+    fprintf(f, "<PDataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\"/>\n", fields[i].name,
+            fields[i].ncomp);
+  fprintf(f, "</PPointData>\n<PCellData>\n<PDataArray type=\"Int32\" Name=\"element\"/>\n"
+             "<PDataArray type=\"Int32\" Name=\"rank\"/>\n</PCellData>\n");
+  for (int r = 0; r < pieces; r++) {
+    char piece[4200];
+    const char *source;
+    HDGCL_TRY(vtu_piece_path(pvtu, r, piece, sizeof piece, &source));
+    fprintf(f, "<Piece Source=\"%s\"/>\n", source);
+  }
+  fprintf(f, "</PUnstructuredGrid>\n</VTKFile>\n");
+  return HDGCL_SUCCESS;
+}
+
+/* A serial solve as STEM.pvtu and its one piece STEM_0000.vtu, both or neither. */
+static int write_pvtu_serial(hdgcl_solver s, const char *path, int subdivisions) {
+  char piece_path[4200];
+  const char *source;
+  HDGCL_TRY(vtu_piece_path(path, 0, piece_path, sizeof piece_path, &source));
+  hdgcl_temp_file piece = {0}, index = {0};
+  int status;
+  HDGCL_TRY_GOTO(status, hdgcl_temp_open(&piece, piece_path, "w"), fail);
+  HDGCL_TRY_GOTO(status, vtu_piece_write(s, piece.f, subdivisions, NULL, 0), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_temp_open(&index, path, "w"), fail);
+  HDGCL_TRY_GOTO(status, vtu_index_write(s, index.f, path, 1), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_temp_commit(&piece), fail);
+  status = hdgcl_temp_commit(&index);
+  if (status != HDGCL_SUCCESS) remove(piece_path); /* committed: no index, no piece */
+  return status;
+fail:
+  hdgcl_temp_discard(&piece);
+  hdgcl_temp_discard(&index);
+  return status;
+}
+
+int hdgcl_solver_write_vtu(hdgcl_solver s, const char *path, int subdivisions) {
+  if (!s || !path) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_write_vtu: NULL argument");
+  if (vtu_is_pvtu(path)) return write_pvtu_serial(s, path, subdivisions);
+  hdgcl_temp_file out;
+  HDGCL_TRY(hdgcl_temp_open(&out, path, "w"));
+  int status = vtu_piece_write(s, out.f, subdivisions, NULL, -1);
+  if (status != HDGCL_SUCCESS) {
+    hdgcl_temp_discard(&out);
+    return status;
+  }
+  return hdgcl_temp_commit(&out);
 }

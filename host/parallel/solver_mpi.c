@@ -20,6 +20,7 @@
 #include "hdgcl/mpi.h"
 #include "parallel/krylov_mpi.h"
 #include "parallel/partition.h"
+#include "parallel/solver_mpi.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/pipeline_operator.h"
 
@@ -171,6 +172,11 @@ int hdgcl_solver_part_elements(hdgcl_solver s, const int32_t **elements, int32_t
   *elements = ps->part.elem_global;
   *count = ps->part.mesh->num_elements;
   return HDGCL_SUCCESS;
+}
+
+const parallel_part *parallel_solver_part(hdgcl_solver s) {
+  if (!s || s->solve_steps != solve_steps) return NULL;
+  return &((const parallel_solve *)s->solve_steps_data)->part;
 }
 
 int hdgcl_solver_rank_seconds(hdgcl_solver s, const double **seconds, int *ranks) {

@@ -47,6 +47,18 @@ int hdgcl_solver_rank_seconds(hdgcl_solver s, const double **seconds, int *ranks
 int hdgcl_solver_exchange_figures(hdgcl_solver s, double *halo_seconds, double *reduce_seconds,
                                   int64_t *halo_bytes);
 
+/* ParaView files of a distributed solve, collective over the solver's
+ * communicator: path must be STEM.pvtu; rank r writes its elements as
+ * STEM_RRRR.vtu (r in at least four digits, beside the index) with the
+ * arrays of hdgcl_solver_write_vtu, the cell data "element" numbering the
+ * elements of the whole mesh and "rank" the partition; rank 0 writes the
+ * index STEM.pvtu (PUnstructuredGrid, the pieces by relative name).  All or
+ * nothing: where any rank fails, no rank leaves a file and every rank returns
+ * the error with the failing rank's message.  For a solver not made by
+ * hdgcl_solver_create_mpi: STEM.pvtu and one piece STEM_0000.vtu, as
+ * hdgcl_solver_write_vtu writes for a .pvtu path. */
+int hdgcl_solver_write_pvtu(hdgcl_solver s, const char *path, int subdivisions);
+
 #ifdef __cplusplus
 }
 #endif

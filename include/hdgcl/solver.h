@@ -250,7 +250,10 @@ int hdgcl_solver_export_matrix(hdgcl_solver solver, const char *prefix);
 /* ParaView file of u, q and u* (vector problems: displacement u, u*, stress,
  * von Mises stress and pressure) on each element subdivided into
  * subdivisions^dim sub-cells (default p+1 when subdivisions <= 0);
- * written atomically. */
+ * written atomically.  A path ending in .pvtu writes the ParaView index
+ * STEM.pvtu and its one piece STEM_0000.vtu (with a cell field "rank", 0),
+ * both or neither: the layout of a distributed solve's output
+ * (hdgcl_solver_write_pvtu, hdgcl/mpi.h). */
 int hdgcl_solver_write_vtu(hdgcl_solver solver, const char *path, int subdivisions);
 
 int hdgcl_solver_destroy(hdgcl_solver *solver);
