@@ -92,6 +92,65 @@ static void compare_solver(hdgcl_context ctx, const char *problem, const char *s
   solved_destroy(&ser);
 }
 
+/* The overlapped product (HDGCL_MPI_OVERLAP, the default) against the plain
+ * one: the same iterations and the same u, q, u* bit for bit, in each
+ * storage of the matrix (its row kernel repeats each serial kernel's sum). */
+static void compare_overlap(hdgcl_context ctx, const char *problem, const char *spec,
+                            const char *order, const char *precond, const char *solver,
+                            const char *format) {
+  char what[160];
+  snprintf(what, sizeof what, "overlap: %s %s p=%s %s %s %s, %d ranks", problem, spec, order,
+           solver, precond, format, size);
+  hdgcl_mesh *mesh;
+  MUST(hdgcl_mesh_create_from_spec(spec, &mesh));
+  hdgcl_options opts;
+  MUST(hdgcl_options_create(&opts));
+  const char *kv[][2] = {{"problem", problem}, {"order", order},   {"precond", precond},
+                         {"rtol", "1e-12"},    {"solver", solver}, {"format", format}};
+  for (size_t i = 0; i < sizeof kv / sizeof *kv; i++) MUST(hdgcl_options_set(opts, kv[i][0], kv[i][1]));
+  hdgcl_solver s = NULL;
+  MUST(hdgcl_solver_create_mpi(ctx, mesh, opts, MPI_COMM_WORLD, &s));
+  double *copy[2] = {NULL, NULL};
+  size_t len[2] = {0, 0};
+  int iters[2] = {0, 0}, overlap[2] = {-1, -1};
+  for (int pass = 0; pass < 2; pass++) {
+    setenv("HDGCL_MPI_OVERLAP", pass ? "1" : "0", 1);
+    MUST(hdgcl_solver_solve(s));
+    const hdgcl_result *r;
+    MUST(hdgcl_solver_result(s, &r));
+    iters[pass] = r->iterations;
+    double hidden;
+    MUST(hdgcl_solver_overlap_figures(s, &overlap[pass], &hidden));
+    const double *f[3];
+    MUST(hdgcl_solver_solution(s, &f[0], &f[1], &f[2], NULL));
+    const int32_t *elems;
+    int32_t nel;
+    MUST(hdgcl_solver_part_elements(s, &elems, &nel));
+    size_t np = (size_t)(r->element_dofs / r->num_elements / (1 + mesh->dim));
+    size_t n[2] = {(size_t)nel * np, (size_t)nel * np * (size_t)mesh->dim}; /* u, q */
+    for (int k = 0; k < 2; k++) {
+      if (pass == 0) {
+        copy[k] = malloc(n[k] * sizeof(double) + 1);
+        memcpy(copy[k], f[k], n[k] * sizeof(double));
+        len[k] = n[k];
+      } else {
+        CHECK_MSG(len[k] == n[k] && memcmp(copy[k], f[k], n[k] * sizeof(double)) == 0,
+                  "%s, rank %d: field %d differs between the overlapped and the plain product",
+                  what, rank, k);
+      }
+    }
+  }
+  unsetenv("HDGCL_MPI_OVERLAP");
+  CHECK_MSG(iters[0] == iters[1], "%s: %d iterations plain, %d overlapped", what, iters[0], iters[1]);
+  CHECK_MSG(overlap[0] == 0 && overlap[1] == (size > 1), "%s: overlap flags %d, %d", what,
+            overlap[0], overlap[1]);
+  if (rank == 0) printf("%-40s iterations %d, u and q equal bit for bit\n", what, iters[1]);
+  for (int k = 0; k < 2; k++) free(copy[k]);
+  hdgcl_solver_destroy(&s);
+  hdgcl_options_destroy(&opts);
+  hdgcl_mesh_destroy(&mesh);
+}
+
 static void compare_problem(hdgcl_context ctx, const char *problem, const char *spec,
                             const char *order, const char *precond) {
   compare_solver(ctx, problem, spec, order, precond, "cg");
@@ -121,6 +180,11 @@ int main(int argc, char **argv) {
   compare_solver(ctx, "convection-diffusion", "square:6", "2", "block-jacobi", "gmres");
   compare_solver(ctx, "convection-diffusion", "cube:2", "2", "jacobi", "gmres");
   compare_solver(ctx, "helmholtz-sin", "square:5", "2", "none", "gmres");
+  /* the overlapped product equals the plain one bit for bit, each storage */
+  compare_overlap(ctx, "helmholtz-sin", "square:6", "2", "block-jacobi", "cg", "bell");
+  compare_overlap(ctx, "helmholtz-sin", "square:6", "2", "jacobi", "cg", "bell-i");
+  compare_overlap(ctx, "helmholtz-sin", "cube:2", "1", "block-jacobi", "cg", "ell");
+  compare_overlap(ctx, "convection-diffusion", "square:6", "2", "block-jacobi", "gmres", "bell");
   /* as many ranks as elements: one element each (square:1 has 2) */
   if (size <= 2) compare(ctx, "square:1", "2", "block-jacobi");
   /* more ranks than elements: a clear error on every rank */

@@ -15,6 +15,42 @@ __kernel void mpi_halo_gather(const int count, const int pf, __global const int 
   send[i] = x[(long)idx[k] * pf + j];
 }
 
+/* y = A x on the face rows list[0..count-1] only (one work-item per row
+ * (k, m)): the overlapped product runs it on the cut faces' rows, then on
+ * the others while the halo messages fly.  Each row's sum is the one of the
+ * serial kernel of the storage (cl/solvers/spmv.cl: spmv_bell, spmv_bell_i,
+ * spmv_ell; MPI_ELL or INTERLEAVED): same terms in the same order, so the
+ * overlapped product equals the plain one bit for bit (tests/test_mpi_solve.c
+ * checks it).  cols: block columns, or ELL's scalar columns. */
+__kernel void mpi_spmv_rows(const int count, __global const int *list, const int nunknown,
+                            __global const int *cols, __global const double *values,
+                            __global const double *x, __global double *y) {
+  const int i = get_global_id(0);
+  if (i >= count * NF) return;
+  const int k = i / NF, m = i - k * NF;
+  const int u = list[k], row = u * NF + m;
+  const int nrows = nunknown * NF;
+  double s = 0.0;
+#ifdef MPI_ELL
+  for (int e = 0; e < NSLOTS * NF; e++)
+    s += values[(long)e * nrows + row] * x[cols[(long)e * nrows + row]];
+#else
+  for (int slot = 0; slot < NSLOTS; slot++) {
+    const int c = cols[u * NSLOTS + slot];
+    if (c < 0) continue;
+    __global const double *xc = x + (long)c * NF;
+#ifdef INTERLEAVED
+    __global const double *a = values + (long)slot * NF * nrows + row;
+    for (int n = 0; n < NF; n++) s += a[(long)n * nrows] * xc[n];
+#else
+    __global const double *blk = values + ((long)(u * NSLOTS + slot) * NF + m) * NF;
+    for (int n = 0; n < NF; n++) s += blk[n] * xc[n];
+#endif
+  }
+#endif
+  y[row] = s;
+}
+
 /* y[idx[k] pf + j] += recv[k pf + j]: the neighbours' shares added (a cut
  * face has one neighbour, so no two work-items write one entry). */
 __kernel void mpi_halo_scatter_add(const int count, const int pf, __global const int *idx,

@@ -14,10 +14,11 @@
  *   dot products: a kernel's per-group partial sums over the rows the rank
  *     owns, read back, summed on the host in a fixed order, MPI_Allreduce;
  *   b and the diagonal blocks are summed across the cut the same way, once.
- * No overlap of the exchange with the product yet: with a subassembled
- * operator the values to send are the product's own cut rows, so overlap
- * needs the product split into cut rows first, interior rows while the
- * messages fly (docs/mpi.md, what remains).
+ * Overlap (the default; HDGCL_MPI_OVERLAP=0 gives the plain product above):
+ * with a subassembled operator the values to send are the product's own cut
+ * rows, so the product is split: the cut faces' rows first (mpi_spmv_rows),
+ * their packing and a non-blocking read, then the interior rows, which the
+ * device runs while the host exchanges the messages (spmv_overlapped).
  *
  * HDGCL_MPI_SKIP_HALO=1 (hidden, for tests) skips every halo sum: the answer
  * must then be wrong, which tests/cli_mpi.sh checks. */
@@ -28,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/context.h"
 #include "core/error.h"
 #include "solvers/solver_settings.h"
 
@@ -41,6 +43,10 @@ typedef struct mpi_cg {
   cl_program program;
   cl_kernel gather, scatter, dot2, xr, up, diag, invert, bapply, japply;
   cl_kernel mdot, scale_inv, subtract, combine, axpby, residual; /* GMRES */
+  cl_kernel rows_k;         /* mpi_spmv_rows: the overlapped product */
+  hdgcl_buffer cut, inner;  /* face rows of the cut faces, and the others */
+  int ncut, ninner;
+  bool overlap;             /* HDGCL_MPI_OVERLAP (default 1) */
   hdgcl_buffer b, r, z, p, q, idx, send, recv, owned, blocks, dinv, partial;
   hdgcl_buffer v, h, y; /* GMRES: basis [m+1][n], Hessenberg column, coefficients */
   double *hsend, *hrecv, *hpartial;
@@ -110,7 +116,79 @@ static int dot2(mpi_cg *c, const hdgcl_buffer *a, const hdgcl_buffer *b, const h
   return HDGCL_SUCCESS;
 }
 
+/* y = A x on the face rows of `list` (count of them), mpi_spmv_rows. */
+static int rows_product(mpi_cg *c, const hdgcl_buffer *list, int count, const hdgcl_buffer *x,
+                        hdgcl_buffer *y, cl_event *event) {
+  if (!count) return HDGCL_SUCCESS;
+  const linear_system *sys = &c->kr->sys;
+  const hdgcl_buffer *cols = sys->format == FORMAT_ELL ? sys->cols : sys->block_cols;
+  cl_int cnt = count, nu = c->rows;
+  hdgcl_arg a[] = {HDGCL_ARG(cnt),       HDGCL_ARG(list->mem),        HDGCL_ARG(nu),
+                   HDGCL_ARG(cols->mem), HDGCL_ARG(sys->values->mem), HDGCL_ARG(x->mem),
+                   HDGCL_ARG(y->mem)};
+  size_t global = (size_t)count * c->nf;
+  HDGCL_TRY(hdgcl_kernel_set_args(c->rows_k, 7, a));
+  return hdgcl_kernel_launch(c->ctx, c->rows_k, 1, &global, NULL, event);
+}
+
+/* y = A x with the halo sum overlapped (docs/mpi.md): the cut faces' rows,
+ * their packing and a non-blocking read of the pack are enqueued, then the
+ * other rows; the host waits for the read only (the in-order queue runs the
+ * interior rows next), sends and receives while they run, then writes what
+ * came and adds it.  Every row is the serial kernel's sum, so y equals
+ * krylov_spmv + halo_sum bit for bit.  Hidden time: the interior rows' device
+ * time, up to the exchange's host time (both start when the read is done). */
+static int spmv_overlapped(mpi_cg *c, const hdgcl_buffer *x, hdgcl_buffer *y) {
+  const parallel_part *p = c->part;
+  const int pf = c->nf;
+  double t = hdgcl_wtime();
+  int nr = 0;
+  for (int i = 0; i < p->num_neighbours; i++) {
+    int k0 = p->offset[i], cnt = (p->offset[i + 1] - k0) * pf;
+    MPI_TRY(MPI_Irecv(c->hrecv + (size_t)k0 * pf, cnt, MPI_DOUBLE, p->neighbour[i], 29, p->comm,
+                      &c->req[nr++]));
+  }
+  HDGCL_TRY(rows_product(c, &c->cut, c->ncut, x, y, NULL));
+  cl_int count = c->nshared, cpf = pf;
+  hdgcl_arg g[] = {HDGCL_ARG(count), HDGCL_ARG(cpf), HDGCL_ARG(c->idx.mem), HDGCL_ARG(y->mem),
+                   HDGCL_ARG(c->send.mem)};
+  size_t bytes = (size_t)c->nshared * pf * 8;
+  HDGCL_TRY(launch(c, c->gather, 5, g, (size_t)c->nshared * pf, 0));
+  cl_event read = NULL, inner = NULL;
+  HDGCL_CL(clEnqueueReadBuffer(c->ctx->queue, c->send.mem, CL_FALSE, 0, bytes, c->hsend, 0, NULL,
+                               &read), "clEnqueueReadBuffer", "halo send (overlapped product)");
+  int status = rows_product(c, &c->inner, c->ninner, x, y, &inner);
+  if (status == HDGCL_SUCCESS)
+    HDGCL_CL_GOTO(status, clFlush(c->ctx->queue), "clFlush", "overlapped product", out);
+  if (status == HDGCL_SUCCESS)
+    HDGCL_CL_GOTO(status, clWaitForEvents(1, &read), "clWaitForEvents", "halo send", out);
+  if (status != HDGCL_SUCCESS) goto out;
+  double tx = hdgcl_wtime();
+  for (int i = 0; i < p->num_neighbours; i++) {
+    int k0 = p->offset[i], cnt = (p->offset[i + 1] - k0) * pf;
+    MPI_TRY_GOTO(status, MPI_Isend(c->hsend + (size_t)k0 * pf, cnt, MPI_DOUBLE, p->neighbour[i],
+                                   29, p->comm, &c->req[nr++]), out);
+  }
+  MPI_TRY_GOTO(status, MPI_Waitall(nr, c->req, MPI_STATUSES_IGNORE), out);
+  double exchange = hdgcl_wtime() - tx;
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_write(c->ctx, &c->recv, 0, bytes, c->hrecv), out);
+  hdgcl_arg s[] = {HDGCL_ARG(count), HDGCL_ARG(cpf), HDGCL_ARG(c->idx.mem), HDGCL_ARG(c->recv.mem),
+                   HDGCL_ARG(y->mem)};
+  HDGCL_TRY_GOTO(status, launch(c, c->scatter, 5, s, (size_t)c->nshared * pf, 0), out);
+  /* the blocking write ran after the interior rows (in-order queue) */
+  double interior = inner ? hdgcl_event_seconds(inner) : 0.0;
+  c->stats->hidden_seconds += interior < exchange ? interior : exchange;
+  c->stats->halo_seconds += hdgcl_wtime() - t;
+  c->stats->halo_bytes += (int64_t)bytes;
+out:
+  if (read) clReleaseEvent(read);
+  if (inner) clReleaseEvent(inner);
+  return status;
+}
+
 static int spmv(mpi_cg *c, const hdgcl_buffer *x, hdgcl_buffer *y) {
+  if (c->overlap && !c->skip_halo && c->part->num_neighbours > 0)
+    return spmv_overlapped(c, x, y);
   if (c->n) HDGCL_TRY(krylov_spmv(c->kr, x, y));
   return halo_sum(c, y, c->nf);
 }
@@ -154,10 +232,14 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
   c->groups = (int)(need < 1 ? 1 : need > DOT_GROUPS ? DOT_GROUPS : need);
   const char *e = getenv("HDGCL_MPI_SKIP_HALO");
   c->skip_halo = e && *e && strcmp(e, "0") != 0;
+  e = getenv("HDGCL_MPI_OVERLAP");
+  c->overlap = !(e && strcmp(e, "0") == 0);
+  c->stats->overlap = c->overlap;
   char options[1536];
-  snprintf(options, sizeof options, "%s -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d%s",
+  snprintf(options, sizeof options, "%s -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d%s%s",
            kr->sys.options, c->wg, DOT_GROUPS, MDOT_MAX,
-           FORMAT_INTERLEAVED(kr->sys.format) ? " -DINTERLEAVED" : "");
+           FORMAT_INTERLEAVED(kr->sys.format) ? " -DINTERLEAVED" : "",
+           kr->sys.format == FORMAT_ELL ? " -DMPI_ELL" : "");
   HDGCL_TRY(hdgcl_program_get(c->ctx, files, (int)(sizeof files / sizeof *files), options,
                               &c->program));
   struct { cl_kernel *k; const char *name; } ks[] = {
@@ -165,7 +247,7 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
       {&c->dot2, "mpi_owned_dot2"},    {&c->xr, "mpi_cg_update_xr"},
       {&c->up, "mpi_cg_update_p"},     {&c->diag, "mpi_diag_blocks"},
       {&c->invert, "mpi_diag_invert"}, {&c->bapply, "mpi_block_apply"},
-      {&c->japply, "mpi_jacobi_apply"}};
+      {&c->japply, "mpi_jacobi_apply"}, {&c->rows_k, "mpi_spmv_rows"}};
   for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
     HDGCL_TRY(hdgcl_kernel_create(c->program, ks[i].name, ks[i].k));
   if (kr->set.solver == SOLVER_GMRES) { /* the serial GMRES's vector kernels (vectors.cl) */
@@ -201,14 +283,32 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
                          &c->hpartial));
   HDGCL_TRY(hdgcl_calloc((size_t)2 * part->num_neighbours + 1, sizeof *c->req, "halo requests",
                          &c->req));
-  /* the cut faces' unknown rows, in message order; the owned rows */
-  int *idx = NULL;
-  char *owned = NULL;
+  /* the cut faces' unknown rows, in message order; the owned rows; the
+   * overlapped product's two row lists (cut faces' rows, the others) */
+  int *idx = NULL, *cut = NULL, *inner = NULL;
+  char *owned = NULL, *is_cut = NULL;
   int status = HDGCL_SUCCESS;
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)c->nshared + 1, sizeof *idx, "halo rows", &idx), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)c->rows + 1, 1, "owned rows", &owned), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)c->rows + 1, 1, "cut rows", &is_cut), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)c->rows + 1, sizeof *cut, "cut rows", &cut), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)c->rows + 1, sizeof *inner, "interior rows", &inner),
+                 done);
   for (int k = 0; k < c->nshared; k++) idx[k] = num->face_unknown[part->shared[k]];
   for (int u = 0; u < c->rows; u++) owned[u] = part->face_owned[num->unknown_face[u]] ? 1 : 0;
+  for (int k = 0; k < c->nshared; k++) is_cut[idx[k]] = 1;
+  for (int u = 0; u < c->rows; u++) {
+    if (is_cut[u]) cut[c->ncut++] = u;
+    else inner[c->ninner++] = u;
+  }
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_create(c->ctx, ((size_t)c->ncut + 1) * sizeof *cut,
+                                             "cut rows", &c->cut), done);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_create(c->ctx, ((size_t)c->ninner + 1) * sizeof *inner,
+                                             "interior rows", &c->inner), done);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_write(c->ctx, &c->cut, 0, ((size_t)c->ncut + 1) * sizeof *cut,
+                                            cut), done);
+  HDGCL_TRY_GOTO(status, hdgcl_buffer_write(c->ctx, &c->inner, 0,
+                                            ((size_t)c->ninner + 1) * sizeof *inner, inner), done);
   HDGCL_TRY_GOTO(status, hdgcl_buffer_create(c->ctx, ((size_t)c->nshared + 1) * sizeof *idx,
                                              "halo rows", &c->idx), done);
   HDGCL_TRY_GOTO(status, hdgcl_buffer_create(c->ctx, (size_t)c->rows + 1, "owned rows", &c->owned),
@@ -219,18 +319,21 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
 done:
   free(idx);
   free(owned);
+  free(is_cut);
+  free(cut);
+  free(inner);
   return status;
 }
 
 static void destroy(mpi_cg *c) {
   cl_kernel k[] = {c->gather, c->scatter, c->dot2,      c->xr,       c->up,
                    c->diag,   c->invert,  c->bapply,    c->japply,   c->mdot,
-                   c->scale_inv, c->subtract, c->combine, c->axpby, c->residual};
+                   c->scale_inv, c->subtract, c->combine, c->axpby, c->residual, c->rows_k};
   for (size_t i = 0; i < sizeof k / sizeof *k; i++)
     if (k[i]) clReleaseKernel(k[i]);
   hdgcl_buffer *b[] = {&c->b,   &c->r,     &c->z,    &c->p,      &c->q,      &c->idx,
                        &c->send, &c->recv, &c->owned, &c->blocks, &c->dinv, &c->partial,
-                       &c->v,    &c->h,    &c->y};
+                       &c->v,    &c->h,    &c->y,      &c->cut,    &c->inner};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) hdgcl_buffer_release(c->ctx, b[i]);
   free(c->hsend);
   free(c->hrecv);

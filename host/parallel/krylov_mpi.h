@@ -13,6 +13,8 @@ typedef struct mpi_krylov_stats {
   double halo_seconds;   /* packing, messages and adding of the cut faces' shares */
   double reduce_seconds; /* partial sums read back and MPI_Allreduce */
   int64_t halo_bytes;    /* bytes this rank sent in halo messages */
+  double hidden_seconds; /* overlapped product: exchange time covered by the interior rows */
+  bool overlap;          /* the products overlapped the exchange (HDGCL_MPI_OVERLAP != 0) */
 } mpi_krylov_stats;
 
 /* Solves the global trace system by CG, or restarted GMRES where

@@ -26,7 +26,7 @@
 typedef struct parallel_solve {
   parallel_part part;
   mpi_krylov_stats krylov; /* the last solve's exchange figures (this rank's) */
-  double halo_max, reduce_max; /* the slowest rank's, and */
+  double halo_max, reduce_max, hidden_max; /* the slowest rank's, and */
   int64_t halo_bytes;          /* all ranks' sent bytes */
   double *rank_seconds; /* [size][HDGCL_NUM_STAGES] each rank's stage seconds of the last solve */
   bool timed;           /* rank_seconds holds a solve's */
@@ -53,10 +53,11 @@ static int reduce_figures(hdgcl_solver s, parallel_solve *ps) {
   MPI_TRY(MPI_Allgather(sol->stage_seconds, HDGCL_NUM_STAGES, MPI_DOUBLE, ps->rank_seconds,
                         HDGCL_NUM_STAGES, MPI_DOUBLE, comm));
   ps->timed = true;
-  double ex[2] = {ps->krylov.halo_seconds, ps->krylov.reduce_seconds};
-  MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, ex, 2, MPI_DOUBLE, MPI_MAX, comm));
+  double ex[3] = {ps->krylov.halo_seconds, ps->krylov.reduce_seconds, ps->krylov.hidden_seconds};
+  MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, ex, 3, MPI_DOUBLE, MPI_MAX, comm));
   ps->halo_max = ex[0];
   ps->reduce_max = ex[1];
+  ps->hidden_max = ex[2];
   ps->halo_bytes = ps->krylov.halo_bytes;
   MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &ps->halo_bytes, 1, MPI_INT64_T, MPI_SUM, comm));
   MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, sol->stage_seconds, HDGCL_NUM_STAGES, MPI_DOUBLE, MPI_MAX, comm));
@@ -198,5 +199,18 @@ int hdgcl_solver_exchange_figures(hdgcl_solver s, double *halo_seconds, double *
   *halo_seconds = ps->halo_max;
   *reduce_seconds = ps->reduce_max;
   *halo_bytes = ps->halo_bytes;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_overlap_figures(hdgcl_solver s, int *overlap, double *hidden_seconds) {
+  if (!s || !overlap || !hidden_seconds)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_overlap_figures: NULL argument");
+  *overlap = 0;
+  *hidden_seconds = 0.0;
+  if (s->solve_steps != solve_steps) return HDGCL_SUCCESS;
+  const parallel_solve *ps = s->solve_steps_data;
+  if (!ps->timed) return HDGCL_SUCCESS;
+  *overlap = ps->krylov.overlap ? 1 : 0;
+  *hidden_seconds = ps->hidden_max;
   return HDGCL_SUCCESS;
 }
