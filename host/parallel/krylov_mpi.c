@@ -31,10 +31,13 @@
 
 #include "core/context.h"
 #include "core/error.h"
+#include "solvers/precond.h"
 #include "solvers/solver_settings.h"
 
 static const char *const files[] = {"core/common.h", "solvers/trace_matrix.h", "solvers/vectors.cl",
-                                    "parallel/krylov_mpi.cl"};
+                                    "solvers/precond_chebyshev.cl", "parallel/krylov_mpi.cl"};
+
+#define CHEB_LANCZOS_STEPS 10 /* the serial estimate's (solvers/precond_chebyshev.c) */
 
 typedef struct mpi_cg {
   krylov *kr;
@@ -47,6 +50,12 @@ typedef struct mpi_cg {
   hdgcl_buffer cut, inner;  /* face rows of the cut faces, and the others */
   int ncut, ninner;
   bool overlap;             /* HDGCL_MPI_OVERLAP (default 1) */
+  /* Chebyshev: inner kind, degree, interval; w = M^-1 res, d, res */
+  int cheb_inner, cheb_degree;
+  double lmin, lmax;
+  cl_kernel cfirst, cstep;
+  hdgcl_buffer cw, cd, cres;
+  const hdg_numbering *num;
   hdgcl_buffer b, r, z, p, q, idx, send, recv, owned, blocks, dinv, partial;
   hdgcl_buffer v, h, y; /* GMRES: basis [m+1][n], Hessenberg column, coefficients */
   double *hsend, *hrecv, *hpartial;
@@ -193,8 +202,11 @@ static int spmv(mpi_cg *c, const hdgcl_buffer *x, hdgcl_buffer *y) {
   return halo_sum(c, y, c->nf);
 }
 
+static int chebyshev_apply(mpi_cg *c, const hdgcl_buffer *r, hdgcl_buffer *z);
+
 static int precondition(mpi_cg *c, int kind, const hdgcl_buffer *r, hdgcl_buffer *z) {
   cl_int n = c->n;
+  if (kind == PRECOND_CHEBYSHEV) return chebyshev_apply(c, r, z);
   if (kind == PRECOND_BLOCK_JACOBI) {
     hdgcl_arg a[] = {HDGCL_ARG(n), HDGCL_ARG(c->blocks.mem), HDGCL_ARG(r->mem), HDGCL_ARG(z->mem)};
     return launch(c, c->bapply, 4, a, (size_t)n, 0);
@@ -206,9 +218,108 @@ static int precondition(mpi_cg *c, int kind, const hdgcl_buffer *r, hdgcl_buffer
   return n ? hdgcl_buffer_copy(c->ctx, r, z, (size_t)n * 8) : HDGCL_SUCCESS;
 }
 
+/* z = p(M^-1 A) M^-1 r: the serial Chebyshev preconditioner's recurrence
+ * (solvers/precond_chebyshev.c, apply; Saad Algorithm 12.1) with the
+ * distributed product and the inner (block-)Jacobi on the summed blocks:
+ * cheb_degree inner applications, cheb_degree - 1 products. */
+static int chebyshev_apply(mpi_cg *c, const hdgcl_buffer *r, hdgcl_buffer *z) {
+  cl_int n = c->n;
+  double theta = 0.5 * (c->lmax + c->lmin), delta = 0.5 * (c->lmax - c->lmin);
+  double sigma = theta / delta, rho_prev = 1.0 / sigma, first = 1.0 / theta;
+  HDGCL_TRY(precondition(c, c->cheb_inner, r, &c->cw));
+  hdgcl_arg a[] = {HDGCL_ARG(n), HDGCL_ARG(first), HDGCL_ARG(c->cw.mem), HDGCL_ARG(c->cd.mem),
+                   HDGCL_ARG(z->mem)};
+  HDGCL_TRY(launch(c, c->cfirst, 5, a, (size_t)n, 0));
+  for (int i = 1; i < c->cheb_degree; i++) {
+    /* res = r - A z, w = M^-1 res, d = rho rho_prev d + 2 rho / delta w, z += d */
+    HDGCL_TRY(spmv(c, z, &c->cres));
+    hdgcl_arg rs[] = {HDGCL_ARG(n), HDGCL_ARG(r->mem), HDGCL_ARG(c->cres.mem)};
+    HDGCL_TRY(launch(c, c->residual, 3, rs, (size_t)n, 0));
+    HDGCL_TRY(precondition(c, c->cheb_inner, &c->cres, &c->cw));
+    double rho = 1.0 / (2.0 * sigma - rho_prev);
+    double c1 = rho * rho_prev, c2 = 2.0 * rho / delta;
+    hdgcl_arg b[] = {HDGCL_ARG(n), HDGCL_ARG(c1), HDGCL_ARG(c2), HDGCL_ARG(c->cw.mem),
+                     HDGCL_ARG(c->cd.mem), HDGCL_ARG(z->mem)};
+    HDGCL_TRY(launch(c, c->cstep, 6, b, (size_t)n, 0));
+    rho_prev = rho;
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* A pseudo-random value in [-0.5, 0.5) of a trace unknown, from its global
+ * face and mode (splitmix64), so both ranks of a cut face make the same. */
+static double start_value(int64_t global_face, int m, int nf) {
+  uint64_t z = (uint64_t)(global_face * nf + m) + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  z ^= z >> 31;
+  return (double)(z >> 11) / 9007199254740992.0 - 0.5;
+}
+
+/* The Chebyshev interval, estimated globally as the serial setup does
+ * (precond_chebyshev.c, estimate_bounds): CHEB_LANCZOS_STEPS steps of CG
+ * preconditioned by the inner (block-)Jacobi, stopping at 1e-10, from a
+ * pseudo-random vector (here one keyed on the global face, consistent
+ * across the cut, so not the serial one: the bounds agree to the estimate's
+ * accuracy, not bit for bit), with distributed products and reduced dot
+ * products; its coefficients give the interval by the serial rule
+ * (precond_chebyshev_interval).  Every rank computes the same scalars;
+ * rank 0's bounds are broadcast so that all use identical ones.  Uses r, z,
+ * p, q and cd (as x) before the solve initialises them. */
+static int chebyshev_setup(mpi_cg *c) {
+  cl_int n = c->n;
+  size_t bytes = (size_t)n * 8;
+  double *v;
+  HDGCL_TRY(hdgcl_calloc((size_t)n + 1, sizeof *v, "Lanczos start vector", &v));
+  for (int u = 0; u < c->rows; u++)
+    for (int m = 0; m < c->nf; m++)
+      v[(size_t)u * c->nf + m] =
+          start_value(c->part->face_global[c->num->unknown_face[u]], m, c->nf);
+  int status = n ? hdgcl_buffer_write(c->ctx, &c->r, 0, bytes, v) : HDGCL_SUCCESS;
+  free(v);
+  HDGCL_TRY(status);
+  if (n) HDGCL_TRY(hdgcl_buffer_fill(c->ctx, &c->cd, 0, bytes, 0.0));
+  double d[2], alpha[CG_COEFFS], beta[CG_COEFFS];
+  HDGCL_TRY(precondition(c, c->cheb_inner, &c->r, &c->z));
+  if (n) HDGCL_TRY(hdgcl_buffer_copy(c->ctx, &c->z, &c->p, bytes));
+  HDGCL_TRY(dot2(c, &c->r, &c->z, &c->r, d));
+  double rz = d[0], r0 = sqrt(d[1]);
+  int k = 0;
+  for (int j = 0; j < CHEB_LANCZOS_STEPS && j < CG_COEFFS; j++) {
+    HDGCL_TRY(spmv(c, &c->p, &c->q));
+    HDGCL_TRY(dot2(c, &c->p, &c->q, &c->q, d));
+    alpha[j] = rz / d[0];
+    hdgcl_arg xr[] = {HDGCL_ARG(n), HDGCL_ARG(alpha[j]), HDGCL_ARG(c->p.mem), HDGCL_ARG(c->q.mem),
+                      HDGCL_ARG(c->cd.mem), HDGCL_ARG(c->r.mem)};
+    HDGCL_TRY(launch(c, c->xr, 6, xr, (size_t)n, 0));
+    HDGCL_TRY(precondition(c, c->cheb_inner, &c->r, &c->z));
+    HDGCL_TRY(dot2(c, &c->r, &c->z, &c->r, d));
+    beta[j] = d[0] / rz;
+    rz = d[0];
+    k = j + 1;
+    if (!(sqrt(d[1]) > 1e-10 * r0)) break;
+    hdgcl_arg up[] = {HDGCL_ARG(n), HDGCL_ARG(beta[j]), HDGCL_ARG(c->z.mem), HDGCL_ARG(c->p.mem)};
+    HDGCL_TRY(launch(c, c->up, 4, up, (size_t)n, 0));
+  }
+  double bounds[2] = {0.0, 0.0};
+  int ok = precond_chebyshev_interval(k, alpha, beta, &bounds[0], &bounds[1]);
+  HDGCL_TRY(ok);
+  MPI_TRY(MPI_Bcast(bounds, 2, MPI_DOUBLE, 0, c->part->comm));
+  c->lmin = bounds[0];
+  c->lmax = bounds[1];
+  c->stats->eig_min = c->lmin;
+  c->stats->eig_max = c->lmax;
+  return HDGCL_SUCCESS;
+}
+
 /* The summed diagonal blocks, inverted (block-Jacobi) or their diagonals'
- * inverses (Jacobi), on the device. */
+ * inverses (Jacobi), on the device; Chebyshev: its inner one's, then the
+ * global eigenvalue estimate. */
 static int precond_setup(mpi_cg *c, int kind) {
+  if (kind == PRECOND_CHEBYSHEV) {
+    HDGCL_TRY(precond_setup(c, c->cheb_inner));
+    return chebyshev_setup(c);
+  }
   if (kind != PRECOND_BLOCK_JACOBI && kind != PRECOND_JACOBI) return HDGCL_SUCCESS;
   cl_int rows = c->rows, block = kind == PRECOND_BLOCK_JACOBI;
   hdgcl_arg d[] = {HDGCL_ARG(rows), HDGCL_ARG(c->kr->sys.values->mem), HDGCL_ARG(c->blocks.mem)};
@@ -219,9 +330,13 @@ static int precond_setup(mpi_cg *c, int kind) {
   return launch(c, c->invert, 4, v, (size_t)rows, 0);
 }
 
-static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_numbering *num) {
+static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_numbering *num,
+                  int pc_kind) {
   c->kr = kr;
   c->ctx = kr->ctx;
+  c->num = num;
+  c->cheb_inner = kr->set.cheb_inner;
+  c->cheb_degree = kr->set.cheb_degree > 0 ? kr->set.cheb_degree : 1;
   c->part = part;
   c->n = kr->n;
   c->rows = kr->rows;
@@ -234,7 +349,7 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
   c->skip_halo = e && *e && strcmp(e, "0") != 0;
   e = getenv("HDGCL_MPI_OVERLAP");
   c->overlap = !(e && strcmp(e, "0") == 0);
-  c->stats->overlap = c->overlap;
+  c->stats->overlap = c->overlap && !c->skip_halo && part->size > 1;
   char options[1536];
   snprintf(options, sizeof options, "%s -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d%s%s",
            kr->sys.options, c->wg, DOT_GROUPS, MDOT_MAX,
@@ -247,7 +362,9 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
       {&c->dot2, "mpi_owned_dot2"},    {&c->xr, "mpi_cg_update_xr"},
       {&c->up, "mpi_cg_update_p"},     {&c->diag, "mpi_diag_blocks"},
       {&c->invert, "mpi_diag_invert"}, {&c->bapply, "mpi_block_apply"},
-      {&c->japply, "mpi_jacobi_apply"}, {&c->rows_k, "mpi_spmv_rows"}};
+      {&c->japply, "mpi_jacobi_apply"}, {&c->rows_k, "mpi_spmv_rows"},
+      {&c->cfirst, "chebyshev_first"}, {&c->cstep, "chebyshev_step"},
+      {&c->residual, "vec_residual"}};
   for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
     HDGCL_TRY(hdgcl_kernel_create(c->program, ks[i].name, ks[i].k));
   if (kr->set.solver == SOLVER_GMRES) { /* the serial GMRES's vector kernels (vectors.cl) */
@@ -258,7 +375,7 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
     struct { cl_kernel *k; const char *name; } gk[] = {
         {&c->mdot, "mpi_owned_mdot"},      {&c->scale_inv, "scale_inv"},
         {&c->subtract, "basis_subtract"},  {&c->combine, "basis_combine"},
-        {&c->axpby, "vec_axpby"},          {&c->residual, "vec_residual"}};
+        {&c->axpby, "vec_axpby"}};
     for (size_t i = 0; i < sizeof gk / sizeof *gk; i++)
       HDGCL_TRY(hdgcl_kernel_create(c->program, gk[i].name, gk[i].k));
     HDGCL_TRY(hdgcl_buffer_create(c->ctx, ((size_t)c->m + 1) * ((size_t)c->n + 1) * 8,
@@ -268,8 +385,9 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
   }
   size_t vb = ((size_t)c->n + 1) * 8, bb = (size_t)c->nf * c->nf;
   size_t hb = ((size_t)c->nshared * bb + 1) * 8;
-  hdgcl_buffer *vecs[] = {&c->b, &c->r, &c->z, &c->p, &c->q, &c->dinv};
-  for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
+  hdgcl_buffer *vecs[] = {&c->b, &c->r, &c->z, &c->p, &c->q, &c->dinv, &c->cw, &c->cd, &c->cres};
+  size_t nvecs = sizeof vecs / sizeof *vecs - (pc_kind == PRECOND_CHEBYSHEV ? 0 : 3);
+  for (size_t i = 0; i < nvecs; i++)
     HDGCL_TRY(hdgcl_buffer_create(c->ctx, vb, "distributed CG vector", vecs[i]));
   HDGCL_TRY(hdgcl_buffer_create(c->ctx, ((size_t)c->rows * bb + 1) * 8, "diagonal blocks",
                                 &c->blocks));
@@ -328,12 +446,14 @@ done:
 static void destroy(mpi_cg *c) {
   cl_kernel k[] = {c->gather, c->scatter, c->dot2,      c->xr,       c->up,
                    c->diag,   c->invert,  c->bapply,    c->japply,   c->mdot,
-                   c->scale_inv, c->subtract, c->combine, c->axpby, c->residual, c->rows_k};
+                   c->scale_inv, c->subtract, c->combine, c->axpby, c->residual, c->rows_k,
+                   c->cfirst, c->cstep};
   for (size_t i = 0; i < sizeof k / sizeof *k; i++)
     if (k[i]) clReleaseKernel(k[i]);
   hdgcl_buffer *b[] = {&c->b,   &c->r,     &c->z,    &c->p,      &c->q,      &c->idx,
                        &c->send, &c->recv, &c->owned, &c->blocks, &c->dinv, &c->partial,
-                       &c->v,    &c->h,    &c->y,      &c->cut,    &c->inner};
+                       &c->v,    &c->h,    &c->y,      &c->cut,    &c->inner,
+                       &c->cw,   &c->cd,   &c->cres};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) hdgcl_buffer_release(c->ctx, b[i]);
   free(c->hsend);
   free(c->hrecv);
@@ -559,7 +679,7 @@ int mpi_krylov_solve(krylov *kr, const parallel_part *part, const hdg_numbering 
                   int maxit, double rtol, hdg_solution *sol, mpi_krylov_stats *stats) {
   *stats = (mpi_krylov_stats){0};
   mpi_cg c = {.stats = stats};
-  int status = create(&c, kr, part, num);
+  int status = create(&c, kr, part, num, pc_kind);
   if (status == HDGCL_SUCCESS)
     status = c.m ? run_gmres(&c, pc_kind, maxit, rtol, sol) : run(&c, pc_kind, maxit, rtol, sol);
   if (status == HDGCL_SUCCESS) status = hdgcl_context_finish(c.ctx);

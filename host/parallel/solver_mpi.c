@@ -84,6 +84,10 @@ static int solve_steps(hdgcl_solver s, void *data) {
   HDGCL_TRY_GOTO(status, reduce_figures(s, ps), done);
 done:
   solver_figures_to_result(s);
+  if (status == HDGCL_SUCCESS && s->precond == PRECOND_CHEBYSHEV) {
+    s->result.eig_min = ps->krylov.eig_min;
+    s->result.eig_max = ps->krylov.eig_max;
+  }
   return status;
 }
 
@@ -125,9 +129,13 @@ static int check_supported(hdgcl_solver s) {
   if (what)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve of %s is not done yet "
                        "(docs/mpi.md): steady linear built-in scalar problems only", what);
-  if (s->precond != PRECOND_NONE && s->precond != PRECOND_JACOBI && s->precond != PRECOND_BLOCK_JACOBI)
+  if (s->precond != PRECOND_NONE && s->precond != PRECOND_JACOBI &&
+      s->precond != PRECOND_BLOCK_JACOBI && s->precond != PRECOND_CHEBYSHEV)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve has --solver cg or gmres with "
-                       "--precond none, jacobi or block-jacobi only (docs/mpi.md)");
+                       "--precond none, jacobi, block-jacobi or chebyshev only (docs/mpi.md)");
+  if (s->precond == PRECOND_CHEBYSHEV && s->cheb_mixed)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed --precond chebyshev has no --cheb-mixed "
+                       "yet (docs/mpi.md)");
   if (s->disc.problem->nonsymmetric && s->solver != SOLVER_GMRES)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "problem %s is nonsymmetric: use --solver gmres",
                        s->disc.problem->info.name);
