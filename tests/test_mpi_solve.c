@@ -195,6 +195,12 @@ int main(int argc, char **argv) {
   extra_key = "cheb-degree", extra_value = "3";
   compare_solver(ctx, "helmholtz-sin", "square:5", "2", "chebyshev", "gmres");
   extra_key = extra_value = NULL;
+  /* ASM (element patches: each on one rank, the cut faces' diagonal blocks
+   * summed, the shares of the cut rows summed after the apply) */
+  compare(ctx, "square:6", "2", "asm");
+  compare(ctx, "hex:2", "1", "asm");
+  compare(ctx, "cube:2", "2", "asm");
+  compare_solver(ctx, "convection-diffusion", "square:6", "2", "asm", "gmres");
   /* the overlapped product equals the plain one bit for bit, each storage */
   compare_overlap(ctx, "helmholtz-sin", "square:6", "2", "block-jacobi", "cg", "bell");
   compare_overlap(ctx, "helmholtz-sin", "square:6", "2", "jacobi", "cg", "bell-i");

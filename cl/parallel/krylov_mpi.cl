@@ -154,3 +154,40 @@ __kernel void mpi_jacobi_apply(const int n, __global const double *dinv, __globa
   if (i >= n) return;
   z[i] = dinv[i] * r[i];
 }
+
+/* ASM's patch inverses on a rank (cl/solvers/precond_asm.cl, asm_setup)
+ * with the summed diagonal blocks (diag, NF x NF per face row): a patch is
+ * one element's faces, and the only entries of A_e = R_e A R_e^T that a
+ * rank holds in part are the diagonal blocks of its cut faces (two faces of
+ * one element share no other element), so with them summed A_e is the
+ * global matrix's, and the patches are exactly the serial ones
+ * (docs/mpi.md, ASM). */
+__kernel void mpi_asm_setup(const int nelem, const int nunknown, __global const int *elem_faces,
+                            __global const int *face_elems, __global const int *face_unknown,
+                            __global const double *values, __global const double *diag,
+                            __global double *ainv) {
+  const int e = get_global_id(0);
+  if (e >= nelem) return;
+  __global double *a = ainv + (long)e * NT * NT;
+  for (int fa = 0; fa < NFACES; fa++) {
+    const int face = elem_faces[e * NFACES + fa];
+    const int ua = face_unknown[face];
+    const int side = face_elems[2 * face] == e ? 0 : 1;
+    for (int fb = 0; fb < NFACES; fb++) {
+      const int ub = face_unknown[elem_faces[e * NFACES + fb]];
+      const int slot = patch_slot(fa, fb, side);
+      for (int m = 0; m < NF; m++)
+        for (int n = 0; n < NF; n++) {
+          double v;
+          if (ua < 0 || ub < 0)
+            v = (fa == fb && m == n) ? 1.0 : 0.0;
+          else if (fa == fb)
+            v = diag[((long)ua * NF + m) * NF + n];
+          else
+            v = trace_block_entry(values, nunknown, ua, slot, m, n);
+          a[(fa * NF + m) * NT + fb * NF + n] = v;
+        }
+    }
+  }
+  posdef_invert_in_place(a, NT);
+}

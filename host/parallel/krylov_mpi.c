@@ -35,7 +35,8 @@
 #include "solvers/solver_settings.h"
 
 static const char *const files[] = {"core/common.h", "solvers/trace_matrix.h", "solvers/vectors.cl",
-                                    "solvers/precond_chebyshev.cl", "parallel/krylov_mpi.cl"};
+                                    "solvers/precond_chebyshev.cl", "solvers/precond_asm.cl",
+                                    "parallel/krylov_mpi.cl"};
 
 #define CHEB_LANCZOS_STEPS 10 /* the serial estimate's (solvers/precond_chebyshev.c) */
 
@@ -56,6 +57,9 @@ typedef struct mpi_cg {
   cl_kernel cfirst, cstep;
   hdgcl_buffer cw, cd, cres;
   const hdg_numbering *num;
+  /* ASM: element patches' inverses (solvers/precond_asm.cl's apply) */
+  cl_kernel asm_setup, asm_apply;
+  hdgcl_buffer ainv;
   hdgcl_buffer b, r, z, p, q, idx, send, recv, owned, blocks, dinv, partial;
   hdgcl_buffer v, h, y; /* GMRES: basis [m+1][n], Hessenberg column, coefficients */
   double *hsend, *hrecv, *hpartial;
@@ -207,6 +211,16 @@ static int chebyshev_apply(mpi_cg *c, const hdgcl_buffer *r, hdgcl_buffer *z);
 static int precondition(mpi_cg *c, int kind, const hdgcl_buffer *r, hdgcl_buffer *z) {
   cl_int n = c->n;
   if (kind == PRECOND_CHEBYSHEV) return chebyshev_apply(c, r, z);
+  if (kind == PRECOND_ASM) { /* each rank its elements' patches; the cut rows' shares summed */
+    const element_patches *d = &c->kr->sys.patches;
+    hdgcl_arg a[] = {HDGCL_ARG(c->rows),             HDGCL_ARG(d->unknown_face->mem),
+                     HDGCL_ARG(d->elem_faces->mem), HDGCL_ARG(d->face_elems->mem),
+                     HDGCL_ARG(d->face_local->mem), HDGCL_ARG(d->face_unknown->mem),
+                     HDGCL_ARG(c->ainv.mem),        HDGCL_ARG(r->mem),
+                     HDGCL_ARG(z->mem)};
+    HDGCL_TRY(launch(c, c->asm_apply, 9, a, (size_t)n, 0));
+    return halo_sum(c, z, c->nf);
+  }
   if (kind == PRECOND_BLOCK_JACOBI) {
     hdgcl_arg a[] = {HDGCL_ARG(n), HDGCL_ARG(c->blocks.mem), HDGCL_ARG(r->mem), HDGCL_ARG(z->mem)};
     return launch(c, c->bapply, 4, a, (size_t)n, 0);
@@ -320,11 +334,25 @@ static int precond_setup(mpi_cg *c, int kind) {
     HDGCL_TRY(precond_setup(c, c->cheb_inner));
     return chebyshev_setup(c);
   }
-  if (kind != PRECOND_BLOCK_JACOBI && kind != PRECOND_JACOBI) return HDGCL_SUCCESS;
+  if (kind != PRECOND_BLOCK_JACOBI && kind != PRECOND_JACOBI && kind != PRECOND_ASM)
+    return HDGCL_SUCCESS;
   cl_int rows = c->rows, block = kind == PRECOND_BLOCK_JACOBI;
   hdgcl_arg d[] = {HDGCL_ARG(rows), HDGCL_ARG(c->kr->sys.values->mem), HDGCL_ARG(c->blocks.mem)};
   HDGCL_TRY(launch(c, c->diag, 3, d, (size_t)rows * c->nf * c->nf, 0));
   HDGCL_TRY(halo_sum(c, &c->blocks, c->nf * c->nf));
+  if (kind == PRECOND_ASM) {
+    const element_patches *p = &c->kr->sys.patches;
+    cl_int ne = p->num_elements;
+    hdgcl_arg a[] = {HDGCL_ARG(ne),
+                     HDGCL_ARG(rows),
+                     HDGCL_ARG(p->elem_faces->mem),
+                     HDGCL_ARG(p->face_elems->mem),
+                     HDGCL_ARG(p->face_unknown->mem),
+                     HDGCL_ARG(c->kr->sys.values->mem),
+                     HDGCL_ARG(c->blocks.mem),
+                     HDGCL_ARG(c->ainv.mem)};
+    return launch(c, c->asm_setup, 8, a, (size_t)ne, 0);
+  }
   hdgcl_arg v[] = {HDGCL_ARG(rows), HDGCL_ARG(block), HDGCL_ARG(c->blocks.mem),
                    HDGCL_ARG(c->dinv.mem)};
   return launch(c, c->invert, 4, v, (size_t)rows, 0);
@@ -387,6 +415,13 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
   size_t hb = ((size_t)c->nshared * bb + 1) * 8;
   hdgcl_buffer *vecs[] = {&c->b, &c->r, &c->z, &c->p, &c->q, &c->dinv, &c->cw, &c->cd, &c->cres};
   size_t nvecs = sizeof vecs / sizeof *vecs - (pc_kind == PRECOND_CHEBYSHEV ? 0 : 3);
+  if (pc_kind == PRECOND_ASM) {
+    size_t nt = (size_t)kr->sys.patches.nt;
+    HDGCL_TRY(hdgcl_kernel_create(c->program, "mpi_asm_setup", &c->asm_setup));
+    HDGCL_TRY(hdgcl_kernel_create(c->program, "asm_apply", &c->asm_apply));
+    HDGCL_TRY(hdgcl_buffer_create(c->ctx, ((size_t)kr->sys.patches.num_elements * nt * nt + 1) * 8,
+                                  "additive Schwarz patch inverses", &c->ainv));
+  }
   for (size_t i = 0; i < nvecs; i++)
     HDGCL_TRY(hdgcl_buffer_create(c->ctx, vb, "distributed CG vector", vecs[i]));
   HDGCL_TRY(hdgcl_buffer_create(c->ctx, ((size_t)c->rows * bb + 1) * 8, "diagonal blocks",
@@ -447,13 +482,13 @@ static void destroy(mpi_cg *c) {
   cl_kernel k[] = {c->gather, c->scatter, c->dot2,      c->xr,       c->up,
                    c->diag,   c->invert,  c->bapply,    c->japply,   c->mdot,
                    c->scale_inv, c->subtract, c->combine, c->axpby, c->residual, c->rows_k,
-                   c->cfirst, c->cstep};
+                   c->cfirst, c->cstep, c->asm_setup, c->asm_apply};
   for (size_t i = 0; i < sizeof k / sizeof *k; i++)
     if (k[i]) clReleaseKernel(k[i]);
   hdgcl_buffer *b[] = {&c->b,   &c->r,     &c->z,    &c->p,      &c->q,      &c->idx,
                        &c->send, &c->recv, &c->owned, &c->blocks, &c->dinv, &c->partial,
                        &c->v,    &c->h,    &c->y,      &c->cut,    &c->inner,
-                       &c->cw,   &c->cd,   &c->cres};
+                       &c->cw,   &c->cd,   &c->cres,   &c->ainv};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) hdgcl_buffer_release(c->ctx, b[i]);
   free(c->hsend);
   free(c->hrecv);

@@ -21,7 +21,8 @@ typedef struct mpi_krylov_stats {
 /* Solves the global trace system by CG, or restarted GMRES where
  * kr->set.solver is SOLVER_GMRES (m = kr->set.restart), with pc_kind
  * (PRECOND_NONE, _JACOBI, _BLOCK_JACOBI, _CHEBYSHEV of kr->set's degree and
- * inner kind, its interval estimated globally) into kr->x, on the part's assembled system (kr->sys) whose
+ * inner kind, its interval estimated globally, _ASM with element patches)
+ * into kr->x, on the part's assembled system (kr->sys) whose
  * cut faces' rows the ranks sum (part, num: the part's numbering): x, r, z,
  * p, A p stay on the device; each product exchanges only the cut faces'
  * blocks.  Iterations, residual and its history go into sol.  Collective. */

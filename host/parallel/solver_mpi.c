@@ -130,9 +130,10 @@ static int check_supported(hdgcl_solver s) {
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve of %s is not done yet "
                        "(docs/mpi.md): steady linear built-in scalar problems only", what);
   if (s->precond != PRECOND_NONE && s->precond != PRECOND_JACOBI &&
-      s->precond != PRECOND_BLOCK_JACOBI && s->precond != PRECOND_CHEBYSHEV)
+      s->precond != PRECOND_BLOCK_JACOBI && s->precond != PRECOND_CHEBYSHEV &&
+      s->precond != PRECOND_ASM)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve has --solver cg or gmres with "
-                       "--precond none, jacobi, block-jacobi or chebyshev only (docs/mpi.md)");
+                       "--precond none, jacobi, block-jacobi, chebyshev or asm only (docs/mpi.md)");
   if (s->precond == PRECOND_CHEBYSHEV && s->cheb_mixed)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed --precond chebyshev has no --cheb-mixed "
                        "yet (docs/mpi.md)");
