@@ -52,9 +52,12 @@ static void compare_solver(hdgcl_context ctx, const char *problem, const char *s
   MUST(hdgcl_solver_solve(s));
   const hdgcl_result *r, *sr = ser.result;
   MUST(hdgcl_solver_result(s, &r));
-  double pairs[5][2] = {{r->l2_u, sr->l2_u}, {r->l2_q, sr->l2_q}, {r->l2_ustar, sr->l2_ustar},
-                        {r->norm_u, sr->norm_u}, {r->linf_u, sr->linf_u}};
-  for (int i = 0; i < 5; i++)
+  /* elasticity: nc = dim components, and a pressure error and norm */
+  size_t nc = strncmp(problem, "elasticity", 10) == 0 ? (size_t)ser.mesh->dim : 1;
+  double pairs[7][2] = {{r->l2_u, sr->l2_u},     {r->l2_q, sr->l2_q},   {r->l2_ustar, sr->l2_ustar},
+                        {r->norm_u, sr->norm_u}, {r->linf_u, sr->linf_u}, {r->l2_p, sr->l2_p},
+                        {r->norm_p, sr->norm_p}};
+  for (int i = 0; i < (nc > 1 ? 7 : 5); i++) /* elasticity: l2_p, norm_p too */
     CHECK_MSG(fabs(pairs[i][0] - pairs[i][1]) <= TOL * fabs(pairs[i][1]),
               "%s: error norm %d: %.15e distributed, %.15e serial", what, i, pairs[i][0], pairs[i][1]);
   /* iteration counts close to the serial ones (equal but for Chebyshev, whose
@@ -71,8 +74,11 @@ static void compare_solver(hdgcl_context ctx, const char *problem, const char *s
   const double *u, *q, *us, *su, *sq, *sus;
   MUST(hdgcl_solver_solution(s, &u, &q, &us, NULL));
   MUST(hdgcl_solver_solution(ser.solver, &su, &sq, &sus, NULL));
-  size_t np = (size_t)(r->element_dofs / r->num_elements / (1 + ser.mesh->dim));
-  size_t dim = (size_t)ser.mesh->dim, np1 = ustar_per_element(&ser);
+  /* per element: u [nc][np], q (elasticity: H) [nc][dim][np], u* [nc][np1] */
+  size_t np = (size_t)(r->element_dofs / r->num_elements /
+                       (nc * (1 + ser.mesh->dim) + (nc > 1 ? 1 : 0)));
+  size_t dim = (size_t)ser.mesh->dim, np1 = ustar_per_element(&ser) * nc;
+  np *= nc; /* u's values per element; q's are dim times as many */
   double du = 0, dq = 0, ds = 0, mu = 0, mq = 0, ms = 0;
   for (int32_t i = 0; i < ne; i++) {
     size_t e = (size_t)elems[i];
@@ -201,6 +207,11 @@ int main(int argc, char **argv) {
   compare(ctx, "hex:2", "1", "asm");
   compare(ctx, "cube:2", "2", "asm");
   compare_solver(ctx, "convection-diffusion", "square:6", "2", "asm", "gmres");
+  /* elasticity (vector: blocks of dim components), Dirichlet and traction faces */
+  compare_problem(ctx, "elasticity", "square:5", "2", "block-jacobi");
+  compare_problem(ctx, "elasticity", "cube:2", "1", "chebyshev");
+  compare_solver(ctx, "elasticity-mixed", "square:5", "2", "asm", "gmres");
+  compare_problem(ctx, "elasticity-bimaterial", "quad:4", "2", "block-jacobi");
   /* the overlapped product equals the plain one bit for bit, each storage */
   compare_overlap(ctx, "helmholtz-sin", "square:6", "2", "block-jacobi", "cg", "bell");
   compare_overlap(ctx, "helmholtz-sin", "square:6", "2", "jacobi", "cg", "bell-i");
