@@ -106,8 +106,4 @@ then ok "overlapped and plain products: same results, flagged in the JSON"; else
 "$mpirun" -np 2 "$cli" solve --mesh square:4 --precond pmg > "$dir/out" 2> "$dir/err"; rc=$?
 if [ $rc -ne 0 ] && grep -q "chebyshev or asm only" "$dir/err"
 then ok "pmg refused"; else bad "pmg refused (rc=$rc)"; cat "$dir/err"; fi
-"$mpirun" -np 2 "$cli" solve --mesh square:4 --precond chebyshev --cheb-mixed > "$dir/out" 2> "$dir/err"
-rc=$?
-if [ $rc -ne 0 ] && grep -q "has no --cheb-mixed" "$dir/err"
-then ok "chebyshev --cheb-mixed refused"; else bad "--cheb-mixed refused (rc=$rc)"; cat "$dir/err"; fi
 exit $fail

@@ -34,8 +34,9 @@ static const char *extra_key, *extra_value;
 static void compare_solver(hdgcl_context ctx, const char *problem, const char *spec,
                            const char *order, const char *precond, const char *solver) {
   char what[160];
-  snprintf(what, sizeof what, "%s %s p=%s %s %s%s%s, %d ranks", problem, spec, order, solver,
-           precond, extra_key ? " " : "", extra_key ? extra_value : "", size);
+  snprintf(what, sizeof what, "%s %s p=%s %s %s%s%s%s%s, %d ranks", problem, spec, order, solver,
+           precond, extra_key ? " " : "", extra_key ? extra_key : "", extra_key ? "=" : "",
+           extra_key ? extra_value : "", size);
   solved ser = solve_with(ctx, spec, "problem", problem, "order", order, "precond", precond, "rtol",
                           "1e-13", "solver", solver, extra_key, extra_value, NULL);
   if (ser.status) MPI_Abort(MPI_COMM_WORLD, 1);
@@ -200,6 +201,8 @@ int main(int argc, char **argv) {
   compare(ctx, "cube:2", "2", "chebyshev");
   extra_key = "cheb-degree", extra_value = "3";
   compare_solver(ctx, "helmholtz-sin", "square:5", "2", "chebyshev", "gmres");
+  extra_key = "cheb-mixed", extra_value = "true"; /* single-precision products inside */
+  compare(ctx, "square:6", "3", "chebyshev");
   extra_key = extra_value = NULL;
   /* ASM (element patches: each on one rank, the cut faces' diagonal blocks
    * summed, the shares of the cut rows summed after the apply) */

@@ -57,6 +57,9 @@ typedef struct mpi_cg {
   double lmin, lmax;
   cl_kernel cfirst, cstep;
   hdgcl_buffer cw, cd, cres;
+  /* --cheb-mixed: the serial spmv_bell_mixed on a float copy of A_r (kr's program) */
+  cl_kernel to_float, spmv_mixed;
+  hdgcl_buffer fvalues;
   const hdg_numbering *num;
   /* ASM: element patches' inverses (solvers/precond_asm.cl's apply) */
   cl_kernel asm_setup, asm_apply;
@@ -250,7 +253,15 @@ static int chebyshev_apply(mpi_cg *c, const hdgcl_buffer *r, hdgcl_buffer *z) {
   HDGCL_TRY(launch(c, c->cfirst, 5, a, (size_t)n, 0));
   for (int i = 1; i < c->cheb_degree; i++) {
     /* res = r - A z, w = M^-1 res, d = rho rho_prev d + 2 rho / delta w, z += d */
-    HDGCL_TRY(spmv(c, z, &c->cres));
+    if (c->spmv_mixed) { /* single-precision values, the plain product and its halo sum */
+      cl_int rows = c->rows;
+      hdgcl_arg m[] = {HDGCL_ARG(rows), HDGCL_ARG(c->kr->sys.block_cols->mem),
+                       HDGCL_ARG(c->fvalues.mem), HDGCL_ARG(z->mem), HDGCL_ARG(c->cres.mem)};
+      HDGCL_TRY(launch(c, c->spmv_mixed, 5, m, (size_t)n, 0));
+      HDGCL_TRY(halo_sum(c, &c->cres, c->nf));
+    } else {
+      HDGCL_TRY(spmv(c, z, &c->cres));
+    }
     hdgcl_arg rs[] = {HDGCL_ARG(n), HDGCL_ARG(r->mem), HDGCL_ARG(c->cres.mem)};
     HDGCL_TRY(launch(c, c->residual, 3, rs, (size_t)n, 0));
     HDGCL_TRY(precondition(c, c->cheb_inner, &c->cres, &c->cw));
@@ -335,6 +346,13 @@ static int chebyshev_setup(mpi_cg *c) {
  * global eigenvalue estimate. */
 static int precond_setup(mpi_cg *c, int kind) {
   if (kind == PRECOND_CHEBYSHEV) {
+    if (c->to_float) { /* as the serial setup: the float copy of this solve's matrix */
+      cl_long entries = (cl_long)c->n * c->kr->sys.nslots * c->nf;
+      hdgcl_arg a[] = {HDGCL_ARG(entries), HDGCL_ARG(c->kr->sys.values->mem),
+                       HDGCL_ARG(c->fvalues.mem)};
+      size_t global = entries < (1 << 20) ? (size_t)entries : (size_t)1 << 20;
+      HDGCL_TRY(launch(c, c->to_float, 3, a, global, 0));
+    }
     HDGCL_TRY(precond_setup(c, c->cheb_inner));
     return chebyshev_setup(c);
   }
@@ -419,6 +437,13 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
   size_t hb = ((size_t)c->nshared * bb + 1) * 8;
   hdgcl_buffer *vecs[] = {&c->b, &c->r, &c->z, &c->p, &c->q, &c->dinv, &c->cw, &c->cd, &c->cres};
   size_t nvecs = sizeof vecs / sizeof *vecs - (pc_kind == PRECOND_CHEBYSHEV ? 0 : 3);
+  if (pc_kind == PRECOND_CHEBYSHEV && kr->set.cheb_mixed) { /* kernels of cl/solvers/spmv.cl */
+    HDGCL_TRY(hdgcl_kernel_create(kr->program, "values_to_float", &c->to_float));
+    HDGCL_TRY(hdgcl_kernel_create(kr->program, "spmv_bell_mixed", &c->spmv_mixed));
+    size_t entries = (size_t)(c->n ? c->n : 1) * kr->sys.nslots * c->nf;
+    HDGCL_TRY(hdgcl_buffer_create(c->ctx, entries * 4, "Chebyshev single-precision matrix",
+                                  &c->fvalues));
+  }
   if (pc_kind == PRECOND_ASM) {
     size_t nt = (size_t)kr->sys.patches.nt;
     HDGCL_TRY(hdgcl_kernel_create(c->program, "mpi_asm_setup", &c->asm_setup));
@@ -486,13 +511,14 @@ static void destroy(mpi_cg *c) {
   cl_kernel k[] = {c->gather, c->scatter, c->dot2,      c->xr,       c->up,
                    c->diag,   c->invert,  c->bapply,    c->japply,   c->mdot,
                    c->scale_inv, c->subtract, c->combine, c->axpby, c->residual, c->rows_k,
-                   c->cfirst, c->cstep, c->asm_setup, c->asm_apply};
+                   c->cfirst, c->cstep, c->asm_setup, c->asm_apply, c->to_float,
+                   c->spmv_mixed};
   for (size_t i = 0; i < sizeof k / sizeof *k; i++)
     if (k[i]) clReleaseKernel(k[i]);
   hdgcl_buffer *b[] = {&c->b,   &c->r,     &c->z,    &c->p,      &c->q,      &c->idx,
                        &c->send, &c->recv, &c->owned, &c->blocks, &c->dinv, &c->partial,
                        &c->v,    &c->h,    &c->y,      &c->cut,    &c->inner,
-                       &c->cw,   &c->cd,   &c->cres,   &c->ainv};
+                       &c->cw,   &c->cd,   &c->cres,   &c->ainv,   &c->fvalues};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) hdgcl_buffer_release(c->ctx, b[i]);
   free(c->hsend);
   free(c->hrecv);

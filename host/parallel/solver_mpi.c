@@ -146,9 +146,6 @@ static int check_supported(hdgcl_solver s) {
       s->precond != PRECOND_ASM)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve has --solver cg or gmres with "
                        "--precond none, jacobi, block-jacobi, chebyshev or asm only (docs/mpi.md)");
-  if (s->precond == PRECOND_CHEBYSHEV && s->cheb_mixed)
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed --precond chebyshev has no --cheb-mixed "
-                       "yet (docs/mpi.md)");
   if (s->disc.problem->nonsymmetric && s->solver != SOLVER_GMRES)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "problem %s is nonsymmetric: use --solver gmres",
                        s->disc.problem->info.name);
