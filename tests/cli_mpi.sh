@@ -87,8 +87,23 @@ took=$(( $(date +%s) - start ))
 if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "error on rank 1 of 2: --order" "$dir/err"
 then ok "a failure on rank 1 ends both ranks (${took} s)"; else bad "failure on one rank (rc=$rc)"; cat "$dir/err"; fi
 
-# what is not distributed yet is refused by name
-"$mpirun" -np 2 "$cli" solve --mesh square:4 --precond asm > "$dir/out" 2> "$dir/err"; rc=$?
-if [ $rc -ne 0 ] && grep -q "none, jacobi or block-jacobi only" "$dir/err"
-then ok "asm refused"; else bad "asm refused (rc=$rc)"; cat "$dir/err"; fi
+# the overlapped product (default) and the plain one (HDGCL_MPI_OVERLAP=0): the
+# JSON says which ran, and both give the same iterations and errors
+for ov in 0 1; do
+  HDGCL_MPI_OVERLAP=$ov "$mpirun" -np 2 -x HDGCL_MPI_OVERLAP "$cli" solve --mesh square:6 --order 2 \
+    --rtol 1e-13 --json "$dir/ov$ov.json" > "$dir/out" 2> "$dir/err" || { bad "overlap=$ov"; cat "$dir/err"; }
+done
+if "$py" - "$dir/ov0.json" "$dir/ov1.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+assert a["mpi"]["halo_overlap"] is False and b["mpi"]["halo_overlap"] is True, "flags"
+assert a["mpi"]["halo_hidden_seconds_max"] == 0 and b["mpi"]["halo_hidden_seconds_max"] >= 0, "hidden"
+assert a["iterations"] == b["iterations"] and a["errors"] == b["errors"], "results"
+PY
+then ok "overlapped and plain products: same results, flagged in the JSON"; else bad "overlap JSON"; fi
+
+# what is not distributed yet is refused by name, on every rank
+"$mpirun" -np 2 "$cli" solve --mesh square:4 --precond pmg > "$dir/out" 2> "$dir/err"; rc=$?
+if [ $rc -ne 0 ] && grep -q "chebyshev or asm only" "$dir/err"
+then ok "pmg refused"; else bad "pmg refused (rc=$rc)"; cat "$dir/err"; fi
 exit $fail

@@ -245,7 +245,8 @@ fi
 wait
 
 # The distributed solve's kernels (cl/parallel/krylov_mpi.cl) on 2 ranks, one
-# oclgrind each: CG + block-Jacobi, and GMRES + Jacobi on a nonsymmetric problem.
+# oclgrind each: CG + block-Jacobi, GMRES + Jacobi on a nonsymmetric problem, and
+# CG + ASM (mpi_asm_setup); the products overlap the exchange (mpi_spmv_rows).
 mpisolve() {
   name=$1; shift
   start=$(date +%s)
@@ -260,6 +261,7 @@ if [ -n "$mpirun" ]; then
   mpisolve mpi2-tri-p1-cg-blockjacobi --mesh square:2 --order 1 --precond block-jacobi $quick
   mpisolve mpi2-tri-p1-gmres-jacobi --problem convection-diffusion --mesh square:2 --order 1 \
     --solver gmres --precond jacobi $quick
+  mpisolve mpi2-tri-p1-cg-asm --mesh square:2 --order 1 --precond asm $quick
 fi
 
 for f in "$dir"/*.rc; do

@@ -15,6 +15,42 @@ __kernel void mpi_halo_gather(const int count, const int pf, __global const int 
   send[i] = x[(long)idx[k] * pf + j];
 }
 
+/* y = A x on the face rows list[0..count-1] only (one work-item per row
+ * (k, m)): the overlapped product runs it on the cut faces' rows, then on
+ * the others while the halo messages fly.  Each row's sum is the one of the
+ * serial kernel of the storage (cl/solvers/spmv.cl: spmv_bell, spmv_bell_i,
+ * spmv_ell; MPI_ELL or INTERLEAVED): same terms in the same order, so the
+ * overlapped product equals the plain one bit for bit (tests/test_mpi_solve.c
+ * checks it).  cols: block columns, or ELL's scalar columns. */
+__kernel void mpi_spmv_rows(const int count, __global const int *list, const int nunknown,
+                            __global const int *cols, __global const double *values,
+                            __global const double *x, __global double *y) {
+  const int i = get_global_id(0);
+  if (i >= count * NF) return;
+  const int k = i / NF, m = i - k * NF;
+  const int u = list[k], row = u * NF + m;
+  const int nrows = nunknown * NF;
+  double s = 0.0;
+#ifdef MPI_ELL
+  for (int e = 0; e < NSLOTS * NF; e++)
+    s += values[(long)e * nrows + row] * x[cols[(long)e * nrows + row]];
+#else
+  for (int slot = 0; slot < NSLOTS; slot++) {
+    const int c = cols[u * NSLOTS + slot];
+    if (c < 0) continue;
+    __global const double *xc = x + (long)c * NF;
+#ifdef INTERLEAVED
+    __global const double *a = values + (long)slot * NF * nrows + row;
+    for (int n = 0; n < NF; n++) s += a[(long)n * nrows] * xc[n];
+#else
+    __global const double *blk = values + ((long)(u * NSLOTS + slot) * NF + m) * NF;
+    for (int n = 0; n < NF; n++) s += blk[n] * xc[n];
+#endif
+  }
+#endif
+  y[row] = s;
+}
+
 /* y[idx[k] pf + j] += recv[k pf + j]: the neighbours' shares added (a cut
  * face has one neighbour, so no two work-items write one entry). */
 __kernel void mpi_halo_scatter_add(const int count, const int pf, __global const int *idx,
@@ -117,4 +153,41 @@ __kernel void mpi_jacobi_apply(const int n, __global const double *dinv, __globa
   const int i = get_global_id(0);
   if (i >= n) return;
   z[i] = dinv[i] * r[i];
+}
+
+/* ASM's patch inverses on a rank (cl/solvers/precond_asm.cl, asm_setup)
+ * with the summed diagonal blocks (diag, NF x NF per face row): a patch is
+ * one element's faces, and the only entries of A_e = R_e A R_e^T that a
+ * rank holds in part are the diagonal blocks of its cut faces (two faces of
+ * one element share no other element), so with them summed A_e is the
+ * global matrix's, and the patches are exactly the serial ones
+ * (docs/mpi.md, ASM). */
+__kernel void mpi_asm_setup(const int nelem, const int nunknown, __global const int *elem_faces,
+                            __global const int *face_elems, __global const int *face_unknown,
+                            __global const double *values, __global const double *diag,
+                            __global double *ainv) {
+  const int e = get_global_id(0);
+  if (e >= nelem) return;
+  __global double *a = ainv + (long)e * NT * NT;
+  for (int fa = 0; fa < NFACES; fa++) {
+    const int face = elem_faces[e * NFACES + fa];
+    const int ua = face_unknown[face];
+    const int side = face_elems[2 * face] == e ? 0 : 1;
+    for (int fb = 0; fb < NFACES; fb++) {
+      const int ub = face_unknown[elem_faces[e * NFACES + fb]];
+      const int slot = patch_slot(fa, fb, side);
+      for (int m = 0; m < NF; m++)
+        for (int n = 0; n < NF; n++) {
+          double v;
+          if (ua < 0 || ub < 0)
+            v = (fa == fb && m == n) ? 1.0 : 0.0;
+          else if (fa == fb)
+            v = diag[((long)ua * NF + m) * NF + n];
+          else
+            v = trace_block_entry(values, nunknown, ua, slot, m, n);
+          a[(fa * NF + m) * NT + fb * NF + n] = v;
+        }
+    }
+  }
+  posdef_invert_in_place(a, NT);
 }

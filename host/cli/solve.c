@@ -207,6 +207,11 @@ static int json_mpi(hdgcl_solver solver, const hdgcl_result *r, cJSON *run) {
   HDGCL_TRY(json_add_real(o, "halo_seconds_max", halo));
   HDGCL_TRY(json_add_real(o, "reduce_seconds_max", reduce));
   HDGCL_TRY(json_add_real(o, "halo_bytes", (double)bytes));
+  int overlap;
+  double hidden;
+  HDGCL_TRY(hdgcl_solver_overlap_figures(solver, &overlap, &hidden));
+  HDGCL_TRY(json_add_bool(o, "halo_overlap", overlap != 0));
+  HDGCL_TRY(json_add_real(o, "halo_hidden_seconds_max", hidden));
   return json_add_real(o, "imbalance", sum > 0 ? slowest / (sum / ranks) : 1.0);
 }
 #endif

@@ -13,11 +13,16 @@ typedef struct mpi_krylov_stats {
   double halo_seconds;   /* packing, messages and adding of the cut faces' shares */
   double reduce_seconds; /* partial sums read back and MPI_Allreduce */
   int64_t halo_bytes;    /* bytes this rank sent in halo messages */
+  double hidden_seconds; /* overlapped product: exchange time covered by the interior rows */
+  bool overlap;          /* the products overlapped the exchange (HDGCL_MPI_OVERLAP != 0) */
+  double eig_min, eig_max; /* Chebyshev: the interval (0 otherwise) */
 } mpi_krylov_stats;
 
 /* Solves the global trace system by CG, or restarted GMRES where
  * kr->set.solver is SOLVER_GMRES (m = kr->set.restart), with pc_kind
- * (PRECOND_NONE, _JACOBI, _BLOCK_JACOBI) into kr->x, on the part's assembled system (kr->sys) whose
+ * (PRECOND_NONE, _JACOBI, _BLOCK_JACOBI, _CHEBYSHEV of kr->set's degree and
+ * inner kind, its interval estimated globally, _ASM with element patches)
+ * into kr->x, on the part's assembled system (kr->sys) whose
  * cut faces' rows the ranks sum (part, num: the part's numbering): x, r, z,
  * p, A p stay on the device; each product exchanges only the cut faces'
  * blocks.  Iterations, residual and its history go into sol.  Collective. */

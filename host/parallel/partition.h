@@ -44,5 +44,13 @@ int parallel_mpi_error(int rc, const char *call);
     int mpi_rc_ = (call);                                                              \
     if (mpi_rc_ != MPI_SUCCESS) return parallel_mpi_error(mpi_rc_, #call);            \
   } while (0)
+#define MPI_TRY_GOTO(status, call, label)                                              \
+  do {                                                                                 \
+    int mpi_rc_ = (call);                                                              \
+    if (mpi_rc_ != MPI_SUCCESS) {                                                      \
+      (status) = parallel_mpi_error(mpi_rc_, #call);                                   \
+      goto label;                                                                      \
+    }                                                                                  \
+  } while (0)
 
 #endif

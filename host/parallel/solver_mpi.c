@@ -27,7 +27,7 @@
 typedef struct parallel_solve {
   parallel_part part;
   mpi_krylov_stats krylov; /* the last solve's exchange figures (this rank's) */
-  double halo_max, reduce_max; /* the slowest rank's, and */
+  double halo_max, reduce_max, hidden_max; /* the slowest rank's, and */
   int64_t halo_bytes;          /* all ranks' sent bytes */
   double *rank_seconds; /* [size][HDGCL_NUM_STAGES] each rank's stage seconds of the last solve */
   bool timed;           /* rank_seconds holds a solve's */
@@ -39,14 +39,18 @@ typedef struct parallel_solve {
 static int reduce_figures(hdgcl_solver s, parallel_solve *ps) {
   hdg_solution *sol = &s->sol;
   MPI_Comm comm = ps->part.comm;
-  double sq[5] = {sol->l2_u, sol->l2_q, sol->l2_ustar, sol->norm_u, sol->norm_q};
-  for (int i = 0; i < 5; i++) sq[i] *= sq[i];
-  MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, sq, 5, MPI_DOUBLE, MPI_SUM, comm));
+  /* elasticity's pressure error and norm too (NaN for scalar problems) */
+  double sq[7] = {sol->l2_u,   sol->l2_q,   sol->l2_ustar, sol->norm_u,
+                  sol->norm_q, sol->l2_p,   sol->norm_p};
+  for (int i = 0; i < 7; i++) sq[i] *= sq[i];
+  MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, sq, 7, MPI_DOUBLE, MPI_SUM, comm));
   sol->l2_u = sqrt(sq[0]);
   sol->l2_q = sqrt(sq[1]);
   sol->l2_ustar = sqrt(sq[2]);
   sol->norm_u = sqrt(sq[3]);
   sol->norm_q = sqrt(sq[4]);
+  sol->l2_p = sqrt(sq[5]);
+  sol->norm_p = sqrt(sq[6]);
   double mx[2] = {sol->linf_u, sol->ustar_check};
   MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, mx, 2, MPI_DOUBLE, MPI_MAX, comm));
   sol->linf_u = mx[0];
@@ -54,10 +58,11 @@ static int reduce_figures(hdgcl_solver s, parallel_solve *ps) {
   MPI_TRY(MPI_Allgather(sol->stage_seconds, HDGCL_NUM_STAGES, MPI_DOUBLE, ps->rank_seconds,
                         HDGCL_NUM_STAGES, MPI_DOUBLE, comm));
   ps->timed = true;
-  double ex[2] = {ps->krylov.halo_seconds, ps->krylov.reduce_seconds};
-  MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, ex, 2, MPI_DOUBLE, MPI_MAX, comm));
+  double ex[3] = {ps->krylov.halo_seconds, ps->krylov.reduce_seconds, ps->krylov.hidden_seconds};
+  MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, ex, 3, MPI_DOUBLE, MPI_MAX, comm));
   ps->halo_max = ex[0];
   ps->reduce_max = ex[1];
+  ps->hidden_max = ex[2];
   ps->halo_bytes = ps->krylov.halo_bytes;
   MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &ps->halo_bytes, 1, MPI_INT64_T, MPI_SUM, comm));
   MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, sol->stage_seconds, HDGCL_NUM_STAGES, MPI_DOUBLE, MPI_MAX, comm));
@@ -84,6 +89,10 @@ static int solve_steps(hdgcl_solver s, void *data) {
   HDGCL_TRY_GOTO(status, reduce_figures(s, ps), done);
 done:
   solver_figures_to_result(s);
+  if (status == HDGCL_SUCCESS && s->precond == PRECOND_CHEBYSHEV) {
+    s->result.eig_min = ps->krylov.eig_min;
+    s->result.eig_max = ps->krylov.eig_max;
+  }
   return status;
 }
 
@@ -104,6 +113,13 @@ static int global_counts(hdgcl_solver s, parallel_solve *ps) {
   int64_t c[2] = {owned_rows, r->element_dofs};
   MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, c, 2, MPI_INT64_T, MPI_SUM, ps->part.comm));
   MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &r->h, 1, MPI_DOUBLE, MPI_MAX, ps->part.comm));
+  /* the range of the Lame parameters over all elements (NaN for scalar problems) */
+  if (s->disc.problem->vector) {
+    double lo[2] = {r->mu_min, r->lambda_min}, hi[2] = {r->mu_max, r->lambda_max};
+    MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, lo, 2, MPI_DOUBLE, MPI_MIN, ps->part.comm));
+    MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, hi, 2, MPI_DOUBLE, MPI_MAX, ps->part.comm));
+    r->mu_min = lo[0], r->lambda_min = lo[1], r->mu_max = hi[0], r->lambda_max = hi[1];
+  }
   r->num_elements = ps->part.global_elements;
   r->num_faces = ps->part.global_faces;
   r->num_unknown_faces = (int32_t)c[0];
@@ -119,15 +135,18 @@ static int check_supported(hdgcl_solver s) {
                        "the reference path (--device ref)");
   const char *what = s->disc.problem->transient ? "a transient problem"
                      : s->newton                 ? "a nonlinear problem (Newton's method)"
-                     : s->disc.problem->vector   ? "a vector problem (elasticity)"
                      : s->disc.user                  ? "a user's problem file"
+                     : strcmp(s->disc.problem->info.name, "cantilever") == 0
+                         ? "the cantilever (its tip deflection is a mean over one end face)"
                                                      : NULL;
   if (what)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve of %s is not done yet "
-                       "(docs/mpi.md): steady linear built-in scalar problems only", what);
-  if (s->precond != PRECOND_NONE && s->precond != PRECOND_JACOBI && s->precond != PRECOND_BLOCK_JACOBI)
+                       "(docs/mpi.md): steady linear built-in problems only", what);
+  if (s->precond != PRECOND_NONE && s->precond != PRECOND_JACOBI &&
+      s->precond != PRECOND_BLOCK_JACOBI && s->precond != PRECOND_CHEBYSHEV &&
+      s->precond != PRECOND_ASM)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve has --solver cg or gmres with "
-                       "--precond none, jacobi or block-jacobi only (docs/mpi.md)");
+                       "--precond none, jacobi, block-jacobi, chebyshev or asm only (docs/mpi.md)");
   if (s->disc.problem->nonsymmetric && s->solver != SOLVER_GMRES)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "problem %s is nonsymmetric: use --solver gmres",
                        s->disc.problem->info.name);
@@ -204,5 +223,18 @@ int hdgcl_solver_exchange_figures(hdgcl_solver s, double *halo_seconds, double *
   *halo_seconds = ps->halo_max;
   *reduce_seconds = ps->reduce_max;
   *halo_bytes = ps->halo_bytes;
+  return HDGCL_SUCCESS;
+}
+
+int hdgcl_solver_overlap_figures(hdgcl_solver s, int *overlap, double *hidden_seconds) {
+  if (!s || !overlap || !hidden_seconds)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_overlap_figures: NULL argument");
+  *overlap = 0;
+  *hidden_seconds = 0.0;
+  if (s->solve_steps != solve_steps) return HDGCL_SUCCESS;
+  const parallel_solve *ps = s->solve_steps_data;
+  if (!ps->timed) return HDGCL_SUCCESS;
+  *overlap = ps->krylov.overlap ? 1 : 0;
+  *hidden_seconds = ps->hidden_max;
   return HDGCL_SUCCESS;
 }

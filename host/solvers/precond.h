@@ -46,6 +46,12 @@ int precond_none_create(krylov *kr, precond *pc);
 int precond_jacobi_create(krylov *kr, precond *pc);
 int precond_block_jacobi_create(krylov *kr, precond *pc);
 int precond_chebyshev_create(krylov *kr, precond *pc);
+/* The Chebyshev preconditioner's interval of M^-1 A (precond_chebyshev.c,
+ * its setup's rule) from the first k >= 1 CG coefficients of an
+ * M-preconditioned CG: lmax = 1.1 x the largest Ritz value, lmin = max(the
+ * smallest, lmax / 30).  Also the distributed solve's (host/parallel). */
+int precond_chebyshev_interval(int k, const double *alpha, const double *beta, double *lmin,
+                               double *lmax);
 int precond_asm_create(krylov *kr, precond *pc);
 int precond_pmg_create(krylov *kr, precond *pc);
 /* Chebyshev of `degree` inner applications of `inner` (PRECOND_JACOBI or

@@ -202,8 +202,30 @@ static int estimate_bounds_arnoldi(krylov *kr, chebyshev *c) {
   return HDGCL_SUCCESS;
 }
 
-/* Extreme eigenvalues of M^-1 A from the CG coefficients (Saad eq. 6.103):
- * T_jj = 1/alpha_j + beta_{j-1}/alpha_{j-1}, T_j,j+1 = sqrt(beta_j)/alpha_j. */
+/* Extreme eigenvalues of the Lanczos matrix T of k >= 1 CG coefficients
+ * (Saad eq. 6.103): T_jj = 1/alpha_j + beta_{j-1}/alpha_{j-1},
+ * T_j,j+1 = sqrt(beta_j)/alpha_j; the largest must be positive. */
+static int ritz_interval(int k, const double *alpha, const double *beta, double *ritz_min,
+                         double *ritz_max) {
+  if (k < 1 || !(alpha[0] > 0))
+    return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
+                       "Chebyshev preconditioner: Lanczos eigenvalue estimate failed after %d steps",
+                       k);
+  double a[CG_COEFFS], e[CG_COEFFS];
+  for (int j = 0; j < k; j++) {
+    a[j] = 1.0 / alpha[j] + (j ? beta[j - 1] / alpha[j - 1] : 0.0);
+    if (j < k - 1) e[j] = sqrt(fabs(beta[j])) / alpha[j];
+  }
+  *ritz_min = tridiagonal_eigenvalue(k, a, e, 0);
+  *ritz_max = tridiagonal_eigenvalue(k, a, e, k - 1);
+  if (!(*ritz_max > 0) || !isfinite(*ritz_max))
+    return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
+                       "Chebyshev preconditioner: estimated largest eigenvalue %g is not positive",
+                       *ritz_max);
+  return HDGCL_SUCCESS;
+}
+
+/* The interval of M^-1 A from the CG coefficients of a Lanczos run. */
 static int estimate_bounds(krylov *kr, chebyshev *c) {
   size_t n = (size_t)kr->n;
   double *b;
@@ -219,32 +241,25 @@ static int estimate_bounds(krylov *kr, chebyshev *c) {
   int steps = c->solve_mode ? CG_COEFFS : CHEB_LANCZOS_STEPS;
   HDGCL_TRY(krylov_cg_run(kr, &c->inner, &c->res, &c->d, steps, 1e-10, false, &out));
   int k = out.iterations < CG_COEFFS ? out.iterations : CG_COEFFS;
-  if (k < 1 || !(out.alpha[0] > 0))
-    return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
-                       "Chebyshev preconditioner: Lanczos eigenvalue estimate failed after %d steps",
-                       k);
-  double a[CG_COEFFS], e[CG_COEFFS];
-  for (int j = 0; j < k; j++) {
-    a[j] = 1.0 / out.alpha[j] + (j ? out.beta[j - 1] / out.alpha[j - 1] : 0.0);
-    if (j < k - 1) e[j] = sqrt(fabs(out.beta[j])) / out.alpha[j];
-  }
-  double ritz_min = tridiagonal_eigenvalue(k, a, e, 0);
-  double ritz_max = tridiagonal_eigenvalue(k, a, e, k - 1);
-  if (!(ritz_max > 0) || !isfinite(ritz_max))
-    return hdgcl_error(HDGCL_ERROR_CONVERGENCE,
-                       "Chebyshev preconditioner: estimated largest eigenvalue %g is not positive",
-                       ritz_max);
+  if (!c->solve_mode) return precond_chebyshev_interval(k, out.alpha, out.beta, &c->lmin, &c->lmax);
+  double ritz_min, ritz_max;
+  HDGCL_TRY(ritz_interval(k, out.alpha, out.beta, &ritz_min, &ritz_max));
   c->lmax = 1.1 * ritz_max;
-  if (c->solve_mode) {
-    c->lmin = ritz_min > c->lmax * 1e-8 ? ritz_min : c->lmax * 1e-8;
-    if (c->lmin >= c->lmax) c->lmin = 0.5 * c->lmax;
-    double sigma = (c->lmax + c->lmin) / (c->lmax - c->lmin);
-    double deg = ceil(acosh(1.0 / CHEB_SOLVE_EPS) / acosh(sigma));
-    c->degree = deg < 1 ? 1 : deg > CHEB_MAX_DEGREE ? CHEB_MAX_DEGREE : (int)deg;
-    return HDGCL_SUCCESS;
-  }
-  c->lmin = ritz_min > c->lmax / CHEB_RATIO ? ritz_min : c->lmax / CHEB_RATIO;
-  if (c->lmin >= c->lmax) c->lmin = c->lmax / CHEB_RATIO;
+  c->lmin = ritz_min > c->lmax * 1e-8 ? ritz_min : c->lmax * 1e-8;
+  if (c->lmin >= c->lmax) c->lmin = 0.5 * c->lmax;
+  double sigma = (c->lmax + c->lmin) / (c->lmax - c->lmin);
+  double deg = ceil(acosh(1.0 / CHEB_SOLVE_EPS) / acosh(sigma));
+  c->degree = deg < 1 ? 1 : deg > CHEB_MAX_DEGREE ? CHEB_MAX_DEGREE : (int)deg;
+  return HDGCL_SUCCESS;
+}
+
+int precond_chebyshev_interval(int k, const double *alpha, const double *beta, double *lmin,
+                               double *lmax) {
+  double ritz_min, ritz_max;
+  HDGCL_TRY(ritz_interval(k, alpha, beta, &ritz_min, &ritz_max));
+  *lmax = 1.1 * ritz_max;
+  *lmin = ritz_min > *lmax / CHEB_RATIO ? ritz_min : *lmax / CHEB_RATIO;
+  if (*lmin >= *lmax) *lmin = *lmax / CHEB_RATIO;
   return HDGCL_SUCCESS;
 }
 

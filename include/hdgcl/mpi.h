@@ -47,6 +47,13 @@ int hdgcl_solver_rank_seconds(hdgcl_solver s, const double **seconds, int *ranks
 int hdgcl_solver_exchange_figures(hdgcl_solver s, double *halo_seconds, double *reduce_seconds,
                                   int64_t *halo_bytes);
 
+/* Whether the last distributed solve's products overlapped the halo exchange
+ * with the interior rows (*overlap: 1; env HDGCL_MPI_OVERLAP=0 turns it off)
+ * and the slowest rank's exchange seconds hidden so (per product the lesser
+ * of the interior rows' device time and the messages' host time, summed);
+ * 0, 0 before a solve or for a serial solver. */
+int hdgcl_solver_overlap_figures(hdgcl_solver s, int *overlap, double *hidden_seconds);
+
 /* ParaView files of a distributed solve, collective over the solver's
  * communicator: path must be STEM.pvtu; rank r writes its elements as
  * STEM_RRRR.vtu (r in at least four digits, beside the index) with the
