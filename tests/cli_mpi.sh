@@ -87,7 +87,7 @@ took=$(( $(date +%s) - start ))
 if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "error on rank 1 of 2: --order" "$dir/err"
 then ok "a failure on rank 1 ends both ranks (${took} s)"; else bad "failure on one rank (rc=$rc)"; cat "$dir/err"; fi
 
-# the overlapped product (default) and the plain one (HDGCL_MPI_OVERLAP=0): the
+# the overlapped product (HDGCL_MPI_OVERLAP=1) and the plain one (0, the default): the
 # JSON says which ran, and both give the same iterations and errors
 for ov in 0 1; do
   HDGCL_MPI_OVERLAP=$ov "$mpirun" -np 2 -x HDGCL_MPI_OVERLAP "$cli" solve --mesh square:6 --order 2 \

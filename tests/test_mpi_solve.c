@@ -107,7 +107,7 @@ static void compare_solver(hdgcl_context ctx, const char *problem, const char *s
   solved_destroy(&ser);
 }
 
-/* The overlapped product (HDGCL_MPI_OVERLAP, the default) against the plain
+/* The overlapped product (HDGCL_MPI_OVERLAP=1) against the plain (default)
  * one: the same iterations and the same u, q, u* bit for bit, in each
  * storage of the matrix (its row kernel repeats each serial kernel's sum). */
 static void compare_overlap(hdgcl_context ctx, const char *problem, const char *spec,

@@ -14,7 +14,8 @@
  *   dot products: a kernel's per-group partial sums over the rows the rank
  *     owns, read back, summed on the host in a fixed order, MPI_Allreduce;
  *   b and the diagonal blocks are summed across the cut the same way, once.
- * Overlap (the default; HDGCL_MPI_OVERLAP=0 gives the plain product above):
+ * Overlap (HDGCL_MPI_OVERLAP=1; off by default: on 4 H200s it made the
+ * product slower, docs/mpi.md "Scaling"):
  * with a subassembled operator the values to send are the product's own cut
  * rows, so the product is split: the cut faces' rows first (mpi_spmv_rows),
  * their packing and a non-blocking read, then the interior rows, which the
@@ -51,7 +52,7 @@ typedef struct mpi_cg {
   cl_kernel rows_k;         /* mpi_spmv_rows: the overlapped product */
   hdgcl_buffer cut, inner;  /* face rows of the cut faces, and the others */
   int ncut, ninner;
-  bool overlap;             /* HDGCL_MPI_OVERLAP (default 1) */
+  bool overlap;             /* HDGCL_MPI_OVERLAP (default 0) */
   /* Chebyshev: inner kind, degree, interval; w = M^-1 res, d, res */
   int cheb_inner, cheb_degree;
   double lmin, lmax;
@@ -398,7 +399,7 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
   const char *e = getenv("HDGCL_MPI_SKIP_HALO");
   c->skip_halo = e && *e && strcmp(e, "0") != 0;
   e = getenv("HDGCL_MPI_OVERLAP");
-  c->overlap = !(e && strcmp(e, "0") == 0);
+  c->overlap = e && *e && strcmp(e, "0") != 0;
   c->stats->overlap = c->overlap && !c->skip_halo && part->size > 1;
   char options[1536];
   snprintf(options, sizeof options, "%s -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d%s%s",

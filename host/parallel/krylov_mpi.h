@@ -14,7 +14,7 @@ typedef struct mpi_krylov_stats {
   double reduce_seconds; /* partial sums read back and MPI_Allreduce */
   int64_t halo_bytes;    /* bytes this rank sent in halo messages */
   double hidden_seconds; /* overlapped product: exchange time covered by the interior rows */
-  bool overlap;          /* the products overlapped the exchange (HDGCL_MPI_OVERLAP != 0) */
+  bool overlap;          /* the products overlapped the exchange (HDGCL_MPI_OVERLAP=1) */
   double eig_min, eig_max; /* Chebyshev: the interval (0 otherwise) */
 } mpi_krylov_stats;
 

@@ -48,7 +48,7 @@ int hdgcl_solver_exchange_figures(hdgcl_solver s, double *halo_seconds, double *
                                   int64_t *halo_bytes);
 
 /* Whether the last distributed solve's products overlapped the halo exchange
- * with the interior rows (*overlap: 1; env HDGCL_MPI_OVERLAP=0 turns it off)
+ * with the interior rows (*overlap: 1 with env HDGCL_MPI_OVERLAP=1; off by default)
  * and the slowest rank's exchange seconds hidden so (per product the lesser
  * of the interior rows' device time and the messages' host time, summed);
  * 0, 0 before a solve or for a serial solver. */
