@@ -1,18 +1,70 @@
 /* Newton's method on the device (local_newton.h, docs/nonlinear.md): the
- * kernels of cl/pipeline/local_newton.cl, one work-item per element, feed the
- * pipeline's assembly (assembly_add_elements) and Krylov solve; the residual
- * norm (N4) is summed on the host from the per-element pieces. */
+ * element kernel (cl/pipeline/local_newton_group.cl, one work-group per
+ * element, or cl/pipeline/local_newton.cl's newton_element, one work-item per
+ * element: $HDGCL_NEWTON_KERNEL) feeds the pipeline's assembly
+ * (assembly_add_elements) and Krylov solve; the residual norm (N4) is summed
+ * on the host from the per-element pieces. */
 #include "pipeline/local_newton.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 
+/* newton_element_group's local memory (cl/pipeline/local_newton_group.cl):
+ * VQ doubles per volume point, FQ per face point, and the element's arrays. */
+static size_t group_local_bytes(const hdg_discretisation *disc) {
+  const hdg_sizes *sz = &disc->ref.sz;
+  size_t d = (size_t)sz->dim, np = (size_t)sz->np, nt = (size_t)sz->nt, nl = (d + 1) * np;
+  size_t na = nl + nt + 1, vq = 7 + d + d * d, fq = 9 + d;
+  size_t doubles = (size_t)disc->ref.qload.n * vq + (size_t)sz->nfaces * disc->ref.qface.n * fq +
+                   np + d * np + 2 * nt + nl + 2 * na + nl;
+  return doubles * 8 + 4 * ((size_t)sz->nfaces + 1);
+}
+
+/* The element kernel: $HDGCL_NEWTON_KERNEL = item (newton_element), group or
+ * group:WG (newton_element_group in work-groups of WG: 128 on GPUs, 16 on
+ * other devices), else on GPUs the group kernel where its local memory fits,
+ * and elsewhere the item kernel (on PoCL the faster of the two,
+ * docs/nonlinear.md section 7).  *wg = 0 for the item kernel. */
+static int choose_kernel(device_pipeline *pl, size_t *wg) {
+  const char *env = getenv("HDGCL_NEWTON_KERNEL");
+  size_t local = group_local_bytes(pl->disc), lmem = pl->ctx->info.local_mem;
+  size_t maxwg = pl->ctx->info.max_work_group;
+  bool fits = local + 1024 <= lmem;
+  *wg = pl->ctx->info.is_gpu ? 128 : 16;
+  if (*wg > maxwg) *wg = maxwg;
+  if (!env || !env[0]) {
+    if (!fits || !pl->ctx->info.is_gpu) *wg = 0;
+    return HDGCL_SUCCESS;
+  }
+  if (!strcmp(env, "item")) {
+    *wg = 0;
+    return HDGCL_SUCCESS;
+  }
+  unsigned long v = 0;
+  char rest;
+  if (strcmp(env, "group") && (sscanf(env, "group:%lu%c", &v, &rest) != 1 || v < 1 || v > 1024))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "HDGCL_NEWTON_KERNEL=%s: expected item, group or group:WG (1..1024)",
+                       env);
+  if (v) *wg = v;
+  if (*wg > maxwg)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "HDGCL_NEWTON_KERNEL=%s: work-groups of %zu exceed the device's %zu", env, *wg, maxwg);
+  if (!fits)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "HDGCL_NEWTON_KERNEL=%s: at order %d newton_element_group needs %zu bytes of "
+                       "local memory, the device has %zu",
+                       env, pl->disc->ref.sz.order, local, lmem);
+  return HDGCL_SUCCESS;
+}
+
 struct local_newton {
   device_pipeline *pl;
   cl_kernel element, update;
+  size_t wg; /* the element kernel's work-group: 0 for newton_element (one work-item per element) */
   hdgcl_buffer u, q, u0, q0, trace; /* the state and the base of the line search */
   hdgcl_buffer rl, aug, jtl, k, rl2, rt, flags;
   hdgcl_buffer phi_face, dphi; /* tables the pipeline uploads for mapped elements only */
@@ -69,9 +121,20 @@ int local_newton_create(device_pipeline *pl, local_newton **out) {
   size_t nu = (size_t)disc->num.num_unknown_faces * nf;
   int status;
   cl_program program;
-  HDGCL_TRY_GOTO(status, pipeline_program(pl, "pipeline/local_newton.cl", true, NULL, &program), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_element", &ln->element), fail);
+  static const char *const headers[] = {"pipeline/newton_element.h", NULL};
+  HDGCL_TRY_GOTO(status, choose_kernel(pl, &ln->wg), fail);
+  HDGCL_TRY_GOTO(status, pipeline_program_with(pl, headers, "pipeline/local_newton.cl", true, NULL, &program),
+                 fail);
   HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_update", &ln->update), fail);
+  if (ln->wg) {
+    char defines[64];
+    snprintf(defines, sizeof defines, "-DNEWTON_WG=%zu", ln->wg);
+    HDGCL_TRY_GOTO(status, pipeline_program_with(pl, headers, "pipeline/local_newton_group.cl", true, defines,
+                                                 &program), fail);
+    HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_element_group", &ln->element), fail);
+  } else {
+    HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_element", &ln->element), fail);
+  }
   size_t phi_face_bytes = (size_t)sz->nfaces * sz->norient * disc->ref.qface.n * np * 8;
   size_t dphi_bytes = (size_t)disc->ref.qload.n * np * d * 8;
   struct {
@@ -135,8 +198,8 @@ static int element_pass(local_newton *ln, int jacobian, double *norm) {
                       HDGCL_ARG(ln->rt.mem),         HDGCL_ARG(ln->flags.mem),
                       HDGCL_ARG(ne)};
   HDGCL_TRY(hdgcl_kernel_set_args(ln->element, sizeof args / sizeof *args, args));
-  size_t global = (size_t)ne;
-  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, ln->element, 1, &global, NULL, NULL));
+  size_t global = (size_t)ne * (ln->wg ? ln->wg : 1);
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, ln->element, 1, &global, ln->wg ? &ln->wg : NULL, NULL));
   size_t nt = (size_t)sz->nt, nf = (size_t)sz->nf;
   HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->flags, 0, (size_t)ne * 4, ln->h_flags));
   for (int32_t e = 0; e < ne; e++) {
