@@ -15,8 +15,9 @@
  *     J_LT and J_TL, one (m, n) for J_TT;
  *  5. Gauss-Jordan with partial pivoting on [J_LL | J_LT | R_L] (in global
  *     memory: at k = 4 on quadrilaterals it is 75 x 96): per column the pivot
- *     (first largest |a_rc|, as the one-item kernel), the scaled pivot row and
- *     the factor column into local memory, then every entry updated in parallel;
+ *     (the first largest |a_rc|, as the one-item kernel, by a reduction over
+ *     the work-items), the scaled pivot row and the factor column into local
+ *     memory, then every entry updated in parallel;
  *  6. K_e = J_TT - J_TL Z_T and -g_e = R_T^e - J_TL Z_R, one entry per work-item.
  * Prepended: common.h, problems.h, geometry.h, pipeline/newton_element.h.
  * Compile-time sizes: the pipeline's, and NEWTON_WG. */
@@ -45,6 +46,11 @@
 #define FHT 8
 #define FN 9
 #define FQ (9 + DIM)
+
+/* the smallest power of two >= NEWTON_WG (the pivot's reduction) */
+#define WG_POW2 (NEWTON_WG <= 1 ? 1 : NEWTON_WG <= 2 ? 2 : NEWTON_WG <= 4 ? 4 : NEWTON_WG <= 8 ? 8 : \
+                 NEWTON_WG <= 16 ? 16 : NEWTON_WG <= 32 ? 32 : NEWTON_WG <= 64 ? 64 : \
+                 NEWTON_WG <= 128 ? 128 : NEWTON_WG <= 256 ? 256 : NEWTON_WG <= 512 ? 512 : 1024)
 
 /* d_k phi_i at volume point qp: sum_l (J^-1)_lk d_l phi_i, J^-1 = adj / det (as newton_element) */
 void group_grad(__local const double *v, __global const double *dphi, const int qp, const int i,
@@ -76,7 +82,8 @@ void newton_element_group(const int jacobian, const int nonlinear, __global cons
   __local double vq[NQ_LOAD * VQ], fq[NFACES * NQ_FACE * FQ];
   __local double u[NP], q[DIM * NP], lam[NT], rl_l[NL], rt_l[NT];
   __local double rowk[NA], oldrow[NA], colk[NL];
-  __local int orient[NFACES], pivot;
+  __local int orient[NFACES], pivot, pidx[NEWTON_WG];
+  __local double pbest[NEWTON_WG];
   const long e = get_group_id(0);
   const int lid = get_local_id(0);
   if (e >= num_elements) return; /* the whole group: the range is whole groups of elements */
@@ -316,16 +323,30 @@ void newton_element_group(const int jacobian, const int nonlinear, __global cons
 
   /* 5. (N6): [J_LL | J_LT | R_L] -> [I | Z_T | Z_R] by Gauss-Jordan with partial pivoting */
   for (int col = 0; col < NL; col++) {
-    if (lid == 0) { /* the first row of largest |a_r,col|, r >= col (as newton_element) */
-      int p = col;
-      double best = fabs(AUG(col, col));
-      for (int r = col + 1; r < NL; r++)
-        if (fabs(AUG(r, col)) > best) {
-          best = fabs(AUG(r, col));
-          p = r;
+    /* the pivot: the first row of largest |a_r,col|, r >= col (as newton_element), by a
+     * reduction over the work-items in the order (larger value, then smaller row) */
+    double best = -1.0;
+    int at = NL;
+    for (int r = col + lid; r < NL; r += NEWTON_WG)
+      if (fabs(AUG(r, col)) > best) {
+        best = fabs(AUG(r, col));
+        at = r;
+      }
+    pbest[lid] = best;
+    pidx[lid] = at;
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    for (int span = WG_POW2 / 2; span > 0; span /= 2) {
+      if (lid < span && lid + span < NEWTON_WG) {
+        const double b = pbest[lid + span];
+        const int i = pidx[lid + span];
+        if (b > pbest[lid] || (b == pbest[lid] && i < pidx[lid])) {
+          pbest[lid] = b;
+          pidx[lid] = i;
         }
-      pivot = best == 0.0 ? -1 : p;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
+    if (lid == 0) pivot = pbest[0] == 0.0 || pidx[0] >= NL ? -1 : pidx[0];
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     const int p = pivot;
     if (p < 0) { /* singular: uniform across the group */

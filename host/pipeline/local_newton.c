@@ -13,15 +13,16 @@
 
 #include "core/error.h"
 
-/* newton_element_group's local memory (cl/pipeline/local_newton_group.cl):
- * VQ doubles per volume point, FQ per face point, and the element's arrays. */
-static size_t group_local_bytes(const hdg_discretisation *disc) {
+/* newton_element_group's local memory (cl/pipeline/local_newton_group.cl) in
+ * work-groups of wg: VQ doubles per volume point, FQ per face point, the
+ * element's arrays and the pivot's reduction. */
+static size_t group_local_bytes(const hdg_discretisation *disc, size_t wg) {
   const hdg_sizes *sz = &disc->ref.sz;
   size_t d = (size_t)sz->dim, np = (size_t)sz->np, nt = (size_t)sz->nt, nl = (d + 1) * np;
   size_t na = nl + nt + 1, vq = 7 + d + d * d, fq = 9 + d;
   size_t doubles = (size_t)disc->ref.qload.n * vq + (size_t)sz->nfaces * disc->ref.qface.n * fq +
                    np + d * np + 2 * nt + nl + 2 * na + nl;
-  return doubles * 8 + 4 * ((size_t)sz->nfaces + 1);
+  return doubles * 8 + 4 * ((size_t)sz->nfaces + 1) + 12 * wg;
 }
 
 /* The element kernel: $HDGCL_NEWTON_KERNEL = item (newton_element), group or
@@ -31,11 +32,11 @@ static size_t group_local_bytes(const hdg_discretisation *disc) {
  * docs/nonlinear.md section 7).  *wg = 0 for the item kernel. */
 static int choose_kernel(device_pipeline *pl, size_t *wg) {
   const char *env = getenv("HDGCL_NEWTON_KERNEL");
-  size_t local = group_local_bytes(pl->disc), lmem = pl->ctx->info.local_mem;
-  size_t maxwg = pl->ctx->info.max_work_group;
-  bool fits = local + 1024 <= lmem;
+  size_t lmem = pl->ctx->info.local_mem, maxwg = pl->ctx->info.max_work_group;
   *wg = pl->ctx->info.is_gpu ? 128 : 16;
   if (*wg > maxwg) *wg = maxwg;
+  size_t local = group_local_bytes(pl->disc, *wg);
+  bool fits = local + 1024 <= lmem;
   if (!env || !env[0]) {
     if (!fits || !pl->ctx->info.is_gpu) *wg = 0;
     return HDGCL_SUCCESS;
@@ -49,7 +50,11 @@ static int choose_kernel(device_pipeline *pl, size_t *wg) {
   if (strcmp(env, "group") && (sscanf(env, "group:%lu%c", &v, &rest) != 1 || v < 1 || v > 1024))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "HDGCL_NEWTON_KERNEL=%s: expected item, group or group:WG (1..1024)",
                        env);
-  if (v) *wg = v;
+  if (v) {
+    *wg = v;
+    local = group_local_bytes(pl->disc, *wg);
+    fits = local + 1024 <= lmem;
+  }
   if (*wg > maxwg)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "HDGCL_NEWTON_KERNEL=%s: work-groups of %zu exceed the device's %zu", env, *wg, maxwg);
