@@ -26,14 +26,20 @@ static size_t group_local_bytes(const hdg_discretisation *disc, size_t wg) {
 }
 
 /* The element kernel: $HDGCL_NEWTON_KERNEL = item (newton_element), group or
- * group:WG (newton_element_group in work-groups of WG: 128 on GPUs, 16 on
- * other devices), else on GPUs the group kernel where its local memory fits,
- * and elsewhere the item kernel (on PoCL the faster of the two,
- * docs/nonlinear.md section 7).  *wg = 0 for the item kernel. */
+ * group:WG (newton_element_group in work-groups of WG), else on GPUs the group
+ * kernel where its local memory fits, and elsewhere the item kernel (on PoCL
+ * the faster of the two, docs/nonlinear.md section 7).  The group's default
+ * size: on GPUs the power of two >= 1/16 of the augmented matrix's entries,
+ * between 32 and 128 (32 at k = 1, 128 from k = 2 on quadrilaterals), 16 on
+ * other devices.  *wg = 0 for the item kernel. */
 static int choose_kernel(device_pipeline *pl, size_t *wg) {
   const char *env = getenv("HDGCL_NEWTON_KERNEL");
   size_t lmem = pl->ctx->info.local_mem, maxwg = pl->ctx->info.max_work_group;
-  *wg = pl->ctx->info.is_gpu ? 128 : 16;
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  size_t nl = (size_t)(sz->dim + 1) * sz->np, entries = nl * (nl + sz->nt + 1);
+  *wg = 16;
+  if (pl->ctx->info.is_gpu)
+    for (*wg = 32; *wg < 128 && *wg * 16 < entries;) *wg *= 2;
   if (*wg > maxwg) *wg = maxwg;
   size_t local = group_local_bytes(pl->disc, *wg);
   bool fits = local + 1024 <= lmem;
