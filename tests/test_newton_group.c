@@ -6,8 +6,9 @@
  * (trilinear) hexahedra; nonlinear diffusion (kappa(u), N_k of (N5)),
  * Burgers (N15)-(N16), paper 001's outflow (N25) and a DIRK stage's element
  * load.  The same Newton steps, each step's residual and the solution (u, q,
- * u*, trace) to 1e-12 relative; work-groups of 16 and of 7 (not a power of
- * two: every strided loop's remainder).  A bad $HDGCL_NEWTON_KERNEL is a
+ * u*, trace) to 1e-12 relative; work-groups of 16, of 7 (not a power of
+ * two: every strided loop's remainder) and of 64 and 128 (more work-items than
+ * some phases have entries).  A bad $HDGCL_NEWTON_KERNEL is a
  * one-line error. */
 #include "hdg_test.h"
 
@@ -33,7 +34,11 @@ int main(void) {
                {"quad:3,distort=0.15", "nonlinear-heat", "2", "group:16", true},
                {"cube:1", "burgers", "2", "group:16", false},
                {"hex:1", "burgers", "2", "group:7", false},
-               {"hex:2,distort=0.1", "nonlinear-diffusion", "1", "group:16", false}};
+               {"hex:2,distort=0.1", "nonlinear-diffusion", "1", "group:16", false},
+               /* groups larger than some phases' work (K_e's NT (NT + 1) = 42 entries
+                * here): the GPU sizes, which PoCL once miscompiled */
+               {"square:2", "burgers", "1", "group:128", false},
+               {"quad:4", "burgers-paper001", "2", "group:64", false}};
   hdgcl_context dev = test_device();
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     solved a = run(dev, "item", cases[i].mesh, cases[i].problem, cases[i].order, cases[i].transient);

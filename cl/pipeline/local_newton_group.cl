@@ -82,7 +82,7 @@ void newton_element_group(const int jacobian, const int nonlinear, __global cons
   __local double vq[NQ_LOAD * VQ], fq[NFACES * NQ_FACE * FQ];
   __local double u[NP], q[DIM * NP], lam[NT], rl_l[NL], rt_l[NT];
   __local double rowk[NA], oldrow[NA], colk[NL];
-  __local int orient[NFACES], pivot, pidx[NEWTON_WG];
+  __local int orient[NFACES], pivot, singular, pidx[NEWTON_WG];
   __local double pbest[NEWTON_WG];
   const long e = get_group_id(0);
   const int lid = get_local_id(0);
@@ -322,6 +322,7 @@ void newton_element_group(const int jacobian, const int nonlinear, __global cons
   barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 
   /* 5. (N6): [J_LL | J_LT | R_L] -> [I | Z_T | Z_R] by Gauss-Jordan with partial pivoting */
+  if (lid == 0) singular = 0;
   for (int col = 0; col < NL; col++) {
     /* the pivot: the first row of largest |a_r,col|, r >= col (as newton_element), by a
      * reduction over the work-items in the order (larger value, then smaller row) */
@@ -346,32 +347,40 @@ void newton_element_group(const int jacobian, const int nonlinear, __global cons
       }
       barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     }
-    if (lid == 0) pivot = pbest[0] == 0.0 || pidx[0] >= NL ? -1 : pidx[0];
+    if (lid == 0) pivot = singular || pbest[0] == 0.0 || pidx[0] >= NL ? -1 : pidx[0];
+    if (lid == 0 && pivot < 0) singular = 1;
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    const int p = pivot;
-    if (p < 0) { /* singular: uniform across the group */
-      if (lid == 0) flags[e] = 2;
-      return;
+    /* the pivot row scaled, the row it swaps with, the factors a_r,col of the other rows
+     * (a singular J_LL leaves the rest of the elimination undone, every barrier still
+     * met: no early return from inside the loop, whose barriers PoCL's work-item loops
+     * must see alike) */
+    if (pivot >= 0) {
+      const int p = pivot;
+      const double inv = 1.0 / AUG(p, col);
+      for (int j = col + lid; j < NA; j += NEWTON_WG) {
+        rowk[j] = AUG(p, j) * inv;
+        oldrow[j] = AUG(col, j);
+      }
+      for (int r = lid; r < NL; r += NEWTON_WG) colk[r] = r == p ? AUG(col, col) : AUG(r, col);
     }
-    /* the pivot row scaled, the row it swaps with, the factors a_r,col of the other rows */
-    const double inv = 1.0 / AUG(p, col);
-    for (int j = col + lid; j < NA; j += NEWTON_WG) {
-      rowk[j] = AUG(p, j) * inv;
-      oldrow[j] = AUG(col, j);
-    }
-    for (int r = lid; r < NL; r += NEWTON_WG) colk[r] = r == p ? AUG(col, col) : AUG(r, col);
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-    const int width = NA - col;
-    for (int t = lid; t < NL * width; t += NEWTON_WG) {
-      const int r = t / width, j = col + t % width;
-      if (r == col) {
-        AUG(col, j) = rowk[j];
-      } else {
-        const double src = r == p ? oldrow[j] : AUG(r, j), fct = colk[r];
-        AUG(r, j) = fct == 0.0 ? src : src - fct * rowk[j];
+    if (pivot >= 0) { /* pivot is read again here, not carried across the barrier */
+      const int p = pivot, width = NA - col;
+      for (int t = lid; t < NL * width; t += NEWTON_WG) {
+        const int r = t / width, j = col + t % width;
+        if (r == col) {
+          AUG(col, j) = rowk[j];
+        } else {
+          const double src = r == p ? oldrow[j] : AUG(r, j), fct = colk[r];
+          AUG(r, j) = fct == 0.0 ? src : src - fct * rowk[j];
+        }
       }
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  }
+  if (singular) { /* J_LL singular: uniform across the group, after the last barrier */
+    if (lid == 0) flags[e] = 2;
+    return;
   }
 
   /* 6. K_e = H - J_TL Z_T; last column -g_e = R_T^e - J_TL Z_R; Dirichlet columns zero */
@@ -382,4 +391,7 @@ void newton_element_group(const int jacobian, const int nonlinear, __global cons
     for (int l = 0; l < NL; l++) v -= JTL(a, l) * AUG(l, NL + b);
     KE(a, b) = dirichlet ? 0.0 : v;
   }
+  /* A last barrier: without it PoCL 3.1 (CPU) miscompiled this phase in work-groups larger
+   * than its NT (NT + 1) entries (wrong K_e, heap corruption; oclgrind found nothing). */
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 }
