@@ -240,6 +240,12 @@ fi
   solve quad-p1-newton --problem nonlinear-diffusion --mesh quad:2,distort=0.1 --order 1 --newton-rtol 1e-3
   solve hex-p1-newton --problem nonlinear-diffusion --mesh hex:1 --order 1 --newton-rtol 1e-2 --newton-max 4
   solve quad-p1-burgers-paper001 --problem burgers-paper001 --mesh quad:2 --order 1 --newton-rtol 1e-3
+  # The same in work-groups (cl/pipeline/local_newton_group.cl; groups of 8: its
+  # barriers, local memory and the pivoting's row swap), 2D mapped and 3D.
+  HDGCL_NEWTON_KERNEL=group:8 solve quad-p1-burgers-paper001-group --problem burgers-paper001 \
+    --mesh quad:2 --order 1 --newton-rtol 1e-3
+  HDGCL_NEWTON_KERNEL=group:8 solve hex-p1-newton-group --problem nonlinear-diffusion --mesh hex:1 \
+    --order 1 --newton-rtol 1e-2 --newton-max 4
   run clblast "$test_clblast" oclgrind
 ) &
 wait

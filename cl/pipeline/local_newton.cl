@@ -10,21 +10,7 @@
  * Viscous Burgers (PROBLEM_IS_BURGERS) adds its convective terms (N15) and
  * their derivatives (N16), as host/reference/reference_burgers.c. */
 
-#define FACE_DIRICHLET 1         /* face_bc (host/fem/hdg.h) */
-#define FACE_NEUMANN 2
-#define NL ((DIM + 1) * NP)      /* element unknowns (q_1..q_d, u) */
-#define NA (NL + NT + 1)         /* columns of the augmented matrix */
-#define AUG(i, j) aug[(long)(i) * NA + (j)]
-#define JTL(m, l) jtl[(long)(m) * NL + (l)]
-/* K_e[a][b], column-major (NT+1)^2 blocks as cl/pipeline/assemble.cl reads them */
-#define KE(a, b) k[(long)(b) * (NT + 1) + (a)]
-
-/* kappa(u) and kappa'(u) (N1): the problem's if nonlinear, else the element's constant. */
-double newton_kappa(problem_params pp, int nonlinear, double kappa_e, double u, double *dk) {
-  if (nonlinear) return problem_kappa_u(pp, u, dk);
-  *dk = 0.0;
-  return kappa_e;
-}
+/* FACE_*, NL, NA, AUG, JTL, KE, newton_kappa: cl/pipeline/newton_element.h */
 
 /* flags[e] = 1 where kappa(u_h) <= 0 (or not finite) was met at a quadrature point. */
 __kernel void newton_element(const int jacobian, const int nonlinear, __global const double *coords,
@@ -263,5 +249,51 @@ __kernel void newton_update(const double alpha, __global const int *elem_faces,
     for (int m = 0; m < NT; m++) dl -= AUG(i, NL + m) * dlam[m];
     if (i < DIM * NP) q[e * DIM * NP + i] = q0[e * DIM * NP + i] + alpha * dl;
     else u[e * NP + i - DIM * NP] = u0[e * NP + i - DIM * NP] + alpha * dl;
+  }
+}
+
+/* ||R||^2 (N4) on the device, by one work-group of a power-of-two size:
+ * sum_e |R_L^e|^2 plus, on every unknown face, |R_T|^2 with
+ * R_T = sum of its elements' R_T^e - <g_N, mu> (bvals on the boundary's
+ * unknown faces, which are Neumann faces); and the first element whose flag
+ * is set (kappa <= 0, or J_LL singular) with its flag.  out[0] = ||R||^2;
+ * bad[0] = that element or -1, bad[1] its flag.  part, first: the group's
+ * local scratch (one value per work-item). */
+__kernel void newton_norm(const int num_elements, const int nunknown, const int nint,
+                          __global const int *unknown_face, __global const int *face_elems,
+                          __global const char *face_local, __global const double *bvals,
+                          __global const double *rl2, __global const double *rt_all,
+                          __global const int *flags, __local double *part, __local int *first,
+                          __global double *out, __global int *bad) {
+  const int lid = get_local_id(0), nw = get_local_size(0);
+  double s = 0.0;
+  int f0 = num_elements;
+  for (int e = lid; e < num_elements; e += nw) {
+    s += rl2[e];
+    if (flags[e] && e < f0) f0 = e;
+  }
+  for (long t = lid; t < (long)nunknown * NF; t += nw) {
+    const int u = t / NF, m = t % NF, F = unknown_face[u];
+    double r = F >= nint ? -bvals[(long)(F - nint) * NF + m] : 0.0;
+    for (int side = 0; side < 2; side++) {
+      const int e = face_elems[2 * F + side];
+      if (e >= 0) r += rt_all[(long)e * NT + face_local[2 * F + side] * NF + m];
+    }
+    s += r * r;
+  }
+  part[lid] = s;
+  first[lid] = f0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int span = nw / 2; span > 0; span /= 2) {
+    if (lid < span) {
+      part[lid] += part[lid + span];
+      first[lid] = min(first[lid], first[lid + span]);
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    out[0] = part[0];
+    bad[0] = first[0] < num_elements ? first[0] : -1;
+    bad[1] = first[0] < num_elements ? flags[first[0]] : 0;
   }
 }

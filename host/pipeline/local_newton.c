@@ -1,23 +1,86 @@
 /* Newton's method on the device (local_newton.h, docs/nonlinear.md): the
- * kernels of cl/pipeline/local_newton.cl, one work-item per element, feed the
- * pipeline's assembly (assembly_add_elements) and Krylov solve; the residual
- * norm (N4) is summed on the host from the per-element pieces. */
+ * element kernel (cl/pipeline/local_newton_group.cl, one work-group per
+ * element, or cl/pipeline/local_newton.cl's newton_element, one work-item per
+ * element: $HDGCL_NEWTON_KERNEL) feeds the pipeline's assembly
+ * (assembly_add_elements) and Krylov solve; the residual norm (N4) is summed
+ * on the device from the per-element pieces (newton_norm). */
 #include "pipeline/local_newton.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
 
+/* newton_element_group's local memory (cl/pipeline/local_newton_group.cl) in
+ * work-groups of wg: VQ doubles per volume point, FQ per face point, the
+ * element's arrays and the pivot's reduction. */
+static size_t group_local_bytes(const hdg_discretisation *disc, size_t wg) {
+  const hdg_sizes *sz = &disc->ref.sz;
+  size_t d = (size_t)sz->dim, np = (size_t)sz->np, nt = (size_t)sz->nt, nl = (d + 1) * np;
+  size_t na = nl + nt + 1, vq = 7 + d + d * d, fq = 9 + d;
+  size_t doubles = (size_t)disc->ref.qload.n * vq + (size_t)sz->nfaces * disc->ref.qface.n * fq +
+                   np + d * np + 2 * nt + nl + 2 * na + nl;
+  return doubles * 8 + 4 * ((size_t)sz->nfaces + 1) + 12 * wg;
+}
+
+/* The element kernel: $HDGCL_NEWTON_KERNEL = item (newton_element), group or
+ * group:WG (newton_element_group in work-groups of WG), else on GPUs the group
+ * kernel where its local memory fits, and elsewhere the item kernel (on PoCL
+ * the faster of the two, docs/nonlinear.md section 7).  The group's default
+ * size: on GPUs the power of two >= 1/16 of the augmented matrix's entries,
+ * between 32 and 128 (32 at k = 1, 128 from k = 2 on quadrilaterals), 16 on
+ * other devices.  *wg = 0 for the item kernel. */
+static int choose_kernel(device_pipeline *pl, size_t *wg) {
+  const char *env = getenv("HDGCL_NEWTON_KERNEL");
+  size_t lmem = pl->ctx->info.local_mem, maxwg = pl->ctx->info.max_work_group;
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  size_t nl = (size_t)(sz->dim + 1) * sz->np, entries = nl * (nl + sz->nt + 1);
+  *wg = 16;
+  if (pl->ctx->info.is_gpu)
+    for (*wg = 32; *wg < 128 && *wg * 16 < entries;) *wg *= 2;
+  if (*wg > maxwg) *wg = maxwg;
+  size_t local = group_local_bytes(pl->disc, *wg);
+  bool fits = local + 1024 <= lmem;
+  if (!env || !env[0]) {
+    if (!fits || !pl->ctx->info.is_gpu) *wg = 0;
+    return HDGCL_SUCCESS;
+  }
+  if (!strcmp(env, "item")) {
+    *wg = 0;
+    return HDGCL_SUCCESS;
+  }
+  unsigned long v = 0;
+  char rest;
+  if (strcmp(env, "group") && (sscanf(env, "group:%lu%c", &v, &rest) != 1 || v < 1 || v > 1024))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "HDGCL_NEWTON_KERNEL=%s: expected item, group or group:WG (1..1024)",
+                       env);
+  if (v) {
+    *wg = v;
+    local = group_local_bytes(pl->disc, *wg);
+    fits = local + 1024 <= lmem;
+  }
+  if (*wg > maxwg)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "HDGCL_NEWTON_KERNEL=%s: work-groups of %zu exceed the device's %zu", env, *wg, maxwg);
+  if (!fits)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "HDGCL_NEWTON_KERNEL=%s: at order %d newton_element_group needs %zu bytes of "
+                       "local memory, the device has %zu",
+                       env, pl->disc->ref.sz.order, local, lmem);
+  return HDGCL_SUCCESS;
+}
+
 struct local_newton {
   device_pipeline *pl;
-  cl_kernel element, update;
+  cl_kernel element, update, norm;
+  size_t norm_wg; /* newton_norm's one work-group (a power of two) */
+  size_t wg; /* the element kernel's work-group: 0 for newton_element (one work-item per element) */
   hdgcl_buffer u, q, u0, q0, trace; /* the state and the base of the line search */
-  hdgcl_buffer rl, aug, jtl, k, rl2, rt, flags;
+  hdgcl_buffer rl, aug, jtl, k, rl2, rt, flags, norm2, bad;
   hdgcl_buffer phi_face, dphi; /* tables the pipeline uploads for mapped elements only */
-  double *trace0, *dtrace, *bvals, *h_rl2, *h_rt, *rsum; /* host copies */
-  int *h_flags;
+  double *trace0, *dtrace; /* host copies */
 };
 
 void local_newton_destroy(local_newton **lnp) {
@@ -26,16 +89,13 @@ void local_newton_destroy(local_newton **lnp) {
   hdgcl_context ctx = ln->pl->ctx;
   if (ln->element) clReleaseKernel(ln->element);
   if (ln->update) clReleaseKernel(ln->update);
+  if (ln->norm) clReleaseKernel(ln->norm);
   hdgcl_buffer *bufs[] = {&ln->u, &ln->q, &ln->u0, &ln->q0, &ln->trace, &ln->rl, &ln->aug,
-                          &ln->jtl, &ln->k, &ln->rl2, &ln->rt, &ln->flags, &ln->phi_face, &ln->dphi};
+                          &ln->jtl, &ln->k, &ln->rl2, &ln->rt, &ln->flags, &ln->norm2, &ln->bad,
+                          &ln->phi_face, &ln->dphi};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) hdgcl_buffer_release(ctx, bufs[i]);
   free(ln->trace0);
   free(ln->dtrace);
-  free(ln->bvals);
-  free(ln->h_rl2);
-  free(ln->h_rt);
-  free(ln->rsum);
-  free(ln->h_flags);
   free(ln);
   *lnp = NULL;
 }
@@ -65,13 +125,26 @@ int local_newton_create(device_pipeline *pl, local_newton **out) {
   ln->pl = pl;
   size_t ne = (size_t)mesh->num_elements, np = (size_t)sz->np, d = (size_t)sz->dim;
   size_t nt = (size_t)sz->nt, nl = (d + 1) * np, na = nl + nt + 1, nf = (size_t)sz->nf;
-  size_t nfaces = (size_t)mesh->num_faces, nbnd = nfaces - (size_t)mesh->num_interior_faces;
+  size_t nfaces = (size_t)mesh->num_faces;
   size_t nu = (size_t)disc->num.num_unknown_faces * nf;
   int status;
   cl_program program;
-  HDGCL_TRY_GOTO(status, pipeline_program(pl, "pipeline/local_newton.cl", true, NULL, &program), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_element", &ln->element), fail);
+  static const char *const headers[] = {"pipeline/newton_element.h", NULL};
+  HDGCL_TRY_GOTO(status, choose_kernel(pl, &ln->wg), fail);
+  HDGCL_TRY_GOTO(status, pipeline_program_with(pl, headers, "pipeline/local_newton.cl", true, NULL, &program),
+                 fail);
   HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_update", &ln->update), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_norm", &ln->norm), fail);
+  for (ln->norm_wg = 1; ln->norm_wg * 2 <= pipeline_kernel_max_wg(pl, ln->norm);) ln->norm_wg *= 2;
+  if (ln->wg) {
+    char defines[64];
+    snprintf(defines, sizeof defines, "-DNEWTON_WG=%zu", ln->wg);
+    HDGCL_TRY_GOTO(status, pipeline_program_with(pl, headers, "pipeline/local_newton_group.cl", true, defines,
+                                                 &program), fail);
+    HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_element_group", &ln->element), fail);
+  } else {
+    HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_element", &ln->element), fail);
+  }
   size_t phi_face_bytes = (size_t)sz->nfaces * sz->norient * disc->ref.qface.n * np * 8;
   size_t dphi_bytes = (size_t)disc->ref.qload.n * np * d * 8;
   struct {
@@ -83,7 +156,8 @@ int local_newton_create(device_pipeline *pl, local_newton **out) {
               {&ln->trace, nfaces * nf * 8, "Newton trace"}, {&ln->rl, ne * nl * 8, "Newton R_L"}, {&ln->aug, ne * nl * na * 8, "Newton [J_LL | J_LT | R_L]"},
               {&ln->jtl, ne * nt * nl * 8, "Newton J_TL"}, {&ln->k, ne * (nt + 1) * (nt + 1) * 8, "Newton K_e"},
               {&ln->rl2, ne * 8, "Newton |R_L|^2"},        {&ln->rt, ne * nt * 8, "Newton R_T^e"},
-              {&ln->flags, ne * 4, "Newton flags"},
+              {&ln->flags, ne * 4, "Newton flags"},        {&ln->norm2, 8, "Newton ||R||^2"},
+              {&ln->bad, 8, "Newton flagged element"},
               {&ln->phi_face, phi_face_bytes, "face trace basis"},
               {&ln->dphi, dphi_bytes, "load gradients"}};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
@@ -92,11 +166,6 @@ int local_newton_create(device_pipeline *pl, local_newton **out) {
   HDGCL_TRY_GOTO(status, hdgcl_buffer_write(pl->ctx, &ln->dphi, 0, dphi_bytes, disc->ref.dphi_load), fail);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nfaces * nf + 1, sizeof(double), "trace", &ln->trace0), fail);
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nu + 1, sizeof(double), "trace update", &ln->dtrace), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(nbnd * nf + 1, sizeof(double), "boundary data", &ln->bvals), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne + 1, sizeof(double), "|R_L|^2", &ln->h_rl2), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne * nt + 1, sizeof(double), "R_T^e", &ln->h_rt), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(nu + 1, sizeof(double), "R_T", &ln->rsum), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(ne + 1, sizeof(int), "flags", &ln->h_flags), fail);
   *out = ln;
   return HDGCL_SUCCESS;
 fail:
@@ -109,7 +178,6 @@ fail:
 static int element_pass(local_newton *ln, int jacobian, double *norm) {
   device_pipeline *pl = ln->pl;
   const hdg_discretisation *disc = pl->disc;
-  const hdg_sizes *sz = &disc->ref.sz;
   const hdgcl_mesh *mesh = disc->mesh;
   device_data *dd = &pl->data;
   cl_int ne = mesh->num_elements, nonlinear = disc->problem->nonlinear;
@@ -135,41 +203,39 @@ static int element_pass(local_newton *ln, int jacobian, double *norm) {
                       HDGCL_ARG(ln->rt.mem),         HDGCL_ARG(ln->flags.mem),
                       HDGCL_ARG(ne)};
   HDGCL_TRY(hdgcl_kernel_set_args(ln->element, sizeof args / sizeof *args, args));
-  size_t global = (size_t)ne;
-  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, ln->element, 1, &global, NULL, NULL));
-  size_t nt = (size_t)sz->nt, nf = (size_t)sz->nf;
-  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->flags, 0, (size_t)ne * 4, ln->h_flags));
-  for (int32_t e = 0; e < ne; e++) {
-    if (ln->h_flags[e] == 1)
-      return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                         "%s: kappa(u) <= 0 at a quadrature point of element %d during Newton's "
-                         "iteration (device); kappa must stay > 0",
-                         disc->problem->info.name, (int)e);
-    if (ln->h_flags[e] == 2)
-      return hdgcl_error(HDGCL_ERROR_ARGUMENT, "element %d: Newton's local Jacobian J_LL singular",
-                         (int)e);
-  }
-  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->rl2, 0, (size_t)ne * 8, ln->h_rl2));
-  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->rt, 0, (size_t)ne * nt * 8, ln->h_rt));
-  /* (N4): R_T = sum_e R_T^e - <g_N, mu> on the unknown faces */
-  size_t nu = (size_t)disc->num.num_unknown_faces * nf;
-  memset(ln->rsum, 0, sizeof(double) * nu);
-  double s = 0.0;
-  for (int32_t e = 0; e < ne; e++) {
-    s += ln->h_rl2[e];
-    for (int a = 0; a < sz->nfaces; a++) {
-      int32_t row = disc->num.face_unknown[mesh->elem_faces[(size_t)e * sz->nfaces + a]];
-      if (row < 0) continue;
-      for (size_t m = 0; m < nf; m++) ln->rsum[(size_t)row * nf + m] += ln->h_rt[(size_t)e * nt + a * nf + m];
-    }
-  }
-  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
-    int32_t row = disc->num.face_unknown[f];
-    if (row < 0) continue;
-    for (size_t m = 0; m < nf; m++)
-      ln->rsum[(size_t)row * nf + m] -= ln->bvals[(size_t)(f - mesh->num_interior_faces) * nf + m];
-  }
-  for (size_t i = 0; i < nu; i++) s += ln->rsum[i] * ln->rsum[i];
+  size_t global = (size_t)ne * (ln->wg ? ln->wg : 1);
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, ln->element, 1, &global, ln->wg ? &ln->wg : NULL, NULL));
+  /* (N4) and the flags on the device: two ints and a double come back */
+  cl_int nunknown = disc->num.num_unknown_faces, nint = mesh->num_interior_faces;
+  hdgcl_buffer *bvals = &pl->assemble.bvals; /* written by assembly_boundary_data at the linearisation */
+  hdgcl_arg nargs[] = {HDGCL_ARG(ne),
+                       HDGCL_ARG(nunknown),
+                       HDGCL_ARG(nint),
+                       HDGCL_ARG(dd->unknown_face.mem),
+                       HDGCL_ARG(dd->face_elems.mem),
+                       HDGCL_ARG(dd->face_local.mem),
+                       HDGCL_ARG(bvals->mem),
+                       HDGCL_ARG(ln->rl2.mem),
+                       HDGCL_ARG(ln->rt.mem),
+                       HDGCL_ARG(ln->flags.mem),
+                       HDGCL_ARG_LOCAL(ln->norm_wg * sizeof(double)),
+                       HDGCL_ARG_LOCAL(ln->norm_wg * sizeof(cl_int)),
+                       HDGCL_ARG(ln->norm2.mem),
+                       HDGCL_ARG(ln->bad.mem)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ln->norm, sizeof nargs / sizeof *nargs, nargs));
+  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, ln->norm, 1, &ln->norm_wg, &ln->norm_wg, NULL));
+  cl_int bad[2];
+  double s;
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->bad, 0, sizeof bad, bad));
+  if (bad[0] >= 0 && bad[1] == 1)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                       "%s: kappa(u) <= 0 at a quadrature point of element %d during Newton's "
+                       "iteration (device); kappa must stay > 0",
+                       disc->problem->info.name, (int)bad[0]);
+  if (bad[0] >= 0)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "element %d: Newton's local Jacobian J_LL singular",
+                       (int)bad[0]);
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->norm2, 0, sizeof s, &s));
   *norm = sqrt(s);
   return HDGCL_SUCCESS;
 }
@@ -203,7 +269,6 @@ int local_newton_linearise(local_newton *ln, double *norm) {
   const hdgcl_mesh *mesh = disc->mesh;
   hdg_solution *sol = pl->sol;
   size_t ne = (size_t)mesh->num_elements, np = (size_t)sz->np, d = (size_t)sz->dim, nf = (size_t)sz->nf;
-  size_t nbnd = (size_t)(mesh->num_faces - mesh->num_interior_faces);
   double t0 = hdgcl_wtime();
   HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->u, 0, ne * np * 8, sol->u));
   HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->q, 0, ne * d * np * 8, sol->q));
@@ -213,7 +278,6 @@ int local_newton_linearise(local_newton *ln, double *norm) {
   memcpy(ln->trace0, sol->trace, sizeof(double) * mesh->num_faces * nf);
   /* boundary data (zeroes A and b), then the condensed elements (N6) and the Neumann loads */
   HDGCL_TRY(assembly_boundary_data(pl, &pl->assemble));
-  if (nbnd) HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &pl->assemble.bvals, 0, nbnd * nf * 8, ln->bvals));
   HDGCL_TRY(element_pass(ln, 1, norm));
   HDGCL_TRY(assembly_add_elements(pl, &pl->assemble, &ln->k, 0, mesh->num_elements));
   HDGCL_TRY(assembly_finish(pl, &pl->assemble));
