@@ -111,6 +111,10 @@ int hdgcl_program_get_prelude(hdgcl_context ctx, const char *prelude, int prelud
 int hdgcl_program_prefetch(hdgcl_context ctx, const char *prelude, int prelude_at,
                            const char *const *files, int nfiles, const char *options);
 
+/* Waits for every prefetch still building (e.g. before timing kernels on a CPU device);
+ * a failed one is dropped, and a later get builds it again and reports the error. */
+void hdgcl_program_wait(hdgcl_context ctx);
+
 /* Builds from literal source text (tests, micro-benchmarks); same caching rules. */
 int hdgcl_program_get_source(hdgcl_context ctx, const char *name, const char *source,
                              const char *options, cl_program *program);

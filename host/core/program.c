@@ -563,6 +563,8 @@ static void join_all(hdgcl_context ctx) {
     if (ctx->programs[i].job) (void)join_entry(ctx, i, false);
 }
 
+void hdgcl_program_wait(hdgcl_context ctx) { join_all(ctx); }
+
 int hdgcl_program_get_source(hdgcl_context ctx, const char *name, const char *source,
                              const char *options, cl_program *program) {
   return get_program(ctx, name, source, options, false, program);
