@@ -6,7 +6,7 @@
 # writes the binaries when it ends; the warm run compiles
 # nothing; a kernel file that does not compile fails the solve with the
 # program's name and the OpenCL error's, without a hang or a crash (also
-# where that program was built in a host thread); a CG solve with block
+# where that program was built in a host thread, HDGCL_BUILD_THREADS=on); a CG solve with block
 # Jacobi compiles no GMRES, Krylov basis, ASM or other SpMV storage kernel.
 # Usage: cli_cold_start.sh PYTHON3 (HDGCL_CLI: the hdgcl executable)
 set -u
@@ -17,7 +17,8 @@ mkdir -p "$cache"
 
 run() { # KIND [options...]: solve on $cache, JSON in $dir/KIND.json, stderr in $dir/KIND.err
   kind=$1; shift
-  XDG_CACHE_HOME="$cache" timeout 900 "$cli" solve --verbose --json "$dir/$kind.json" "$@" \
+  # The stage programs build in host threads (by default on GPUs only).
+  HDGCL_BUILD_THREADS=on XDG_CACHE_HOME="$cache" timeout 900 "$cli" solve --verbose --json "$dir/$kind.json" "$@" \
     > "$dir/$kind.out" 2> "$dir/$kind.err"
 }
 
@@ -54,13 +55,15 @@ fi
 # A kernel file that does not compile: an error naming program and CL error.
 cp -r "$src/cl" "$dir/cl"
 printf '\n__kernel void broken(void) { this does not compile; }\n' >> "$dir/cl/pipeline/assemble.cl"
-XDG_CACHE_HOME="$cache" HDGCL_KERNEL_DIR="$dir/cl" timeout 900 "$cli" solve > "$dir/broken.out" 2> "$dir/broken.err"
+for threads in on off; do
+HDGCL_BUILD_THREADS=$threads XDG_CACHE_HOME="$cache" HDGCL_KERNEL_DIR="$dir/cl" timeout 900 "$cli" solve > "$dir/broken.out" 2> "$dir/broken.err"
 rc=$?
 if [ $rc -ne 0 ] && [ $rc -lt 124 ] && grep -q "clBuildProgram(.*pipeline/assemble.cl) failed: CL_BUILD_PROGRAM_FAILURE" "$dir/broken.err"; then
-  ok "compile error reported with the program and CL_BUILD_PROGRAM_FAILURE"
+  ok "compile error reported with the program and CL_BUILD_PROGRAM_FAILURE (threads $threads)"
 else
-  bad "compile error: exit $rc, $(tail -2 "$dir/broken.err")"
+  bad "compile error (threads $threads): exit $rc, $(tail -2 "$dir/broken.err")"
 fi
+done
 # Only what runs is compiled: kernel files that fail wherever a CG solve with
 # block Jacobi would compile GMRES's or ASM's kernels, the Krylov basis
 # kernels or an SpMV storage other than bell-i.

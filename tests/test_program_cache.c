@@ -254,6 +254,14 @@ int main(void) {
     hdgcl_context ctx = open_context(cache_dir, false);
     if (ctx) {
       const char *files[] = {"core/common.h", "core/selftest.cl"};
+      setenv("HDGCL_BUILD_THREADS", "off", 1); /* off: nothing starts, the get builds */
+      CHECK_OK(hdgcl_program_prefetch(ctx, NULL, 0, files, 2, "-DPREFETCH_TEST=1"));
+      CHECK(ctx->num_programs == 0);
+      setenv("HDGCL_BUILD_THREADS", "maybe", 1);
+      CHECK_FAILS(hdgcl_program_prefetch(ctx, NULL, 0, files, 2, "-DPREFETCH_TEST=1"),
+                  HDGCL_ERROR_ARGUMENT);
+      CHECK(strstr(hdgcl_last_error(), "HDGCL_BUILD_THREADS=maybe") != NULL);
+      setenv("HDGCL_BUILD_THREADS", "on", 1); /* on CPU devices too */
       CHECK_OK(hdgcl_program_prefetch(ctx, NULL, 0, files, 2, "-DPREFETCH_TEST=1"));
       CHECK(ctx->num_programs == 1 && ctx->cache_misses == 0); /* counted when joined */
       CHECK_OK(hdgcl_program_prefetch(ctx, NULL, 0, files, 2, "-DPREFETCH_TEST=1"));
@@ -287,6 +295,7 @@ int main(void) {
                 "message '%s'", hdgcl_last_error());
       CHECK(ctx->num_programs == 2); /* the failed one is gone, the unused one pending */
       unsetenv("HDGCL_KERNEL_DIR");
+      unsetenv("HDGCL_BUILD_THREADS");
       remove(path);
       rmdir(kdir);
       hdgcl_context_destroy(&ctx); /* joins and releases the unused one (ASan: no leak) */

@@ -107,7 +107,8 @@ int hdgcl_program_get_prelude(hdgcl_context ctx, const char *prelude, int prelud
  * hdgcl_program_get's) in a host thread and returns at once; the first get of the same
  * files and options waits for it and reports its failure.  Nothing is started where the
  * program is cached (in memory or on disk: then it is loaded here).  Lets independent
- * programs compile side by side (host/core/program.c). */
+ * programs compile side by side (host/core/program.c).  Does nothing on CPU devices
+ * unless $HDGCL_BUILD_THREADS=on (off: nowhere); another value is an error. */
 int hdgcl_program_prefetch(hdgcl_context ctx, const char *prelude, int prelude_at,
                            const char *const *files, int nfiles, const char *options);
 
