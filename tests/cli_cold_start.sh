@@ -5,7 +5,9 @@
 # no CLBlast: the small mesh takes the tiled GEMM, and K's is not built) and
 # writes the binaries when it ends; the warm run compiles
 # nothing; a kernel file that does not compile fails the solve with the
-# program's name and the OpenCL error's, without a hang or a crash.
+# program's name and the OpenCL error's, without a hang or a crash (also
+# where that program was built in a host thread, HDGCL_BUILD_THREADS=on); a CG solve with block
+# Jacobi compiles no GMRES, Krylov basis, ASM or other SpMV storage kernel.
 # Usage: cli_cold_start.sh PYTHON3 (HDGCL_CLI: the hdgcl executable)
 set -u
 py=${1:-python3}
@@ -15,7 +17,8 @@ mkdir -p "$cache"
 
 run() { # KIND [options...]: solve on $cache, JSON in $dir/KIND.json, stderr in $dir/KIND.err
   kind=$1; shift
-  XDG_CACHE_HOME="$cache" timeout 900 "$cli" solve --verbose --json "$dir/$kind.json" "$@" \
+  # The stage programs build in host threads (by default on GPUs only).
+  HDGCL_BUILD_THREADS=on XDG_CACHE_HOME="$cache" timeout 900 "$cli" solve --verbose --json "$dir/$kind.json" "$@" \
     > "$dir/$kind.out" 2> "$dir/$kind.err"
 }
 
@@ -34,6 +37,8 @@ assert a == b, [k for k in a if a[k] != b.get(k)]
 assert a["residual_history"] and a["errors"]["l2_u"] > 0
 PY
   grep -q "^hdgcl: built " "$dir/cold.err" && ok "cold run: builds listed by --verbose" || bad "cold run built nothing"
+  grep -q "^hdgcl: built .*solvers/krylov_cg.cl (in a thread)" "$dir/cold.err" &&
+    ok "the solve program built in a host thread" || bad "no solve program built in a thread"
   if grep -q "^device .*Portable Computing Language\|^device .*CPU" "$dir/cold.out"; then
     grep -q "CLBlast's batched GEMM ready" "$dir/cold.err" && bad "CLBlast compiled on a small mesh" || ok "no CLBlast compile"
     # Z's GEMM runs (tiled), K's does not (local_schur makes K): only Z's program is built.
@@ -50,11 +55,26 @@ fi
 # A kernel file that does not compile: an error naming program and CL error.
 cp -r "$src/cl" "$dir/cl"
 printf '\n__kernel void broken(void) { this does not compile; }\n' >> "$dir/cl/pipeline/assemble.cl"
-XDG_CACHE_HOME="$cache" HDGCL_KERNEL_DIR="$dir/cl" timeout 900 "$cli" solve > "$dir/broken.out" 2> "$dir/broken.err"
+for threads in on off; do
+HDGCL_BUILD_THREADS=$threads XDG_CACHE_HOME="$cache" HDGCL_KERNEL_DIR="$dir/cl" timeout 900 "$cli" solve > "$dir/broken.out" 2> "$dir/broken.err"
 rc=$?
 if [ $rc -ne 0 ] && [ $rc -lt 124 ] && grep -q "clBuildProgram(.*pipeline/assemble.cl) failed: CL_BUILD_PROGRAM_FAILURE" "$dir/broken.err"; then
-  ok "compile error reported with the program and CL_BUILD_PROGRAM_FAILURE"
+  ok "compile error reported with the program and CL_BUILD_PROGRAM_FAILURE (threads $threads)"
 else
-  bad "compile error: exit $rc, $(tail -2 "$dir/broken.err")"
+  bad "compile error (threads $threads): exit $rc, $(tail -2 "$dir/broken.err")"
+fi
+done
+# Only what runs is compiled: kernel files that fail wherever a CG solve with
+# block Jacobi would compile GMRES's or ASM's kernels, the Krylov basis
+# kernels or an SpMV storage other than bell-i.
+cp -r "$src/cl" "$dir/cl_used"
+printf '\n#error GMRES compiled in a CG solve\n' >> "$dir/cl_used/solvers/krylov_gmres.cl"
+printf '\n#error ASM compiled in a block-Jacobi solve\n' >> "$dir/cl_used/solvers/precond_asm.cl"
+printf '\n#ifndef VECTORS_NO_BASIS\n#error basis kernels compiled in a CG solve\n#endif\n' >> "$dir/cl_used/solvers/vectors.cl"
+printf '\n#if SPMV_HAS(5)\n#error CSR compiled in a bell-i solve\n#endif\n' >> "$dir/cl_used/solvers/spmv.cl"
+if XDG_CACHE_HOME="$cache" HDGCL_KERNEL_DIR="$dir/cl_used" timeout 900 "$cli" solve > "$dir/used.out" 2> "$dir/used.err"; then
+  ok "a CG solve compiles no GMRES, basis, ASM or CSR kernel"
+else
+  bad "unused kernels compiled: $(grep -m1 'error' "$dir/used.err")"
 fi
 exit $fail

@@ -3,7 +3,10 @@
  * context hits it, corrupted entries (a flipped byte, truncation, trailing
  * bytes, a wrong header) are rejected and rebuilt, other options or source
  * give another entry, "no-cache" writes nothing, and a kernel with a syntax
- * error is HDGCL_ERROR_BUILD with the compiler log and options on stderr. */
+ * error is HDGCL_ERROR_BUILD with the compiler log and options on stderr.  A prefetch
+ * (hdgcl_program_prefetch) builds in a thread that the first get of the same program
+ * joins: one miss, the same program, a failure reported by that get with the program's
+ * name; a prefetch never asked for is released with the context. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +247,60 @@ int main(void) {
       hdgcl_context_destroy(&ctx);
     }
     CHECK(count_entries(cache_dir, NULL, 0) == 5);
+  }
+
+  /* Prefetch: the build in a thread, taken by the first get of the same program. */
+  {
+    hdgcl_context ctx = open_context(cache_dir, false);
+    if (ctx) {
+      const char *files[] = {"core/common.h", "core/selftest.cl"};
+      setenv("HDGCL_BUILD_THREADS", "off", 1); /* off: nothing starts, the get builds */
+      CHECK_OK(hdgcl_program_prefetch(ctx, NULL, 0, files, 2, "-DPREFETCH_TEST=1"));
+      CHECK(ctx->num_programs == 0);
+      setenv("HDGCL_BUILD_THREADS", "maybe", 1);
+      CHECK_FAILS(hdgcl_program_prefetch(ctx, NULL, 0, files, 2, "-DPREFETCH_TEST=1"),
+                  HDGCL_ERROR_ARGUMENT);
+      CHECK(strstr(hdgcl_last_error(), "HDGCL_BUILD_THREADS=maybe") != NULL);
+      setenv("HDGCL_BUILD_THREADS", "on", 1); /* on CPU devices too */
+      CHECK_OK(hdgcl_program_prefetch(ctx, NULL, 0, files, 2, "-DPREFETCH_TEST=1"));
+      CHECK(ctx->num_programs == 1 && ctx->cache_misses == 0); /* counted when joined */
+      CHECK_OK(hdgcl_program_prefetch(ctx, NULL, 0, files, 2, "-DPREFETCH_TEST=1"));
+      CHECK(ctx->num_programs == 1);
+      cl_program p = NULL;
+      CHECK_OK(hdgcl_program_get(ctx, files, 2, "-DPREFETCH_TEST=1", &p));
+      CHECK(p != NULL && ctx->num_programs == 1 && ctx->cache_misses == 1);
+      cl_kernel k = NULL;
+      if (p) CHECK_OK(hdgcl_kernel_create(p, "selftest_axpy", &k));
+      if (k) clReleaseKernel(k);
+      /* A file that does not compile, through $HDGCL_KERNEL_DIR. */
+      char kdir[400], path[500];
+      snprintf(kdir, sizeof kdir, "%s-kernels", dir_store); /* not in the cache directory */
+      CHECK(mkdir(kdir, 0755) == 0);
+      snprintf(path, sizeof path, "%s/bad.cl", kdir);
+      FILE *f = fopen(path, "w");
+      CHECK(f != NULL);
+      if (f) {
+        fputs("__kernel void bad(__global double *x) { x[0] = 1.0 +; }\n", f);
+        fclose(f);
+      }
+      setenv("HDGCL_KERNEL_DIR", kdir, 1);
+      const char *bad[] = {"bad.cl"};
+      CHECK_OK(hdgcl_program_prefetch(ctx, NULL, 0, bad, 1, "-DASKED=1"));
+      CHECK_OK(hdgcl_program_prefetch(ctx, NULL, 0, bad, 1, "-DNEVER_ASKED=1"));
+      CHECK(ctx->num_programs == 3);
+      int status = hdgcl_program_get(ctx, bad, 1, "-DASKED=1", &p);
+      CHECK(status == HDGCL_ERROR_BUILD);
+      CHECK_MSG(strstr(hdgcl_last_error(), "clBuildProgram(bad.cl)") &&
+                    strstr(hdgcl_last_error(), "CL_BUILD_PROGRAM_FAILURE"),
+                "message '%s'", hdgcl_last_error());
+      CHECK(ctx->num_programs == 2); /* the failed one is gone, the unused one pending */
+      unsetenv("HDGCL_KERNEL_DIR");
+      unsetenv("HDGCL_BUILD_THREADS");
+      remove(path);
+      rmdir(kdir);
+      hdgcl_context_destroy(&ctx); /* joins and releases the unused one (ASan: no leak) */
+    }
+    CHECK(count_entries(cache_dir, NULL, 0) == 6); /* the prefetched selftest program */
   }
 
   char command[600];

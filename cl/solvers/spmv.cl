@@ -17,8 +17,18 @@
  *   csr       CSR of the non-empty blocks, CSR_LANES work-items per row
  *   bell-sym  symmetric matrices: the diagonal block and the blocks of columns
  *             above the row stored once (3 of 5 blocks per triangle row); a
- *             block below is read as the transpose of its mirror */
+ *             block below is read as the transpose of its mirror
+ *
+ * -DSPMV_ONLY=k compiles only storage k's kernel (spmv_storage's order in
+ * host/solvers/spmv.h; values_to_float with bell-mixed): the solve compiles
+ * the one it runs.  Without it every storage (hdgcl bench, tests/test_spmv.c). */
+#ifdef SPMV_ONLY
+#define SPMV_HAS(k) (SPMV_ONLY == (k))
+#else
+#define SPMV_HAS(k) 1
+#endif
 
+#if SPMV_HAS(0)
 /* Block-ELL, row-major blocks: one work-item per row (u, m). */
 __kernel void spmv_bell(const int nunknown, __global const int *block_cols,
                         __global const double *values, __global const double *x,
@@ -36,7 +46,9 @@ __kernel void spmv_bell(const int nunknown, __global const int *block_cols,
   }
   y[row] = s;
 }
+#endif
 
+#if SPMV_HAS(1)
 /* Scalar ELL (column-major entries, padded with zeros). */
 __kernel void spmv_ell(const int nrows, __global const int *cols, __global const double *values,
                        __global const double *x, __global double *y) {
@@ -46,6 +58,7 @@ __kernel void spmv_ell(const int nrows, __global const int *cols, __global const
   for (int k = 0; k < NSLOTS * NF; k++) s += values[(long)k * nrows + row] * x[cols[(long)k * nrows + row]];
   y[row] = s;
 }
+#endif
 
 /* Block-ELL with interleaved values: one work-item per row; empty slots are
  * skipped, so their padding is never read.  One body for two value types:
@@ -70,9 +83,14 @@ __kernel void spmv_ell(const int nrows, __global const int *cols, __global const
     }                                                                                 \
     y[row] = s;                                                                       \
   }
+#if SPMV_HAS(2)
 SPMV_BELL_INTERLEAVED(spmv_bell_i, double)
+#endif
+#if SPMV_HAS(4)
 SPMV_BELL_INTERLEAVED(spmv_bell_mixed, float)
+#endif
 
+#if SPMV_HAS(3)
 /* Tensor-contraction block SpMV (paper 002): a work-group of TC_FACES * NF
  * work-items per TC_FACES face rows.  First the group gathers the NSLOTS x
  * segments of each of its faces into local memory (each segment NF contiguous
@@ -101,7 +119,9 @@ __kernel void spmv_bell_tc(const int nunknown, __global const int *block_cols,
   for (int k = 0; k < NSLOTS * NF; k++) s += values[(long)k * nrows + row] * xf[k];
   y[row] = s;
 }
+#endif
 
+#if SPMV_HAS(5)
 /* CSR (row pointers, column per entry) with CSR_LANES work-items per row and
  * a tree sum in local memory (part: one double per work-item). */
 __kernel void spmv_csr(const int nrows, __global const int *rowptr, __global const int *cols,
@@ -120,7 +140,9 @@ __kernel void spmv_csr(const int nrows, __global const int *rowptr, __global con
   }
   if (lane == 0 && row < nrows) y[row] = part[lid];
 }
+#endif
 
+#if SPMV_HAS(6)
 /* Symmetric block storage: ref[u][slot] >= 0 is the stored block A_(u,c)
  * itself, ref < 0 the block -ref-1 stored for A_(c,u), read transposed
  * (A_(u,c) = A_(c,u)^T).  Row-major blocks; one work-item per row (u, m). */
@@ -146,9 +168,12 @@ __kernel void spmv_bell_sym(const int nunknown, __global const int *block_cols,
   }
   y[row] = s;
 }
+#endif
 
+#if SPMV_HAS(4)
 /* f = (float) v, grid-stride: the single-precision copy of the assembled
  * matrix that --cheb-mixed's inner products read (host/solvers/precond_chebyshev.c). */
 __kernel void values_to_float(const long n, __global const double *v, __global float *f) {
   for (long i = get_global_id(0); i < n; i += get_global_size(0)) f[i] = (float)v[i];
 }
+#endif

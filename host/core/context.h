@@ -103,6 +103,19 @@ int hdgcl_program_get_prelude(hdgcl_context ctx, const char *prelude, int prelud
                               const char *const *files, int nfiles, const char *options,
                               cl_program *program);
 
+/* Starts building the program hdgcl_program_get_prelude would build (prelude NULL:
+ * hdgcl_program_get's) in a host thread and returns at once; the first get of the same
+ * files and options waits for it and reports its failure.  Nothing is started where the
+ * program is cached (in memory or on disk: then it is loaded here).  Lets independent
+ * programs compile side by side (host/core/program.c).  Does nothing on CPU devices
+ * unless $HDGCL_BUILD_THREADS=on (off: nowhere); another value is an error. */
+int hdgcl_program_prefetch(hdgcl_context ctx, const char *prelude, int prelude_at,
+                           const char *const *files, int nfiles, const char *options);
+
+/* Waits for every prefetch still building (e.g. before timing kernels on a CPU device);
+ * a failed one is dropped, and a later get builds it again and reports the error. */
+void hdgcl_program_wait(hdgcl_context ctx);
+
 /* Builds from literal source text (tests, micro-benchmarks); same caching rules. */
 int hdgcl_program_get_source(hdgcl_context ctx, const char *name, const char *source,
                              const char *options, cl_program *program);

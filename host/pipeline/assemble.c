@@ -4,11 +4,18 @@
 #include "core/error.h"
 #include "pipeline/pipeline.h"
 
+static const char *assembly_extra(const device_pipeline *pl) {
+  return FORMAT_INTERLEAVED(pl->opts.format) ? "-DINTERLEAVED" : NULL;
+}
+
+int assembly_prefetch(device_pipeline *pl) {
+  return pipeline_program_prefetch(pl, "pipeline/assemble.cl", true, assembly_extra(pl));
+}
+
 int assembly_create(device_pipeline *pl, assembly *as) {
   const hdg_sizes *sz = &pl->disc->ref.sz;
   cl_program program;
-  HDGCL_TRY(pipeline_program(pl, "pipeline/assemble.cl", true,
-                             FORMAT_INTERLEAVED(pl->opts.format) ? "-DINTERLEAVED" : NULL, &program));
+  HDGCL_TRY(pipeline_program(pl, "pipeline/assemble.cl", true, assembly_extra(pl), &program));
   HDGCL_TRY(hdgcl_kernel_create(program, "boundary_data", &as->boundary));
   HDGCL_TRY(hdgcl_kernel_create(program, "assemble_matrix", &as->matrix));
   HDGCL_TRY(hdgcl_kernel_create(program, "assemble_rhs", &as->rhs));

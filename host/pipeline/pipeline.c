@@ -10,8 +10,9 @@
 #include "core/error.h"
 #include "problem/user_problem.h"
 
-int pipeline_program_with(device_pipeline *pl, const char *const *headers, const char *file,
-                          bool with_geometry, const char *extra, cl_program *program) {
+/* program NULL: hdgcl_program_prefetch of the same files and options. */
+static int stage_program(device_pipeline *pl, const char *const *headers, const char *file,
+                         bool with_geometry, const char *extra, cl_program *program) {
   const char *files[8];
   int n = 0;
   files[n++] = "core/common.h";
@@ -27,8 +28,19 @@ int pipeline_program_with(device_pipeline *pl, const char *const *headers, const
   files[n++] = file;
   char options[1536];
   snprintf(options, sizeof options, "%s %s", pl->options, extra ? extra : "");
-  return hdgcl_program_get_prelude(pl->ctx, with_geometry ? pl->user_source : NULL, problems_at,
-                                   files, n, options, program);
+  const char *prelude = with_geometry ? pl->user_source : NULL;
+  if (!program) return hdgcl_program_prefetch(pl->ctx, prelude, problems_at, files, n, options);
+  return hdgcl_program_get_prelude(pl->ctx, prelude, problems_at, files, n, options, program);
+}
+
+int pipeline_program_with(device_pipeline *pl, const char *const *headers, const char *file,
+                          bool with_geometry, const char *extra, cl_program *program) {
+  return stage_program(pl, headers, file, with_geometry, extra, program);
+}
+
+int pipeline_program_prefetch(device_pipeline *pl, const char *file, bool with_geometry,
+                              const char *extra) {
+  return stage_program(pl, NULL, file, with_geometry, extra, NULL);
 }
 
 int pipeline_program(device_pipeline *pl, const char *file, bool with_geometry, const char *extra,
@@ -332,6 +344,13 @@ static int pipeline_init(device_pipeline *pl) {
     pl->local.count = ne - na > 0 ? ne - na : 1;
     pl->local.share = (double)pl->local.count / (double)ne;
   }
+  /* The later stages' programs compile in host threads while the local stage
+   * builds its own (host/core/program.c; docs/tuning.md, "Start-up"). */
+  HDGCL_TRY(assembly_prefetch(pl));
+  krylov early = {.ctx = pl->ctx, .set = pl->settings};
+  pipeline_linear_system(pl, &early.sys);
+  HDGCL_TRY(krylov_prefetch(&early));
+  HDGCL_TRY(recovery_prefetch(pl));
   HDGCL_TRY(local_stage_create(pl, &pl->local));
   HDGCL_TRY(assembly_create(pl, &pl->assemble));
   krylov *kr = &pl->krylov;

@@ -155,6 +155,8 @@ typedef struct assembly {
 } assembly;
 
 int assembly_create(device_pipeline *pl, assembly *as);
+/* Starts the build of assembly_create's program in a host thread (hdgcl_program_prefetch). */
+int assembly_prefetch(device_pipeline *pl);
 int assembly_boundary_data(device_pipeline *pl, assembly *as);  /* bvals; zeroes matrix and rhs */
 int assembly_add_chunk(device_pipeline *pl, assembly *as, const local_stage *ls, int64_t e0, int64_t n);
 /* The same from any chunk-relative K_e buffer k (column-major (NTB+1)^2 per
@@ -182,6 +184,8 @@ typedef struct recovery {
 
 /* ls: the local stage whose chunks rc recovers (its chunk sizes the scratch). */
 int recovery_create(device_pipeline *pl, recovery *rc, const local_stage *ls);
+/* Starts the build of recovery_create's recover.cl program in a host thread. */
+int recovery_prefetch(device_pipeline *pl);
 int recovery_run_chunk(device_pipeline *pl, recovery *rc, const local_stage *ls, const assembly *as,
                        const krylov *kr, int64_t e0, int64_t n);
 int recovery_errors(device_pipeline *pl, recovery *rc);
@@ -255,6 +259,10 @@ int pipeline_element_options(device_pipeline *pl, bool mapped, bool curved, char
  * with_geometry) and the stage's .cl file, with the shared -D options plus extra. */
 int pipeline_program(device_pipeline *pl, const char *file, bool with_geometry, const char *extra,
                      cl_program *program);
+/* Starts building what pipeline_program would build in a host thread
+ * (hdgcl_program_prefetch); the later pipeline_program takes it. */
+int pipeline_program_prefetch(device_pipeline *pl, const char *file, bool with_geometry,
+                              const char *extra);
 /* Largest work-group size allowed for a kernel on this device, capped at 256. */
 size_t pipeline_kernel_max_wg(device_pipeline *pl, cl_kernel kernel);
 /* The grid sides G of the register-tiled Gauss-Jordan kernels

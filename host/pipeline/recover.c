@@ -117,7 +117,9 @@ static int create_post_tiled(device_pipeline *pl, recovery *rc, int g) {
   return HDGCL_SUCCESS;
 }
 
-int recovery_create(device_pipeline *pl, recovery *rc, const local_stage *ls) {
+/* Whether u*'s scratch is in global memory, its doubles per element (*work) and the
+ * recover.cl program's extra options. */
+static bool recovery_options(device_pipeline *pl, size_t *work_out, char *extra, size_t n) {
   const hdg_sizes *sz = &pl->disc->ref.sz;
   size_t npost = sz->np1 - 1;
   /* packed Cholesky factor and right-hand sides (one per component) */
@@ -125,13 +127,29 @@ int recovery_create(device_pipeline *pl, recovery *rc, const local_stage *ls) {
   bool mapped = pl->mapped;
   if (mapped) /* per-point factors (w|J|, G, w adj, q_h, u_h), factor, rhs, means (cl/pipeline/recover.cl) */
     work += (size_t)pl->disc->ref.qload.n * (1 + 2 * sz->dim * sz->dim + sz->dim + 1) + sz->np1 + 1;
-  rc->scratch_global = mapped || pipeline_scratch_global(pl, work * 8);
+  bool scratch_global = mapped || pipeline_scratch_global(pl, work * 8);
+  *work_out = work;
+  snprintf(extra, n, "-DERR_WG=%d%s", ERR_WG, scratch_global ? " -DSCRATCH_GLOBAL" : "");
+  return scratch_global;
+}
+
+int recovery_prefetch(device_pipeline *pl) {
+  char extra[64];
+  size_t work;
+  recovery_options(pl, &work, extra, sizeof extra);
+  return pipeline_program_prefetch(pl, "pipeline/recover.cl", true, extra);
+}
+
+int recovery_create(device_pipeline *pl, recovery *rc, const local_stage *ls) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  char extra[64];
+  size_t work;
+  bool mapped = pl->mapped;
+  rc->scratch_global = recovery_options(pl, &work, extra, sizeof extra);
   rc->wg = ((size_t)sz->np1 + 31) / 32 * 32;
   if (rc->wg < 64) rc->wg = 64;
   if (rc->wg > 256) rc->wg = 256;
   rc->err_wg = ERR_WG;
-  char extra[64];
-  snprintf(extra, sizeof extra, "-DERR_WG=%d%s", ERR_WG, rc->scratch_global ? " -DSCRATCH_GLOBAL" : "");
   cl_program program;
   HDGCL_TRY(pipeline_program(pl, "pipeline/recover.cl", true, extra, &program));
   rc->vector = sz->ncomp > 1;

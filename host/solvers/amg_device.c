@@ -242,11 +242,13 @@ int amg_device_create(krylov *kr, void *boomeramg, amg_device **out) {
     HDGCL_TRY(hdgcl_buffer_create(ctx, vb, "AMG correction", &lv->t));
     HDGCL_TRY(hdgcl_buffer_create(ctx, vb, "AMG residual", &lv->res));
   }
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "amg_relax0_residual", &a->relax0_residual));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "amg_spmv", &a->spmv));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "amg_prolong", &a->prolong));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "amg_relax", &a->relax));
-  return hdgcl_kernel_create(kr->program, "amg_dense", &a->dense);
+  cl_program program;
+  HDGCL_TRY(krylov_program(kr, "solvers/amg_device.cl", KRYLOV_HELPERS_ONLY, &program));
+  HDGCL_TRY(hdgcl_kernel_create(program, "amg_relax0_residual", &a->relax0_residual));
+  HDGCL_TRY(hdgcl_kernel_create(program, "amg_spmv", &a->spmv));
+  HDGCL_TRY(hdgcl_kernel_create(program, "amg_prolong", &a->prolong));
+  HDGCL_TRY(hdgcl_kernel_create(program, "amg_relax", &a->relax));
+  return hdgcl_kernel_create(program, "amg_dense", &a->dense);
 }
 
 /* One work-item per row in groups of AMG_WG, the rows rounded up (the

@@ -50,7 +50,8 @@ struct krylov {
   /* Filled by krylov_solve (the preconditioners' setups add to its counters). */
   solve_stats stats;
   /* The stage's own. */
-  cl_program program;
+  cl_program program; /* vectors, the SpMV of its storage, CG (krylov_create) */
+  char options[1536]; /* -D options of its programs (krylov_program) */
   cl_kernel spmv;
   vector_kernels vec;
   cl_int rows, n; /* unknown faces, unknowns */
@@ -63,6 +64,17 @@ struct krylov {
 
 /* Program, kernels and buffers of the stage, for kr->set.solver and kr->set.precond. */
 int krylov_create(krylov *kr);
+/* Starts the builds of the programs krylov_create will ask for (the stage's, the
+ * preconditioner's, GMRES's) in host threads (hdgcl_program_prefetch); needs ctx, sys
+ * and set only, and leaves nothing to destroy. */
+int krylov_prefetch(krylov *kr);
+/* The program of one more kernel file of the stage (a preconditioner's, GMRES's), built
+ * on first use: common.h, trace_matrix.h, vectors.cl and `file` with kr->options and
+ * `extra`.  Cached by source and options (host/core/program.c), so solvers with the
+ * same sizes share it; it belongs to the context. */
+int krylov_program(const krylov *kr, const char *file, const char *extra, cl_program *program);
+/* The extra options of a program that uses vectors.cl's helper functions, not its kernels. */
+#define KRYLOV_HELPERS_ONLY "-DVECTORS_NO_BASIS -DVECTORS_BASIS_ONLY"
 /* Solves the assembled system into kr->x; fills kr->stats (also when it
  * fails) and records the residuals. */
 int krylov_solve(krylov *kr);
@@ -86,6 +98,9 @@ void krylov_spmv_counts(const krylov *kr, double *flops, double *bytes);
 void krylov_pseudo_random(double *v, size_t n);
 /* Vector kernels (vectors.c); all enqueued, no host synchronisation. */
 int vectors_create(krylov *kr);
+/* The basis kernels (multi-dot, norm, basis updates) and, in *program if not NULL, their
+ * program (which also holds GMRES's kernels). */
+int vectors_basis_create(krylov *kr, cl_program *program);
 void vectors_destroy(krylov *kr);
 /* vec.partial <- first pass of a.b (dot) or of a.b, a.c (dot2). */
 int vec_dot(krylov *kr, const hdgcl_buffer *a, const hdgcl_buffer *b);

@@ -95,8 +95,10 @@ int krylov_gmres_create(krylov *kr) {
   krylov_gmres *g = kr->gmres;
   g->m = kr->set.restart;
   g->flexible = kr->set.flexible || !kr->pc->fixed;
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "gmres_norm_givens", &g->givens));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "gmres_solve_y", &g->solve_y));
+  cl_program program;
+  HDGCL_TRY(vectors_basis_create(kr, &program));
+  HDGCL_TRY(hdgcl_kernel_create(program, "gmres_norm_givens", &g->givens));
+  HDGCL_TRY(hdgcl_kernel_create(program, "gmres_solve_y", &g->solve_y));
   size_t n = (size_t)(kr->n ? kr->n : 1), m = (size_t)g->m;
   HDGCL_TRY(hdgcl_buffer_create(kr->ctx, (m + 1) * n * 8, "GMRES basis", &g->v));
   if (g->flexible)

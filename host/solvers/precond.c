@@ -16,6 +16,16 @@ int precond_create(krylov *kr, int kind, precond *pc) {
   }
 }
 
+const char *precond_program_file(int kind) {
+  switch (kind) {
+  case PRECOND_JACOBI: return "solvers/precond_jacobi.cl";
+  case PRECOND_BLOCK_JACOBI: return "solvers/precond_block_jacobi.cl";
+  case PRECOND_CHEBYSHEV: return "solvers/precond_chebyshev.cl";
+  case PRECOND_ASM: return "solvers/precond_asm.cl";
+  default: return NULL;
+  }
+}
+
 void precond_destroy(krylov *kr, precond *pc) {
   if (pc->destroy) pc->destroy(kr, pc);
   *pc = (precond){0};

@@ -37,6 +37,10 @@ struct precond {
 
 /* Creates the preconditioner `kind` (PRECOND_*) into *pc. */
 int precond_create(krylov *kr, int kind, precond *pc);
+/* The kernel file of the program precond_create of `kind` builds itself
+ * (krylov_program; NULL: none, or several as p-multigrid's levels), for
+ * krylov_prefetch. */
+const char *precond_program_file(int kind);
 /* Calls destroy (if any) and zeroes *pc. */
 void precond_destroy(krylov *kr, precond *pc);
 /* Device bytes the preconditioner `kind` needs. */

@@ -81,8 +81,10 @@ int precond_asm_create(krylov *kr, precond *pc) {
   asm_data *a;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *a, "additive Schwarz preconditioner", &a));
   pc->data = a;
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "asm_setup", &a->setup));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "asm_apply", &a->apply));
+  cl_program program;
+  HDGCL_TRY(krylov_program(kr, "solvers/precond_asm.cl", KRYLOV_HELPERS_ONLY, &program));
+  HDGCL_TRY(hdgcl_kernel_create(program, "asm_setup", &a->setup));
+  HDGCL_TRY(hdgcl_kernel_create(program, "asm_apply", &a->apply));
   size_t nt = (size_t)kr->sys.patches.nt;
   return hdgcl_buffer_create(kr->ctx, (size_t)kr->sys.patches.num_elements * nt * nt * 8,
                              "additive Schwarz patch inverses", &a->ainv);

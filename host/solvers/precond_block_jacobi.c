@@ -90,10 +90,12 @@ int precond_block_jacobi_create(krylov *kr, precond *pc) {
   b->wg = (size_t)faces * nf;
   b->local = !kr->set.global_scratch && b->wg <= kr->ctx->info.max_work_group &&
              b->wg * nf * sizeof(double) + 1024 <= kr->ctx->info.local_mem;
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, b->local ? "block_jacobi_setup" : "block_jacobi_setup_global",
+  cl_program program;
+  HDGCL_TRY(krylov_program(kr, "solvers/precond_block_jacobi.cl", KRYLOV_HELPERS_ONLY, &program));
+  HDGCL_TRY(hdgcl_kernel_create(program, b->local ? "block_jacobi_setup" : "block_jacobi_setup_global",
                                 &b->setup));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "block_jacobi_apply", &b->apply));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "block_jacobi_apply_dot2", &b->apply_dot2));
+  HDGCL_TRY(hdgcl_kernel_create(program, "block_jacobi_apply", &b->apply));
+  HDGCL_TRY(hdgcl_kernel_create(program, "block_jacobi_apply_dot2", &b->apply_dot2));
   size_t bytes = (size_t)(kr->n ? kr->n : 1) * kr->sys.nf * 8;
   return hdgcl_buffer_create(kr->ctx, bytes, "block-Jacobi inverses", &b->binv);
 }

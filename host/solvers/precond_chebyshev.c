@@ -51,6 +51,7 @@
  * symmetric; solver mode (degree 0) is not offered for nonsymmetric
  * problems (precond_pmg.c solves their coarsest level with GMRES). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -395,8 +396,10 @@ int precond_chebyshev_create_degree(krylov *kr, int degree, int inner,
   c->degree = degree > 0 ? degree : 1;
   c->solve_mode = degree == 0;
   HDGCL_TRY(precond_create(kr, inner, &c->inner));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_first", &c->first));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_step", &c->step));
+  cl_program program;
+  HDGCL_TRY(krylov_program(kr, "solvers/precond_chebyshev.cl", KRYLOV_HELPERS_ONLY, &program));
+  HDGCL_TRY(hdgcl_kernel_create(program, "chebyshev_first", &c->first));
+  HDGCL_TRY(hdgcl_kernel_create(program, "chebyshev_step", &c->step));
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
   HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb, "Chebyshev w", &c->w));
   HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb, "Chebyshev d", &c->d));
@@ -404,6 +407,7 @@ int precond_chebyshev_create_degree(krylov *kr, int degree, int inner,
     if (c->solve_mode)
       return hdgcl_error(HDGCL_ERROR_INTERNAL,
                          "Chebyshev solver mode needs a symmetric positive definite system");
+    HDGCL_TRY(vectors_basis_create(kr, NULL));
     HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb * (CHEB_ARNOLDI_STEPS + 1), "Chebyshev Arnoldi basis",
                                   &c->basis));
     HDGCL_TRY(hdgcl_buffer_create(kr->ctx, (CHEB_ARNOLDI_STEPS + 2) * 8, "Arnoldi column", &c->h1));
@@ -413,8 +417,12 @@ int precond_chebyshev_create_degree(krylov *kr, int degree, int inner,
   }
   if (kr->set.cheb_mixed) {
     size_t entries = (size_t)(kr->n ? kr->n : 1) * kr->sys.nslots * kr->sys.nf;
-    HDGCL_TRY(hdgcl_kernel_create(kr->program, "values_to_float", &c->to_float));
-    HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernel_name(SPMV_BELL_MIXED), &c->spmv_mixed));
+    char only[64];
+    snprintf(only, sizeof only, KRYLOV_HELPERS_ONLY " -DSPMV_ONLY=%d", (int)SPMV_BELL_MIXED);
+    cl_program mixed;
+    HDGCL_TRY(krylov_program(kr, "solvers/spmv.cl", only, &mixed));
+    HDGCL_TRY(hdgcl_kernel_create(mixed, "values_to_float", &c->to_float));
+    HDGCL_TRY(hdgcl_kernel_create(mixed, spmv_kernel_name(SPMV_BELL_MIXED), &c->spmv_mixed));
     HDGCL_TRY(hdgcl_buffer_create(kr->ctx, entries * 4, "Chebyshev single-precision matrix",
                                   &c->fvalues));
   }
@@ -427,7 +435,7 @@ int precond_chebyshev_create_degree(krylov *kr, int degree, int inner,
       wg <= kr->ctx->info.max_work_group && wg * sizeof(double) + 1024 <= kr->ctx->info.local_mem &&
       !(unfused && strcmp(unfused, "1") == 0)) {
     c->fused_wg = wg;
-    HDGCL_TRY(hdgcl_kernel_create(kr->program, "chebyshev_bj_step", &c->fused));
+    HDGCL_TRY(hdgcl_kernel_create(program, "chebyshev_bj_step", &c->fused));
   }
   return hdgcl_buffer_create(kr->ctx, vb, "Chebyshev residual", &c->res);
 }

@@ -44,7 +44,9 @@ int precond_jacobi_create(krylov *kr, precond *pc) {
   jacobi *j;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *j, "Jacobi preconditioner", &j));
   pc->data = j;
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "jacobi_setup", &j->setup));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, "jacobi_apply", &j->apply));
+  cl_program program;
+  HDGCL_TRY(krylov_program(kr, "solvers/precond_jacobi.cl", KRYLOV_HELPERS_ONLY, &program));
+  HDGCL_TRY(hdgcl_kernel_create(program, "jacobi_setup", &j->setup));
+  HDGCL_TRY(hdgcl_kernel_create(program, "jacobi_apply", &j->apply));
   return hdgcl_buffer_create(kr->ctx, (size_t)(kr->n ? kr->n : 1) * 8, "Jacobi diagonal", &j->dinv);
 }

@@ -526,6 +526,11 @@ int precond_pmg_create(krylov *kr, precond *pc) {
     return hdgcl_error(HDGCL_ERROR_INTERNAL,
                        "p-multigrid: no coarser levels of the trace operator");
   g->nlevels = nlevels;
+  /* The transfers take their sizes as arguments: one program (the fine stage's
+   * options) serves every pair of levels. */
+  cl_program program = NULL;
+  if (g->nlevels > 1)
+    HDGCL_TRY(krylov_program(kr, "solvers/precond_pmg.cl", KRYLOV_HELPERS_ONLY, &program));
   for (int l = 0; l < g->nlevels; l++) {
     pmg_level *lv = &g->lv[l];
     bool coarsest = l == g->nlevels - 1;
@@ -563,8 +568,8 @@ int precond_pmg_create(krylov *kr, precond *pc) {
     if (!coarsest) {
       HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb, "p-multigrid residual", &lv->r));
       HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb, "p-multigrid correction", &lv->t));
-      HDGCL_TRY(hdgcl_kernel_create(lv->kr->program, "pmg_restrict", &lv->restrict_k));
-      HDGCL_TRY(hdgcl_kernel_create(lv->kr->program, "pmg_prolong_add", &lv->prolong_k));
+      HDGCL_TRY(hdgcl_kernel_create(program, "pmg_restrict", &lv->restrict_k));
+      HDGCL_TRY(hdgcl_kernel_create(program, "pmg_prolong_add", &lv->prolong_k));
     }
   }
   for (int l = 0; l + 1 < g->nlevels; l++)

@@ -1,8 +1,11 @@
-/* The trace solve stage on the device (kernels: the files listed in
- * solve_files): builds the one program of the stage (with the trace operator
- * y = A x of spmv.c + cl/solvers/spmv.cl), creates the preconditioner (precond.c) and runs the chosen
- * Krylov method (krylov_cg.c, krylov_gmres.c), with the preconditioner setup
- * timed apart from the iterations. */
+/* The trace solve stage on the device: builds the stage's program (solve_files: the
+ * vectors, the trace operator y = A x of spmv.c + cl/solvers/spmv.cl in the matrix's
+ * storage only, CG), creates the preconditioner (precond.c, each with its own small
+ * program, krylov_program) and runs the chosen Krylov method (krylov_cg.c,
+ * krylov_gmres.c), with the preconditioner setup timed apart from the iterations.
+ * Split so that a run compiles only the kernels it uses (docs/tuning.md, "Start-up":
+ * NVIDIA's clBuildProgram compiles every kernel of a program), and so that solves
+ * with different preconditioners in one process share the stage's program. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,14 +14,23 @@
 #include "solvers/precond.h"
 #include "solvers/spmv.h"
 
-/* Kernel files of the stage's program, in order (common.h is prepended). */
-static const char *const solve_files[] = {"core/common.h",          "solvers/trace_matrix.h",
-                                          "solvers/vectors.cl",        "solvers/spmv.cl",
-                                          "solvers/krylov_cg.cl",      "solvers/krylov_gmres.cl",
-                                          "solvers/precond_jacobi.cl",
-                                          "solvers/precond_block_jacobi.cl", "solvers/precond_chebyshev.cl",
-                                          "solvers/precond_asm.cl",    "solvers/precond_pmg.cl",
-                                          "solvers/amg_device.cl"};
+/* Kernel files of the stage's program, in order. */
+static const char *const solve_files[] = {"core/common.h", "solvers/trace_matrix.h",
+                                          "solvers/vectors.cl", "solvers/spmv.cl",
+                                          "solvers/krylov_cg.cl"};
+
+/* program NULL: start its build in a thread (hdgcl_program_prefetch). */
+static int stage_program(const krylov *kr, const char *file, const char *extra, cl_program *program) {
+  const char *files[] = {"core/common.h", "solvers/trace_matrix.h", "solvers/vectors.cl", file};
+  char options[sizeof kr->options + 256];
+  snprintf(options, sizeof options, "%s %s", kr->options, extra ? extra : "");
+  if (!program) return hdgcl_program_prefetch(kr->ctx, NULL, 0, files, 4, options);
+  return hdgcl_program_get(kr->ctx, files, 4, options, program);
+}
+
+int krylov_program(const krylov *kr, const char *file, const char *extra, cl_program *program) {
+  return stage_program(kr, file, extra, program);
+}
 
 static size_t dot_group_size(hdgcl_context ctx) {
   hdgcl_device_info info;
@@ -46,26 +58,51 @@ int krylov_launch(const krylov *kr, cl_kernel k, int nargs, const hdgcl_arg *arg
   return hdgcl_kernel_launch(kr->ctx, k, 1, &global, local ? &local : NULL, NULL);
 }
 
-int krylov_create(krylov *kr) {
+/* kr->vec.wg, kr->options, and in main the options of the stage's program (solve_files). */
+static void stage_options(krylov *kr, char *main, size_t n) {
   const linear_system *sys = &kr->sys;
   kr->vec.wg = dot_group_size(kr->ctx);
+  char spmv[128];
+  spmv_options(sys->nf, sys->nslots, kr->ctx->info.max_work_group, spmv, sizeof spmv);
+  snprintf(kr->options, sizeof kr->options, "%s %s -DBJ_FACES=%d -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d -DCG_COEFFS=%d%s%s",
+           sys->options, spmv, precond_block_jacobi_faces(kr->ctx, sys->nf), kr->vec.wg, DOT_GROUPS, MDOT_MAX, CG_COEFFS,
+           FORMAT_INTERLEAVED(sys->format) ? " -DINTERLEAVED" : "",
+           kr->ctx->info.is_gpu ? "" : " -DCG_CONTIGUOUS");
+  snprintf(main, n, "%s -DSPMV_ONLY=%d -DVECTORS_NO_BASIS", kr->options,
+           (int)spmv_format_storage(sys->format));
+}
+
+int krylov_prefetch(krylov *kr) {
+  char options[sizeof kr->options + 64];
+  stage_options(kr, options, sizeof options);
+  HDGCL_TRY(hdgcl_program_prefetch(kr->ctx, NULL, 0, solve_files,
+                                   (int)(sizeof solve_files / sizeof *solve_files), options));
+  const solver_settings *set = &kr->set;
+  int kinds[2] = {set->precond, set->precond == PRECOND_CHEBYSHEV ? set->cheb_inner : PRECOND_NONE};
+  for (int i = 0; i < 2; i++) {
+    const char *file = precond_program_file(kinds[i]);
+    if (file) HDGCL_TRY(stage_program(kr, file, KRYLOV_HELPERS_ONLY, NULL));
+  }
+  if (set->solver == SOLVER_GMRES || (set->precond == PRECOND_CHEBYSHEV && set->nonsymmetric))
+    HDGCL_TRY(stage_program(kr, "solvers/krylov_gmres.cl", "-DVECTORS_BASIS_ONLY", NULL));
+  return HDGCL_SUCCESS;
+}
+
+int krylov_create(krylov *kr) {
+  const linear_system *sys = &kr->sys;
   kr->rows = sys->rows;
   kr->n = kr->rows * sys->nf;
+  char options[sizeof kr->options + 64];
+  stage_options(kr, options, sizeof options); /* also kr->vec.wg */
   /* No more first-pass groups than the vector fills: idle groups still run
    * their tree reductions (costly on CPU runtimes).  With one element per
    * work-item either way, the partial sums and so the results are the same. */
   size_t need = ((size_t)kr->n + kr->vec.wg - 1) / kr->vec.wg;
   kr->vec.groups = (cl_int)(need < 1 ? 1 : need > DOT_GROUPS ? DOT_GROUPS : need);
-  char spmv[128], options[1536];
-  spmv_options(sys->nf, sys->nslots, kr->ctx->info.max_work_group, spmv, sizeof spmv);
-  snprintf(options, sizeof options, "%s %s -DBJ_FACES=%d -DDOT_WG=%zu -DDOT_GROUPS=%d -DMDOT_MAX=%d -DCG_COEFFS=%d%s%s",
-           sys->options, spmv, precond_block_jacobi_faces(kr->ctx, sys->nf), kr->vec.wg, DOT_GROUPS, MDOT_MAX, CG_COEFFS,
-           FORMAT_INTERLEAVED(sys->format) ? " -DINTERLEAVED" : "",
-           kr->ctx->info.is_gpu ? "" : " -DCG_CONTIGUOUS");
+  spmv_storage storage = spmv_format_storage(sys->format);
   HDGCL_TRY(hdgcl_program_get(kr->ctx, solve_files, (int)(sizeof solve_files / sizeof *solve_files),
                               options, &kr->program));
-  HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernel_name(spmv_format_storage(sys->format)),
-                                &kr->spmv));
+  HDGCL_TRY(hdgcl_kernel_create(kr->program, spmv_kernel_name(storage), &kr->spmv));
   HDGCL_TRY(vectors_create(kr));
   size_t vb = (size_t)(kr->n ? kr->n : 1) * 8;
   HDGCL_TRY(hdgcl_buffer_create(kr->ctx, vb, "trace solution", &kr->x));

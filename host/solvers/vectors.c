@@ -9,16 +9,27 @@ int vectors_create(krylov *kr) {
   cl_program p = kr->program;
   HDGCL_TRY(hdgcl_kernel_create(p, "dot_partial", &v->dot));
   HDGCL_TRY(hdgcl_kernel_create(p, "dot2_partial", &v->dot2));
+  HDGCL_TRY(hdgcl_kernel_create(p, "vec_axpby", &v->axpby));
+  HDGCL_TRY(hdgcl_kernel_create(p, "vec_residual", &v->residual));
+  return hdgcl_buffer_create(kr->ctx, (size_t)DOT_GROUPS * MDOT_MAX * 8, "partial sums",
+                             &v->partial);
+}
+
+/* The Krylov basis kernels (GMRES, Chebyshev's Arnoldi) from their own program
+ * (vectors.cl with -DVECTORS_BASIS_ONLY and krylov_gmres.cl): a CG solve never
+ * compiles them.  Created once; *program (may be NULL) gets the program. */
+int vectors_basis_create(krylov *kr, cl_program *program) {
+  vector_kernels *v = &kr->vec;
+  cl_program p;
+  HDGCL_TRY(krylov_program(kr, "solvers/krylov_gmres.cl", "-DVECTORS_BASIS_ONLY", &p));
+  if (program) *program = p;
+  if (v->mdot) return HDGCL_SUCCESS;
   HDGCL_TRY(hdgcl_kernel_create(p, "mdot_partial", &v->mdot));
   HDGCL_TRY(hdgcl_kernel_create(p, "mdot_reduce", &v->mdot_reduce));
   HDGCL_TRY(hdgcl_kernel_create(p, "norm_reduce", &v->norm_reduce));
   HDGCL_TRY(hdgcl_kernel_create(p, "scale_inv", &v->scale_inv));
-  HDGCL_TRY(hdgcl_kernel_create(p, "vec_axpby", &v->axpby));
-  HDGCL_TRY(hdgcl_kernel_create(p, "vec_residual", &v->residual));
   HDGCL_TRY(hdgcl_kernel_create(p, "basis_subtract", &v->basis_subtract));
-  HDGCL_TRY(hdgcl_kernel_create(p, "basis_combine", &v->basis_combine));
-  return hdgcl_buffer_create(kr->ctx, (size_t)DOT_GROUPS * MDOT_MAX * 8, "partial sums",
-                             &v->partial);
+  return hdgcl_kernel_create(p, "basis_combine", &v->basis_combine);
 }
 
 void vectors_destroy(krylov *kr) {
