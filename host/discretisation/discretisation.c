@@ -33,7 +33,8 @@ static int discretisation_check_mixed(const hdg_discretisation *d) {
   if (!what) return HDGCL_SUCCESS;
   return hdgcl_error(HDGCL_ERROR_MESH,
                      "the mesh is mixed (%d %ss, %d %ss): solving on mixed meshes is not "
-                     "implemented for %s (problem '%s'); the linear scalar built-in problems are",
+                     "implemented for %s (problem '%s'), only for the linear scalar built-in "
+                     "problems on straight 2D meshes",
                      (int)hdgcl_mesh_count_type(mesh, mesh->types[0]),
                      hdgcl_element_type_name(mesh->types[0]),
                      (int)hdgcl_mesh_count_type(mesh, mesh->types[1]),

@@ -352,6 +352,15 @@ int pipeline_create(hdgcl_context ctx, const hdg_discretisation *disc,
                     const pipeline_options *opts, const solver_settings *settings,
                     hdg_solution *sol, hdgcl_result *report, device_pipeline **out) {
   *out = NULL;
+  const hdgcl_mesh *mesh = disc->mesh;
+  if (hdgcl_mesh_is_mixed(mesh)) /* docs/geometry.md, "Mixed meshes": the reference path only */
+    return hdgcl_error(HDGCL_ERROR_MESH,
+                       "the mesh is mixed (%d %ss, %d %ss): the OpenCL device pipeline does not "
+                       "solve on mixed meshes yet; the reference path (--device ref) does",
+                       (int)hdgcl_mesh_count_type(mesh, mesh->types[0]),
+                       hdgcl_element_type_name(mesh->types[0]),
+                       (int)hdgcl_mesh_count_type(mesh, mesh->types[1]),
+                       hdgcl_element_type_name(mesh->types[1]));
   device_pipeline *pl;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *pl, "device pipeline", &pl));
   pl->ctx = ctx;
