@@ -23,7 +23,7 @@ static int discretisation_check_mixed(const hdg_discretisation *d) {
   else if (mesh->geometry_order > 1)
     what = "curved elements";
   else if (d->user)
-    what = "a problem file (problem 'user')";
+    what = "a problem file";
   else if (d->problem->vector)
     what = "elasticity (a vector problem)";
   else if (d->problem->nonlinear)
