@@ -12,7 +12,9 @@
  *
  * Block slots of unknown row u (face F): slot 0 = F; slots 1..NFACES-1 the
  * other faces of neighbour 0 in local order (lf0 + j) mod NFACES; the next
- * NFACES-1 slots the same for neighbour 1 (host/fem/hdg.h).
+ * NFACES-1 slots the same for neighbour 1 (host/fem/hdg.h).  On a mixed mesh
+ * the slots are the widest type's (ELEM_NFACES, cl/core/common.h) and a
+ * narrower neighbour fills the first NFACES-1 of its side.
  *   block-ELL value (u, slot, m, n) at ((u*NSLOTS + slot)*NFB + m)*NFB + n
  *   scalar ELL: row = u*NFB + m, entry k = slot*NFB + n at k*nrows + row */
 
@@ -115,9 +117,15 @@ __kernel void assemble_matrix(const int nunknown, const int e0, const int nchunk
         any = true;
       }
     } else {
-      const int side = (slot - 1) / (NFACES - 1), j = (slot - 1) % (NFACES - 1) + 1;
+      /* Slots in the widest type's layout (ELEM_NFACES); a narrower
+       * neighbour's own faces are the first NFACES - 1 of its side. */
+      const int side = (slot - 1) / (ELEM_NFACES - 1), j = (slot - 1) % (ELEM_NFACES - 1) + 1;
       const int e = face_elems[2 * F + side];
+#if ELEM_NFACES != NFACES
+      if (j < NFACES && e >= e0 && e < e0 + nchunk) {
+#else
       if (e >= e0 && e < e0 + nchunk) {
+#endif
         const int lf = face_local[2 * F + side], lg = (lf + j) % NFACES;
         add = KE(K, e - e0, lf * NFB + m, lg * NFB + n);
         any = true;
@@ -150,7 +158,7 @@ __kernel void assemble_rhs(const int nunknown, const int e0, const int nchunk, c
     const int lf = face_local[2 * F + side];
     double ce = -KE(K, e - e0, lf * NFB + m, NTB); /* the last column holds -g_e */
     for (int lg = 0; lg < NFACES; lg++) {
-      const int G = elem_faces[(long)e * NFACES + lg];
+      const int G = elem_faces[(long)e * ELEM_NFACES + lg];
       if (face_bc[G] != FACE_DIRICHLET) continue;
       for (int n = 0; n < NFB; n++)
         ce -= KE(K, e - e0, lf * NFB + m, lg * NFB + n) * bvals[(long)(G - nint) * NFB + n];
