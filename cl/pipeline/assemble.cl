@@ -37,7 +37,9 @@
  * traction sigma n (docs/elasticity.md (E12)); per-component faces the
  * displacement of their fixed components and the traction of the others
  * (docs/problems.md (P4)). */
-__kernel void boundary_data(const int nint, const int nbnd, __global const char *face_bc,
+__kernel void boundary_data(const int nint, const int nbnd,
+                            const int efirst, const int eend, /* the faces of elements [efirst, eend) */
+                            __global const char *face_bc,
                             __global const char *face_cond, /* [nbnd] condition index */
                             __global const char *face_fixed, /* [nfaces] fixed components */
                             __global const int *face_elems, __global const char *face_local,
@@ -56,6 +58,7 @@ __kernel void boundary_data(const int nint, const int nbnd, __global const char 
   const int F = nint + b;
   problem_params pp = {problem_id, DIM, problem_degree, problem_param, mu, lambda};
   const long e = face_elems[2 * F];
+  if (e < efirst || e >= eend) return; /* another batch's (element type's) face */
   const int lf = face_local[2 * F], o = face_orient[2 * F];
   double out[NFB];
   for (int m = 0; m < NFB; m++) out[m] = 0.0;

@@ -44,7 +44,7 @@ void postprocess_tiled(const int e0, __global const double *coords,
     const int j = t % NP, l = (t / NP) % DIM, cc = t / (NP * DIM);
     __global const double *qc = q + (e * NCOMP + cc) * DIM * ROW_NP;
     double s = 0.0;
-    for (int k = 0; k < DIM; k++) s += jq[l * DIM + k] * qc[k * NP + j];
+    for (int k = 0; k < DIM; k++) s += jq[l * DIM + k] * qc[k * ROW_NP + j];
     v[t] = scale * s;
   }
   barrier(CLK_LOCAL_MEM_FENCE);

@@ -488,7 +488,7 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
       double qh[DIM];
       for (int c = 0; c < DIM; c++) {
         qh[c] = 0.0;
-        for (int j = 0; j < NP; j++) qh[c] += qc[c * NP + j] * phi[k * NP + j];
+        for (int j = 0; j < NP; j++) qh[c] += qc[c * ROW_NP + j] * phi[k * NP + j];
       }
       for (int c = 0; c < DIM; c++) {
         double s = 0.0;
@@ -498,7 +498,7 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
 #else
       for (int c = 0; c < DIM; c++) {
         double qh = 0.0;
-        for (int j = 0; j < NP; j++) qh += qc[c * NP + j] * phi[k * NP + j];
+        for (int j = 0; j < NP; j++) qh += qc[c * ROW_NP + j] * phi[k * NP + j];
         f[1 + 2 * DIM * DIM + c] = qh;
       }
 #endif
@@ -593,7 +593,7 @@ static void ustar_residual(const long e, __global const double *coords,
       for (int l = 0; l < DIM; l++)
         for (int j = 0; j < NP; j++) {
           double v = 0.0;
-          for (int k = 0; k < DIM; k++) v += jq[l * DIM + k] * qc[k * NP + j];
+          for (int k = 0; k < DIM; k++) v += jq[l * DIM + k] * qc[k * ROW_NP + j];
           b += dpost[(l * NP1 + i) * NP + j] * v;
         }
       b *= scale;
