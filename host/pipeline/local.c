@@ -634,7 +634,7 @@ static int choose_element(device_pipeline *pl, local_stage *ls) {
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_ELEMENT=%s: problem %s on %s elements: the one-kernel local "
                          "stage takes symmetric scalar problems on triangles and tetrahedra",
-                         env, pl->disc->problem->info.name, hdgcl_element_type_name(pl->disc->mesh->type));
+                         env, pl->disc->problem->info.name, hdgcl_element_type_name(pl->ref->sz.type));
     if (ls->element_wg && ls->element_shape < 0 && !element_fits(ls))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_ELEMENT=%s: at order %d local_element's S and [W | F] "
