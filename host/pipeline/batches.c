@@ -9,7 +9,10 @@
  * quads/hexes) and [na, ne) on the curved mapped path (GEO_ORDER).  The last
  * batch is the pipeline's own (pl->local, pl->recover, the curved view that
  * uploads, assembly and the error norms use); HDGCL_BATCHES=off runs every
- * element in it, as before batching (tests compare both). */
+ * element in it, as before batching (tests compare both).  A mixed mesh
+ * (sorted by type) runs its triangles [0, type_first[1]) as batch 0 with the
+ * triangle's tables and assembly kernels and the quadrilaterals as the last
+ * (type_batches; docs/geometry.md, "Mixed meshes"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
