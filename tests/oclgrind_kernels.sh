@@ -98,6 +98,10 @@ fi
   # boundary-curved annulus on the affine path, the curved ones mapped, in
   # chunks of 5 across both batches' ranges.
   solve tri6-p1-batches --mesh annulus:2,order=2,curve=boundary --order 1 --chunk 5 $quick
+  # A mixed mesh (docs/geometry.md, "Mixed meshes"): its triangles on the
+  # affine path with the quadrilaterals' row widths, the quadrilaterals
+  # mapped, in chunks of 3 (the 4 triangles in two).
+  solve mixed-p1-types --mesh mixed:2 --order 1 --chunk 3 $quick
   # The batched products by cl/core/batched_gemm.cl (tiles of 8 x 8 across the
   # matrices' edges, slices of 3 across k's): Z and K in chunks of 3, then
   # the mapped stage's five (Phi shared: stride 0).

@@ -1,6 +1,28 @@
 /* Prepended to every hdgcl kernel program: double precision. */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
+/* Row widths of the per-element arrays (docs/geometry.md, "Mixed meshes"):
+ * on a mixed mesh elem_verts, elem_faces and elem_orient have the widest
+ * type's NVERT and NFACES per element, and u, q, u* (and the element load)
+ * rows the widest type's NP and NP1; a batch of a narrower type fills the
+ * start of its rows.  A program of one type leaves them at its own sizes.
+ * The affine kernels, assembly and recovery's scalar kernels index with
+ * them; the mapped path's X-based q (recover.cl mapped_recover_q) and the
+ * vector problems' kernels still use NP (mixed meshes run their widest type
+ * mapped and refuse vector problems). */
+#if defined(NVERT) && !defined(ELEM_NVERT)
+#define ELEM_NVERT NVERT
+#endif
+#if defined(NFACES) && !defined(ELEM_NFACES)
+#define ELEM_NFACES NFACES
+#endif
+#if defined(NP) && !defined(ROW_NP)
+#define ROW_NP NP
+#endif
+#if defined(NP1) && !defined(ROW_NP1)
+#define ROW_NP1 NP1
+#endif
+
 /* In-place Cholesky factorisation A = L L^T of the N x N row-major SPD matrix
  * a (lower triangle overwritten by L; right-looking, one column per step),
  * shared by the work-items of one work-group (lid of wg); FENCE is the

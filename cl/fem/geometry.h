@@ -131,7 +131,7 @@ double element_map(long e, __global const double *coords, __global const int *el
   for (int k = 0; k < 3; k++) x[k] = 0.0;
   for (int k = 0; k < DIM * DIM; k++) jac[k] = 0.0;
   for (int a = 0; a < NVERT; a++) {
-    const long v = elem_verts[e * NVERT + a];
+    const long v = elem_verts[e * ELEM_NVERT + a];
     for (int k = 0; k < DIM; k++) {
       const double xa = coords[v * DIM + k];
       x[k] += n[a] * xa;
@@ -229,7 +229,7 @@ void element_geometry(long e, __global const double *coords, __global const int 
                       geometry *g) {
   double x[NVERT][3];
   for (int a = 0; a < NVERT; a++) {
-    int v = elem_verts[e * NVERT + a];
+    int v = elem_verts[e * ELEM_NVERT + a];
     for (int k = 0; k < DIM; k++) x[a][k] = coords[(long)v * DIM + k];
     for (int k = DIM; k < 3; k++) x[a][k] = 0.0;
   }

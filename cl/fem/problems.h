@@ -421,7 +421,7 @@ HDGCL_FN double problem_flux(problem_params pp, int cond, double x, double y, do
 double element_load_at(__global const double *element_load, const long e,
                        __global const double *phi_load, const int q) {
   double s = 0.0;
-  for (int j = 0; j < NP; j++) s += phi_load[q * NP + j] * element_load[e * NP + j];
+  for (int j = 0; j < NP; j++) s += phi_load[q * NP + j] * element_load[e * ROW_NP + j];
   return s;
 }
 #endif

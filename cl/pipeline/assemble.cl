@@ -12,7 +12,9 @@
  *
  * Block slots of unknown row u (face F): slot 0 = F; slots 1..NFACES-1 the
  * other faces of neighbour 0 in local order (lf0 + j) mod NFACES; the next
- * NFACES-1 slots the same for neighbour 1 (host/fem/hdg.h).
+ * NFACES-1 slots the same for neighbour 1 (host/fem/hdg.h).  On a mixed mesh
+ * the slots are the widest type's (ELEM_NFACES, cl/core/common.h) and a
+ * narrower neighbour fills the first NFACES-1 of its side.
  *   block-ELL value (u, slot, m, n) at ((u*NSLOTS + slot)*NFB + m)*NFB + n
  *   scalar ELL: row = u*NFB + m, entry k = slot*NFB + n at k*nrows + row */
 
@@ -35,7 +37,9 @@
  * traction sigma n (docs/elasticity.md (E12)); per-component faces the
  * displacement of their fixed components and the traction of the others
  * (docs/problems.md (P4)). */
-__kernel void boundary_data(const int nint, const int nbnd, __global const char *face_bc,
+__kernel void boundary_data(const int nint, const int nbnd,
+                            const int efirst, const int eend, /* the faces of elements [efirst, eend) */
+                            __global const char *face_bc,
                             __global const char *face_cond, /* [nbnd] condition index */
                             __global const char *face_fixed, /* [nfaces] fixed components */
                             __global const int *face_elems, __global const char *face_local,
@@ -54,6 +58,7 @@ __kernel void boundary_data(const int nint, const int nbnd, __global const char 
   const int F = nint + b;
   problem_params pp = {problem_id, DIM, problem_degree, problem_param, mu, lambda};
   const long e = face_elems[2 * F];
+  if (e < efirst || e >= eend) return; /* another batch's (element type's) face */
   const int lf = face_local[2 * F], o = face_orient[2 * F];
   double out[NFB];
   for (int m = 0; m < NFB; m++) out[m] = 0.0;
@@ -115,9 +120,15 @@ __kernel void assemble_matrix(const int nunknown, const int e0, const int nchunk
         any = true;
       }
     } else {
-      const int side = (slot - 1) / (NFACES - 1), j = (slot - 1) % (NFACES - 1) + 1;
+      /* Slots in the widest type's layout (ELEM_NFACES); a narrower
+       * neighbour's own faces are the first NFACES - 1 of its side. */
+      const int side = (slot - 1) / (ELEM_NFACES - 1), j = (slot - 1) % (ELEM_NFACES - 1) + 1;
       const int e = face_elems[2 * F + side];
+#if ELEM_NFACES != NFACES
+      if (j < NFACES && e >= e0 && e < e0 + nchunk) {
+#else
       if (e >= e0 && e < e0 + nchunk) {
+#endif
         const int lf = face_local[2 * F + side], lg = (lf + j) % NFACES;
         add = KE(K, e - e0, lf * NFB + m, lg * NFB + n);
         any = true;
@@ -150,7 +161,7 @@ __kernel void assemble_rhs(const int nunknown, const int e0, const int nchunk, c
     const int lf = face_local[2 * F + side];
     double ce = -KE(K, e - e0, lf * NFB + m, NTB); /* the last column holds -g_e */
     for (int lg = 0; lg < NFACES; lg++) {
-      const int G = elem_faces[(long)e * NFACES + lg];
+      const int G = elem_faces[(long)e * ELEM_NFACES + lg];
       if (face_bc[G] != FACE_DIRICHLET) continue;
       for (int n = 0; n < NFB; n++)
         ce -= KE(K, e - e0, lf * NFB + m, lg * NFB + n) * bvals[(long)(G - nint) * NFB + n];

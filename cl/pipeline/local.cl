@@ -119,7 +119,7 @@ __kernel void local_build(const int e0, const int n, __global const char *elem_o
   const bool live = le < n; /* work-items of a missing last element still meet the barrier */
   const long e = e0 + (live ? le : n - 1);
   __global const double *r = EF + (long)(live ? le : n - 1) * NEF;
-  __global const char *orient = elem_orient + e * NFACES;
+  __global const char *orient = elem_orient + e * ELEM_NFACES;
   __local double fq_all[BEPG][NQ_LOAD];
   __local double *fq = fq_all[sub];
   problem_params pp = {problem_id, DIM, problem_degree, problem_param};
@@ -206,7 +206,7 @@ __kernel void local_k0(const int e0, const int n, __global const double *KF,
   if (gid >= (long)n * (NT + 1) * (NT + 1)) return;
   const long le = gid / ((NT + 1) * (NT + 1));
   const int idx = (int)(gid - le * (NT + 1) * (NT + 1));
-  K[gid] = k0_entry(KF + le * NKF, elem_orient + (e0 + le) * NFACES, efef, idx % (NT + 1),
+  K[gid] = k0_entry(KF + le * NKF, elem_orient + (e0 + le) * ELEM_NFACES, efef, idx % (NT + 1),
                     idx / (NT + 1));
 }
 
@@ -259,9 +259,9 @@ __kernel void elasticity_build(const int e0, __global const double *coords,
   double sigma[NFACES], jn[NFACES][DIM]; /* J^-1 n_f */
   bool traction[NFACES];
   for (int f = 0; f < NFACES; f++) {
-    orient[f] = elem_orient[e * NFACES + f];
+    orient[f] = elem_orient[e * ELEM_NFACES + f];
     sigma[f] = g.face_measure[f] / FACE_REF_MEASURE;
-    traction[f] = face_bc[elem_faces[e * NFACES + f]] == FACE_NEUMANN;
+    traction[f] = face_bc[elem_faces[e * ELEM_NFACES + f]] == FACE_NEUMANN;
     for (int l = 0; l < DIM; l++) {
       double v = 0.0;
       for (int k = 0; k < DIM; k++) v += g.jinv[l * DIM + k] * g.normal[f][k];
@@ -566,7 +566,7 @@ __kernel void local_schur_k0(const int e0, const int n, __global const double *L
     __global const double *la = L + le * NZ * KC + a * NZ;
     SCHUR_SPACE const double *ze = SCHUR_ZE;
     __global const double *kf = KF + le * NKF;
-    __global const char *orient = elem_orient + (e0 + le) * NFACES;
+    __global const char *orient = elem_orient + (e0 + le) * ELEM_NFACES;
     SCHUR_ROW_LOAD(la)
     const bool trace_row = a < NT; /* row NT of K0 is zero */
     const int fa = trace_row ? a / NF : 0, m = a % NF;

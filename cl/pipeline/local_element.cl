@@ -67,7 +67,7 @@ __kernel void local_element(const int e0, const int n, __global const double *co
   element_geometry(e, coords, elem_verts, &g);
   double ws[NWS], r[NEF], kf[NKF];
   element_factors(&g, beta, tau, kappa_e, e, c_e[e], ws, r, kf);
-  __global const char *orient = elem_orient + e * NFACES;
+  __global const char *orient = elem_orient + e * ELEM_NFACES;
   double a[NP * NP], w[NP * NRP];
 
   /* (F13) S's lower triangle, column j from its diagonal down: Pf_f and

@@ -117,7 +117,7 @@ void local_element_tiled(const int e0, const int n, __global const double *coord
 #endif
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  build_augmented(lid, ml, ws, r, kf, fq, elem_orient + e * NFACES, dmdmt, pf, ef, dmef, efef,
+  build_augmented(lid, ml, ws, r, kf, fq, elem_orient + e * ELEM_NFACES, dmdmt, pf, ef, dmef, efef,
                   phi_load);
   barrier(CLK_LOCAL_MEM_FENCE);
   double t[GJ_TR][GJ_TC];

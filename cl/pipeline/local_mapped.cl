@@ -74,7 +74,7 @@ __kernel void mapped_build(const int e0, const int m_over_kappa, __global const 
   problem_params pp = {problem_id, DIM, problem_degree, problem_param};
   __global double *vf = fac + (long)le * FAC_PER_ELEMENT, *ff = vf + NQ_LOAD * VOL_FAC;
   int orient[NFACES];
-  for (int f = 0; f < NFACES; f++) orient[f] = elem_orient[e * NFACES + f];
+  for (int f = 0; f < NFACES; f++) orient[f] = elem_orient[e * ELEM_NFACES + f];
   double beta[3];
   problem_beta(pp, beta);
 #ifdef POINT_COEFFICIENTS
@@ -408,7 +408,7 @@ __kernel void mapped_elasticity_post(const int e0, __global const double *coords
   __global double *Ze = Z + (long)le * NZ * NZ, *WFe = WF + (long)le * NZ * (NTB + 1);
   __global double *WLe = WL + (long)le * NZ * (NTB + 1), *Ke = K + (long)le * (NTB + 1) * (NTB + 1);
   bool traction[NFACES];
-  for (int f = 0; f < NFACES; f++) traction[f] = face_bc[elem_faces[e * NFACES + f]] == FACE_NEUMANN;
+  for (int f = 0; f < NFACES; f++) traction[f] = face_bc[elem_faces[e * ELEM_NFACES + f]] == FACE_NEUMANN;
   const double wm = (mu_e[e] - mu0) / mu_e[e], tm = mu0 / mu_e[e]; /* weights per unit of mu_e */
   for (int idx = lid; idx < DIM * NP * NP; idx += wg) {
     const int i = idx / (NP * NP), a = idx % NP, b = (idx / NP) % NP;

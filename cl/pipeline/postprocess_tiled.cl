@@ -42,9 +42,9 @@ void postprocess_tiled(const int e0, __global const double *coords,
   /* The right-hand sides: Dpost_l applied to v_l = scale sum_k Jinv[l][k] q_k. */
   for (int t = lid; t < NCOMP * DIM * NP; t += GRID * GRID) {
     const int j = t % NP, l = (t / NP) % DIM, cc = t / (NP * DIM);
-    __global const double *qc = q + (e * NCOMP + cc) * DIM * NP;
+    __global const double *qc = q + (e * NCOMP + cc) * DIM * ROW_NP;
     double s = 0.0;
-    for (int k = 0; k < DIM; k++) s += jq[l * DIM + k] * qc[k * NP + j];
+    for (int k = 0; k < DIM; k++) s += jq[l * DIM + k] * qc[k * ROW_NP + j];
     v[t] = scale * s;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -52,7 +52,7 @@ void postprocess_tiled(const int e0, __global const double *coords,
     const int i = t % NP1, cc = t / NP1;
     double s = 0.0;
     if (i == 0)
-      s = u[(e * NCOMP + cc) * NP];
+      s = u[(e * NCOMP + cc) * ROW_NP];
     else
       for (int l = 0; l < DIM; l++) {
         __global const double *D = dpost + (l * NP1 + i) * NP;
@@ -80,5 +80,5 @@ void postprocess_tiled(const int e0, __global const double *coords,
       t[a][b] = x;
     }
   /* u* [e][c][NP1]: the right block, stored by the elimination's last step. */
-  gauss_jordan_tiled(t, tr, tc, rowk, colk, ustar + e * NCOMP * NP1);
+  gauss_jordan_tiled(t, tr, tc, rowk, colk, ustar + e * NCOMP * ROW_NP1);
 }

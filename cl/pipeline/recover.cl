@@ -21,7 +21,7 @@ static void element_trace_solution(const long e, const int nint, const int nf, c
   const int lid = get_local_id(0), wg = get_local_size(0);
   for (int a = lid; a < nt; a += wg) {
     const int f = a / nf, n = a % nf;
-    const int face = elem_faces[e * NFACES + f];
+    const int face = elem_faces[e * ELEM_NFACES + f];
     const int uk = face_unknown[face];
     lam[a] = uk >= 0 ? x[(long)uk * nf + n] : bvals[(long)(face - nint) * nf + n];
   }
@@ -51,7 +51,7 @@ __kernel void recover_local(const int e0, const int zfirst, const int nint,
   __local double ul[NP];
   element_trace_solution(e, nint, NF, NT, NP, Z + (e - zfirst) * NP * (NT + 1), x, bvals,
                          elem_faces, face_unknown, lam, ul);
-  for (int i = lid; i < NP; i += wg) u[e * NP + i] = ul[i];
+  for (int i = lid; i < NP; i += wg) u[e * ROW_NP + i] = ul[i];
 #if !MAPPED /* mapped elements: mapped_recover_q */
   barrier(CLK_LOCAL_MEM_FENCE);
   geometry g;
@@ -70,7 +70,7 @@ __kernel void recover_local(const int e0, const int zfirst, const int nint,
         s += g.jinv[l * DIM + k] * dtu;
       }
       for (int f = 0; f < NFACES; f++) {
-        const int o = elem_orient[e * NFACES + f];
+        const int o = elem_orient[e * ELEM_NFACES + f];
         __global const double *E = ef + ((f * NORIENT + o) * NP + j) * NF;
         double el = 0.0;
         for (int m = 0; m < NF; m++) el += E[m] * lam[f * NF + m];
@@ -81,7 +81,7 @@ __kernel void recover_local(const int e0, const int zfirst, const int nint,
     for (int k = 0; k < DIM; k++) {
       double s = 0.0;
       for (int l = 0; l < DIM; l++) s += K[k * DIM + l] * q1[l];
-      q[(e * DIM + k) * NP + j] = s;
+      q[(e * DIM + k) * ROW_NP + j] = s;
     }
   }
 #else
@@ -96,13 +96,13 @@ __kernel void recover_local(const int e0, const int zfirst, const int nint,
       s += kappa * g.jinv[l * DIM + k] * dtu;
     }
     for (int f = 0; f < NFACES; f++) {
-      const int o = elem_orient[e * NFACES + f];
+      const int o = elem_orient[e * ELEM_NFACES + f];
       __global const double *E = ef + ((f * NORIENT + o) * NP + j) * NF;
       double el = 0.0;
       for (int m = 0; m < NF; m++) el += E[m] * lam[f * NF + m];
       s -= kappa / g.detj * (g.face_measure[f] / FACE_REF_MEASURE) * g.normal[f][k] * el;
     }
-    q[(e * DIM + k) * NP + j] = s;
+    q[(e * DIM + k) * ROW_NP + j] = s;
   }
 #endif /* KAPPA_TENSOR */
 #endif
@@ -150,7 +150,7 @@ __kernel void elasticity_recover(const int e0, const int zfirst, const int nint,
       s -= g.jinv[l * DIM + j] * dtu;
     }
     for (int f = 0; f < NFACES; f++) {
-      const int o = elem_orient[e * NFACES + f];
+      const int o = elem_orient[e * ELEM_NFACES + f];
       __global const double *E = ef + ((f * NORIENT + o) * NP + a) * NF;
       double el = 0.0;
       for (int m = 0; m < NF; m++) el += E[m] * lam[f * NFB + i * NF + m];
@@ -276,7 +276,7 @@ __kernel void postprocess(const int e0, __global const double *coords,
     for (int l = 0; l < DIM; l++)
       for (int k = 0; k < DIM; k++) {
         double c = jq[l * DIM + k];
-        __global const double *qk = q + ((e * NCOMP + cc) * DIM + k) * NP;
+        __global const double *qk = q + ((e * NCOMP + cc) * DIM + k) * ROW_NP;
         __global const double *D = dpost + (l * NP1 + i + 1) * NP;
         double dq = 0.0;
         for (int j = 0; j < NP; j++) dq += D[j] * qk[j];
@@ -288,8 +288,8 @@ __kernel void postprocess(const int e0, __global const double *coords,
   cholesky_packed(a, NPOST);
   for (int cc = 0; cc < NCOMP; cc++) {
     cholesky_packed_solve(a, b + cc * NPOST, NPOST);
-    __global double *us = ustar + (e * NCOMP + cc) * NP1;
-    if (lid == 0) us[0] = u[(e * NCOMP + cc) * NP];
+    __global double *us = ustar + (e * NCOMP + cc) * ROW_NP1;
+    if (lid == 0) us[0] = u[(e * NCOMP + cc) * ROW_NP];
     for (int i = lid; i < NPOST; i += wg) us[i + 1] = b[cc * NPOST + i];
   }
 }
@@ -314,7 +314,7 @@ __kernel void mapped_recover_q(const int e0, const int nint, const int inverse,
   __local double lam[NT];
   __local double v[DIM * NP];
   for (int a = lid; a < NT; a += wg) {
-    const int face = elem_faces[e * NFACES + a / NF];
+    const int face = elem_faces[e * ELEM_NFACES + a / NF];
     const int uk = face_unknown[face];
     lam[a] = uk >= 0 ? x[(long)uk * NF + a % NF] : bvals[(long)(face - nint) * NF + a % NF];
   }
@@ -374,7 +374,7 @@ __kernel void mapped_elasticity_h(const int e0, const int nint,
   __local double lam[NTB];
   __local double v[DIM * NP];
   for (int a = lid; a < NTB; a += wg) {
-    const int face = elem_faces[e * NFACES + a / NFB];
+    const int face = elem_faces[e * ELEM_NFACES + a / NFB];
     const int uk = face_unknown[face];
     lam[a] = uk >= 0 ? x[(long)uk * NFB + a % NFB] : bvals[(long)(face - nint) * NFB + a % NFB];
   }
@@ -479,7 +479,7 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
   cholesky_packed(a, NPOST);
   /* Per component (vector problems: (E10), row cc of H in place of -q / kappa). */
   for (int cc = 0; cc < NCOMP; cc++) {
-    __global const double *uc = u + (e * NCOMP + cc) * NP, *qc = q + (e * NCOMP + cc) * DIM * NP;
+    __global const double *uc = u + (e * NCOMP + cc) * ROW_NP, *qc = q + (e * NCOMP + cc) * DIM * ROW_NP;
     for (int k = lid; k < NQ_LOAD; k += wg) {
       __global double *f = pf + k * POST_FAC;
       double uh = 0.0;
@@ -488,7 +488,7 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
       double qh[DIM];
       for (int c = 0; c < DIM; c++) {
         qh[c] = 0.0;
-        for (int j = 0; j < NP; j++) qh[c] += qc[c * NP + j] * phi[k * NP + j];
+        for (int j = 0; j < NP; j++) qh[c] += qc[c * ROW_NP + j] * phi[k * NP + j];
       }
       for (int c = 0; c < DIM; c++) {
         double s = 0.0;
@@ -498,7 +498,7 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
 #else
       for (int c = 0; c < DIM; c++) {
         double qh = 0.0;
-        for (int j = 0; j < NP; j++) qh += qc[c * NP + j] * phi[k * NP + j];
+        for (int j = 0; j < NP; j++) qh += qc[c * ROW_NP + j] * phi[k * NP + j];
         f[1 + 2 * DIM * DIM + c] = qh;
       }
 #endif
@@ -531,7 +531,7 @@ __kernel void mapped_postprocess(const int e0, __global const double *coords,
     }
     barrier(CLK_GLOBAL_MEM_FENCE);
     cholesky_packed_solve(a, b, NPOST);
-    __global double *us = ustar + (e * NCOMP + cc) * NP1;
+    __global double *us = ustar + (e * NCOMP + cc) * ROW_NP1;
     for (int i = lid; i < NPOST; i += wg) us[i + 1] = b[i];
     if (lid == 0) {
       double rest = 0.0;
@@ -580,8 +580,8 @@ static void ustar_residual(const long e, __global const double *coords,
   const double *jq = g.jinv;
 #endif
   for (int cc = 0; cc < NCOMP; cc++) {
-    __global const double *us = ustar + (e * NCOMP + cc) * NP1;
-    __global const double *qc = q + (e * NCOMP + cc) * DIM * NP;
+    __global const double *us = ustar + (e * NCOMP + cc) * ROW_NP1;
+    __global const double *qc = q + (e * NCOMP + cc) * DIM * ROW_NP;
     for (int i = 1 + (int)get_local_id(0); i < NP1; i += ERR_WG) {
       double au = 0.0, sa = 0.0, b = 0.0;
       for (int j = 1; j < NP1; j++) {
@@ -593,7 +593,7 @@ static void ustar_residual(const long e, __global const double *coords,
       for (int l = 0; l < DIM; l++)
         for (int j = 0; j < NP; j++) {
           double v = 0.0;
-          for (int k = 0; k < DIM; k++) v += jq[l * DIM + k] * qc[k * NP + j];
+          for (int k = 0; k < DIM; k++) v += jq[l * DIM + k] * qc[k * ROW_NP + j];
           b += dpost[(l * NP1 + i) * NP + j] * v;
         }
       b *= scale;
@@ -644,11 +644,11 @@ __kernel void errors(const int e0, __global const double *coords, __global const
     const double uex = problem_u(pp, x[0], x[1], x[2], grad);
     __global const double *phi = phi_err + k * NP, *phi1 = phi1_err + k * NP1;
     double uh = 0.0, us = 0.0, eq = 0.0, qq = 0.0;
-    for (int i = 0; i < NP; i++) uh += u[e * NP + i] * phi[i];
-    for (int i = 0; i < NP1; i++) us += ustar[e * NP1 + i] * phi1[i];
+    for (int i = 0; i < NP; i++) uh += u[e * ROW_NP + i] * phi[i];
+    for (int i = 0; i < NP1; i++) us += ustar[e * ROW_NP1 + i] * phi1[i];
     for (int c = 0; c < DIM; c++) {
       double qh = 0.0;
-      for (int i = 0; i < NP; i++) qh += q[(e * DIM + c) * NP + i] * phi[i];
+      for (int i = 0; i < NP; i++) qh += q[(e * DIM + c) * ROW_NP + i] * phi[i];
 #ifdef KAPPA_TENSOR
       double kg = 0.0; /* (K grad u)_c */
       for (int l = 0; l < DIM; l++) kg += K[c * DIM + l] * grad[l];

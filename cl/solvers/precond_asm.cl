@@ -26,11 +26,11 @@ __kernel void asm_setup(const int nelem, const int nunknown, __global const int 
   if (e >= nelem) return;
   __global double *a = ainv + (long)e * NT * NT;
   for (int fa = 0; fa < NFACES; fa++) {
-    const int face = elem_faces[e * NFACES + fa];
+    const int face = elem_faces[e * ELEM_NFACES + fa];
     const int ua = face_unknown[face];
     const int side = face_elems[2 * face] == e ? 0 : 1;
     for (int fb = 0; fb < NFACES; fb++) {
-      const int ub = face_unknown[elem_faces[e * NFACES + fb]];
+      const int ub = face_unknown[elem_faces[e * ELEM_NFACES + fb]];
       const int slot = patch_slot(fa, fb, side);
       for (int m = 0; m < NF; m++)
         for (int n = 0; n < NF; n++) {
@@ -65,7 +65,7 @@ __kernel void asm_apply(const int nunknown, __global const int *unknown_face,
     const int a = face_local[2 * face + side];
     __global const double *arow = ainv + (long)e * NT * NT + (long)(a * NF + m) * NT;
     for (int fb = 0; fb < NFACES; fb++) {
-      const int ub = face_unknown[elem_faces[e * NFACES + fb]];
+      const int ub = face_unknown[elem_faces[e * ELEM_NFACES + fb]];
       if (ub < 0) continue;
       __global const double *rb = r + (long)ub * NF;
       for (int n = 0; n < NF; n++) s += arow[fb * NF + n] * rb[n];

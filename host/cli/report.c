@@ -22,9 +22,14 @@ double stage_gbs(const hdgcl_stage_stats *st) {
 void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
                     const hdgcl_device_info *dev, const hdgcl_result *r, int show_history) {
   fprintf(out, "problem   %s, order p = %d, tau = %g\n", r->problem, r->order, r->tau);
+  char types[96]; /* a mixed mesh: the count of each type */
+  snprintf(types, sizeof types, "%s", hdgcl_element_type_name(mesh->type));
+  if (hdgcl_mesh_is_mixed(mesh))
+    snprintf(types, sizeof types, "%d %ss, %d %ss",
+             (int)hdgcl_mesh_count_type(mesh, mesh->types[0]), hdgcl_element_type_name(mesh->types[0]),
+             (int)hdgcl_mesh_count_type(mesh, mesh->types[1]), hdgcl_element_type_name(mesh->types[1]));
   fprintf(out, "mesh      %s: %lld elements (%s), %lld faces, h = %.4g\n", mesh_spec,
-          (long long)r->num_elements, hdgcl_element_type_name(mesh->type), (long long)r->num_faces,
-          r->h);
+          (long long)r->num_elements, types, (long long)r->num_faces, r->h);
   fprintf(out, "device    %s (%s)\n", dev->name, dev->platform);
   if (!isnan(r->mu_min)) {
     if (r->mu_min == r->mu_max && r->lambda_min == r->lambda_max)

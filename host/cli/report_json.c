@@ -164,6 +164,12 @@ int report_json_run(const char *mesh_spec, const hdgcl_mesh *mesh, const hdgcl_d
   TRY(json_add_string(run, "problem", r->problem));
   TRY(json_add_string(run, "mesh", mesh_spec));
   TRY(json_add_string(run, "element_type", hdgcl_element_type_name(mesh->type)));
+  if (hdgcl_mesh_is_mixed(mesh)) { /* docs/geometry.md, "Mixed meshes": the count of each type */
+    TRY(json_add_object(run, "element_types", &o));
+    for (int i = 0; i < mesh->num_types; i++)
+      TRY(json_add_int(o, hdgcl_element_type_name(mesh->types[i]),
+                       hdgcl_mesh_count_type(mesh, mesh->types[i])));
+  }
   TRY(json_add_int(run, "order", r->order));
   TRY(json_add_real(run, "tau", r->tau));
   if (!isnan(r->mu_min)) { /* vector problems: the range of the elements' Lame parameters */

@@ -11,24 +11,68 @@
 #include "fem/face_map.h"
 #include "problem/user_problem.h"
 
+/* docs/geometry.md, "Mixed meshes": a mixed 2D mesh of straight triangles and
+ * quadrilaterals solves the linear scalar built-in problems; everything else
+ * is refused by name. */
+static int discretisation_check_mixed(const hdg_discretisation *d) {
+  const hdgcl_mesh *mesh = d->mesh;
+  if (!hdgcl_mesh_is_mixed(mesh)) return HDGCL_SUCCESS;
+  const char *what = NULL;
+  if (mesh->dim != 2)
+    what = "a 3D mesh";
+  else if (mesh->geometry_order > 1)
+    what = "curved elements";
+  else if (d->user)
+    what = "a problem file";
+  else if (d->problem->vector)
+    what = "elasticity (a vector problem)";
+  else if (d->problem->nonlinear)
+    what = "a nonlinear problem (Newton's method)";
+  else if (d->problem->transient)
+    what = "a transient problem (time stepping)";
+  if (!what) return HDGCL_SUCCESS;
+  return hdgcl_error(HDGCL_ERROR_MESH,
+                     "the mesh is mixed (%d %ss, %d %ss): solving on mixed meshes is not "
+                     "implemented for %s (problem '%s'), only for the linear scalar built-in "
+                     "problems on straight 2D meshes",
+                     (int)hdgcl_mesh_count_type(mesh, mesh->types[0]),
+                     hdgcl_element_type_name(mesh->types[0]),
+                     (int)hdgcl_mesh_count_type(mesh, mesh->types[1]),
+                     hdgcl_element_type_name(mesh->types[1]), what, d->problem->info.name);
+}
+
 int discretisation_init(hdg_discretisation *d, int order) {
   const hdgcl_mesh *mesh = d->mesh;
   d->mu_min = d->mu_max = d->lambda_min = d->lambda_max = NAN;
   if (mesh->num_elements <= 0) return hdgcl_error(HDGCL_ERROR_MESH, "the mesh has no elements");
-  if (hdgcl_mesh_is_mixed(mesh)) /* docs/geometry.md, "Mixed meshes": the mesh side only so far */
-    return hdgcl_error(HDGCL_ERROR_MESH,
-                       "the mesh is mixed (%d %ss, %d %ss): solving on mixed meshes is not "
-                       "implemented yet (hdgcl mesh reads, checks and writes them)",
-                       (int)hdgcl_mesh_count_type(mesh, mesh->types[0]),
-                       hdgcl_element_type_name(mesh->types[0]),
-                       (int)hdgcl_mesh_count_type(mesh, mesh->types[1]),
-                       hdgcl_element_type_name(mesh->types[1]));
+  HDGCL_TRY(discretisation_check_mixed(d));
   HDGCL_TRY(hdg_problem_check_mesh(d->problem, &d->params, mesh));
   /* Curved geometry of order g: det J has degree dim (g - 1) more than on a
    * straight element (simplices), so every rule gains that much. */
   int extra = mesh->geometry_order > 1 ? mesh->dim * (mesh->geometry_order - 1) : 0;
-  HDGCL_TRY(hdg_reference_create(mesh->type, order, extra, &d->ref));
+  /* A mixed mesh (docs/geometry.md, "Mixed meshes"): ref is the widest type's
+   * (the one with faces_per_element faces), other_ref the other type's. */
+  hdgcl_element_type wide = mesh->type, other = mesh->type;
+  if (hdgcl_mesh_is_mixed(mesh))
+    for (int i = 0; i < mesh->num_types; i++) {
+      hdgcl_element_type t = mesh->types[i];
+      hdg_sizes tsz;
+      HDGCL_TRY(hdg_sizes_init(t, order, &tsz));
+      if (tsz.nfaces == mesh->faces_per_element)
+        wide = t;
+      else
+        other = t;
+    }
+  HDGCL_TRY(hdg_reference_create(wide, order, extra, &d->ref));
   HDGCL_TRY(hdg_sizes_set_components(&d->ref.sz, hdg_problem_components(d->problem, mesh->dim)));
+  if (other != wide) {
+    HDGCL_TRY(hdg_reference_create(other, order, extra, &d->other_ref));
+    HDGCL_TRY(hdg_sizes_set_components(&d->other_ref.sz, d->ref.sz.ncomp));
+    if (d->other_ref.sz.np > d->ref.sz.np || d->other_ref.sz.np1 > d->ref.sz.np1 ||
+        d->other_ref.qface.n != d->ref.qface.n)
+      return hdgcl_error(HDGCL_ERROR_INTERNAL, "mixed mesh: the %s is not the widest type",
+                         hdgcl_element_type_name(wide));
+  }
   const hdg_sizes *sz = &d->ref.sz;
   if (d->user) {
     size_t nb = (size_t)(mesh->num_faces - mesh->num_interior_faces) + 1;
@@ -94,6 +138,7 @@ int discretisation_create_level(const hdg_discretisation *fine, int order,
 
 void discretisation_release(hdg_discretisation *d) {
   hdg_reference_destroy(&d->ref);
+  hdg_reference_destroy(&d->other_ref);
   hdg_numbering_destroy(&d->num);
   free(d->kappa);
   free(d->kappa_tensor);
@@ -123,7 +168,7 @@ int discretisation_robin_blocks(hdg_discretisation *d) {
     int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
     for (int q = 0; q < qf->n; q++) {
       double X[3], x[3], nds[3];
-      HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (dim - 1), X));
+      HDGCL_TRY(hdgcl_face_map_points(discretisation_ref(d, e)->sz.type, lf, o, 1, qf->points + (size_t)q * (dim - 1), X));
       double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
       double alpha = hdg_user_robin_alpha(d->user, d->num.face_cond[b], x);
       if (!(alpha >= 0) || !isfinite(alpha))

@@ -21,6 +21,12 @@ typedef struct hdg_discretisation {
   const hdg_problem *problem;
   problem_params params;
   hdg_reference ref; /* sizes and reference tables */
+  /* A mixed mesh (docs/geometry.md, "Mixed meshes"): ref is the widest
+   * type's (the quadrilateral's), whose np, np1, nt and nslots are the row
+   * strides of u, q, u* and of the trace system; other_ref the other type's
+   * (the triangle's) at the same p.  Zero for a mesh of one type.  Element
+   * e's tables: discretisation_ref(d, e). */
+  hdg_reference other_ref;
   hdg_numbering num; /* boundary conditions and trace unknowns */
   double tau;
   double *kappa, *c; /* [num_elements]; vector problems: kappa = 1, c = 0 (mu, lambda: below) */
@@ -49,6 +55,14 @@ typedef struct hdg_discretisation {
   double mu_min, mu_max, lambda_min, lambda_max;
   bool nonsymmetric;
 } hdg_discretisation;
+
+/* The reference tables and sizes of element e's type (d->ref but on a mixed
+ * mesh); strides of the solution arrays stay d->ref.sz's. */
+static inline const hdg_reference *discretisation_ref(const hdg_discretisation *d, int32_t e) {
+  if (d->other_ref.sz.np > 0 && hdgcl_mesh_element_type(d->mesh, e) == d->other_ref.sz.type)
+    return &d->other_ref;
+  return &d->ref;
+}
 
 /* With mesh, problem, params, user, materials, tau and nonsymmetric set by
  * the caller: checks the mesh against the problem, builds the reference

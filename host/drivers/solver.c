@@ -43,8 +43,9 @@ static double largest_diameter(const hdgcl_mesh *mesh) {
   int nv = mesh->verts_per_element, d = mesh->dim;
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     const int32_t *v = mesh->elem_verts + (size_t)e * nv;
-    for (int a = 0; a < nv; a++)
-      for (int b = a + 1; b < nv; b++) {
+    int ev = hdgcl_mesh_element_verts(mesh, e); /* a mixed mesh: e's own vertices */
+    for (int a = 0; a < ev; a++)
+      for (int b = a + 1; b < ev; b++) {
         double s = 0.0;
         for (int k = 0; k < d; k++) {
           double dx = mesh->coords[(size_t)v[a] * d + k] - mesh->coords[(size_t)v[b] * d + k];
@@ -340,6 +341,9 @@ static int solver_init(hdgcl_solver s, int order) {
   r->num_unknown_faces = s->disc.num.num_unknown_faces;
   /* scalar: u and q; vector: u, H and p (docs/elasticity.md) */
   r->element_dofs = (int64_t)ne * (nc * (1 + sz->dim) + (s->disc.problem->vector ? 1 : 0)) * sz->np;
+  if (s->disc.other_ref.sz.np > 0) /* a mixed mesh: each element's own np (scalar problems) */
+    r->element_dofs -= (int64_t)hdgcl_mesh_count_type(mesh, s->disc.other_ref.sz.type) *
+                       (1 + sz->dim) * (sz->np - s->disc.other_ref.sz.np);
   r->trace_dofs = (int64_t)rows * sz->nfb;
   r->l2_p = r->norm_p = s->disc.problem->vector ? 0.0 : NAN;
   r->tip_deflection = r->beam_deflection = NAN;

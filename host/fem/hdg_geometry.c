@@ -94,12 +94,13 @@ double hdg_map(const hdgcl_mesh *mesh, int32_t e, const double *xi, double *x, d
     for (int k = 0; k < 3; k++) x[k] = 0.0;
     return hdgcl_mesh_map(mesh, e, xi, x, jac);
   }
-  int d = mesh->dim, nv = mesh->verts_per_element;
+  /* A mixed mesh: element e's own type and vertices (rows of the widest type). */
+  int d = mesh->dim, nv = hdgcl_mesh_element_verts(mesh, e);
   double n[8], dn[24];
-  hdg_vertex_functions(mesh->type, xi, n, dn);
+  hdg_vertex_functions(hdgcl_mesh_element_type(mesh, e), xi, n, dn);
   for (int k = 0; k < 3; k++) x[k] = 0.0;
   for (int k = 0; k < d * d; k++) jac[k] = 0.0;
-  const int32_t *v = mesh->elem_verts + (size_t)e * nv;
+  const int32_t *v = mesh->elem_verts + (size_t)e * mesh->verts_per_element;
   for (int a = 0; a < nv; a++) {
     const double *xa = mesh->coords + (size_t)v[a] * d;
     for (int k = 0; k < d; k++) {
@@ -145,15 +146,16 @@ void hdg_normal_from_tangents(int dim, const double t[2][3], double *n) {
 double hdg_face_normal(const hdgcl_mesh *mesh, int32_t e, int f, const double *X, double *x,
                        double *nds) {
   int d = mesh->dim;
+  hdgcl_element_type type = hdgcl_mesh_element_type(mesh, e);
   double jac[9];
   double detj = hdg_map(mesh, e, X, x, jac);
   /* Tangents of the face parametrisation in reference coordinates: the face
    * map is affine in the face coordinates, so differences give them exactly. */
   double s0[2] = {0.0, 0.0}, s1[2] = {1.0, 0.0}, s2[2] = {0.0, 1.0};
   double X0[3], X1[3], X2[3];
-  hdgcl_face_map_points(mesh->type, f, 0, 1, s0, X0);
-  hdgcl_face_map_points(mesh->type, f, 0, 1, s1, X1);
-  if (d == 3) hdgcl_face_map_points(mesh->type, f, 0, 1, s2, X2);
+  hdgcl_face_map_points(type, f, 0, 1, s0, X0);
+  hdgcl_face_map_points(type, f, 0, 1, s1, X1);
+  if (d == 3) hdgcl_face_map_points(type, f, 0, 1, s2, X2);
   double t[2][3] = {{0}};
   for (int k = 0; k < d; k++)
     for (int l = 0; l < d; l++) {
@@ -163,7 +165,7 @@ double hdg_face_normal(const hdgcl_mesh *mesh, int32_t e, int f, const double *X
   hdg_normal_from_tangents(d, (const double(*)[3])t, nds);
   /* Outward: along cof(J) n_ref = det(J) J^-T n_ref. */
   double nref[3] = {0, 0, 0}, cof[3] = {0, 0, 0};
-  hdgcl_reference_face_normal(mesh->type, f, nref);
+  hdgcl_reference_face_normal(type, f, nref);
   double inv[9];
   hdg_invert(d, jac, detj, inv);
   for (int k = 0; k < d; k++)

@@ -71,8 +71,11 @@ int hdg_numbering_create_with(const hdgcl_mesh *mesh, const hdg_sizes *sz,
       int32_t e = mesh->face_elems[2 * f + side];
       if (e < 0) continue;
       int lf = mesh->face_local[2 * f + side];
-      for (int j = 1; j < nfe; j++) {
-        int32_t g = mesh->elem_faces[(size_t)e * nfe + (lf + j) % nfe];
+      /* A mixed mesh: the element's own faces ne in the slots of the widest
+       * type's nfe (a triangle beside a quadrilateral leaves its last slot -1). */
+      int ne = hdgcl_mesh_element_faces(mesh, e);
+      for (int j = 1; j < ne; j++) {
+        int32_t g = mesh->elem_faces[(size_t)e * nfe + (lf + j) % ne];
         cols[1 + side * (nfe - 1) + (j - 1)] = num->face_unknown[g];
       }
     }

@@ -141,6 +141,8 @@ fail:
   free(id);
   free(L->xi);
   free(L->cells);
+  L->xi = NULL;
+  L->cells = NULL;
   return status;
 }
 #undef AT
@@ -205,6 +207,35 @@ static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *L, const d
   fprintf(f, "</PointData>\n");
 }
 
+/* One element type's lattice and its bases at the lattice points: phi0
+ * [npts][np] for u and q (H, p), phi [npts][np1] for u*.  (The tensor-product
+ * bases of quadrilaterals and hexahedra are not hierarchical, basis.h: the
+ * first np functions of degree p+1 are not the degree-p basis.) */
+typedef struct vtu_type {
+  lattice L;
+  double *phi, *phi0;
+  int np, np1;
+} vtu_type;
+
+static int vtu_type_build(const hdg_sizes *sz, int n, vtu_type *t) {
+  *t = (vtu_type){.np = sz->np, .np1 = sz->np1};
+  HDGCL_TRY(lattice_build(sz->type, n, &t->L));
+  HDGCL_TRY(hdgcl_calloc((size_t)t->L.npts * t->np1, sizeof(double), "VTU basis", &t->phi));
+  HDGCL_TRY(hdgcl_basis_eval(sz->shape, sz->order + 1, t->L.npts, t->L.xi, t->phi, NULL));
+  HDGCL_TRY(hdgcl_calloc((size_t)t->L.npts * t->np, sizeof(double), "VTU basis", &t->phi0));
+  return hdgcl_basis_eval(sz->shape, sz->order, t->L.npts, t->L.xi, t->phi0, NULL);
+}
+
+static void vtu_type_free(vtu_type *t) {
+  free(t->phi);
+  free(t->phi0);
+  free(t->L.xi);
+  free(t->L.cells);
+}
+
+/* A mixed mesh (docs/geometry.md, "Mixed meshes"): each element is cut into
+ * sub-cells of its own type's lattice and VTK cell type; u, q, u* rows have
+ * the widest type's np and np1 (s->disc.ref), of which it reads its own. */
 int vtu_piece_write(hdgcl_solver s, FILE *f, int subdivisions, const int32_t *element_numbers, int rank) {
   if (!s || !f) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_write_vtu: NULL argument");
   if (!s->solved)
@@ -213,76 +244,95 @@ int vtu_piece_write(hdgcl_solver s, FILE *f, int subdivisions, const int32_t *el
   const hdgcl_mesh *m = s->disc.mesh;
   int n = subdivisions > 0 ? subdivisions : sz->order + 1;
   if (n > 64) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "VTU subdivisions %d out of range [1, 64]", n);
-  int np = sz->np, np1 = sz->np1, d = sz->dim;
-  lattice L;
-  HDGCL_TRY(lattice_build(m->type, n, &L));
-  /* Degree p and p+1 bases at the lattice points: phi0 [npts][np] for u and q
-   * (H, p), phi [npts][np1] for u*.  (The tensor-product bases of quadrilaterals
-   * and hexahedra are not hierarchical, basis.h: the first np functions of
-   * degree p+1 are not the degree-p basis.) */
-  double *phi = NULL, *phi0 = NULL;
+  int snp = sz->np, snp1 = sz->np1, d = sz->dim;
+  bool mixed = s->disc.other_ref.sz.np > 0;
+  vtu_type ty[2] = {{.np = 0}, {.np = 0}};
   int status;
-  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)L.npts * np1, sizeof(double), "VTU basis", &phi), done);
-  HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, sz->order + 1, L.npts, L.xi, phi, NULL), done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)L.npts * np, sizeof(double), "VTU basis", &phi0), done);
-  HDGCL_TRY_GOTO(status, hdgcl_basis_eval(sz->shape, sz->order, L.npts, L.xi, phi0, NULL), done);
+  HDGCL_TRY_GOTO(status, vtu_type_build(sz, n, &ty[0]), done);
+  if (mixed) HDGCL_TRY_GOTO(status, vtu_type_build(&s->disc.other_ref.sz, n, &ty[1]), done);
+#define TYPE_OF(e) (&ty[discretisation_ref(&s->disc, e) == &s->disc.ref ? 0 : 1])
 
-  size_t total_pts = (size_t)m->num_elements * L.npts, total_cells = (size_t)m->num_elements * L.ncells;
+  size_t total_pts = 0, total_cells = 0;
+  for (int32_t e = 0; e < m->num_elements; e++) {
+    total_pts += (size_t)TYPE_OF(e)->L.npts;
+    total_cells += (size_t)TYPE_OF(e)->L.ncells;
+  }
   fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" "
              "byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n"
              "<Piece NumberOfPoints=\"%zu\" NumberOfCells=\"%zu\">\n<Points>\n"
              "<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n",
           total_pts, total_cells);
-  for (int32_t e = 0; e < m->num_elements; e++)
-    for (int k = 0; k < L.npts; k++) {
+  for (int32_t e = 0; e < m->num_elements; e++) {
+    const lattice *L = &TYPE_OF(e)->L;
+    for (int k = 0; k < L->npts; k++) {
       double x[3], jac[9];
-      hdg_map(m, e, L.xi + (size_t)k * d, x, jac);
+      hdg_map(m, e, L->xi + (size_t)k * d, x, jac);
       fprintf(f, "%.17g %.17g %.17g\n", x[0], x[1], d == 3 ? x[2] : 0.0);
     }
+  }
   fprintf(f, "</DataArray>\n</Points>\n<Cells>\n"
              "<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n");
+  size_t base = 0;
   for (int32_t e = 0; e < m->num_elements; e++) {
-    size_t base = (size_t)e * L.npts;
-    for (int c = 0; c < L.ncells; c++) {
-      for (int v = 0; v < L.verts; v++)
-        fprintf(f, "%zu%c", base + L.cells[c * L.verts + v], v + 1 < L.verts ? ' ' : '\n');
+    const lattice *L = &TYPE_OF(e)->L;
+    for (int c = 0; c < L->ncells; c++) {
+      for (int v = 0; v < L->verts; v++)
+        fprintf(f, "%zu%c", base + L->cells[c * L->verts + v], v + 1 < L->verts ? ' ' : '\n');
     }
+    base += (size_t)L->npts;
   }
   fprintf(f, "</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n");
-  for (size_t c = 1; c <= total_cells; c++) fprintf(f, "%zu\n", (size_t)L.verts * c);
+  size_t offset = 0;
+  for (int32_t e = 0; e < m->num_elements; e++) {
+    const lattice *L = &TYPE_OF(e)->L;
+    for (int c = 0; c < L->ncells; c++) {
+      offset += (size_t)L->verts;
+      fprintf(f, "%zu\n", offset);
+    }
+  }
   fprintf(f, "</DataArray>\n<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n");
-  for (size_t c = 0; c < total_cells; c++) fprintf(f, "%d\n", L.vtk_type);
-  if (sz->ncomp > 1) {
-    vector_point_data(s, f, &L, phi0, phi);
+  for (int32_t e = 0; e < m->num_elements; e++) {
+    const lattice *L = &TYPE_OF(e)->L;
+    for (int c = 0; c < L->ncells; c++) fprintf(f, "%d\n", L->vtk_type);
+  }
+  if (sz->ncomp > 1) { /* one element type (vector problems are refused on mixed meshes) */
+    vector_point_data(s, f, &ty[0].L, ty[0].phi0, ty[0].phi);
     goto cell_data;
   }
   fprintf(f, "</DataArray>\n</Cells>\n<PointData %s>\n", scalar_attributes);
   for (int field = 0; field < 2; field++) {
     data_array_open(f, &scalar_fields[field]);
-    for (int32_t e = 0; e < m->num_elements; e++)
-      for (int k = 0; k < L.npts; k++) {
-        const double *c = field == 0 ? s->sol.u + (size_t)e * np : s->sol.ustar + (size_t)e * np1;
-        const double *b = field == 0 ? phi0 + (size_t)k * np : phi + (size_t)k * np1;
-        int nb = field == 0 ? np : np1;
+    for (int32_t e = 0; e < m->num_elements; e++) {
+      const vtu_type *t = TYPE_OF(e);
+      for (int k = 0; k < t->L.npts; k++) {
+        const double *c = field == 0 ? s->sol.u + (size_t)e * snp : s->sol.ustar + (size_t)e * snp1;
+        const double *b = field == 0 ? t->phi0 + (size_t)k * t->np : t->phi + (size_t)k * t->np1;
+        int nb = field == 0 ? t->np : t->np1;
         double v = 0.0;
         for (int i = 0; i < nb; i++) v += c[i] * b[i];
         fprintf(f, "%.17g\n", v);
       }
+    }
     fprintf(f, "</DataArray>\n");
   }
   data_array_open(f, &scalar_fields[2]);
-  for (int32_t e = 0; e < m->num_elements; e++)
-    for (int k = 0; k < L.npts; k++) {
+  for (int32_t e = 0; e < m->num_elements; e++) {
+    const vtu_type *t = TYPE_OF(e);
+    for (int k = 0; k < t->L.npts; k++) {
       double v[3] = {0, 0, 0};
       for (int c = 0; c < d; c++)
-        for (int i = 0; i < np; i++) v[c] += s->sol.q[((size_t)e * d + c) * np + i] * phi0[(size_t)k * np + i];
+        for (int i = 0; i < t->np; i++)
+          v[c] += s->sol.q[((size_t)e * d + c) * snp + i] * t->phi0[(size_t)k * t->np + i];
       fprintf(f, "%.17g %.17g %.17g\n", v[0], v[1], v[2]);
     }
+  }
   fprintf(f, "</DataArray>\n</PointData>\n");
 cell_data:
   fprintf(f, "<CellData>\n<DataArray type=\"Int32\" Name=\"element\" format=\"ascii\">\n");
   for (int32_t e = 0; e < m->num_elements; e++)
-    for (int c = 0; c < L.ncells; c++) fprintf(f, "%d\n", (int)(element_numbers ? element_numbers[e] : e));
+    for (int c = 0; c < TYPE_OF(e)->L.ncells; c++)
+      fprintf(f, "%d\n", (int)(element_numbers ? element_numbers[e] : e));
+#undef TYPE_OF
   fprintf(f, "</DataArray>\n");
   if (rank >= 0) { /* the partition of a distributed solve */
     fprintf(f, "<DataArray type=\"Int32\" Name=\"rank\" format=\"ascii\">\n");
@@ -292,10 +342,8 @@ cell_data:
   fprintf(f, "</CellData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
   status = HDGCL_SUCCESS;
 done:
-  free(phi);
-  free(phi0);
-  free(L.xi);
-  free(L.cells);
+  vtu_type_free(&ty[0]);
+  vtu_type_free(&ty[1]);
   return status;
 }
 

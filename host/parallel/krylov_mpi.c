@@ -34,6 +34,7 @@
 #include "core/error.h"
 #include "core/profile.h"
 #include "solvers/precond.h"
+#include "solvers/spmv.h"
 #include "solvers/solver_settings.h"
 
 static const char *const files[] = {"core/common.h", "solvers/trace_matrix.h", "solvers/vectors.cl",
@@ -439,8 +440,12 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
   hdgcl_buffer *vecs[] = {&c->b, &c->r, &c->z, &c->p, &c->q, &c->dinv, &c->cw, &c->cd, &c->cres};
   size_t nvecs = sizeof vecs / sizeof *vecs - (pc_kind == PRECOND_CHEBYSHEV ? 0 : 3);
   if (pc_kind == PRECOND_CHEBYSHEV && kr->set.cheb_mixed) { /* kernels of cl/solvers/spmv.cl */
-    HDGCL_TRY(hdgcl_kernel_create(kr->program, "values_to_float", &c->to_float));
-    HDGCL_TRY(hdgcl_kernel_create(kr->program, "spmv_bell_mixed", &c->spmv_mixed));
+    char only[64]; /* its own small program, as the serial Chebyshev's (precond_chebyshev.c) */
+    snprintf(only, sizeof only, KRYLOV_HELPERS_ONLY " -DSPMV_ONLY=%d", (int)SPMV_BELL_MIXED);
+    cl_program mixed;
+    HDGCL_TRY(krylov_program(kr, "solvers/spmv.cl", only, &mixed));
+    HDGCL_TRY(hdgcl_kernel_create(mixed, "values_to_float", &c->to_float));
+    HDGCL_TRY(hdgcl_kernel_create(mixed, spmv_kernel_name(SPMV_BELL_MIXED), &c->spmv_mixed));
     size_t entries = (size_t)(c->n ? c->n : 1) * kr->sys.nslots * c->nf;
     HDGCL_TRY(hdgcl_buffer_create(c->ctx, entries * 4, "Chebyshev single-precision matrix",
                                   &c->fvalues));

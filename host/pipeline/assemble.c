@@ -12,8 +12,7 @@ int assembly_prefetch(device_pipeline *pl) {
   return pipeline_program_prefetch(pl, "pipeline/assemble.cl", true, assembly_extra(pl));
 }
 
-int assembly_create(device_pipeline *pl, assembly *as) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+int assembly_create_kernels(device_pipeline *pl, assembly *as) {
   cl_program program;
   HDGCL_TRY(pipeline_program(pl, "pipeline/assemble.cl", true, assembly_extra(pl), &program));
   HDGCL_TRY(hdgcl_kernel_create(program, "boundary_data", &as->boundary));
@@ -22,6 +21,26 @@ int assembly_create(device_pipeline *pl, assembly *as) {
   HDGCL_TRY(hdgcl_kernel_create(program, "add_neumann", &as->neumann));
   HDGCL_TRY(hdgcl_kernel_create(program, "ell_columns", &as->ell_columns));
   HDGCL_TRY(hdgcl_kernel_create(program, "fix_solution", &as->fix));
+  return HDGCL_SUCCESS;
+}
+
+void assembly_share_buffers(assembly *as, const assembly *owner) {
+  as->values = owner->values;
+  as->cols = owner->cols;
+  as->rhs_buf = owner->rhs_buf;
+  as->bvals = owner->bvals;
+}
+
+void assembly_destroy_kernels(assembly *as) {
+  cl_kernel kernels[] = {as->boundary, as->matrix, as->rhs, as->neumann, as->ell_columns, as->fix};
+  for (size_t i = 0; i < sizeof kernels / sizeof *kernels; i++)
+    if (kernels[i]) clReleaseKernel(kernels[i]);
+  *as = (assembly){0};
+}
+
+int assembly_create(device_pipeline *pl, assembly *as) {
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  HDGCL_TRY(assembly_create_kernels(pl, as));
   size_t rows = pl->disc->num.num_unknown_faces;
   size_t entries = rows * sz->nslots * sz->nfb * sz->nfb;
   size_t nbnd = (size_t)(pl->disc->mesh->num_faces - pl->disc->mesh->num_interior_faces);
@@ -39,9 +58,6 @@ int assembly_boundary_data(device_pipeline *pl, assembly *as) {
   const hdg_sizes *sz = &pl->disc->ref.sz;
   const hdgcl_mesh *m = pl->disc->mesh;
   device_data *d = &pl->data;
-  cl_int nint = m->num_interior_faces, nbnd = m->num_faces - m->num_interior_faces;
-  cl_int pid = pl->disc->params.id, pdeg = pl->disc->params.degree;
-  double k2 = pl->disc->params.param, mu = pl->disc->params.mu, lambda = pl->disc->params.lambda;
   size_t rows = pl->disc->num.num_unknown_faces, entries = rows * sz->nslots * sz->nfb * sz->nfb;
   if (entries) HDGCL_TRY(hdgcl_buffer_fill(pl->ctx, &as->values, 0, entries * 8, 0.0));
   if (rows) HDGCL_TRY(hdgcl_buffer_fill(pl->ctx, &as->rhs_buf, 0, rows * sz->nfb * 8, 0.0));
@@ -52,8 +68,21 @@ int assembly_boundary_data(device_pipeline *pl, assembly *as) {
     size_t global = rows * sz->nfb;
     HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, as->ell_columns, 1, &global, NULL, NULL));
   }
+  /* A mixed mesh: each batch its own faces (pipeline.c pipeline_assemble). */
+  return pl->types ? HDGCL_SUCCESS : assembly_boundary_faces(pl, as, 0, m->num_elements);
+}
+
+int assembly_boundary_faces(device_pipeline *pl, assembly *as, int64_t e0, int64_t n) {
+  const hdg_sizes *sz = &pl->ref->sz;
+  const hdgcl_mesh *m = pl->disc->mesh;
+  device_data *d = &pl->data;
+  cl_int nint = m->num_interior_faces, nbnd = m->num_faces - m->num_interior_faces;
+  cl_int pid = pl->disc->params.id, pdeg = pl->disc->params.degree;
+  double k2 = pl->disc->params.param, mu = pl->disc->params.mu, lambda = pl->disc->params.lambda;
+  cl_int first = (cl_int)e0, end = (cl_int)(e0 + n);
   if (nbnd == 0) return HDGCL_SUCCESS;
   hdgcl_arg args[] = {HDGCL_ARG(nint),           HDGCL_ARG(nbnd),
+                      HDGCL_ARG(first),          HDGCL_ARG(end),
                       HDGCL_ARG(d->face_bc.mem), HDGCL_ARG(d->face_cond.mem),
                       HDGCL_ARG(d->face_fixed.mem),
                       HDGCL_ARG(d->face_elems.mem),
@@ -69,7 +98,7 @@ int assembly_boundary_data(device_pipeline *pl, assembly *as) {
   size_t global = (size_t)nbnd;
   HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, as->boundary, 1, &global, NULL, NULL));
   pl->report->stages[HDGCL_STAGE_ASSEMBLE].flops +=
-      (double)nbnd * pl->disc->ref.qface.n * (2.0 * sz->nfb + 40.0 * sz->ncomp);
+      (double)nbnd * pl->ref->qface.n * (2.0 * sz->nfb + 40.0 * sz->ncomp);
   pl->report->stages[HDGCL_STAGE_ASSEMBLE].bytes += (double)nbnd * sz->nfb * 8;
   return HDGCL_SUCCESS;
 }

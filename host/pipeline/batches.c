@@ -9,7 +9,10 @@
  * quads/hexes) and [na, ne) on the curved mapped path (GEO_ORDER).  The last
  * batch is the pipeline's own (pl->local, pl->recover, the curved view that
  * uploads, assembly and the error norms use); HDGCL_BATCHES=off runs every
- * element in it, as before batching (tests compare both). */
+ * element in it, as before batching (tests compare both).  A mixed mesh
+ * (sorted by type) runs its triangles [0, type_first[1]) as batch 0 with the
+ * triangle's tables and assembly kernels and the quadrilaterals as the last
+ * (type_batches; docs/geometry.md, "Mixed meshes"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +32,11 @@ int pipeline_use_batch(device_pipeline *pl, int b) {
   if (b < 0 || b >= pl->num_batches) return hdgcl_error(HDGCL_ERROR_INTERNAL, "no element batch %d", b);
   const element_batch *to = &pl->batches[b], *from = &pl->batches[pl->batch];
   if (to->vertex_coords != from->vertex_coords) swap_buffers(&pl->data.coords, &pl->other_coords);
+  if (to->ref != from->ref) { /* a mixed mesh: the other type's reference tables */
+    hdgcl_buffer *mine[] = {DEVICE_TABLES(&pl->data)}, *other[] = {DEVICE_TABLES(&pl->other_tables)};
+    for (size_t i = 0; i < sizeof mine / sizeof *mine; i++) swap_buffers(mine[i], other[i]);
+  }
+  pl->ref = to->ref;
   snprintf(pl->options, sizeof pl->options, "%s", to->options);
   pl->mapped = to->mapped;
   pl->batch = b;
@@ -56,14 +64,52 @@ int pipeline_batch_straight(device_pipeline *pl, int64_t *na) {
   return HDGCL_SUCCESS;
 }
 
+/* The shared outputs of an owned batch's recovery: its own u, q, u*, p, err
+ * give way to the last batch's. */
+static void use_shared_outputs(device_pipeline *pl, recovery *rc) {
+  hdgcl_buffer *own[] = {&rc->u, &rc->q, &rc->ustar, &rc->p, &rc->err};
+  for (size_t i = 0; i < sizeof own / sizeof *own; i++) hdgcl_buffer_release(pl->ctx, own[i]);
+  share_outputs(rc, &pl->recover);
+}
+
+/* A mixed mesh: the narrower type's elements [0, na) as batch 0, on the
+ * affine path with that type's tables and sizes and the widest type's row
+ * widths (cl/core/common.h ELEM_NFACES, ROW_NP: pipeline.c options_text), its
+ * own local stage, recovery and assembly kernels; the widest type's elements
+ * are the last batch (the pipeline's own, mapped). */
+static int type_batches(device_pipeline *pl, int64_t na) {
+  const hdgcl_mesh *m = pl->disc->mesh;
+  element_batch *last = &pl->batches[1], *s = &pl->batches[0];
+  *last = pl->batches[0];
+  last->first = na;
+  last->count = m->num_elements - na;
+  *s = (element_batch){.first = 0, .count = na, .mapped = false, .ref = &pl->disc->other_ref};
+  pl->num_batches = 2; /* pipeline_batches_destroy frees what follows, also after an error */
+  pl->batch = 1;
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *s->local, "element batch: local stage", &s->local));
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *s->recover, "element batch: recovery", &s->recover));
+  HDGCL_TRY(hdgcl_calloc(1, sizeof *s->assemble, "element batch: assembly", &s->assemble));
+  s->local->count = na;
+  HDGCL_TRY(pipeline_use_batch(pl, 0)); /* its ref: its options come from its sizes */
+  int status = pipeline_element_options(pl, false, false, s->options, sizeof s->options);
+  snprintf(pl->options, sizeof pl->options, "%s", s->options);
+  if (status == HDGCL_SUCCESS) status = local_stage_create(pl, s->local);
+  if (status == HDGCL_SUCCESS) status = recovery_create(pl, s->recover, s->local);
+  if (status == HDGCL_SUCCESS) use_shared_outputs(pl, s->recover);
+  if (status == HDGCL_SUCCESS) status = assembly_create_kernels(pl, s->assemble);
+  if (status == HDGCL_SUCCESS) assembly_share_buffers(s->assemble, &pl->assemble);
+  int back = pipeline_use_batch(pl, 1);
+  return status != HDGCL_SUCCESS ? status : back;
+}
+
 int pipeline_batches_create(device_pipeline *pl) {
   const hdgcl_mesh *m = pl->disc->mesh;
   int64_t ne = m->num_elements, na;
   HDGCL_TRY(pipeline_batch_straight(pl, &na));
   bool on = na > 0;
   element_batch *last = &pl->batches[0];
-  *last = (element_batch){.first = 0, .count = ne, .mapped = pl->mapped, .local = &pl->local,
-                          .recover = &pl->recover};
+  *last = (element_batch){.first = 0, .count = ne, .mapped = pl->mapped, .ref = &pl->disc->ref,
+                          .local = &pl->local, .recover = &pl->recover, .assemble = &pl->assemble};
   snprintf(last->options, sizeof last->options, "%s", pl->options);
   pl->num_batches = 1;
   pl->batch = 0;
@@ -71,6 +117,7 @@ int pipeline_batches_create(device_pipeline *pl) {
     pl->report->straight_elements = na;
     pl->report->curved_elements = ne - pl->report->straight_elements;
   }
+  if (pl->types) return type_batches(pl, m->type_first[1]);
   if (!on) return HDGCL_SUCCESS;
   /* Straight elements first: the vertex map, mapped only where the element
    * type or a user's point coefficients ask for it. */
@@ -81,7 +128,8 @@ int pipeline_batches_create(device_pipeline *pl) {
   element_batch *s = &pl->batches[0];
   bool mapped = m->type == HDGCL_QUADRILATERAL || m->type == HDGCL_HEXAHEDRON ||
                 (pl->disc->user && pl->disc->user->point_coefficients);
-  *s = (element_batch){.first = 0, .count = na, .mapped = mapped, .vertex_coords = true};
+  *s = (element_batch){.first = 0, .count = na, .mapped = mapped, .vertex_coords = true,
+                       .ref = &pl->disc->ref, .assemble = &pl->assemble};
   pl->num_batches = 2; /* pipeline_batches_destroy frees what follows, also after an error */
   pl->batch = 1;
   HDGCL_TRY(pipeline_element_options(pl, mapped, false, s->options, sizeof s->options));
@@ -91,12 +139,7 @@ int pipeline_batches_create(device_pipeline *pl) {
   HDGCL_TRY(pipeline_use_batch(pl, 0));
   int status = local_stage_create(pl, s->local);
   if (status == HDGCL_SUCCESS) status = recovery_create(pl, s->recover, s->local);
-  if (status == HDGCL_SUCCESS) { /* its own u, q, u*, p, err give way to the last batch's */
-    recovery *rc = s->recover;
-    hdgcl_buffer *own[] = {&rc->u, &rc->q, &rc->ustar, &rc->p, &rc->err};
-    for (size_t i = 0; i < sizeof own / sizeof *own; i++) hdgcl_buffer_release(pl->ctx, own[i]);
-    share_outputs(rc, &pl->recover);
-  }
+  if (status == HDGCL_SUCCESS) use_shared_outputs(pl, s->recover);
   int back = pipeline_use_batch(pl, 1);
   return status != HDGCL_SUCCESS ? status : back;
 }
@@ -113,8 +156,13 @@ void pipeline_batches_destroy(device_pipeline *pl) {
       local_stage_destroy(pl, bt->local);
       free(bt->local);
     }
+    if (bt->assemble && bt->assemble != &pl->assemble) {
+      assembly_destroy_kernels(bt->assemble);
+      free(bt->assemble);
+    }
     bt->recover = NULL;
     bt->local = NULL;
+    bt->assemble = NULL;
   }
   if (pl->num_batches > 1) (void)pipeline_use_batch(pl, pl->num_batches - 1);
   pl->num_batches = 0;

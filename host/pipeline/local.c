@@ -50,10 +50,10 @@ static double k0_factor_count(const hdg_sizes *sz) {
  * face (F15), the factors of [W | F], about 2 DIM^2 + 4 per face, W
  * 2 (DIM + 1) NT NP (F14) and the load 2 NQ NP (F16). */
 static double factor_load_flops(device_pipeline *pl) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   double P = sz->np, T = sz->nt, NF2 = (double)sz->nfaces * sz->nfaces, D = sz->dim;
   return 2.0 * (D + 1) * T * P + NF2 * (2.0 * D + 3) + sz->nfaces * (2.0 * D * D + 5) +
-         2.0 * pl->disc->ref.qload.n * P;
+         2.0 * pl->ref->qload.n * P;
 }
 
 /* The methods of Z = S^-1 [W | F]: S^-1 by cl/pipeline/local.cl's local_invert (its
@@ -115,7 +115,7 @@ static int tiled_cols(const local_stage *ls, int kind) {
 }
 
 static int choose_chunk(device_pipeline *pl, local_stage *ls) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   hdgcl_device_info info;
   HDGCL_TRY(hdgcl_context_info(pl->ctx, &info));
   int64_t ne = pl->disc->mesh->num_elements;
@@ -127,7 +127,7 @@ static int choose_chunk(device_pipeline *pl, local_stage *ls) {
     per += 8 * (uint64_t)(k0_factor_count(sz) + local_factor_count(sz));
   if (pl->mapped) /* M, X, G, factors; and recovery's per-point factors */
     per += local_mapped_bytes_per_element(pl) +
-           8 * (uint64_t)pl->disc->ref.qload.n * (2 + 2 * sz->dim * sz->dim + sz->dim);
+           8 * (uint64_t)pl->ref->qload.n * (2 + 2 * sz->dim * sz->dim + sz->dim);
   uint64_t zper = 8 * np * nt1;
   uint64_t fixed = pipeline_fixed_bytes(pl);
   /* 90% of the device (or --max-device-memory), less what other solvers on
@@ -643,18 +643,18 @@ static int choose_element(device_pipeline *pl, local_stage *ls) {
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_ELEMENT=%s: problem %s on %s elements: the one-kernel local "
                          "stage takes symmetric scalar problems on triangles and tetrahedra",
-                         env, pl->disc->problem->info.name, hdgcl_element_type_name(pl->disc->mesh->type));
+                         env, pl->disc->problem->info.name, hdgcl_element_type_name(pl->ref->sz.type));
     if (ls->element_wg && ls->element_shape < 0 && !element_fits(ls))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_ELEMENT=%s: at order %d local_element's S and [W | F] "
-                         "exceed %d doubles of private memory", env, pl->disc->ref.sz.order,
+                         "exceed %d doubles of private memory", env, pl->ref->sz.order,
                          ELEMENT_PRIVATE_MAX);
     if (!ok)
       return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                          "HDGCL_LOCAL_ELEMENT=%s: no shape of local_element_tiled (grid:elements "
                          "8:1, 4:4, 8:2) holds the %d x %d augmented matrix of order "
                          "%d in registers and local memory", env, augmented_size(ls),
-                         augmented_size(ls), pl->disc->ref.sz.order);
+                         augmented_size(ls), pl->ref->sz.order);
     ls->element_source = "environment";
     return HDGCL_SUCCESS;
   }
@@ -885,7 +885,7 @@ int env_on_off(const char *name, bool fallback, bool *value, bool *set) {
 }
 
 int local_stage_create(device_pipeline *pl, local_stage *ls) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   hdgcl_device_info info;
   HDGCL_TRY(hdgcl_context_info(pl->ctx, &info));
   /* S is NP x NP, or for the vector problems the (u, p) matrix Z of
@@ -1082,7 +1082,7 @@ int64_t local_stage_z_first(const local_stage *ls, int64_t e0) { return ls->keep
  * and K0 (x) I_d (- Q) of docs/elasticity.md (E7)-(E9), (E13). */
 static int elasticity_build(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t n,
                             hdgcl_stage charge) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   device_data *d = &pl->data;
   cl_int ce0 = (cl_int)e0, pid = pl->disc->params.id;
   double tau = pl->disc->tau, mu = pl->disc->params.mu, lambda = pl->disc->params.lambda, param = pl->disc->params.param;
@@ -1112,8 +1112,8 @@ static int elasticity_build(device_pipeline *pl, local_stage *ls, int64_t e0, in
    * Bytes: Z, [Wext | Fext] (twice with traction data), K written once. */
   double P = sz->np, T = sz->nt, D = sz->dim, Z = ls->rows, C = ls->cols;
   double flops = D * (2.0 * (sz->nfaces + 2 * D * D)) * P * P + 4.0 * D * D * P * P +
-                 D * 2.0 * (D + 1) * T * P + 3.0 * P * T + 2.0 * pl->disc->ref.qload.n * D * P +
-                 60.0 * pl->disc->ref.qload.n + D * T * T * (2 * D + 8);
+                 D * 2.0 * (D + 1) * T * P + 3.0 * P * T + 2.0 * pl->ref->qload.n * D * P +
+                 60.0 * pl->ref->qload.n + D * T * T * (2 * D + 8);
   double bytes = 8.0 * (Z * Z + Z * C + C * C);
   if (ls->nonsymmetric) {
     flops += D * (D - 1) * T * P * 2 * D + D * (D - 1) * T * T * (2 * D + 8);
@@ -1129,7 +1129,7 @@ static int elasticity_build(device_pipeline *pl, local_stage *ls, int64_t e0, in
 
 /* local_build_s and local_build for affine elements: (F13)-(F16). */
 static int affine_build(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   device_data *d = &pl->data;
   cl_int ce0 = (cl_int)e0, pid = pl->disc->params.id, pdeg = pl->disc->params.degree;
   double tau = pl->disc->tau, k2 = pl->disc->params.param;
@@ -1195,7 +1195,7 @@ static int build_chunk(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t
  * about (NT+1) NP^2 more, so that its rate against theirs is their time
  * against its.  Bytes: Z and K written (S and [W | F] are never stored). */
 static void element_counts(device_pipeline *pl, const local_stage *ls, double *flops, double *bytes) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   double P = ls->rows, N1 = ls->cols, T = sz->nt, D = sz->dim;
   double products = 2 * P * P * N1 + 2 * P * N1 * N1 + T * T + T + factor_load_flops(pl);
   if (ls->element_shape >= 0)
@@ -1235,7 +1235,7 @@ int local_stage_run(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t n,
    * reads [W|F] and Z and writes K, and reads K0 from K (in place, GEMM,
    * element, or without K0's factors) or K0's factors (local_schur_k0;
    * local_k0 writes K0 before the GEMM or element). */
-  double P = np, N1 = nt1, T = pl->disc->ref.sz.nt, NKF = k0_factor_count(&pl->disc->ref.sz);
+  double P = np, N1 = nt1, T = pl->ref->sz.nt, NKF = k0_factor_count(&pl->ref->sz);
   bool fused = ls->invert_kind == INVERT_SOLVE, columns = ls->invert_kind == INVERT_COLUMNS;
   bool solve = ls->invert_kind == INVERT_CHOLESKY_SOLVE;
   double flops = (solve  ? 1.0 / 3.0

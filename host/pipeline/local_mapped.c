@@ -18,22 +18,22 @@
 
 /* Per-element doubles of each mapped buffer (Y has X's). */
 void local_mapped_sizes(device_pipeline *pl, uint64_t *m, uint64_t *x, uint64_t *t, uint64_t *fac) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   uint64_t np = sz->np, cols = sz->np + sz->nt, d = sz->dim;
   *m = np * np;
   *x = d * np * cols;
-  *t = d * np * (uint64_t)pl->disc->ref.qload.n;
+  *t = d * np * (uint64_t)pl->ref->qload.n;
   /* per face point: w dS, w n dS, and w dS times tau_f and tau_f - beta.n (cl/pipeline/local_mapped.cl) */
   /* per volume point w|J|, w|J| f, w adj J; with point coefficients also
    * w|J| / kappa, w|J| c and beta (cl/pipeline/local_mapped.cl VOL_FAC) */
   uint64_t vol = 2 + d * d + (pl->disc->user && pl->disc->user->point_coefficients ? 2 + d : 0);
-  *fac = (uint64_t)pl->disc->ref.qload.n * vol + (uint64_t)sz->nfaces * pl->disc->ref.qface.n * (3 + d);
+  *fac = (uint64_t)pl->ref->qload.n * vol + (uint64_t)sz->nfaces * pl->ref->qface.n * (3 + d);
 }
 
 /* Per-element doubles of the scalar S, [W | F], [W_t | F], K that the vector
  * problems expand (0 for the scalar problems, which build into the stage's own). */
 static uint64_t scalar_copies(device_pipeline *pl) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   uint64_t np = sz->np, nt1 = sz->nt + 1;
   return sz->ncomp > 1 ? np * np + 2 * np * nt1 + nt1 * nt1 : 0;
 }
@@ -46,7 +46,7 @@ uint64_t local_mapped_bytes_per_element(device_pipeline *pl) {
 
 int local_mapped_create(device_pipeline *pl, local_stage *ls) {
   /* mapped_factor's work copy of M in local memory when it fits. */
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   bool factor_global = pipeline_scratch_global(pl, ((size_t)sz->np * sz->np + sz->np) * 8);
   char defines[64];
   snprintf(defines, sizeof defines, "%s%s", factor_global ? "-DSCRATCH_GLOBAL " : "",
@@ -94,7 +94,7 @@ int local_mapped_create(device_pipeline *pl, local_stage *ls) {
   }
   /* The shapes of mapped_operands' products (CLBlast until local_mapped_choose_gemms). */
   size_t rows = (size_t)sz->dim * sz->np, cols = (size_t)sz->np + sz->nt, gp = sz->np, gt = sz->nt;
-  size_t nq = (size_t)pl->disc->ref.qload.n;
+  size_t nq = (size_t)pl->ref->qload.n;
   batched_gemm_init(&ls->mgemm[MAPPED_GEMM_Y], false, true, rows, gp, nq, rows, gp, rows);
   batched_gemm_init(&ls->mgemm[MAPPED_GEMM_X], !ls->minverse, false, gp, cols, gp, gp, rows, rows);
   batched_gemm_init(&ls->mgemm[MAPPED_GEMM_S], true, false, gp, gp, rows, rows, rows, gp);
@@ -117,9 +117,9 @@ int local_mapped_create(device_pipeline *pl, local_stage *ls) {
  * buffers and expand them. */
 static void mapped_operands(device_pipeline *pl, local_stage *ls, int which, int part,
                             gemm_operands *o, double *alpha, double *beta) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   size_t rows = (size_t)sz->dim * sz->np, cols = (size_t)sz->np + sz->nt, np = sz->np;
-  size_t nt = sz->nt, nq = (size_t)pl->disc->ref.qload.n;
+  size_t nt = sz->nt, nq = (size_t)pl->ref->qload.n;
   size_t xs = rows * cols, xc = rows * np; /* an element's X, and its C part's offset */
   cl_mem left = ls->minverse ? ls->y.mem : ls->x.mem;
   const hdgcl_buffer *bs = ls->vector ? &ls->ms : &ls->s, *bwf = ls->vector ? &ls->mwf : &ls->wf;
@@ -173,7 +173,7 @@ int local_mapped_trial_gemms(device_pipeline *pl, local_stage *ls, int64_t n) {
 }
 
 int local_mapped_build(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t n, hdgcl_stage charge) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   device_data *d = &pl->data;
   /* The vector problems build the scalar S0, [W0 | F], K0 (kappa = mu) into
    * their own buffers and expand them (mapped_elasticity_pre / _post). */
@@ -258,7 +258,7 @@ int local_mapped_build(device_pipeline *pl, local_stage *ls, int64_t e0, int64_t
    * X = Ls Y, Ls triangular, d (NP+NT) NP^2 (the same count with A^-1: the
    * cheaper route's, so the faster kernel shows as a higher rate); G's blocks 2 d NP (NP^2 + NP NT + NT^2)
    * (NP NT again for W_t). */
-  double P = sz->np, T = sz->nt, D = sz->dim, Q = pl->disc->ref.qload.n, QF = pl->disc->ref.qface.n;
+  double P = sz->np, T = sz->nt, D = sz->dim, Q = pl->ref->qload.n, QF = pl->ref->qface.n;
   double flops = 3 * Q * P * P + 3 * sz->nfaces * QF * P * P + 2 * D * D * P * Q +
                  2 * D * P * P * Q + 3 * D * P * T * QF + 3 * P * T * QF + 3 * T * sz->nf * QF +
                  2 * P * P * P / 3 + D * (P + T) * P * P +

@@ -90,6 +90,45 @@ static int upload_element_regions(device_pipeline *pl, hdgcl_buffer *buf, uint64
   return status;
 }
 
+/* The reference tables of one element type (ref) into d's table buffers
+ * (device_data_swap_tables names them); mapped: those of the mapped path too. */
+static int upload_tables(device_pipeline *pl, const hdg_reference *ref, device_data *d, bool mapped,
+                         uint64_t *count) {
+  const hdg_sizes *sz = &ref->sz;
+  int dim = sz->dim, np = sz->np, np1 = sz->np1, nf = sz->nf;
+  size_t nfo = (size_t)sz->nfaces * sz->norient;
+  UPLOAD(d->dm, (size_t)dim * np * np, double, ref->dm, "Dm");
+  UPLOAD(d->dmdmt, (size_t)dim * dim * np * np, double, ref->dmdmt, "DmDmT");
+  UPLOAD(d->pf, (size_t)sz->nfaces * np * np, double, ref->pf, "Pf");
+  UPLOAD(d->ef, nfo * np * nf, double, ref->ef, "Ef");
+  UPLOAD(d->dmef, (size_t)dim * nfo * np * nf, double, ref->dmef, "DmEf");
+  UPLOAD(d->efef, nfo * nfo * nf * nf, double, ref->efef, "EfTEf");
+  UPLOAD(d->kpost, (size_t)dim * dim * np1 * np1, double, ref->kpost, "Kpost");
+  UPLOAD(d->dpost, (size_t)dim * np1 * np, double, ref->dpost, "Dpost");
+  UPLOAD(d->load_points, (size_t)ref->qload.n * dim, double, ref->qload.points, "load points");
+  UPLOAD(d->load_weights, ref->qload.n, double, ref->qload.weights, "load weights");
+  UPLOAD(d->phi_load, (size_t)ref->qload.n * np, double, ref->phi_load, "load basis");
+  UPLOAD(d->face_points, (size_t)ref->qface.n * (dim - 1), double, ref->qface.points,
+         "face points");
+  UPLOAD(d->face_weights, ref->qface.n, double, ref->qface.weights, "face weights");
+  UPLOAD(d->psi_face, (size_t)ref->qface.n * nf, double, ref->psi_face, "face basis");
+  UPLOAD(d->face_xi, nfo * ref->qface.n * dim, double, ref->face_xi, "face points");
+  UPLOAD(d->face_tangent, (size_t)sz->nfaces * 2 * dim, double, ref->face_tangent, "face tangents");
+  UPLOAD(d->face_nref, (size_t)sz->nfaces * dim, double, ref->face_nref, "reference normals");
+  if (mapped) {
+    UPLOAD(d->phi_face, nfo * ref->qface.n * np, double, ref->phi_face, "face trace basis");
+    UPLOAD(d->dphi_load, (size_t)ref->qload.n * np * dim, double, ref->dphi_load, "load gradients");
+    UPLOAD(d->phi1_load, (size_t)ref->qload.n * np1, double, ref->phi1_load, "basis p+1");
+    UPLOAD(d->dphi1_load, (size_t)ref->qload.n * np1 * dim, double, ref->dphi1_load,
+           "gradients p+1");
+  }
+  UPLOAD(d->err_points, (size_t)ref->qerr.n * dim, double, ref->qerr.points, "error points");
+  UPLOAD(d->err_weights, ref->qerr.n, double, ref->qerr.weights, "error weights");
+  UPLOAD(d->phi_err, (size_t)ref->qerr.n * np, double, ref->phi_err, "error basis");
+  UPLOAD(d->phi1_err, (size_t)ref->qerr.n * np1, double, ref->phi1_err, "error basis p+1");
+  return HDGCL_SUCCESS;
+}
+
 /* Allocates and fills device_data (counted as the upload stage); with count
  * set, only adds the bytes that would take. */
 static int upload(device_pipeline *pl, uint64_t *count) {
@@ -98,8 +137,7 @@ static int upload(device_pipeline *pl, uint64_t *count) {
   const hdg_reference *ref = &pl->disc->ref;
   const hdg_sizes *sz = &ref->sz;
   size_t ne = m->num_elements, nfc = m->num_faces;
-  int dim = sz->dim, np = sz->np, np1 = sz->np1, nf = sz->nf;
-  size_t nfo = (size_t)sz->nfaces * sz->norient;
+  int dim = sz->dim, np = sz->np;
   /* Curved elements: the geometry nodes of each element take the vertex
    * coordinates' place (cl/fem/geometry.h element_map, GEO_ORDER > 1). */
   if (m->geometry_order > 1)
@@ -141,36 +179,10 @@ static int upload(device_pipeline *pl, uint64_t *count) {
   UPLOAD(d->unknown_face, pl->disc->num.num_unknown_faces, int32_t, pl->disc->num.unknown_face, "unknown_face");
   UPLOAD(d->block_cols, (size_t)pl->disc->num.num_unknown_faces * sz->nslots, int32_t,
          pl->disc->num.block_cols, "block_cols");
-  UPLOAD(d->dm, (size_t)dim * np * np, double, ref->dm, "Dm");
-  UPLOAD(d->dmdmt, (size_t)dim * dim * np * np, double, ref->dmdmt, "DmDmT");
-  UPLOAD(d->pf, (size_t)sz->nfaces * np * np, double, ref->pf, "Pf");
-  UPLOAD(d->ef, nfo * np * nf, double, ref->ef, "Ef");
-  UPLOAD(d->dmef, (size_t)dim * nfo * np * nf, double, ref->dmef, "DmEf");
-  UPLOAD(d->efef, nfo * nfo * nf * nf, double, ref->efef, "EfTEf");
-  UPLOAD(d->kpost, (size_t)dim * dim * np1 * np1, double, ref->kpost, "Kpost");
-  UPLOAD(d->dpost, (size_t)dim * np1 * np, double, ref->dpost, "Dpost");
-  UPLOAD(d->load_points, (size_t)ref->qload.n * dim, double, ref->qload.points, "load points");
-  UPLOAD(d->load_weights, ref->qload.n, double, ref->qload.weights, "load weights");
-  UPLOAD(d->phi_load, (size_t)ref->qload.n * np, double, ref->phi_load, "load basis");
-  UPLOAD(d->face_points, (size_t)ref->qface.n * (dim - 1), double, ref->qface.points,
-         "face points");
-  UPLOAD(d->face_weights, ref->qface.n, double, ref->qface.weights, "face weights");
-  UPLOAD(d->psi_face, (size_t)ref->qface.n * nf, double, ref->psi_face, "face basis");
-  UPLOAD(d->face_xi, nfo * ref->qface.n * dim, double, ref->face_xi, "face points");
-  UPLOAD(d->face_tangent, (size_t)sz->nfaces * 2 * dim, double, ref->face_tangent, "face tangents");
-  UPLOAD(d->face_nref, (size_t)sz->nfaces * dim, double, ref->face_nref, "reference normals");
   UPLOAD(d->face_orient, nfc * 2, int8_t, m->face_orient, "face_orient");
-  if (pl->mapped) {
-    UPLOAD(d->phi_face, nfo * ref->qface.n * np, double, ref->phi_face, "face trace basis");
-    UPLOAD(d->dphi_load, (size_t)ref->qload.n * np * dim, double, ref->dphi_load, "load gradients");
-    UPLOAD(d->phi1_load, (size_t)ref->qload.n * np1, double, ref->phi1_load, "basis p+1");
-    UPLOAD(d->dphi1_load, (size_t)ref->qload.n * np1 * dim, double, ref->dphi1_load,
-           "gradients p+1");
-  }
-  UPLOAD(d->err_points, (size_t)ref->qerr.n * dim, double, ref->qerr.points, "error points");
-  UPLOAD(d->err_weights, ref->qerr.n, double, ref->qerr.weights, "error weights");
-  UPLOAD(d->phi_err, (size_t)ref->qerr.n * np, double, ref->phi_err, "error basis");
-  UPLOAD(d->phi1_err, (size_t)ref->qerr.n * np1, double, ref->phi1_err, "error basis p+1");
+  HDGCL_TRY(upload_tables(pl, ref, d, pl->mapped, count));
+  /* A mixed mesh: the other type's tables, which its batch swaps in (batches.c). */
+  if (pl->types) HDGCL_TRY(upload_tables(pl, &pl->disc->other_ref, &pl->other_tables, false, count));
   return count ? HDGCL_SUCCESS : hdgcl_context_finish(pl->ctx);
 }
 
@@ -211,6 +223,9 @@ static void release_data(device_pipeline *pl) {
                          &d->face_cond,  &d->robin,        &d->face_fixed, &d->element_load};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) hdgcl_buffer_release(pl->ctx, all[i]);
   hdgcl_buffer_release(pl->ctx, &pl->other_coords);
+  device_data *o = &pl->other_tables; /* the other type's tables (a mixed mesh), or none */
+  hdgcl_buffer *tables[] = {DEVICE_TABLES(o)};
+  for (size_t i = 0; i < sizeof tables / sizeof *tables; i++) hdgcl_buffer_release(pl->ctx, tables[i]);
 }
 
 void pipeline_linear_system(device_pipeline *pl, linear_system *sys) {
@@ -269,7 +284,7 @@ bool pipeline_scratch_global(const device_pipeline *pl, size_t bytes) {
  * element_map; nothing for straight-sided meshes and the straight batch of a
  * curved one (batches.c). */
 static int options_text(device_pipeline *pl, bool mapped, bool curved, bool trace, char *out, size_t size) {
-  const hdg_reference *ref = &pl->disc->ref;
+  const hdg_reference *ref = pl->ref, *wide = &pl->disc->ref;
   const hdg_sizes *sz = &ref->sz;
   const hdgcl_mesh *mesh = pl->disc->mesh;
   char geometry[640] = ""; /* the hexahedron 64's table: 192 indices */
@@ -284,15 +299,27 @@ static int options_text(device_pipeline *pl, bool mapped, bool curved, bool trac
       return hdgcl_error(HDGCL_ERROR_INTERNAL, "curved geometry: node table too long");
   }
   int nz = sz->ncomp > 1 ? (sz->dim + 1) * sz->np : sz->np;
+  /* A mixed mesh's narrower type (pl->ref other_ref): its own sizes, the
+   * trace rows' slots and the per-element rows of the widest type
+   * (cl/core/common.h), and its own vertex count. */
+  char rows[160] = "";
+  int nvert = mesh->verts_per_element, nslots = sz->nslots;
+  if (ref != wide) {
+    for (int i = 0; i < mesh->num_types; i++)
+      if (mesh->types[i] == sz->type) nvert = hdgcl_mesh_element_verts(mesh, mesh->type_first[i]);
+    nslots = wide->sz.nslots;
+    snprintf(rows, sizeof rows, " -DELEM_NVERT=%d -DELEM_NFACES=%d -DROW_NP=%d -DROW_NP1=%d",
+             mesh->verts_per_element, mesh->faces_per_element, wide->sz.np, wide->sz.np1);
+  }
   int len = snprintf(out, size,
            "-DELEMENT_TYPE=%d -DDIM=%d -DNVERT=%d -DNFACES=%d -DNORIENT=%d -DNP=%d -DNP1=%d "
            "-DNF=%d -DNT=%d -DNSLOTS=%d -DNQ_LOAD=%d -DNQ_FACE=%d -DNQ_ERR=%d -DNCOMP=%d "
-           "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d%s%s%s",
-           (int)sz->type, sz->dim, mesh->verts_per_element, sz->nfaces, sz->norient, sz->np,
-           sz->np1, trace ? sz->nfb : sz->nf, trace ? sz->ntb : sz->nt, sz->nslots, ref->qload.n,
+           "-DNFB=%d -DNTB=%d -DNZ=%d -DMAPPED=%d%s%s%s%s",
+           (int)sz->type, sz->dim, nvert, sz->nfaces, sz->norient, sz->np,
+           sz->np1, trace ? sz->nfb : sz->nf, trace ? sz->ntb : sz->nt, nslots, ref->qload.n,
            ref->qface.n, ref->qerr.n, sz->ncomp, sz->nfb, sz->ntb, nz, (int)mapped,
            pl->disc->kappa_tensor ? " -DKAPPA_TENSOR" : "",
-           pl->disc->element_load ? " -DELEMENT_LOAD" : "", geometry);
+           pl->disc->element_load ? " -DELEMENT_LOAD" : "", geometry, rows);
   if (len < 0 || (size_t)len >= size) return hdgcl_error(HDGCL_ERROR_INTERNAL, "element program options too long");
   return HDGCL_SUCCESS;
 }
@@ -325,6 +352,8 @@ static int pin_solution(device_pipeline *pl) {
 static int pipeline_init(device_pipeline *pl) {
   const hdg_reference *ref = &pl->disc->ref;
   const hdg_sizes *sz = &ref->sz;
+  pl->ref = ref; /* the last batch's view: the widest type's */
+  pl->types = hdgcl_mesh_is_mixed(pl->disc->mesh);
   if (pl->disc->user) HDGCL_TRY(hdg_user_problem_emit(pl->disc->user, &pl->user_source));
   /* Mapped elements, and a user's coefficients evaluated at every point
    * (coefficients = points), take the per-point kernels. */
@@ -351,6 +380,10 @@ static int pipeline_init(device_pipeline *pl) {
   pipeline_linear_system(pl, &early.sys);
   HDGCL_TRY(krylov_prefetch(&early));
   HDGCL_TRY(recovery_prefetch(pl));
+  if (pl->types) { /* a mixed mesh: this stage runs the widest type's elements, the last */
+    pl->local.count = ne - mesh->type_first[1];
+    pl->local.share = (double)pl->local.count / (double)ne;
+  }
   HDGCL_TRY(local_stage_create(pl, &pl->local));
   HDGCL_TRY(assembly_create(pl, &pl->assemble));
   krylov *kr = &pl->krylov;
@@ -371,6 +404,19 @@ int pipeline_create(hdgcl_context ctx, const hdg_discretisation *disc,
                     const pipeline_options *opts, const solver_settings *settings,
                     hdg_solution *sol, hdgcl_result *report, device_pipeline **out) {
   *out = NULL;
+  /* A mixed mesh (docs/geometry.md, "Mixed meshes"): the additive Schwarz
+   * patches (cl/solvers/precond_asm.cl) take one NT and NFACES for every
+   * element, so far. */
+  const hdgcl_mesh *mesh = disc->mesh;
+  if (hdgcl_mesh_is_mixed(mesh) && settings->precond == PRECOND_ASM)
+    return hdgcl_error(HDGCL_ERROR_MESH,
+                       "--precond asm: the mesh is mixed (%d %ss, %d %ss): the additive Schwarz "
+                       "preconditioner does not run on mixed meshes yet (jacobi, block-jacobi, "
+                       "chebyshev and pmg do)",
+                       (int)hdgcl_mesh_count_type(mesh, mesh->types[0]),
+                       hdgcl_element_type_name(mesh->types[0]),
+                       (int)hdgcl_mesh_count_type(mesh, mesh->types[1]),
+                       hdgcl_element_type_name(mesh->types[1]));
   device_pipeline *pl;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *pl, "device pipeline", &pl));
   pl->ctx = ctx;
@@ -411,6 +457,12 @@ int pipeline_assemble(device_pipeline *pl) {
 
   t = hdgcl_wtime();
   HDGCL_TRY(assembly_boundary_data(pl, &pl->assemble));
+  for (int b = 0; pl->types && b < pl->num_batches; b++) { /* each type's boundary faces */
+    HDGCL_TRY(pipeline_use_batch(pl, b));
+    HDGCL_TRY(assembly_boundary_faces(pl, pl->batches[b].assemble, pl->batches[b].first,
+                                      pl->batches[b].count));
+  }
+  HDGCL_TRY(pipeline_use_batch(pl, pl->num_batches - 1));
   HDGCL_TRY(hdgcl_context_finish(pl->ctx));
   st[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t;
   for (int b = 0; b < pl->num_batches; b++) {
@@ -425,7 +477,7 @@ int pipeline_assemble(device_pipeline *pl) {
       HDGCL_TRY(hdgcl_context_finish(pl->ctx));
       double t1 = hdgcl_wtime();
       st[HDGCL_STAGE_LOCAL] += t1 - t;
-      HDGCL_TRY(assembly_add_chunk(pl, &pl->assemble, ls, e0, n));
+      HDGCL_TRY(assembly_add_chunk(pl, bt->assemble, ls, e0, n));
       HDGCL_TRY(hdgcl_context_finish(pl->ctx));
       st[HDGCL_STAGE_ASSEMBLE] += hdgcl_wtime() - t1;
     }

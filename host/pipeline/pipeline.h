@@ -42,6 +42,16 @@ typedef struct device_data {
   hdgcl_buffer element_load; /* the discretisation's element load (one value where it has none) */
 } device_data;
 
+/* The buffers of device_data that hold one element type's reference tables
+ * (pipeline.c upload_tables), as a list of pointers into *d: a mixed mesh's
+ * batches swap them (batches.c). */
+#define DEVICE_TABLES(d)                                                                       \
+  &(d)->dm, &(d)->dmdmt, &(d)->pf, &(d)->ef, &(d)->dmef, &(d)->efef, &(d)->kpost, &(d)->dpost, \
+      &(d)->load_points, &(d)->load_weights, &(d)->phi_load, &(d)->face_points,                \
+      &(d)->face_weights, &(d)->psi_face, &(d)->phi_face, &(d)->face_xi, &(d)->face_tangent,   \
+      &(d)->face_nref, &(d)->dphi_load, &(d)->phi1_load, &(d)->dphi1_load, &(d)->err_points,   \
+      &(d)->err_weights, &(d)->phi_err, &(d)->phi1_err
+
 /* The batched products of the mapped stage (local_mapped.c's mapped_operands). */
 enum { MAPPED_GEMM_Y, MAPPED_GEMM_X, MAPPED_GEMM_S, MAPPED_GEMM_W, MAPPED_GEMM_K, NUM_MAPPED_GEMM };
 
@@ -157,7 +167,17 @@ typedef struct assembly {
 int assembly_create(device_pipeline *pl, assembly *as);
 /* Starts the build of assembly_create's program in a host thread (hdgcl_program_prefetch). */
 int assembly_prefetch(device_pipeline *pl);
+/* Only its kernels (compiled with the view's options: a mixed mesh's
+ * narrower type), and then pl->assemble's buffers lent to them; destroyed
+ * by assembly_destroy_kernels. */
+int assembly_create_kernels(device_pipeline *pl, assembly *as);
+void assembly_share_buffers(assembly *as, const assembly *owner);
+void assembly_destroy_kernels(assembly *as);
 int assembly_boundary_data(device_pipeline *pl, assembly *as);  /* bvals; zeroes matrix and rhs */
+/* bvals of the boundary faces whose element lies in [e0, e0 + n), with as's
+ * kernel and the view's tables (each batch of a mixed mesh; the others'
+ * faces are left as they are). */
+int assembly_boundary_faces(device_pipeline *pl, assembly *as, int64_t e0, int64_t n);
 int assembly_add_chunk(device_pipeline *pl, assembly *as, const local_stage *ls, int64_t e0, int64_t n);
 /* The same from any chunk-relative K_e buffer k (column-major (NTB+1)^2 per
  * element, the last column -g_e): Newton's condensed Jacobians (local_newton.c). */
@@ -203,16 +223,21 @@ void recovery_destroy(device_pipeline *pl, recovery *rc);
  * curved mesh whose elements the readers sorted straight first
  * (hdgcl_mesh_sort_straight_first) runs its leading straight elements on the
  * vertex map (the affine path on simplices) and the rest on the mapped path;
- * every other mesh is one batch.  Mixed element types would add a batch per
- * type the same way. */
+ * a mixed mesh (sorted by type, hdgcl_mesh.type_first) runs its narrower
+ * type's elements first, each type with its own tables (ref) and assembly
+ * kernels; every other mesh is one batch. */
 #define MAX_BATCHES 2
 typedef struct element_batch {
   int64_t first, count;
   bool mapped;          /* element matrices by quadrature (local_mapped.c) */
   bool vertex_coords;   /* straight elements of a curved mesh: the vertices' coordinates, no GEO_ORDER */
   char options[1024];   /* the element programs' -D options */
+  const hdg_reference *ref; /* its element type's tables and sizes (pl->disc->ref, or
+                               other_ref: the narrower type of a mixed mesh) */
   local_stage *local;   /* &pl->local for the last batch, else owned */
   recovery *recover;    /* &pl->recover for the last batch, else owned (its u, q, u*, p, err are pl->recover's) */
+  assembly *assemble;   /* &pl->assemble, or a mixed mesh's narrower type's kernels (its
+                           buffers pl->assemble's) */
 } element_batch;
 
 /* The device pipeline: a discretisation's trace operator on one context.
@@ -235,9 +260,17 @@ struct device_pipeline {
   assembly assemble;
   krylov krylov;
   recovery recover;
-  int num_batches, batch;   /* element batches, and the one whose view (options, mapped, coords) is set */
+  int num_batches, batch;   /* element batches, and the one whose view (options, mapped, coords,
+                               ref) is set */
   element_batch batches[MAX_BATCHES];
   hdgcl_buffer other_coords; /* the coordinates of the batches whose view is not set (batches.c) */
+  /* A mixed mesh (docs/geometry.md, "Mixed meshes"): one batch per element
+   * type (types), the view's element tables and sizes (ref: pl->disc->ref
+   * but in the narrower type's batch) and the tables of the type whose view
+   * is not set (other_tables, swapped with data's by pipeline_use_batch). */
+  bool types;
+  const hdg_reference *ref;
+  device_data other_tables;
 };
 
 /* Element batches (batches.c): created after the last batch's stages

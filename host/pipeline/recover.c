@@ -34,7 +34,7 @@ static int corrupt_ustar_for_test(device_pipeline *pl, recovery *rc) {
     clFinish(pl->ctx->queue);
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "HDGCL_TEST_CORRUPT_USTAR=%s: not an element", env);
   }
-  size_t n = (size_t)pl->disc->ref.sz.ncomp * pl->disc->ref.sz.np1;
+  size_t n = (size_t)pl->ref->sz.ncomp * pl->ref->sz.np1;
   double *v, vmax = 0.0;
   HDGCL_TRY(hdgcl_calloc(n, sizeof(double), "u* of one element", &v));
   int status = hdgcl_buffer_read(pl->ctx, &rc->ustar, (size_t)e * n * 8, n * 8, v);
@@ -59,7 +59,7 @@ static int corrupt_ustar_for_test(device_pipeline *pl, recovery *rc) {
  * gauss_jordan_grids; an error where it does not fit) or "cholesky" (tests compare
  * the two, benchmarks time them). */
 static int choose_post_grid(device_pipeline *pl, int *grid, bool *forced) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   const char *env = getenv("HDGCL_POSTPROCESS");
   int want = 0; /* a grid side asked for */
   bool force_tiled = false, cholesky = env && !strcmp(env, "cholesky");
@@ -120,13 +120,13 @@ static int create_post_tiled(device_pipeline *pl, recovery *rc, int g) {
 /* Whether u*'s scratch is in global memory, its doubles per element (*work) and the
  * recover.cl program's extra options. */
 static bool recovery_options(device_pipeline *pl, size_t *work_out, char *extra, size_t n) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   size_t npost = sz->np1 - 1;
   /* packed Cholesky factor and right-hand sides (one per component) */
   size_t work = npost * (npost + 1) / 2 + (size_t)sz->ncomp * npost;
   bool mapped = pl->mapped;
   if (mapped) /* per-point factors (w|J|, G, w adj, q_h, u_h), factor, rhs, means (cl/pipeline/recover.cl) */
-    work += (size_t)pl->disc->ref.qload.n * (1 + 2 * sz->dim * sz->dim + sz->dim + 1) + sz->np1 + 1;
+    work += (size_t)pl->ref->qload.n * (1 + 2 * sz->dim * sz->dim + sz->dim + 1) + sz->np1 + 1;
   bool scratch_global = mapped || pipeline_scratch_global(pl, work * 8);
   *work_out = work;
   snprintf(extra, n, "-DERR_WG=%d%s", ERR_WG, scratch_global ? " -DSCRATCH_GLOBAL" : "");
@@ -141,7 +141,7 @@ int recovery_prefetch(device_pipeline *pl) {
 }
 
 int recovery_create(device_pipeline *pl, recovery *rc, const local_stage *ls) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   char extra[64];
   size_t work;
   bool mapped = pl->mapped;
@@ -174,6 +174,11 @@ int recovery_create(device_pipeline *pl, recovery *rc, const local_stage *ls) {
   HDGCL_TRY(hdgcl_buffer_create(pl->ctx, ne * nc * sz->np * 8, "u", &rc->u));
   HDGCL_TRY(hdgcl_buffer_create(pl->ctx, ne * nc * sz->dim * sz->np * 8, "q", &rc->q));
   HDGCL_TRY(hdgcl_buffer_create(pl->ctx, ne * nc * sz->np1 * 8, "u*", &rc->ustar));
+  if (pl->types && pl->ref == &pl->disc->ref) { /* a mixed mesh: the narrower type's rows end in */
+    HDGCL_TRY(hdgcl_buffer_fill(pl->ctx, &rc->u, 0, ne * nc * sz->np * 8, 0.0)); /* zeros */
+    HDGCL_TRY(hdgcl_buffer_fill(pl->ctx, &rc->q, 0, ne * nc * sz->dim * sz->np * 8, 0.0));
+    HDGCL_TRY(hdgcl_buffer_fill(pl->ctx, &rc->ustar, 0, ne * nc * sz->np1 * 8, 0.0));
+  }
   HDGCL_TRY(hdgcl_buffer_create(pl->ctx, (rc->vector ? ne * sz->np : 1) * 8, "p", &rc->p));
   HDGCL_TRY(hdgcl_buffer_create(
       pl->ctx, ne * ((rc->vector ? ELAS_ERR_VALUES : ERR_VALUES) + CHECK_VALUES(nc)) * 8,
@@ -188,7 +193,7 @@ int recovery_create(device_pipeline *pl, recovery *rc, const local_stage *ls) {
 int recovery_use_cholesky(device_pipeline *pl, recovery *rc, const local_stage *ls, bool *switched) {
   *switched = false;
   if (!rc->post_grid) return HDGCL_SUCCESS;
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   size_t npost = sz->np1 - 1, work = npost * (npost + 1) / 2 + (size_t)sz->ncomp * npost;
   char extra[64];
   snprintf(extra, sizeof extra, "-DERR_WG=%d%s", ERR_WG, rc->scratch_global ? " -DSCRATCH_GLOBAL" : "");
@@ -216,7 +221,7 @@ int recovery_use_cholesky(device_pipeline *pl, recovery *rc, const local_stage *
 
 int recovery_run_chunk(device_pipeline *pl, recovery *rc, const local_stage *ls, const assembly *as,
                        const krylov *kr, int64_t e0, int64_t n) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   device_data *d = &pl->data;
   cl_int ce0 = (cl_int)e0, nint = pl->disc->mesh->num_interior_faces;
   cl_int zfirst = (cl_int)local_stage_z_first(ls, e0), pid = pl->disc->params.id;
@@ -301,7 +306,7 @@ int recovery_run_chunk(device_pipeline *pl, recovery *rc, const local_stage *ls,
 
 /* The vector problems' sums of elasticity_errors (E11), in element order. */
 static int vector_errors(device_pipeline *pl, recovery *rc) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdg_sizes *sz = &pl->ref->sz;
   size_t ne = pl->disc->mesh->num_elements, nv = ELAS_ERR_VALUES + CHECK_VALUES(sz->ncomp);
   double *err;
   HDGCL_TRY(hdgcl_calloc(ne * nv, sizeof(double), "element errors", &err));
@@ -329,7 +334,7 @@ static int vector_errors(device_pipeline *pl, recovery *rc) {
   hdgcl_result *r = pl->report;
   /* Per error point: u, H, p and u* evaluated (2 NP (D + D^2 + 1) + 2 D NP1),
    * the exact fields (about 100 flops) and the sums (6 D^2). */
-  double nq = pl->disc->ref.qerr.n, D = sz->dim;
+  double nq = pl->ref->qerr.n, D = sz->dim;
   r->stages[HDGCL_STAGE_RECOVER].flops +=
       ne * nq * (2.0 * (sz->np * (D + D * D + 1) + D * sz->np1) + 100 + 6 * D * D);
   r->stages[HDGCL_STAGE_RECOVER].bytes +=
@@ -337,10 +342,10 @@ static int vector_errors(device_pipeline *pl, recovery *rc) {
   return HDGCL_SUCCESS;
 }
 
-int recovery_errors(device_pipeline *pl, recovery *rc) {
-  const hdg_sizes *sz = &pl->disc->ref.sz;
+/* The errors kernel of rc over the elements [first, first + count), with the
+ * view's tables. */
+static int launch_errors(device_pipeline *pl, recovery *rc, size_t first_element, size_t count) {
   device_data *d = &pl->data;
-  size_t ne = pl->disc->mesh->num_elements;
   cl_int e0 = 0, pid = pl->disc->params.id, pdeg = pl->disc->params.degree;
   double k2 = pl->disc->params.param, mu = pl->disc->params.mu, lambda = pl->disc->params.lambda;
   if (rc->vector) {
@@ -366,14 +371,34 @@ int recovery_errors(device_pipeline *pl, recovery *rc) {
                         HDGCL_ARG(d->dpost.mem), HDGCL_ARG(d->elem_set.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(rc->errors, sizeof args / sizeof *args, args));
   }
-  HDGCL_TRY(corrupt_ustar_for_test(pl, rc));
   /* In batches of elements, so each launch stays below 2^31 work-items. */
-  const size_t batch = (size_t)1 << 22;
-  for (size_t first = 0; first < ne; first += batch) {
+  const size_t batch = (size_t)1 << 22, end = first_element + count;
+  for (size_t first = first_element; first < end; first += batch) {
     cl_int b0 = (cl_int)first;
     HDGCL_CL(clSetKernelArg(rc->errors, 0, sizeof b0, &b0), "clSetKernelArg", "errors");
-    size_t global = (ne - first < batch ? ne - first : batch) * rc->err_wg;
+    size_t global = (end - first < batch ? end - first : batch) * rc->err_wg;
     HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, rc->errors, 1, &global, &rc->err_wg, NULL));
+  }
+  return HDGCL_SUCCESS;
+}
+
+int recovery_errors(device_pipeline *pl, recovery *rc) {
+  const hdg_sizes *sz = &pl->ref->sz;
+  size_t ne = pl->disc->mesh->num_elements;
+  HDGCL_TRY(corrupt_ustar_for_test(pl, rc));
+  if (!pl->types) {
+    HDGCL_TRY(launch_errors(pl, rc, 0, ne));
+  } else { /* a mixed mesh: each type's elements with its kernel and tables */
+    int status = HDGCL_SUCCESS;
+    for (int b = 0; b < pl->num_batches && status == HDGCL_SUCCESS; b++) {
+      const element_batch *bt = &pl->batches[b];
+      status = pipeline_use_batch(pl, b);
+      if (status == HDGCL_SUCCESS)
+        status = launch_errors(pl, bt->recover, (size_t)bt->first, (size_t)bt->count);
+    }
+    int back = pipeline_use_batch(pl, pl->num_batches - 1);
+    HDGCL_TRY(status);
+    HDGCL_TRY(back);
   }
   double *err;
   if (rc->vector) return vector_errors(pl, rc);
@@ -397,7 +422,7 @@ int recovery_errors(device_pipeline *pl, recovery *rc) {
   pl->sol->linf_u = emax;
   pl->sol->norm_u = sqrt(sum[4]);
   pl->sol->norm_q = sqrt(sum[5]);
-  double nq = pl->disc->ref.qerr.n;
+  double nq = pl->ref->qerr.n;
   pl->report->stages[HDGCL_STAGE_RECOVER].flops +=
       ne * nq * (2.0 * (sz->np * (1 + sz->dim) + sz->np1) + 60);
   pl->report->stages[HDGCL_STAGE_RECOVER].bytes += ne * 8.0 * (sz->np * (1 + sz->dim) + sz->np1 + 4);

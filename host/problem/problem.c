@@ -208,7 +208,7 @@ int hdg_problem_check_mesh(const hdg_problem *problem, const problem_params *par
     /* Every element must lie on one side of x = 1/2, so kappa (mu, lambda) is constant on it. */
     for (int32_t e = 0; e < mesh->num_elements; e++) {
       bool left = false, right = false;
-      for (int a = 0; a < mesh->verts_per_element; a++) {
+      for (int a = 0; a < hdgcl_mesh_element_verts(mesh, e); a++) { /* e's own (a mixed mesh) */
         double x = mesh->coords[(size_t)mesh->elem_verts[(size_t)e * mesh->verts_per_element + a] *
                                 mesh->dim];
         if (x < 0.5 - 1e-12) left = true;
@@ -226,10 +226,12 @@ int hdg_problem_check_mesh(const hdg_problem *problem, const problem_params *par
 }
 
 void hdg_problem_centroid(const hdgcl_mesh *mesh, int32_t e, double *x) {
-  int d = mesh->dim, nv = mesh->verts_per_element;
+  /* a mixed mesh: e's own nv vertices of its row of verts_per_element */
+  int d = mesh->dim, stride = mesh->verts_per_element, nv = hdgcl_mesh_element_verts(mesh, e);
   x[0] = x[1] = x[2] = 0.0;
   for (int a = 0; a < nv; a++)
-    for (int k = 0; k < d; k++) x[k] += mesh->coords[(size_t)mesh->elem_verts[(size_t)e * nv + a] * d + k] / nv;
+    for (int k = 0; k < d; k++)
+      x[k] += mesh->coords[(size_t)mesh->elem_verts[(size_t)e * stride + a] * d + k] / nv;
 }
 
 int hdg_problem_coefficients(const problem_params *params, const hdgcl_mesh *mesh, double *kappa,

@@ -29,7 +29,8 @@ int reference_boundary_data(const hdg_discretisation *disc, double *bvals) {
     int cond = disc->num.face_cond[f - mesh->num_interior_faces];
     for (int q = 0; q < qf->n; q++) {
       double X[3], x[3], nds[3];
-      HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
+      HDGCL_TRY(hdgcl_face_map_points(discretisation_ref(disc, e)->sz.type, lf, o, 1,
+                                      qf->points + (size_t)q * (d - 1), X));
       double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
       const double *psi = disc->ref.psi_face + (size_t)q * nf;
       if (disc->num.face_bc[f] == FACE_DIRICHLET) {
@@ -100,6 +101,7 @@ int reference_assemble(const hdg_discretisation *disc, hdg_solution *sol, const 
   const hdg_sizes *sz = &disc->ref.sz;
   const hdg_numbering *num = &disc->num;
   int nf = sz->nfb, nt = sz->ntb, nfe = sz->nfaces, nslots = sz->nslots;
+  int stride = mesh->faces_per_element; /* a mixed mesh: nfe and nt are each element's */
   bool vector = sz->ncomp > 1;
   size_t nrows = (size_t)num->num_unknown_faces;
   memset(sol->matrix, 0, sizeof(double) * nrows * nslots * nf * nf);
@@ -124,8 +126,10 @@ int reference_assemble(const hdg_discretisation *disc, hdg_solution *sol, const 
     } else {
       HDGCL_TRY_GOTO(status, reference_element_condense(disc, e, &el), done);
       reference_element_rhs(&el, g);
+      nfe = el.sz.nfaces;
+      nt = el.sz.ntb;
     }
-    const int32_t *faces = mesh->elem_faces + (size_t)e * nfe;
+    const int32_t *faces = mesh->elem_faces + (size_t)e * stride;
     for (int a = 0; a < nfe; a++) {
       int32_t row = num->face_unknown[faces[a]];
       if (row < 0) continue; /* Dirichlet face: no equation */

@@ -54,8 +54,9 @@ void reference_element_destroy(reference_element *el) {
 /* Integrates (F6) on element e with the geometry evaluated at every
  * quadrature point (affine or not). */
 int reference_element_matrices(const hdg_discretisation *disc, int32_t e, reference_element *el) {
-  const hdg_reference *ref = &disc->ref;
+  const hdg_reference *ref = discretisation_ref(disc, e); /* e's type's (a mixed mesh) */
   const hdg_sizes *sz = &ref->sz;
+  el->sz = *sz; /* el was created for the widest type; its matrices are e's size */
   const hdgcl_mesh *mesh = disc->mesh;
   int d = sz->dim, np = sz->np, nf = sz->nf, nt = sz->nt;
   const hdgcl_quadrature *qv = &ref->qload, *qf = &ref->qface;
@@ -86,7 +87,7 @@ int reference_element_matrices(const hdg_discretisation *disc, int32_t e, refere
     const double *phi = ref->phi_load + (size_t)q * np;
     double fq = problem_f(disc->params, x[0], x[1], x[2]);
     if (disc->element_load) /* a time step's element load s (docs/time.md (T3)) at x_q */
-      for (int j = 0; j < np; j++) fq += phi[j] * disc->element_load[(size_t)e * np + j];
+      for (int j = 0; j < np; j++) fq += phi[j] * disc->element_load[(size_t)e * disc->ref.sz.np + j];
     if (points) discretisation_coefficients_at(disc, e, x, &kappa, &c, beta);
     for (int i = 0; i < np; i++) {
       el->f[i] += wq * fq * phi[i];
@@ -109,7 +110,7 @@ int reference_element_matrices(const hdg_discretisation *disc, int32_t e, refere
   }
 
   /* Face integrals at the mapped face points: dS and n from the element map. */
-  const int8_t *orient = mesh->elem_face_orient + (size_t)e * sz->nfaces;
+  const int8_t *orient = mesh->elem_face_orient + (size_t)e * mesh->faces_per_element;
   double X[3];
   for (int f = 0; f < sz->nfaces; f++) {
     const double *phif = ref->phi_face + ((size_t)f * sz->norient + orient[f]) * qf->n * np;
@@ -147,7 +148,7 @@ int reference_element_matrices(const hdg_discretisation *disc, int32_t e, refere
  * A^-1 = K (x) M^-1 and, with X_k = sum_l K_kl M^-1 [B_l | C_l],
  *   S += sum_k B_k^T X_k^B,  W, W_t -= sum_k B_k^T X_k^C,  K += sum_k C_k^T X_k^C. */
 static void tensor_couplings(const hdg_discretisation *disc, int32_t e, reference_element *el) {
-  const hdg_sizes *sz = &disc->ref.sz;
+  const hdg_sizes *sz = &el->sz;
   int d = sz->dim, np = sz->np, nt = sz->nt, nc = np + nt;
   const double *K = disc->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d) + KAPPA_K(d);
   for (int l = 0; l < d; l++) { /* my_l = M^-1 [B_l | C_l] */
@@ -182,9 +183,9 @@ static void tensor_couplings(const hdg_discretisation *disc, int32_t e, referenc
 }
 
 int reference_element_condense(const hdg_discretisation *disc, int32_t e, reference_element *el) {
-  const hdg_sizes *sz = &disc->ref.sz;
-  int d = sz->dim, np = sz->np, nt = sz->nt;
   HDGCL_TRY(reference_element_matrices(disc, e, el));
+  const hdg_sizes *sz = &el->sz; /* e's type's */
+  int d = sz->dim, np = sz->np, nt = sz->nt;
 
   /* A = L_A L_A^T; S = D + sum_k B_k^T A^-1 B_k; W = E - sum_k B_k^T A^-1 C_k,
    * W_t = E_t - sum_k B_k^T A^-1 C_k;  K = H + sum_k C_k^T A^-1 C_k - W_t^T S^-1 W

@@ -55,8 +55,9 @@ static double point_geometry(const hdg_discretisation *disc, int32_t e, const do
 int reference_postprocess(const hdg_discretisation *disc, int32_t e, const double *u,
                           const double *g, double divisor, double *ustar,
                           reference_postprocess_work *w) {
-  const hdg_sizes *sz = &disc->ref.sz;
-  const hdgcl_quadrature *qe = &disc->ref.qload;
+  const hdg_reference *ref = discretisation_ref(disc, e); /* e's type's (a mixed mesh) */
+  const hdg_sizes *sz = &ref->sz;
+  const hdgcl_quadrature *qe = &ref->qload;
   int d = sz->dim, np = sz->np, np1 = sz->np1, n = np1 - 1;
   memset(w->kst, 0, sizeof(double) * n * n);
   memset(w->rhs, 0, sizeof(double) * np1);
@@ -65,8 +66,8 @@ int reference_postprocess(const hdg_discretisation *disc, int32_t e, const doubl
   for (int k = 0; k < qe->n; k++) {
     double x[3], jinv[9];
     double wq = qe->weights[k] * point_geometry(disc, e, qe->points + (size_t)k * d, x, jinv);
-    const double *phi = disc->ref.phi_load + (size_t)k * np, *phi1 = disc->ref.phi1_load + (size_t)k * np1;
-    const double *gr = disc->ref.dphi1_load + (size_t)k * np1 * d;
+    const double *phi = ref->phi_load + (size_t)k * np, *phi1 = ref->phi1_load + (size_t)k * np1;
+    const double *gr = ref->dphi1_load + (size_t)k * np1 * d;
     double gh[3] = {0, 0, 0}, uh = 0.0;
     for (int c = 0; c < d; c++)
       for (int i = 0; i < np; i++) gh[c] += g[c * np + i] * phi[i];
@@ -125,15 +126,18 @@ int reference_postprocess(const hdg_discretisation *disc, int32_t e, const doubl
  * and q on element e. */
 static void element_errors(const hdg_discretisation *disc, hdg_solution *sol, int32_t e,
                            double err[6], double check[5]) {
-  const hdg_sizes *sz = &disc->ref.sz;
-  const hdgcl_quadrature *qe = &disc->ref.qerr;
+  const hdg_reference *ref = discretisation_ref(disc, e); /* e's type's (a mixed mesh) */
+  const hdg_sizes *sz = &ref->sz;
+  const hdgcl_quadrature *qe = &ref->qerr;
   int d = sz->dim, np = sz->np, np1 = sz->np1;
-  const double *u = sol->u + (size_t)e * np, *q = sol->q + (size_t)e * d * np;
-  const double *ustar = sol->ustar + (size_t)e * np1;
+  /* rows of the widest type's np and np1 (disc->ref; the same on one type) */
+  int snp = disc->ref.sz.np, snp1 = disc->ref.sz.np1;
+  const double *u = sol->u + (size_t)e * snp, *q = sol->q + (size_t)e * d * snp;
+  const double *ustar = sol->ustar + (size_t)e * snp1;
   for (int k = 0; k < qe->n; k++) {
     double x[3], jinv[9];
     double wq = qe->weights[k] * point_geometry(disc, e, qe->points + (size_t)k * d, x, jinv);
-    const double *phi = disc->ref.phi_err + (size_t)k * np, *phi1 = disc->ref.phi1_err + (size_t)k * np1;
+    const double *phi = ref->phi_err + (size_t)k * np, *phi1 = ref->phi1_err + (size_t)k * np1;
     double g[3];
     double uex = problem_u(disc->params, x[0], x[1], x[2], g);
     double kap, cc, beta[3]; /* the element's, or kappa(x) with coefficients = points */
@@ -150,7 +154,7 @@ static void element_errors(const hdg_discretisation *disc, hdg_solution *sol, in
     for (int i = 0; i < np1; i++) us += ustar[i] * phi1[i];
     for (int c = 0; c < d; c++) {
       double qh = 0.0;
-      for (int i = 0; i < np; i++) qh += q[c * np + i] * phi[i];
+      for (int i = 0; i < np; i++) qh += q[c * snp + i] * phi[i];
       double dq = qh + kap * g[c]; /* exact q = -kappa grad u */
       eq += dq * dq;
       qq += kap * kap * g[c] * g[c];
@@ -179,7 +183,10 @@ void reference_store_errors(const double err[6], hdg_solution *sol) {
 int reference_recover(const hdg_discretisation *disc, hdg_solution *sol) {
   const hdgcl_mesh *mesh = disc->mesh;
   const hdg_sizes *sz = &disc->ref.sz;
-  int d = sz->dim, np = sz->np, np1 = sz->np1, nf = sz->nf, nt = sz->nt, nfe = sz->nfaces;
+  /* Rows of u, q and u* are the widest type's np and np1 (a mixed mesh: each
+   * element fills the first np, np1 of its rows with its own type's). */
+  int d = sz->dim, snp = sz->np, snp1 = sz->np1, nf = sz->nf, nt = sz->nt;
+  int stride = mesh->faces_per_element;
   if (sz->ncomp > 1) return elasticity_recover(disc, sol);
   reference_element el;
   reference_postprocess_work w = {0};
@@ -187,18 +194,20 @@ int reference_recover(const hdg_discretisation *disc, hdg_solution *sol) {
   int status;
   HDGCL_TRY(reference_element_create(sz, &el));
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "trace", &lam), done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)d * np, sizeof(double), "K^-1 q", &qkinv), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)d * snp, sizeof(double), "K^-1 q", &qkinv), done);
   HDGCL_TRY_GOTO(status, reference_postprocess_work_create(sz, &w), done);
   double err[6] = {0, 0, 0, 0, 0, 0};
   ustar_check chk = {0};
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     HDGCL_TRY_GOTO(status, reference_element_condense(disc, e, &el), done);
+    int np = el.sz.np, nfe = el.sz.nfaces; /* e's type's */
+    nt = el.sz.nt;
     for (int f = 0; f < nfe; f++) {
-      int32_t face = mesh->elem_faces[(size_t)e * nfe + f];
+      int32_t face = mesh->elem_faces[(size_t)e * stride + f];
       memcpy(lam + f * nf, sol->trace + (size_t)face * nf, sizeof(double) * nf);
     }
     /* u = S^-1 (F + W lambda) = z_F + Z_W lambda  (F9). */
-    double *u = sol->u + (size_t)e * np;
+    double *u = sol->u + (size_t)e * snp;
     for (int i = 0; i < np; i++) {
       double sum = el.z[i * (nt + 1) + nt];
       for (int a = 0; a < nt; a++) sum += el.z[i * (nt + 1) + a] * lam[a];
@@ -207,7 +216,7 @@ int reference_recover(const hdg_discretisation *disc, hdg_solution *sol) {
     /* q_k = -A^-1 (B_k u + C_k lambda)  (F8); a tensor kappa: A^-1 = K (x) M^-1,
      * M^-1 here (A = M) and K below. */
     for (int k = 0; k < d; k++) {
-      double *qk = sol->q + ((size_t)e * d + k) * np;
+      double *qk = sol->q + ((size_t)e * d + k) * snp;
       for (int j = 0; j < np; j++) {
         double sum = 0.0;
         for (int i = 0; i < np; i++) sum += el.b[((size_t)k * np + j) * np + i] * u[i];
@@ -216,11 +225,16 @@ int reference_recover(const hdg_discretisation *disc, hdg_solution *sol) {
       }
       dense_cholesky_solve(np, el.achol, 1, qk);
     }
-    const double *gq = sol->q + (size_t)e * d * np; /* (F12): q / kappa */
+    const double *gq = sol->q + (size_t)e * d * snp; /* (F12): q / kappa */
     double divisor = -disc->kappa[e];
+    if (np < snp) { /* a mixed mesh's narrower element: q compact, [d][np] */
+      for (int k = 0; k < d; k++)
+        memcpy(qkinv + (size_t)k * np, gq + (size_t)k * snp, sizeof(double) * np);
+      gq = qkinv;
+    }
     if (disc->kappa_tensor) { /* q_k = sum_l K_kl q1_l, and (F12t) takes K^-1 q = q1 */
       const double *kt = disc->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d);
-      double *q = sol->q + (size_t)e * d * np;
+      double *q = sol->q + (size_t)e * d * np; /* one element type: np = snp */
       for (int j = 0; j < np; j++) {
         double q1[3], kq[3] = {0, 0, 0}, kiq[3] = {0, 0, 0};
         for (int l = 0; l < d; l++) q1[l] = q[l * np + j];
@@ -237,7 +251,7 @@ int reference_recover(const hdg_discretisation *disc, hdg_solution *sol) {
       divisor = -1.0;
     }
     HDGCL_TRY_GOTO(status,
-                   reference_postprocess(disc, e, u, gq, divisor, sol->ustar + (size_t)e * np1, &w),
+                   reference_postprocess(disc, e, u, gq, divisor, sol->ustar + (size_t)e * snp1, &w),
                    done);
     double ee[6] = {0, 0, 0, 0, 0, 0}, check[5] = {0, 0, 0, 0, 0};
     element_errors(disc, sol, e, ee, check);

@@ -221,7 +221,9 @@ int hdgcl_solver_result(hdgcl_solver solver, const hdgcl_result **result);
  * faces hold the projected data).  Any pointer may be NULL.  Vector problems
  * (elasticity, dim components c): u [num_elements][c][Np], q holds H = grad u
  * as [num_elements][c][dim][Np] (H_cj = d_j u_c), ustar [num_elements][c][Np1],
- * trace [num_faces][c][Nf]. */
+ * trace [num_faces][c][Nf].  A mixed mesh (docs/geometry.md): Np and Np1 are
+ * the widest type's (the quadrilateral's); a triangle's row holds its own
+ * (p+1)(p+2)/2 and (p+2)(p+3)/2 coefficients first, zeros after them. */
 int hdgcl_solver_solution(hdgcl_solver solver, const double **u, const double **q,
                           const double **ustar, const double **trace);
 

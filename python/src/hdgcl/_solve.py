@@ -396,6 +396,9 @@ class Solver:
         """Np, Np1, Nf (basis sizes), components, dim."""
         r = self._solved()
         cell = self.mesh.cell_type
+        m = self.mesh._m
+        if m.num_types > 1:  # a mixed mesh: rows of the widest type, the last (docs/geometry.md)
+            cell = text(lib.hdgcl_element_type_name(m.types[m.num_types - 1]))
         return {"Np": _basis_size(cell, r.order), "Np1": _basis_size(cell, r.order + 1),
                 "Nf": _basis_size(_FACE_SHAPE[cell], r.order),
                 "components": self.mesh.dim if self.is_vector else 1, "dim": self.mesh.dim}
