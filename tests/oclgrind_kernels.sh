@@ -231,6 +231,9 @@ fi
   # Newton's method (docs/nonlinear.md): newton_element with and without the
   # Jacobian and newton_update (cl/pipeline/local_newton.cl), GMRES on the
   # condensed Newton system, triangles and tetrahedra (quadrilaterals and hexahedra below).
+  # The one-work-item kernel by name: oclgrind is a GPU, whose default is the
+  # work-group kernel (the group cases below).
+  export HDGCL_NEWTON_KERNEL=item
   solve tri-p1-newton --problem nonlinear-diffusion --mesh square:1 --order 1 --newton-rtol 1e-3
   solve tet-p1-newton --problem nonlinear-diffusion --mesh cube:1 --order 1 --newton-rtol 1e-2 --newton-max 4
   # Viscous Burgers (docs/nonlinear.md section 9): newton_element's convective terms.
