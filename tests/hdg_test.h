@@ -114,7 +114,8 @@ static inline double solution_difference(const solved *a, const solved *b, int n
   size_t ne = (size_t)r->num_elements;
   /* element_dofs = (ncomp (1 + dim) [+ 1 for the pressure]) Np per element */
   size_t np = (size_t)r->element_dofs / ne / ((size_t)ncomp * (1 + dim) + (ncomp > 1 ? 1 : 0));
-  size_t nf = (size_t)r->trace_dofs / (size_t)r->num_unknown_faces;
+  /* trace values per face (none to compare where every face is Dirichlet, e.g. hex:1) */
+  size_t nf = r->num_unknown_faces ? (size_t)r->trace_dofs / (size_t)r->num_unknown_faces : 0;
   double d = relative_difference(au, bu, ne * ncomp * np);
   d = fmax(d, relative_difference(aq, bq, ne * ncomp * dim * np));
   d = fmax(d, relative_difference(as, bs, ne * ncomp * ustar_per_element(a)));
