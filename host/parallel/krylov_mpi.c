@@ -84,33 +84,52 @@ static int launch(mpi_cg *c, cl_kernel k, int nargs, const hdgcl_arg *args, size
   return krylov_launch(c->kr, k, nargs, args, global, local);
 }
 
+/* The exchange's four steps, shared by halo_sum and spmv_overlapped: one
+ * receive (and one send) per neighbour of its slice of the cut faces'
+ * blocks (pf values each), and the packing and adding kernels. */
+static int post_receives(mpi_cg *c, int pf, int *nr) {
+  const parallel_part *p = c->part;
+  for (int i = 0; i < p->num_neighbours; i++) {
+    int k0 = p->offset[i], cnt = (p->offset[i + 1] - k0) * pf;
+    MPI_TRY(MPI_Irecv(c->hrecv + (size_t)k0 * pf, cnt, MPI_DOUBLE, p->neighbour[i], 29, p->comm,
+                      &c->req[(*nr)++]));
+  }
+  return HDGCL_SUCCESS;
+}
+
+static int post_sends(mpi_cg *c, int pf, int *nr) {
+  const parallel_part *p = c->part;
+  for (int i = 0; i < p->num_neighbours; i++) {
+    int k0 = p->offset[i], cnt = (p->offset[i + 1] - k0) * pf;
+    MPI_TRY(MPI_Isend(c->hsend + (size_t)k0 * pf, cnt, MPI_DOUBLE, p->neighbour[i], 29, p->comm,
+                      &c->req[(*nr)++]));
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* send = the cut faces' blocks of y (mpi_halo_gather), or y += recv (mpi_halo_scatter_add). */
+static int halo_kernel(mpi_cg *c, cl_kernel k, const hdgcl_buffer *from, const hdgcl_buffer *to,
+                       int pf) {
+  cl_int count = c->nshared, cpf = pf;
+  hdgcl_arg a[] = {HDGCL_ARG(count), HDGCL_ARG(cpf), HDGCL_ARG(c->idx.mem), HDGCL_ARG(from->mem),
+                   HDGCL_ARG(to->mem)};
+  return launch(c, k, 5, a, (size_t)c->nshared * pf, 0);
+}
+
 /* y += the neighbours' shares of the cut faces' blocks (pf values each). */
 static int halo_sum(mpi_cg *c, hdgcl_buffer *y, int pf) {
   const parallel_part *p = c->part;
   if (c->skip_halo || p->num_neighbours == 0) return HDGCL_SUCCESS;
   double t = hdgcl_wtime();
   int nr = 0;
-  for (int i = 0; i < p->num_neighbours; i++) {
-    int k0 = p->offset[i], cnt = (p->offset[i + 1] - k0) * pf;
-    MPI_TRY(MPI_Irecv(c->hrecv + (size_t)k0 * pf, cnt, MPI_DOUBLE, p->neighbour[i], 29, p->comm,
-                      &c->req[nr++]));
-  }
-  cl_int count = c->nshared, cpf = pf;
-  hdgcl_arg g[] = {HDGCL_ARG(count), HDGCL_ARG(cpf), HDGCL_ARG(c->idx.mem), HDGCL_ARG(y->mem),
-                   HDGCL_ARG(c->send.mem)};
+  HDGCL_TRY(post_receives(c, pf, &nr));
   size_t bytes = (size_t)c->nshared * pf * 8;
-  HDGCL_TRY(launch(c, c->gather, 5, g, (size_t)c->nshared * pf, 0));
+  HDGCL_TRY(halo_kernel(c, c->gather, y, &c->send, pf));
   HDGCL_TRY(hdgcl_buffer_read(c->ctx, &c->send, 0, bytes, c->hsend));
-  for (int i = 0; i < p->num_neighbours; i++) {
-    int k0 = p->offset[i], cnt = (p->offset[i + 1] - k0) * pf;
-    MPI_TRY(MPI_Isend(c->hsend + (size_t)k0 * pf, cnt, MPI_DOUBLE, p->neighbour[i], 29, p->comm,
-                      &c->req[nr++]));
-  }
+  HDGCL_TRY(post_sends(c, pf, &nr));
   MPI_TRY(MPI_Waitall(nr, c->req, MPI_STATUSES_IGNORE));
   HDGCL_TRY(hdgcl_buffer_write(c->ctx, &c->recv, 0, bytes, c->hrecv));
-  hdgcl_arg s[] = {HDGCL_ARG(count), HDGCL_ARG(cpf), HDGCL_ARG(c->idx.mem), HDGCL_ARG(c->recv.mem),
-                   HDGCL_ARG(y->mem)};
-  HDGCL_TRY(launch(c, c->scatter, 5, s, (size_t)c->nshared * pf, 0));
+  HDGCL_TRY(halo_kernel(c, c->scatter, &c->recv, y, pf));
   c->stats->halo_seconds += hdgcl_wtime() - t;
   c->stats->halo_bytes += (int64_t)bytes;
   return HDGCL_SUCCESS;
@@ -158,21 +177,13 @@ static int rows_product(mpi_cg *c, const hdgcl_buffer *list, int count, const hd
  * krylov_spmv + halo_sum bit for bit.  Hidden time: the interior rows' device
  * time, up to the exchange's host time (both start when the read is done). */
 static int spmv_overlapped(mpi_cg *c, const hdgcl_buffer *x, hdgcl_buffer *y) {
-  const parallel_part *p = c->part;
   const int pf = c->nf;
   double t = hdgcl_wtime();
   int nr = 0;
-  for (int i = 0; i < p->num_neighbours; i++) {
-    int k0 = p->offset[i], cnt = (p->offset[i + 1] - k0) * pf;
-    MPI_TRY(MPI_Irecv(c->hrecv + (size_t)k0 * pf, cnt, MPI_DOUBLE, p->neighbour[i], 29, p->comm,
-                      &c->req[nr++]));
-  }
+  HDGCL_TRY(post_receives(c, pf, &nr));
   HDGCL_TRY(rows_product(c, &c->cut, c->ncut, x, y, NULL));
-  cl_int count = c->nshared, cpf = pf;
-  hdgcl_arg g[] = {HDGCL_ARG(count), HDGCL_ARG(cpf), HDGCL_ARG(c->idx.mem), HDGCL_ARG(y->mem),
-                   HDGCL_ARG(c->send.mem)};
   size_t bytes = (size_t)c->nshared * pf * 8;
-  HDGCL_TRY(launch(c, c->gather, 5, g, (size_t)c->nshared * pf, 0));
+  HDGCL_TRY(halo_kernel(c, c->gather, y, &c->send, pf));
   cl_event read = NULL, inner = NULL;
   HDGCL_CL(clEnqueueReadBuffer(c->ctx->queue, c->send.mem, CL_FALSE, 0, bytes, c->hsend, 0, NULL,
                                &read), "clEnqueueReadBuffer", "halo send (overlapped product)");
@@ -183,17 +194,11 @@ static int spmv_overlapped(mpi_cg *c, const hdgcl_buffer *x, hdgcl_buffer *y) {
     HDGCL_CL_GOTO(status, clWaitForEvents(1, &read), "clWaitForEvents", "halo send", out);
   if (status != HDGCL_SUCCESS) goto out;
   double tx = hdgcl_wtime();
-  for (int i = 0; i < p->num_neighbours; i++) {
-    int k0 = p->offset[i], cnt = (p->offset[i + 1] - k0) * pf;
-    MPI_TRY_GOTO(status, MPI_Isend(c->hsend + (size_t)k0 * pf, cnt, MPI_DOUBLE, p->neighbour[i],
-                                   29, p->comm, &c->req[nr++]), out);
-  }
+  HDGCL_TRY_GOTO(status, post_sends(c, pf, &nr), out);
   MPI_TRY_GOTO(status, MPI_Waitall(nr, c->req, MPI_STATUSES_IGNORE), out);
   double exchange = hdgcl_wtime() - tx;
   HDGCL_TRY_GOTO(status, hdgcl_buffer_write(c->ctx, &c->recv, 0, bytes, c->hrecv), out);
-  hdgcl_arg s[] = {HDGCL_ARG(count), HDGCL_ARG(cpf), HDGCL_ARG(c->idx.mem), HDGCL_ARG(c->recv.mem),
-                   HDGCL_ARG(y->mem)};
-  HDGCL_TRY_GOTO(status, launch(c, c->scatter, 5, s, (size_t)c->nshared * pf, 0), out);
+  HDGCL_TRY_GOTO(status, halo_kernel(c, c->scatter, &c->recv, y, pf), out);
   /* the blocking write ran after the interior rows (in-order queue) */
   double interior = inner ? hdgcl_event_seconds(inner) : 0.0;
   c->stats->hidden_seconds += interior < exchange ? interior : exchange;
