@@ -39,7 +39,9 @@ int hdgcl_mesh_distort(hdgcl_mesh *mesh, double amplitude) {
     for (int k = 0; k < d; k++) x[k] += amplitude * (hi[k] - lo[k]) * sign[k] * bump;
   }
   for (int32_t e = 0; e < mesh->num_elements; e++)
-    if (!(hdgcl_mesh_element_min_jacobian(mesh, e) > 0))
+    /* the validity test of hdgcl_mesh_validate: a Jacobian zero up to
+     * rounding (a corner folded flat) is a fold too */
+    if (hdgcl_mesh_element_state(mesh, e) != HDGCL_ELEMENT_VALID)
       return hdgcl_error(HDGCL_ERROR_MESH, "distortion %g folds element %d; use a smaller amplitude",
                          amplitude, (int)e);
   return HDGCL_SUCCESS;
