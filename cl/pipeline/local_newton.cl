@@ -252,6 +252,17 @@ __kernel void newton_update(const double alpha, __global const int *elem_faces,
   }
 }
 
+/* (N11): the trial trace = base + alpha dlambda on the unknown faces, the
+ * base (Dirichlet data) elsewhere; one work-item per face value. */
+__kernel void newton_trace_update(const double alpha, __global const int *face_unknown,
+                                  __global const double *x, __global const double *trace0,
+                                  __global double *trace, const int num_faces) {
+  const long i = get_global_id(0);
+  if (i >= (long)num_faces * NF) return;
+  const int row = face_unknown[i / NF];
+  trace[i] = row < 0 ? trace0[i] : trace0[i] + alpha * x[(long)row * NF + i % NF];
+}
+
 /* ||R||^2 (N4) on the device, by one work-group of a power-of-two size:
  * sum_e |R_L^e|^2 plus, on every unknown face, |R_T|^2 with
  * R_T = sum of its elements' R_T^e - <g_N, mu> (bvals on the boundary's

@@ -398,6 +398,16 @@ int hdgcl_kernel_launch(hdgcl_context ctx, cl_kernel kernel, cl_uint dim, const 
   return HDGCL_SUCCESS;
 }
 
+int hdgcl_kernel_launch_items(hdgcl_context ctx, cl_kernel kernel, size_t global) {
+  if (!ctx->info.is_gpu) return hdgcl_kernel_launch(ctx, kernel, 1, &global, NULL, NULL);
+  size_t local = HDGCL_GPU_WG, kmax = 0;
+  if (ctx->info.max_work_group < local) local = ctx->info.max_work_group;
+  if (clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof kmax, &kmax, NULL) ==
+          CL_SUCCESS && kmax > 0 && kmax < local)
+    local = kmax;
+  return hdgcl_kernel_launch(ctx, kernel, 1, &global, &local, NULL);
+}
+
 int hdgcl_faces_per_group(size_t max_wg, size_t cap, int nf) {
   size_t wg = max_wg < cap ? max_wg : cap;
   int f = (int)(wg / (size_t)nf);

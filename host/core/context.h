@@ -149,6 +149,16 @@ int hdgcl_kernel_set_args(cl_kernel kernel, int nargs, const hdgcl_arg *args);
 int hdgcl_kernel_launch(hdgcl_context ctx, cl_kernel kernel, cl_uint dim, const size_t *global,
                         const size_t *local, cl_event *event);
 
+/* Enqueues a 1D kernel of `global` work-items that names no work-group
+ * size (the kernel returns past its count or strides by the global size:
+ * the launch is rounded up).  On GPUs groups of HDGCL_GPU_WG (capped by the
+ * device's and the kernel's largest group): left to pick, NVIDIA's driver
+ * takes a divisor of the global size, so an awkward count gets tiny groups
+ * (docs/mpi.md, "Scaling": vector updates 15 times slower).  CPU devices
+ * still pick (PoCL's choice feeds its vectoriser). */
+#define HDGCL_GPU_WG 128
+int hdgcl_kernel_launch_items(hdgcl_context ctx, cl_kernel kernel, size_t global);
+
 /* Face blocks of nf work-items each that fit whole in a work-group of at most
  * min(max_wg, cap) work-items; at least 1 (a block larger than the group
  * still gets a group of its own).  The one rule for kernels that give each

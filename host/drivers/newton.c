@@ -39,7 +39,8 @@ static double forcing(double eta_prev, double r, double r_prev, double floor_rto
  * device's (local_newton.c) where the solver runs on an OpenCL device, else
  * the reference path's (reference_newton.c and its GMRES).  The initial
  * state and the final errors and u* are the reference path's on the host in
- * both (from the solution's u, q and trace). */
+ * both (from the solution's u, q and trace); on a device the state stays
+ * there in between (local_newton_download brings it back). */
 typedef struct newton_backend {
   hdgcl_solver s;
   reference_newton *rn;
@@ -81,6 +82,7 @@ static int backend_residual(newton_backend *b, double *norm) {
 static int ptc_shift(newton_backend *b, const double *c0, double dt) {
   hdg_discretisation *disc = &b->s->disc;
   double shift = dt > 0 ? 1.0 / dt : 0.0;
+  if (b->dev && shift > 0) HDGCL_TRY(local_newton_download(b->dev)); /* the load needs u_k */
   size_t ne = (size_t)disc->mesh->num_elements, np = (size_t)disc->ref.sz.np;
   for (size_t e = 0; e < ne; e++) disc->c[e] = c0[e] + shift;
   for (size_t i = 0; i < ne * np; i++) disc->element_load[i] = shift * b->s->sol.u[i];
@@ -185,6 +187,7 @@ int newton_run(hdgcl_solver s, bool from_solution) {
     HDGCL_TRY_GOTO(status, backend_linearise(&b, &r), done);
   }
   res->newton_steps = k;
+  if (b.dev) HDGCL_TRY_GOTO(status, local_newton_download(b.dev), done);
   HDGCL_TRY_GOTO(status, reference_newton_recover(b.rn), done);
   sol->iterations = total_iterations;
   sol->residual = r0 > 0 ? r / r0 : 0.0;

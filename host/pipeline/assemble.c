@@ -66,7 +66,7 @@ int assembly_boundary_data(device_pipeline *pl, assembly *as) {
     hdgcl_arg args[] = {HDGCL_ARG(nu), HDGCL_ARG(d->block_cols.mem), HDGCL_ARG(as->cols.mem)};
     HDGCL_TRY(hdgcl_kernel_set_args(as->ell_columns, 3, args));
     size_t global = rows * sz->nfb;
-    HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, as->ell_columns, 1, &global, NULL, NULL));
+    HDGCL_TRY(hdgcl_kernel_launch_items(pl->ctx, as->ell_columns, global));
   }
   /* A mixed mesh: each batch its own faces (pipeline.c pipeline_assemble). */
   return pl->types ? HDGCL_SUCCESS : assembly_boundary_faces(pl, as, 0, m->num_elements);
@@ -96,7 +96,7 @@ int assembly_boundary_faces(device_pipeline *pl, assembly *as, int64_t e0, int64
                       HDGCL_ARG(as->bvals.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->boundary, sizeof args / sizeof *args, args));
   size_t global = (size_t)nbnd;
-  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, as->boundary, 1, &global, NULL, NULL));
+  HDGCL_TRY(hdgcl_kernel_launch_items(pl->ctx, as->boundary, global));
   pl->report->stages[HDGCL_STAGE_ASSEMBLE].flops +=
       (double)nbnd * pl->ref->qface.n * (2.0 * sz->nfb + 40.0 * sz->ncomp);
   pl->report->stages[HDGCL_STAGE_ASSEMBLE].bytes += (double)nbnd * sz->nfb * 8;
@@ -128,7 +128,7 @@ int assembly_add_elements(device_pipeline *pl, assembly *as, const hdgcl_buffer 
    * (an H100 holds 270k resident) and keep the launch far below 2^31. */
   size_t global = rows * sz->nslots * sz->nfb * sz->nfb;
   if (global > ((size_t)1 << 20)) global = (size_t)1 << 20;
-  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, as->matrix, 1, &global, NULL, NULL));
+  HDGCL_TRY(hdgcl_kernel_launch_items(pl->ctx, as->matrix, global));
   hdgcl_arg rargs[] = {HDGCL_ARG(nu),
                        HDGCL_ARG(ce0),
                        HDGCL_ARG(cn),
@@ -143,7 +143,7 @@ int assembly_add_elements(device_pipeline *pl, assembly *as, const hdgcl_buffer 
                        HDGCL_ARG(as->rhs_buf.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->rhs, sizeof rargs / sizeof *rargs, rargs));
   global = rows * sz->nfb;
-  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, as->rhs, 1, &global, NULL, NULL));
+  HDGCL_TRY(hdgcl_kernel_launch_items(pl->ctx, as->rhs, global));
   /* Each matrix entry: one add per neighbour; the matrix is read and written once
    * per chunk and every K_e entry is read once (the right-hand side reads the
    * K_e rows of the face again, with the Dirichlet columns). */
@@ -174,7 +174,7 @@ int assembly_finish(device_pipeline *pl, assembly *as) {
                       HDGCL_ARG(as->values.mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->neumann, sizeof args / sizeof *args, args));
   size_t global = rows * sz->nfb;
-  return hdgcl_kernel_launch(pl->ctx, as->neumann, 1, &global, NULL, NULL);
+  return hdgcl_kernel_launch_items(pl->ctx, as->neumann, global);
 }
 
 int assembly_fix_solution(device_pipeline *pl, assembly *as, hdgcl_buffer *x) {
@@ -188,7 +188,7 @@ int assembly_fix_solution(device_pipeline *pl, assembly *as, hdgcl_buffer *x) {
                       HDGCL_ARG(d->face_fixed.mem), HDGCL_ARG(as->bvals.mem), HDGCL_ARG(x->mem)};
   HDGCL_TRY(hdgcl_kernel_set_args(as->fix, sizeof args / sizeof *args, args));
   size_t global = rows * sz->nfb;
-  return hdgcl_kernel_launch(pl->ctx, as->fix, 1, &global, NULL, NULL);
+  return hdgcl_kernel_launch_items(pl->ctx, as->fix, global);
 }
 
 void assembly_destroy(device_pipeline *pl, assembly *as) {

@@ -74,13 +74,13 @@ static int choose_kernel(device_pipeline *pl, size_t *wg) {
 
 struct local_newton {
   device_pipeline *pl;
-  cl_kernel element, update, norm;
+  cl_kernel element, update, trace_update, norm;
   size_t norm_wg; /* newton_norm's one work-group (a power of two) */
   size_t wg; /* the element kernel's work-group: 0 for newton_element (one work-item per element) */
-  hdgcl_buffer u, q, u0, q0, trace; /* the state and the base of the line search */
+  hdgcl_buffer u, q, u0, q0, trace, trace0; /* the state and the base of the line search */
+  bool resident; /* the device holds the current state (pl's solution may not) */
   hdgcl_buffer rl, aug, jtl, k, rl2, rt, flags, norm2, bad;
   hdgcl_buffer phi_face, dphi; /* tables the pipeline uploads for mapped elements only */
-  double *trace0, *dtrace; /* host copies */
 };
 
 void local_newton_destroy(local_newton **lnp) {
@@ -89,13 +89,12 @@ void local_newton_destroy(local_newton **lnp) {
   hdgcl_context ctx = ln->pl->ctx;
   if (ln->element) clReleaseKernel(ln->element);
   if (ln->update) clReleaseKernel(ln->update);
+  if (ln->trace_update) clReleaseKernel(ln->trace_update);
   if (ln->norm) clReleaseKernel(ln->norm);
-  hdgcl_buffer *bufs[] = {&ln->u, &ln->q, &ln->u0, &ln->q0, &ln->trace, &ln->rl, &ln->aug,
+  hdgcl_buffer *bufs[] = {&ln->u, &ln->q, &ln->u0, &ln->q0, &ln->trace, &ln->trace0, &ln->rl, &ln->aug,
                           &ln->jtl, &ln->k, &ln->rl2, &ln->rt, &ln->flags, &ln->norm2, &ln->bad,
                           &ln->phi_face, &ln->dphi};
   for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++) hdgcl_buffer_release(ctx, bufs[i]);
-  free(ln->trace0);
-  free(ln->dtrace);
   free(ln);
   *lnp = NULL;
 }
@@ -126,7 +125,6 @@ int local_newton_create(device_pipeline *pl, local_newton **out) {
   size_t ne = (size_t)mesh->num_elements, np = (size_t)sz->np, d = (size_t)sz->dim;
   size_t nt = (size_t)sz->nt, nl = (d + 1) * np, na = nl + nt + 1, nf = (size_t)sz->nf;
   size_t nfaces = (size_t)mesh->num_faces;
-  size_t nu = (size_t)disc->num.num_unknown_faces * nf;
   int status;
   cl_program program;
   static const char *const headers[] = {"pipeline/newton_element.h", NULL};
@@ -134,6 +132,7 @@ int local_newton_create(device_pipeline *pl, local_newton **out) {
   HDGCL_TRY_GOTO(status, pipeline_program_with(pl, headers, "pipeline/local_newton.cl", true, NULL, &program),
                  fail);
   HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_update", &ln->update), fail);
+  HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_trace_update", &ln->trace_update), fail);
   HDGCL_TRY_GOTO(status, hdgcl_kernel_create(program, "newton_norm", &ln->norm), fail);
   for (ln->norm_wg = 1; ln->norm_wg * 2 <= pipeline_kernel_max_wg(pl, ln->norm);) ln->norm_wg *= 2;
   if (ln->wg) {
@@ -153,7 +152,7 @@ int local_newton_create(device_pipeline *pl, local_newton **out) {
     const char *name;
   } bufs[] = {{&ln->u, ne * np * 8, "Newton u"},           {&ln->q, ne * d * np * 8, "Newton q"},
               {&ln->u0, ne * np * 8, "Newton base u"},     {&ln->q0, ne * d * np * 8, "Newton base q"},
-              {&ln->trace, nfaces * nf * 8, "Newton trace"}, {&ln->rl, ne * nl * 8, "Newton R_L"}, {&ln->aug, ne * nl * na * 8, "Newton [J_LL | J_LT | R_L]"},
+              {&ln->trace, nfaces * nf * 8, "Newton trace"}, {&ln->trace0, nfaces * nf * 8, "Newton base trace"}, {&ln->rl, ne * nl * 8, "Newton R_L"}, {&ln->aug, ne * nl * na * 8, "Newton [J_LL | J_LT | R_L]"},
               {&ln->jtl, ne * nt * nl * 8, "Newton J_TL"}, {&ln->k, ne * (nt + 1) * (nt + 1) * 8, "Newton K_e"},
               {&ln->rl2, ne * 8, "Newton |R_L|^2"},        {&ln->rt, ne * nt * 8, "Newton R_T^e"},
               {&ln->flags, ne * 4, "Newton flags"},        {&ln->norm2, 8, "Newton ||R||^2"},
@@ -164,8 +163,6 @@ int local_newton_create(device_pipeline *pl, local_newton **out) {
     HDGCL_TRY_GOTO(status, hdgcl_buffer_create(pl->ctx, bufs[i].bytes, bufs[i].name, bufs[i].b), fail);
   HDGCL_TRY_GOTO(status, hdgcl_buffer_write(pl->ctx, &ln->phi_face, 0, phi_face_bytes, disc->ref.phi_face), fail);
   HDGCL_TRY_GOTO(status, hdgcl_buffer_write(pl->ctx, &ln->dphi, 0, dphi_bytes, disc->ref.dphi_load), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(nfaces * nf + 1, sizeof(double), "trace", &ln->trace0), fail);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(nu + 1, sizeof(double), "trace update", &ln->dtrace), fail);
   *out = ln;
   return HDGCL_SUCCESS;
 fail:
@@ -250,7 +247,9 @@ int local_newton_upload_shift(local_newton *ln) {
   return hdgcl_buffer_write(pl->ctx, &pl->data.element_load, 0, ne * np * 8, disc->element_load);
 }
 
-int local_newton_residual(local_newton *ln, double *norm) {
+/* The state of pl's solution onto the device, unless it is there already. */
+static int upload_state(local_newton *ln) {
+  if (ln->resident) return HDGCL_SUCCESS;
   device_pipeline *pl = ln->pl;
   const hdg_sizes *sz = &pl->disc->ref.sz;
   const hdgcl_mesh *mesh = pl->disc->mesh;
@@ -259,6 +258,28 @@ int local_newton_residual(local_newton *ln, double *norm) {
   HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->u, 0, ne * np * 8, sol->u));
   HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->q, 0, ne * d * np * 8, sol->q));
   HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->trace, 0, (size_t)mesh->num_faces * nf * 8, sol->trace));
+  ln->resident = true;
+  return HDGCL_SUCCESS;
+}
+
+int local_newton_download(local_newton *ln) {
+  if (!ln->resident) return HDGCL_SUCCESS;
+  device_pipeline *pl = ln->pl;
+  const hdg_sizes *sz = &pl->disc->ref.sz;
+  const hdgcl_mesh *mesh = pl->disc->mesh;
+  hdg_solution *sol = pl->sol;
+  size_t ne = (size_t)mesh->num_elements, np = (size_t)sz->np, d = (size_t)sz->dim, nf = (size_t)sz->nf;
+  double t0 = hdgcl_wtime();
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->u, 0, ne * np * 8, sol->u));
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->q, 0, ne * d * np * 8, sol->q));
+  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->trace, 0, (size_t)mesh->num_faces * nf * 8, sol->trace));
+  ln->resident = false; /* the host may change it now (a pseudo-time shift) */
+  sol->stage_seconds[HDGCL_STAGE_RECOVER] += hdgcl_wtime() - t0;
+  return HDGCL_SUCCESS;
+}
+
+int local_newton_residual(local_newton *ln, double *norm) {
+  HDGCL_TRY(upload_state(ln));
   return element_pass(ln, 0, norm);
 }
 
@@ -270,12 +291,10 @@ int local_newton_linearise(local_newton *ln, double *norm) {
   hdg_solution *sol = pl->sol;
   size_t ne = (size_t)mesh->num_elements, np = (size_t)sz->np, d = (size_t)sz->dim, nf = (size_t)sz->nf;
   double t0 = hdgcl_wtime();
-  HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->u, 0, ne * np * 8, sol->u));
-  HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->q, 0, ne * d * np * 8, sol->q));
-  HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->trace, 0, (size_t)mesh->num_faces * nf * 8, sol->trace));
+  HDGCL_TRY(upload_state(ln));
   HDGCL_TRY(hdgcl_buffer_copy(pl->ctx, &ln->u, &ln->u0, ne * np * 8));
   HDGCL_TRY(hdgcl_buffer_copy(pl->ctx, &ln->q, &ln->q0, ne * d * np * 8));
-  memcpy(ln->trace0, sol->trace, sizeof(double) * mesh->num_faces * nf);
+  HDGCL_TRY(hdgcl_buffer_copy(pl->ctx, &ln->trace, &ln->trace0, (size_t)mesh->num_faces * nf * 8));
   /* boundary data (zeroes A and b), then the condensed elements (N6) and the Neumann loads */
   HDGCL_TRY(assembly_boundary_data(pl, &pl->assemble));
   HDGCL_TRY(element_pass(ln, 1, norm));
@@ -301,35 +320,25 @@ int local_newton_solve(local_newton *ln, double rtol, int *iterations) {
 
 int local_newton_update(local_newton *ln, double alpha, double *norm) {
   device_pipeline *pl = ln->pl;
-  const hdg_discretisation *disc = pl->disc;
-  const hdg_sizes *sz = &disc->ref.sz;
-  const hdgcl_mesh *mesh = disc->mesh;
-  hdg_solution *sol = pl->sol;
-  size_t ne = (size_t)mesh->num_elements, np = (size_t)sz->np, d = (size_t)sz->dim, nf = (size_t)sz->nf;
-  size_t nu = (size_t)disc->num.num_unknown_faces * nf;
+  const hdgcl_mesh *mesh = pl->disc->mesh;
   double t0 = hdgcl_wtime();
-  if (nu) HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &pl->krylov.x, 0, nu * 8, ln->dtrace));
-  for (int32_t f = 0; f < mesh->num_faces; f++) { /* the trace on the host: O(faces) */
-    int32_t row = disc->num.face_unknown[f];
-    for (size_t m = 0; m < nf; m++)
-      sol->trace[(size_t)f * nf + m] =
-          ln->trace0[(size_t)f * nf + m] + (row < 0 ? 0.0 : alpha * ln->dtrace[(size_t)row * nf + m]);
-  }
-  HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &ln->trace, 0, (size_t)mesh->num_faces * nf * 8, sol->trace));
-  cl_int cne = (cl_int)ne;
   hdgcl_buffer *x = &pl->krylov.x; /* (one value where there are no unknowns) */
+  cl_int nfaces = mesh->num_faces;
+  hdgcl_arg targs[] = {HDGCL_ARG(alpha),       HDGCL_ARG(pl->data.face_unknown.mem), HDGCL_ARG(x->mem),
+                       HDGCL_ARG(ln->trace0.mem), HDGCL_ARG(ln->trace.mem),             HDGCL_ARG(nfaces)};
+  HDGCL_TRY(hdgcl_kernel_set_args(ln->trace_update, sizeof targs / sizeof *targs, targs));
+  size_t global = (size_t)nfaces * (size_t)pl->disc->ref.sz.nf;
+  HDGCL_TRY(hdgcl_kernel_launch_items(pl->ctx, ln->trace_update, global));
+  cl_int cne = mesh->num_elements;
   hdgcl_arg args[] = {HDGCL_ARG(alpha),  HDGCL_ARG(pl->data.elem_faces.mem),
                       HDGCL_ARG(pl->data.face_unknown.mem), HDGCL_ARG(x->mem),
                       HDGCL_ARG(ln->aug.mem), HDGCL_ARG(ln->u0.mem), HDGCL_ARG(ln->q0.mem),
                       HDGCL_ARG(ln->u.mem), HDGCL_ARG(ln->q.mem), HDGCL_ARG(cne)};
   HDGCL_TRY(hdgcl_kernel_set_args(ln->update, sizeof args / sizeof *args, args));
-  size_t global = ne;
-  HDGCL_TRY(hdgcl_kernel_launch(pl->ctx, ln->update, 1, &global, NULL, NULL));
+  HDGCL_TRY(hdgcl_kernel_launch_items(pl->ctx, ln->update, (size_t)cne));
   /* the residual at the trial state: the element kernel without the Jacobian,
    * which leaves Z of (N7) in place for the next trial */
   HDGCL_TRY(element_pass(ln, 0, norm));
-  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->u, 0, ne * np * 8, sol->u));
-  HDGCL_TRY(hdgcl_buffer_read(pl->ctx, &ln->q, 0, ne * d * np * 8, sol->q));
-  sol->stage_seconds[HDGCL_STAGE_RECOVER] += hdgcl_wtime() - t0;
+  pl->sol->stage_seconds[HDGCL_STAGE_RECOVER] += hdgcl_wtime() - t0;
   return HDGCL_SUCCESS;
 }

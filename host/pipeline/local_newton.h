@@ -21,20 +21,26 @@ void local_newton_destroy(local_newton **ln);
  * load must exist (the pipeline compiled with it). */
 int local_newton_upload_shift(local_newton *ln);
 
-/* *norm = ||R|| (N4) at the state in pl's solution (uploaded), without the
- * Jacobian (Z of the last linearisation is kept); after a linearisation. */
+/* *norm = ||R|| (N4) at the state, without the Jacobian (Z of the last
+ * linearisation is kept); after a linearisation. */
 int local_newton_residual(local_newton *ln, double *norm);
 
-/* Uploads the state in pl's solution (u, q, trace), keeps it as the line
- * search's base, builds and condenses every element's Jacobian and assembles
- * the trace system (N6); *norm = ||R|| (N4). */
+/* The state lives on the device from the first linearisation on (u, q and
+ * the trace uploaded from pl's solution then) until local_newton_download.
+ * Keeps the state as the line search's base, builds and condenses every
+ * element's Jacobian and assembles the trace system (N6); *norm = ||R|| (N4). */
 int local_newton_linearise(local_newton *ln, double *norm);
 
 /* The Krylov solve of the trace update to rtol; *iterations its iterations. */
 int local_newton_solve(local_newton *ln, double rtol, int *iterations);
 
 /* The state = base + alpha (dL, dtrace) (N7) on the device and *norm = ||R||
- * there; u, q and the trace downloaded into pl's solution. */
+ * there; nothing crosses to the host but the norm. */
 int local_newton_update(local_newton *ln, double alpha, double *norm);
+
+/* The device's state (u, q, trace) into pl's solution, for the host's
+ * recovery (u*, errors) or a pseudo-time shift; the next linearisation
+ * uploads the solution's state again. */
+int local_newton_download(local_newton *ln);
 
 #endif

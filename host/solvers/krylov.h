@@ -84,8 +84,7 @@ uint64_t krylov_bytes(const linear_system *sys, const solver_settings *set);
 /* Passes a relative residual to kr->history. */
 int krylov_record_residual(krylov *kr, double relres);
 
-/* Enqueues a 1D kernel (local may be 0: the runtime chooses on CPUs,
- * KRYLOV_GPU_WG on GPUs, solve.c). */
+/* Enqueues a 1D kernel (local may be 0: hdgcl_kernel_launch_items's rule). */
 int krylov_launch(const krylov *kr, cl_kernel k, int nargs, const hdgcl_arg *args, size_t global,
                   size_t local);
 /* y = A x with the assembled trace matrix (enqueued). */

@@ -40,22 +40,11 @@ static size_t dot_group_size(hdgcl_context ctx) {
   return wg;
 }
 
-/* Work-group size of a launch that names none, on GPUs.  Left to pick,
- * NVIDIA's driver takes a divisor of the global size, so an awkward row
- * count gets small groups (docs/mpi.md, "Scaling": one rank's vector
- * updates and SpMV several times slower than the other's).  Every kernel
- * launched with no local size returns past its count (or strides by the
- * global size), so the rounded-up launch computes the same values.  CPU
- * devices still pick (PoCL's choice feeds its vectoriser).  Capped by the
- * device's largest group (oclgrind, a "GPU" of 64). */
-#define KRYLOV_GPU_WG 128
-
 int krylov_launch(const krylov *kr, cl_kernel k, int nargs, const hdgcl_arg *args, size_t global,
                   size_t local) {
-  if (!local && kr->ctx->info.is_gpu)
-    local = kr->ctx->info.max_work_group < KRYLOV_GPU_WG ? kr->ctx->info.max_work_group : KRYLOV_GPU_WG;
   HDGCL_TRY(hdgcl_kernel_set_args(k, nargs, args));
-  return hdgcl_kernel_launch(kr->ctx, k, 1, &global, local ? &local : NULL, NULL);
+  if (!local) return hdgcl_kernel_launch_items(kr->ctx, k, global);
+  return hdgcl_kernel_launch(kr->ctx, k, 1, &global, &local, NULL);
 }
 
 /* kr->vec.wg, kr->options, and in main the options of the stage's program (solve_files). */
