@@ -82,6 +82,14 @@ assert list(d)[:4] == ["hdgcl_version", "problem", "mesh", "element_type"]
 for k in ("local_invert", "local_schur", "local_gemm_z", "postprocess", "postprocess_wg"):
     assert k in d, k
 assert d["errors"]["l2_u"] > 0 and d["device"]["type"] in ("gpu", "cpu", "other")
+# the high water by buffer name: largest first, summing to the high water, the
+# trace matrix and the local stage's K among them
+m = d["memory_buffers"]
+assert all(list(b) == ["name", "bytes"] and b["bytes"] > 0 for b in m), m
+assert [b["bytes"] for b in m] == sorted((b["bytes"] for b in m), reverse=True), m
+assert sum(b["bytes"] for b in m) == d["memory_high_water_bytes"], (m, d["memory_high_water_bytes"])
+names = [b["name"] for b in m]
+assert "trace matrix" in names and "local K" in names, names
 PY
 else
   bad "device solve"; cat "$dir/out"

@@ -99,6 +99,29 @@ static void check_memory(hdgcl_context ctx) {
   CHECK_OK(hdgcl_context_memory(ctx, &in_use, &high));
   CHECK(in_use == 0 && high == 5 * MiB);
   CHECK_FAILS(hdgcl_context_memory(NULL, &in_use, &high), HDGCL_ERROR_ARGUMENT);
+  /* The high water by name: b 3, c 2 (a was released before it), summed per
+   * name; then two buffers named "a" and one "d" make a new high of 6 MiB +
+   * 1 MiB, of which b and c hold nothing. */
+  hdgcl_memory_use uses[4];
+  int count = -1;
+  CHECK_OK(hdgcl_context_memory_breakdown(ctx, 4, uses, &count));
+  CHECK(count == 2 && !strcmp(uses[0].name, "b") && uses[0].bytes == 3 * MiB &&
+        !strcmp(uses[1].name, "c") && uses[1].bytes == 2 * MiB);
+  hdgcl_buffer a2, d;
+  CHECK_OK(hdgcl_buffer_create(ctx, 3 * MiB, "a", &a));
+  CHECK_OK(hdgcl_buffer_create(ctx, 3 * MiB, "a", &a2));
+  CHECK_OK(hdgcl_buffer_create(ctx, 1 * MiB, "d", &d));
+  CHECK_OK(hdgcl_buffer_release(ctx, &a2));
+  CHECK_OK(hdgcl_context_memory_breakdown(ctx, 1, uses, &count)); /* the largest only */
+  CHECK(count == 2 && !strcmp(uses[0].name, "a") && uses[0].bytes == 6 * MiB);
+  CHECK_OK(hdgcl_context_memory_breakdown(ctx, 0, NULL, &count));
+  CHECK(count == 2);
+  CHECK_FAILS(hdgcl_context_memory_breakdown(ctx, 1, NULL, &count), HDGCL_ERROR_ARGUMENT);
+  CHECK_FAILS(hdgcl_context_memory_breakdown(NULL, 0, NULL, &count), HDGCL_ERROR_ARGUMENT);
+  CHECK_OK(hdgcl_buffer_release(ctx, &a));
+  CHECK_OK(hdgcl_buffer_release(ctx, &d));
+  CHECK_OK(hdgcl_context_memory(ctx, &in_use, &high));
+  CHECK(in_use == 0 && high == 7 * MiB);
 
   /* Over the largest allocation: refused before any OpenCL call, with the name and sizes. */
   hdgcl_clear_error();
@@ -121,7 +144,10 @@ static void check_memory(hdgcl_context ctx) {
             "message '%s'", hdgcl_last_error());
   ctx->mem_in_use = saved;
   CHECK_OK(hdgcl_context_memory(ctx, &in_use, &high));
-  CHECK(in_use == 0 && high == 5 * MiB);
+  CHECK(in_use == 0 && high == 7 * MiB);
+  hdgcl_memory_use none[1];
+  CHECK_OK(hdgcl_context_memory_breakdown(ctx, 1, none, &count)); /* refused buffers: not counted */
+  CHECK(count == 2);
   hdgcl_buffer zero;
   CHECK_FAILS(hdgcl_buffer_create(ctx, 0, "empty", &zero), HDGCL_ERROR_INTERNAL);
 }

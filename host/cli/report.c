@@ -147,9 +147,20 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
           report_seconds_per_iteration(r) * 1e3, r->iterations);
   fprintf(out, "  %-10s %12.3f   (setup and kernel compilation %.3f ms, not included)\n", "total",
           r->total_seconds * 1e3, r->setup_seconds * 1e3);
-  if (r->device_memory_high_water)
+  if (r->device_memory_high_water) {
     fprintf(out, "memory    device high water %.1f MiB, %lld elements per local batch (%d batches)\n",
             r->device_memory_high_water / 1048576.0, (long long)r->chunk_elements, r->num_chunks);
+    /* what the high water holds (issue 31 goal 6: bytes per trace DOF by buffer) */
+    if (r->num_memory_uses > 0 && r->trace_dofs > 0) {
+      fprintf(out, "          %.0f bytes per trace DOF; largest:",
+              (double)r->device_memory_high_water / (double)r->trace_dofs);
+      for (int i = 0; i < r->num_memory_uses && i < 5; i++)
+        fprintf(out, "%s %s %.1f MiB (%.0f%%)", i ? "," : "", r->memory_uses[i].name,
+                r->memory_uses[i].bytes / 1048576.0,
+                100.0 * (double)r->memory_uses[i].bytes / (double)r->device_memory_high_water);
+      fprintf(out, "\n");
+    }
+  }
   if (r->curved_elements || r->straight_elements) /* element batches (docs/geometry.md) */
     fprintf(out, "batches   %lld straight elements on the vertex map, %lld curved on the mapped path\n",
             (long long)r->straight_elements, (long long)r->curved_elements);

@@ -297,6 +297,16 @@ int report_json_run(const char *mesh_spec, const hdgcl_mesh *mesh, const hdgcl_d
   TRY(json_add_real(run, "precond_seconds", r->precond_seconds));
   TRY(json_add_real(run, "seconds_per_iteration", report_seconds_per_iteration(r)));
   TRY(json_add_uint(run, "memory_high_water_bytes", r->device_memory_high_water));
+  if (r->num_memory_uses > 0) { /* the high water by buffer name, largest first */
+    cJSON *uses;
+    TRY(json_add_array(run, "memory_buffers", &uses));
+    for (int i = 0; i < r->num_memory_uses; i++) {
+      cJSON *entry;
+      TRY(json_add_object(uses, NULL, &entry));
+      TRY(json_add_string(entry, "name", r->memory_uses[i].name));
+      TRY(json_add_uint(entry, "bytes", r->memory_uses[i].bytes));
+    }
+  }
   TRY(json_add_int(run, "chunk_elements", r->chunk_elements));
   TRY(json_add_int(run, "chunks", r->num_chunks));
   if (r->curved_elements || r->straight_elements) { /* element batches of a curved mesh */

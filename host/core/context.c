@@ -193,11 +193,55 @@ int hdgcl_context_destroy(hdgcl_context *ctx) {
   profile_destroy(c);
   if (c->fill) clReleaseKernel(c->fill);
   program_cache_release(c);
+  free(c->ledger);
   if (c->queue) hdgcl_blas_release(); /* CLBlast may hold programs of this context */
   if (c->queue) clReleaseCommandQueue(c->queue);
   if (c->context) clReleaseContext(c->context);
   free(c);
   *ctx = NULL;
+  return HDGCL_SUCCESS;
+}
+
+/* The ledger entry of `name` (added if new) with `bytes` more held; -1 when
+ * the ledger cannot grow (the buffer is then only in the totals). */
+static int ledger_add(hdgcl_context ctx, const char *name, size_t bytes) {
+  int i = 0;
+  while (i < ctx->ledger_count && strncmp(ctx->ledger[i].name, name, sizeof ctx->ledger[i].name - 1)) i++;
+  if (i == ctx->ledger_count) {
+    if (ctx->ledger_count == ctx->ledger_capacity) {
+      int capacity = ctx->ledger_capacity ? 2 * ctx->ledger_capacity : 64;
+      memory_ledger_entry *grown = realloc(ctx->ledger, (size_t)capacity * sizeof *grown);
+      if (!grown) return -1;
+      ctx->ledger = grown;
+      ctx->ledger_capacity = capacity;
+    }
+    memory_ledger_entry *e = &ctx->ledger[ctx->ledger_count++];
+    snprintf(e->name, sizeof e->name, "%s", name);
+    e->bytes = e->at_high_water = 0;
+  }
+  ctx->ledger[i].bytes += bytes;
+  return i;
+}
+
+static int by_bytes_descending(const void *a, const void *b) {
+  const memory_ledger_entry *x = *(const memory_ledger_entry *const *)a, *y = *(const memory_ledger_entry *const *)b;
+  return x->at_high_water < y->at_high_water ? 1 : x->at_high_water > y->at_high_water ? -1 : strcmp(x->name, y->name);
+}
+
+int hdgcl_context_memory_breakdown(hdgcl_context ctx, int max, hdgcl_memory_use *uses, int *count) {
+  if (!ctx || !count || (max > 0 && !uses))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_context_memory_breakdown: NULL argument");
+  *count = 0;
+  if (ctx->ledger_count == 0) return HDGCL_SUCCESS;
+  const memory_ledger_entry **order;
+  HDGCL_TRY(hdgcl_calloc((size_t)ctx->ledger_count, sizeof *order, "memory breakdown", &order));
+  int n = 0;
+  for (int i = 0; i < ctx->ledger_count; i++)
+    if (ctx->ledger[i].at_high_water) order[n++] = &ctx->ledger[i];
+  qsort(order, (size_t)n, sizeof *order, by_bytes_descending);
+  for (int i = 0; i < n && i < max; i++) uses[i] = (hdgcl_memory_use){order[i]->name, order[i]->at_high_water};
+  *count = n;
+  free(order);
   return HDGCL_SUCCESS;
 }
 
@@ -223,8 +267,12 @@ int hdgcl_buffer_create(hdgcl_context ctx, size_t bytes, const char *name, hdgcl
   buf->mem = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
   if (err != CL_SUCCESS) return hdgcl_error_cl(err, "clCreateBuffer", name);
   buf->bytes = bytes;
+  buf->ledger = ledger_add(ctx, name, bytes);
   ctx->mem_in_use += bytes;
-  if (ctx->mem_in_use > ctx->mem_high_water) ctx->mem_high_water = ctx->mem_in_use;
+  if (ctx->mem_in_use > ctx->mem_high_water) { /* a new high: what each name holds now */
+    ctx->mem_high_water = ctx->mem_in_use;
+    for (int i = 0; i < ctx->ledger_count; i++) ctx->ledger[i].at_high_water = ctx->ledger[i].bytes;
+  }
   return HDGCL_SUCCESS;
 }
 
@@ -232,6 +280,7 @@ int hdgcl_buffer_release(hdgcl_context ctx, hdgcl_buffer *buf) {
   if (!buf || !buf->mem) return HDGCL_SUCCESS;
   clReleaseMemObject(buf->mem);
   ctx->mem_in_use -= buf->bytes;
+  if (buf->ledger >= 0 && buf->ledger < ctx->ledger_count) ctx->ledger[buf->ledger].bytes -= buf->bytes;
   buf->mem = NULL;
   buf->bytes = 0;
   return HDGCL_SUCCESS;

@@ -15,6 +15,13 @@
 
 typedef struct program_entry program_entry; /* in-memory program cache (program.c) */
 
+/* Device memory by buffer name: what is held now and what was held at the
+ * high water (hdgcl_context_memory_breakdown). */
+typedef struct memory_ledger_entry {
+  char name[64];
+  uint64_t bytes, at_high_water;
+} memory_ledger_entry;
+
 struct hdgcl_context_s {
   bool reference;          /* the serial C reference path: no OpenCL objects */
   hdgcl_device_info info;
@@ -26,6 +33,8 @@ struct hdgcl_context_s {
   bool verbose;
   char cache_dir[4096];
   uint64_t mem_in_use, mem_high_water;
+  memory_ledger_entry *ledger; /* one entry per buffer name met so far */
+  int ledger_count, ledger_capacity;
   bool memory_limited;     /* --max-device-memory lowered info.global_mem */
   /* Test hook $HDGCL_TEST_FAIL_ENQUEUE=N: the context's Nth enqueue (kernel
    * launch, read, write, copy) fails with CL_OUT_OF_RESOURCES (0: none). */
@@ -61,6 +70,7 @@ void program_cache_release(hdgcl_context ctx);
 typedef struct hdgcl_buffer {
   cl_mem mem;
   size_t bytes;
+  int ledger; /* its name's entry in the context's ledger */
 } hdgcl_buffer;
 
 /* Allocates `bytes` (> 0) of device memory.  Refuses up front, with a message

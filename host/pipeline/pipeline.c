@@ -598,6 +598,26 @@ int pipeline_solve_trace(device_pipeline *pl) {
   return trace_of_every_face(pl);
 }
 
+/* The report's memory at the high water by buffer name (largest first). */
+static int memory_breakdown(device_pipeline *pl) {
+  int count;
+  HDGCL_TRY(hdgcl_context_memory_breakdown(pl->ctx, 0, NULL, &count));
+  hdgcl_memory_use *uses = NULL;
+  if (count > 0) {
+    HDGCL_TRY(hdgcl_calloc((size_t)count, sizeof *uses, "memory breakdown", &uses));
+    int status = hdgcl_context_memory_breakdown(pl->ctx, count, uses, &count);
+    if (status != HDGCL_SUCCESS) {
+      free(uses);
+      return status;
+    }
+  }
+  free(pl->memory_uses);
+  pl->memory_uses = uses;
+  pl->report->num_memory_uses = count;
+  pl->report->memory_uses = uses;
+  return HDGCL_SUCCESS;
+}
+
 int pipeline_set_trace(device_pipeline *pl, const double *x) {
   size_t n = (size_t)pl->disc->num.num_unknown_faces * pl->disc->ref.sz.nfb;
   if (n && x) HDGCL_TRY(hdgcl_buffer_write(pl->ctx, &pl->krylov.x, 0, n * 8, x));
@@ -659,7 +679,7 @@ int pipeline_recover(device_pipeline *pl) {
   uint64_t in_use, high;
   hdgcl_context_memory(pl->ctx, &in_use, &high);
   pl->report->device_memory_high_water = high;
-  return HDGCL_SUCCESS;
+  return memory_breakdown(pl);
 }
 
 int pipeline_solve(device_pipeline *pl) {
@@ -704,6 +724,7 @@ void pipeline_destroy(device_pipeline **pipeline) {
   local_stage_destroy(pl, &pl->local);
   release_data(pl);
   free(pl->user_source);
+  free(pl->memory_uses);
   free(pl);
   *pipeline = NULL;
 }

@@ -251,6 +251,7 @@ struct device_pipeline {
   solver_settings settings;
   hdg_solution *sol;
   hdgcl_result *report;
+  hdgcl_memory_use *memory_uses; /* report's memory breakdown (pipeline_download) */
   bool mapped; /* bilinear/trilinear elements: element matrices by quadrature (local_mapped.c) */
   device_data data;
   char options[1024]; /* -D sizes shared by every element program */

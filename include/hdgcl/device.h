@@ -85,6 +85,17 @@ bool hdgcl_context_is_reference(hdgcl_context ctx);
 /* Bytes of device memory currently held by hdgcl buffers and the peak so far. */
 int hdgcl_context_memory(hdgcl_context ctx, uint64_t *in_use, uint64_t *high_water);
 
+/* What the peak was made of: the bytes each buffer name held at the high
+ * water (buffers of one name summed; names as in hdgcl's out-of-memory
+ * messages, e.g. "trace matrix values"), largest first.  Fills at most max
+ * entries of uses (their names stay valid while ctx lives); *count = the
+ * number of names that held memory then.  None on the reference path. */
+typedef struct hdgcl_memory_use {
+  const char *name;
+  uint64_t bytes;
+} hdgcl_memory_use;
+int hdgcl_context_memory_breakdown(hdgcl_context ctx, int max, hdgcl_memory_use *uses, int *count);
+
 #ifdef __cplusplus
 }
 #endif

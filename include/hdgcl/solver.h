@@ -208,6 +208,12 @@ typedef struct hdgcl_result {
    * 0 and NaN without it. */
   int ptc_steps;
   double ptc_dt_first, ptc_dt_last;
+  /* Device memory at the high water by buffer name, largest first
+   * (hdgcl_context_memory_breakdown; they sum to device_memory_high_water):
+   * num_memory_uses entries, valid while the solver and its context live.
+   * 0 and NULL on the reference path. */
+  int num_memory_uses;
+  const hdgcl_memory_use *memory_uses;
 } hdgcl_result;
 
 int hdgcl_solver_create(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,

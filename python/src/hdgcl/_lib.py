@@ -76,6 +76,10 @@ PROGRESS_FN = ctypes.CFUNCTYPE(None, c_void_p, c_char_p)
 STEP_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, c_int, c_double)
 
 
+class MemoryUse(Structure):
+    _fields_ = [("name", c_char_p), ("bytes", c_uint64)]
+
+
 class Result(Structure):
     _fields_ = [("problem", c_char_p), ("device", c_char * 256), ("solver", c_char_p),
                 ("precond", c_char_p), ("format", c_char_p), ("restart", c_int),
@@ -116,7 +120,9 @@ class Result(Structure):
                 # element batches of a curved mesh on a device; 0 otherwise
                 ("straight_elements", c_int64), ("curved_elements", c_int64),
                 # pseudo-transient continuation (--ptc true); 0 and NaN without it
-                ("ptc_steps", c_int), ("ptc_dt_first", c_double), ("ptc_dt_last", c_double)]
+                ("ptc_steps", c_int), ("ptc_dt_first", c_double), ("ptc_dt_last", c_double),
+                # device memory at the high water by buffer name, largest first
+                ("num_memory_uses", c_int), ("memory_uses", POINTER(MemoryUse))]
 
 
 class ProblemInfo(Structure):
