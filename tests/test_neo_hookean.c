@@ -10,7 +10,15 @@
  *   - at a displacement of size 1e-6 the element residual is its
  *     linearisation at 0 (linear elasticity's element) to O(1e-6);
  *   - J <= 0: neo_hookean_stress says so, and the element refuses with a
- *     one-line error naming the element. */
+ *     one-line error naming the element;
+ *   - traction faces (N26): the Jacobian with them (triangles, tetrahedra, a
+ *     hexahedron), only their trace rows change, rates with traction data;
+ *   - the line search (N27): full steps that fail (GMRES, J <= 0) where it
+ *     converges;
+ *   - paper 001's cube (neo-hookean-cube): Newton's observed order per
+ *     increment, the small-load limit against the linear elasticity solve
+ *     with the same traction, one increment against five, 3D hex:2, a mesh
+ *     without the loaded side. */
 #include <math.h>
 #include <string.h>
 
@@ -467,6 +475,21 @@ static void check_cube(hdgcl_context ref) {
     CHECK(isnan(r->l2_u));
   }
   solved_destroy(&a);
+  /* 3D, hex:2, p = 1: the traction 0.1 in one increment */
+  solved h = solve_with(ref, "hex:2", "problem", "neo-hookean-cube", "order", "1", "load-steps", "1",
+                        NULL);
+  CHECK_OK(h.status);
+  if (!h.status) {
+    const hdgcl_result *r = h.result;
+    double o = observed_order(r->newton_history, r->newton_steps);
+    printf("cube hex:2 p=1, traction 0.1 in one increment: %d Newton steps, %d halvings, ||R|| %.2e "
+           "-> %.2e, observed order %.2f, loaded face u_z %.6f\n", r->newton_steps,
+           r->line_search_halvings, r->newton_history[0], r->newton_history[r->newton_steps], o,
+           r->loaded_face_u[2]);
+    CHECK_MSG(o > 1.7, "3D Newton order %.2f", o);
+    CHECK(r->loaded_face_u[2] < -0.2 && fabs(r->loaded_face_u[1]) < 1e-10);
+  }
+  solved_destroy(&h);
   solved b = solve_with(ref, "square:4", "problem", "neo-hookean-cube", "order", "2", "load-scale",
                         "0.2", "load-steps", "1", "line-search", "false", NULL);
   CHECK(b.status == HDGCL_ERROR_ARGUMENT && strstr(hdgcl_last_error(), "<= 0 at a quadrature point"));
@@ -487,6 +510,29 @@ static void check_cube(hdgcl_context ref) {
   }
   solved_destroy(&c);
   solved_destroy(&d);
+}
+
+/* A mesh without the loaded side (tag 2) is refused, one line. */
+static void check_cube_no_load(hdgcl_context ref) {
+  hdgcl_mesh *m = NULL;
+  hdgcl_options opts = NULL;
+  hdgcl_solver s = NULL;
+  CHECK_OK(hdgcl_mesh_create_from_spec("square:2", &m));
+  for (int32_t f = m->num_interior_faces; f < m->num_faces; f++)
+    if (m->face_tags[f] == 2) m->face_tags[f] = 4;
+  CHECK_OK(hdgcl_options_create(&opts));
+  CHECK_OK(hdgcl_options_set(opts, "problem", "neo-hookean-cube"));
+  CHECK_OK(hdgcl_options_set(opts, "order", "1"));
+  CHECK_OK(hdgcl_solver_create(ref, m, opts, &s));
+  if (s) {
+    CHECK(hdgcl_solver_solve(s) == HDGCL_ERROR_MESH);
+    CHECK_MSG(strstr(hdgcl_last_error(), "no traction face of tag 2") && !strchr(hdgcl_last_error(), '\n'),
+              "%s", hdgcl_last_error());
+    printf("no loaded side: %s\n", hdgcl_last_error());
+  }
+  hdgcl_solver_destroy(&s);
+  hdgcl_options_destroy(&opts);
+  hdgcl_mesh_destroy(&m);
 }
 
 /* Traction data (N26) with the manufactured u = u_E: the exact traction
@@ -526,6 +572,7 @@ int main(void) {
   check_problem(ref);
   check_cube_linear(ref);
   check_cube(ref);
+  check_cube_no_load(ref);
   check_mixed(ref);
   hdgcl_context_destroy(&ref);
   CHECK_DONE();

@@ -71,7 +71,7 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
               r->line_search_halvings, r->line_search_halvings_j);
     }
     if (!isnan(r->loaded_face_u[0])) /* neo-hookean-cube */
-      fprintf(out, "cube      mean displacement of the loaded face x = 1: (%.6e, %.6e, %.6e)\n",
+      fprintf(out, "cube      mean displacement of the loaded side (tag 2): (%.6e, %.6e, %.6e)\n",
               r->loaded_face_u[0], r->loaded_face_u[1], r->loaded_face_u[2]);
     if (r->ptc_steps > 0) /* --ptc true (docs/nonlinear.md (N17)-(N18)) */
       fprintf(out, "ptc       %d pseudo-steps of the %d, pseudo time step %.3g -> %.3g\n",

@@ -359,6 +359,14 @@ int reference_neo_hookean_solve(const hdg_discretisation *disc, const solver_set
                          "Neo-Hookean: face %d fixes some displacement components; only whole "
                          "Dirichlet or traction faces are implemented",
                          (int)f);
+  if (ns->load == NEO_HOOKEAN_CUBE) { /* the loaded side must be there */
+    bool loaded = false;
+    for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces && !loaded; f++)
+      loaded = mesh->face_tags[f] == 2 && disc->num.face_bc[f] == FACE_NEUMANN;
+    if (!loaded)
+      return hdgcl_error(HDGCL_ERROR_MESH,
+                         "neo-hookean-cube: the mesh has no traction face of tag 2 (x = 1) to load");
+  }
   nh_work w = {.disc = disc, .sol = sol, .ns = ns};
   w.n = reference_neo_hookean_size(disc);
   w.nfb = sz->nfb;
