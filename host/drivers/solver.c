@@ -495,7 +495,9 @@ static int solve_neo_hookean(hdgcl_solver s) {
   double t0 = hdgcl_wtime();
   int status = reference_neo_hookean_solve(&s->disc, &set, &s->sol, &ns, rep);
   s->sol.stage_seconds[HDGCL_STAGE_SOLVE] += hdgcl_wtime() - t0;
-  int last = rep->step_start[(s->load_steps - 1) % NEO_HOOKEAN_HISTORY];
+  /* the last load step's entries (the report keeps NEO_HOOKEAN_HISTORY of them) */
+  int last = rep->step_start[s->load_steps - 1 < NEO_HOOKEAN_HISTORY ? s->load_steps - 1
+                                                                     : NEO_HOOKEAN_HISTORY - 1];
   int n = rep->history_length - last; /* entries of the last load step */
   free(s->newton_history);
   free(s->newton_iterations);
@@ -510,7 +512,12 @@ static int solve_neo_hookean(hdgcl_solver s) {
   while (nl < s->load_steps && nl < NEO_HOOKEAN_HISTORY &&
          rep->step_start[nl] + rep->newton_per_step[nl] < rep->history_length)
     nl++;
-  if (status == HDGCL_SUCCESS && n >= 1) {
+  if (status == HDGCL_SUCCESS && n < 1)
+    status = hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "--load-steps %d: the Newton histories of the load steps exceed the %d "
+                         "entries kept; use fewer load steps",
+                         s->load_steps, NEO_HOOKEAN_HISTORY);
+  if (status == HDGCL_SUCCESS) {
     status = hdgcl_calloc((size_t)n, sizeof(double), "Newton history", &s->newton_history);
     if (status == HDGCL_SUCCESS)
       status = hdgcl_calloc((size_t)n, sizeof(int), "Newton iterations", &s->newton_iterations);

@@ -139,7 +139,7 @@ static const hdg_problem problems[] = {
       "traction-free elsewhere, in --load-steps N increments (default 5), Newton's method with "
       "a line search per increment; prints the loaded face's mean displacement; no exact "
       "solution (docs/nonlinear.md section 11); --device ref only",
-      0, "hex:4"},
+      0, "hex:2"},
      PROBLEM_NEO_HOOKEAN_CUBE, {2, 3, 4, 5, 6}, 5, true, true, false, true},
     {{"burgers-paper001",
       "nonlinear: paper 001's viscous Burgers (section 5.1, eq. 27): u_y + (u^2/2)_x - nu lap u "

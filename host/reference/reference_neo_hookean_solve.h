@@ -21,7 +21,7 @@
 #include "discretisation/discretisation.h"
 #include "solvers/solver_settings.h"
 
-#define NEO_HOOKEAN_HISTORY 256
+#define NEO_HOOKEAN_HISTORY 4096
 
 enum { NEO_HOOKEAN_MANUFACTURED, NEO_HOOKEAN_CUBE };
 
