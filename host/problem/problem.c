@@ -134,7 +134,8 @@ static const hdg_problem problems[] = {
       0, "square:8"},
      PROBLEM_NEO_HOOKEAN_MIXED, {2, 4, 6}, 3, true, true, false, true},
     {{"neo-hookean-cube",
-      "nonlinear: paper 001's Neo-Hookean cube (section 5.4, mu = lambda = 1): clamped at x = 0, "
+      "nonlinear: paper 001's Neo-Hookean cube (section 5.4; --mu, --lambda, default 1; tau "
+      "default 10): clamped at x = 0, "
       "the traction t = -A e_z (2D: -A e_y) on x = 1 (--load-scale A, default 0.1), "
       "traction-free elsewhere, in --load-steps N increments (default 5), Newton's method with "
       "a line search per increment; prints the loaded face's mean displacement; no exact "
