@@ -367,6 +367,8 @@ static void check_problem(hdgcl_context ref) {
   check_rejected(ref, "--load-steps: an option of --problem neo-hookean", "problem", "elasticity",
                  "load-steps", "2", NULL);
   check_rejected(ref, "--load-scale nan", "problem", "neo-hookean", "load-scale", "nan", NULL);
+  check_rejected(ref, "--line-search: an option of --problem neo-hookean", "problem",
+                 "nonlinear-diffusion", "line-search", "false", NULL);
   check_rejected(ref, "load-steps", "problem", "neo-hookean", "load-steps", "0", NULL);
   check_rejected(ref, "not implemented", "problem", "neo-hookean", "ptc", "true", NULL);
   solved j = solve_with(ref, "square:4", "problem", "neo-hookean", "order", "2", "load-scale", "20", NULL);
