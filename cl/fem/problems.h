@@ -78,6 +78,17 @@
  * outflow on y = 1 (zero viscous flux, docs/nonlinear.md (N25)).  No exact
  * solution: problem_u is the boundary data 1 - 2x, f = 0.  2D only. */
 #define PROBLEM_BURGERS_PAPER001 19
+/* Neo-Hookean hyperelasticity with traction data (docs/nonlinear.md section
+ * 11, (N26); reference path only): the manufactured u = alpha u_E of
+ * PROBLEM_NEO_HOOKEAN with the exact traction P n on x=1, y=1 [, z=1] (tags
+ * 2, 4, 6), and paper 001's cube under load (section 5.4): clamped at x = 0
+ * (tag 1), the traction -alpha e_y [-alpha e_z] on x = 1 (tag 2), traction-free
+ * elsewhere, f = 0, no exact solution.  Their functions here are unused. */
+#define PROBLEM_NEO_HOOKEAN_MIXED 20
+#define PROBLEM_NEO_HOOKEAN_CUBE 21
+#define PROBLEM_IS_NEO_HOOKEAN(id)                                     \
+  ((id) == PROBLEM_NEO_HOOKEAN || (id) == PROBLEM_NEO_HOOKEAN_MIXED || \
+   (id) == PROBLEM_NEO_HOOKEAN_CUBE)
 #define PROBLEM_IS_BURGERS(id) \
   ((id) == PROBLEM_BURGERS || (id) == PROBLEM_BURGERS_TRANSIENT || (id) == PROBLEM_BURGERS_PAPER001)
 

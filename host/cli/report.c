@@ -63,9 +63,16 @@ void report_summary(FILE *out, const char *mesh_spec, const hdgcl_mesh *mesh,
             r->residual, r->newton_rtol);
     for (int i = 0; i < r->newton_steps; i++) fprintf(out, " %d", r->newton_iterations[i]);
     fprintf(out, "\n");
-    if (r->newton_steps_all > r->newton_steps) /* neo-hookean's load steps: the last one above */
-      fprintf(out, "load      the last load step above; %d Newton steps in all load steps\n",
-              r->newton_steps_all);
+    if (r->load_steps > 0) { /* neo-hookean's load steps: the last one above */
+      fprintf(out, "load      %d load steps (the last above), Newton steps per load step",
+              r->load_steps);
+      for (int l = 0; l < r->load_steps; l++) fprintf(out, " %d", r->load_newton_steps[l]);
+      fprintf(out, " (%d in all), line search halvings %d (%d for J <= 0)\n", r->newton_steps_all,
+              r->line_search_halvings, r->line_search_halvings_j);
+    }
+    if (!isnan(r->loaded_face_u[0])) /* neo-hookean-cube */
+      fprintf(out, "cube      mean displacement of the loaded side (tag 2): (%.6e, %.6e, %.6e)\n",
+              r->loaded_face_u[0], r->loaded_face_u[1], r->loaded_face_u[2]);
     if (r->ptc_steps > 0) /* --ptc true (docs/nonlinear.md (N17)-(N18)) */
       fprintf(out, "ptc       %d pseudo-steps of the %d, pseudo time step %.3g -> %.3g\n",
               r->ptc_steps, r->newton_steps, r->ptc_dt_first, r->ptc_dt_last);

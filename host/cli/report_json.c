@@ -239,6 +239,25 @@ int report_json_run(const char *mesh_spec, const hdgcl_mesh *mesh, const hdgcl_d
     for (int i = 0; i < r->newton_steps; i++) TRY(json_add_int(a, NULL, r->newton_iterations[i]));
     if (!r->scheme && r->newton_steps_all > r->newton_steps) /* neo-hookean: all load steps' */
       TRY(json_add_int(o, "steps_all_load_steps", r->newton_steps_all));
+    if (r->load_steps > 0) { /* neo-hookean: each load step's steps and ||R|| history */
+      cJSON *ls;
+      TRY(json_add_array(o, "load_steps", &ls));
+      for (int l = 0, at = 0; l < r->load_steps; l++) {
+        cJSON *e, *h;
+        TRY(json_add_object(ls, NULL, &e));
+        TRY(json_add_int(e, "steps", r->load_newton_steps[l]));
+        TRY(json_add_array(e, "residual_history", &h));
+        for (int i = 0; i <= r->load_newton_steps[l]; i++)
+          TRY(json_add_real(h, NULL, r->load_history[at + i]));
+        at += r->load_newton_steps[l] + 1;
+      }
+      TRY(json_add_int(o, "line_search_halvings", r->line_search_halvings));
+      TRY(json_add_int(o, "line_search_halvings_j", r->line_search_halvings_j));
+    }
+    if (!isnan(r->loaded_face_u[0])) { /* neo-hookean-cube */
+      TRY(json_add_array(o, "loaded_face_u", &a));
+      for (int c = 0; c < 3; c++) TRY(json_add_real(a, NULL, r->loaded_face_u[c]));
+    }
     if (r->ptc_steps > 0) { /* --ptc true: the pseudo-steps (N17)-(N18) */
       cJSON *p;
       TRY(json_add_object(o, "ptc", &p));

@@ -15,11 +15,6 @@
 
 const char *const newton_forcing_names[] = {"ew", "fixed", NULL};
 
-/* Line search (N11): halvings of the step before it gives up, and the
- * sufficient decrease ||R(x + a dx)|| <= (1 - LS_DECREASE a) ||R(x)||. */
-#define LS_HALVINGS 12
-#define LS_DECREASE 1e-4
-
 /* Eisenstat-Walker forcing, choice 2 (N12): eta = gamma (r_k / r_{k-1})^2,
  * safeguarded by gamma eta_{k-1}^2 where that exceeds 0.1, at most ETA_MAX, at
  * least the linear --rtol and what the stopping test needs. */
@@ -159,16 +154,16 @@ int newton_run(hdgcl_solver s, bool from_solution) {
     /* (N11): backtracking on ||R||. */
     double alpha = 1.0, rn_norm = NAN;
     int tries = 0;
-    for (; tries <= LS_HALVINGS; tries++, alpha *= 0.5) {
+    for (; tries <= NEWTON_LS_HALVINGS; tries++, alpha *= 0.5) {
       /* kappa(u) <= 0 at a trial state is an error (docs/nonlinear.md section 5) */
       HDGCL_TRY_GOTO(status, backend_update(&b, alpha, &rn_norm), done);
-      if (isfinite(rn_norm) && rn_norm <= (1.0 - LS_DECREASE * alpha) * r) break;
+      if (isfinite(rn_norm) && rn_norm <= (1.0 - NEWTON_LS_DECREASE * alpha) * r) break;
     }
-    if (tries > LS_HALVINGS) {
+    if (tries > NEWTON_LS_HALVINGS) {
       status = hdgcl_error(HDGCL_ERROR_CONVERGENCE,
                            "Newton's method diverged: the line search found no decrease of the "
                            "residual %.3e at step %d (%d halvings)",
-                           r, k + 1, LS_HALVINGS);
+                           r, k + 1, NEWTON_LS_HALVINGS);
       goto done;
     }
     if (dt > 0) { /* (N18): the steady residual at the new state, then SER */

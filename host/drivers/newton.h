@@ -18,6 +18,12 @@ enum { NEWTON_FORCING_EW, NEWTON_FORCING_FIXED };
  * NEWTON_ATOL). */
 #define NEWTON_ATOL 1e-13
 
+/* Line search (N11): halvings of the step before it gives up, and the
+ * sufficient decrease ||R(x + a dx)|| <= (1 - NEWTON_LS_DECREASE a) ||R(x)||
+ * (also the Neo-Hookean Newton's, reference_neo_hookean_solve.c). */
+#define NEWTON_LS_HALVINGS 12
+#define NEWTON_LS_DECREASE 1e-4
+
 /* Solves s's problem by Newton's method from the state (N8) on the reference
  * path (with from_solution: from the u, q and trace in s->sol, a time step's
  * previous stage); s->sol gets the solution, its errors, the Krylov iterations summed over

@@ -26,6 +26,7 @@ const char *const hdgcl_solver_options[] = {
     "scheme",    "time-step",   "final-time", /* transient problems (drivers/time_stepping.h) */
     "newton",    "newton-rtol", "newton-max", "newton-forcing", "kappa-u2", "nu", /* drivers/newton.h */
     "ptc",       "ptc-dt0",     "ptc-dt-max", "newton-start", "load-steps", "load-scale",
+    "line-search", /* neo-hookean (docs/nonlinear.md section 11) */
     /* a user's own problem (host/problem/user_problem.h, docs/problems.md) */
     HDG_USER_PROBLEM_OPTION_NAMES, NULL};
 
@@ -138,26 +139,32 @@ static int read_newton_options(hdgcl_solver s, hdgcl_options opts) {
   return read_ptc_options(s, opts);
 }
 
-/* neo-hookean (docs/nonlinear.md section 11): the load in steps, the
- * reference path; its options refused elsewhere. */
+/* neo-hookean* (docs/nonlinear.md section 11): the load in steps, the
+ * reference path; its options refused elsewhere.  The cube's defaults: the
+ * traction 0.1 in 5 increments. */
 static int read_load_options(hdgcl_solver s, hdgcl_options opts) {
-  static const char *const names[] = {"load-steps", "load-scale"};
-  bool nh = s->disc.problem->id == PROBLEM_NEO_HOOKEAN;
-  for (int i = 0; i < 2 && !nh; i++)
+  static const char *const names[] = {"load-steps", "load-scale", "line-search"};
+  bool nh = PROBLEM_IS_NEO_HOOKEAN(s->disc.problem->id);
+  bool cube = s->disc.problem->id == PROBLEM_NEO_HOOKEAN_CUBE;
+  for (int i = 0; i < 3 && !nh; i++)
     if (opts && hdgcl_options_has(opts, names[i]))
       return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--%s: an option of --problem neo-hookean", names[i]);
-  HDGCL_TRY(hdgcl_options_get_int(opts, "load-steps", 1, 1, 100000, &s->load_steps));
-  HDGCL_TRY(hdgcl_options_get_real(opts, "load-scale", 1.0, -HUGE_VAL, HUGE_VAL, &s->load_scale));
+  HDGCL_TRY(hdgcl_options_get_bool(opts, "line-search", true, &s->line_search));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "load-steps", cube ? 5 : 1, 1, 100000, &s->load_steps));
+  HDGCL_TRY(hdgcl_options_get_real(opts, "load-scale", cube ? 0.1 : 1.0, -HUGE_VAL, HUGE_VAL,
+                                   &s->load_scale));
   if (!nh) return HDGCL_SUCCESS;
   if (!isfinite(s->load_scale))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--load-scale %g: must be a finite number", s->load_scale);
   if (!hdgcl_context_is_reference(s->ctx))
     return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
-                       "problem neo-hookean runs on the reference path only: use --device ref "
-                       "(docs/nonlinear.md section 11)");
+                       "problem %s runs on the reference path only: use --device ref "
+                       "(docs/nonlinear.md section 11)",
+                       s->disc.problem->info.name);
   if (s->ptc || s->newton_start_exact)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
-                       "problem neo-hookean: --ptc and --newton-start are not implemented for it");
+                       "problem %s: --ptc and --newton-start are not implemented for it",
+                       s->disc.problem->info.name);
   return HDGCL_SUCCESS;
 }
 
@@ -181,12 +188,21 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
                            hdg_user_problem_options[i], name);
   }
   HDGCL_TRY(hdgcl_options_get_int(opts, "order", 3, 0, MAX_ORDER, order));
-  HDGCL_TRY(hdgcl_options_get_real(opts, "tau", 1.0, 1e-300, 1e300, &s->disc.tau));
+  /* The Neo-Hookean cube: tau = 10 (docs/nonlinear.md section 11: at tau = 1
+   * Newton stalls on quad:4 and hex:4, p = 1, and hex:2's answer is twice). */
+  bool nh_cube = s->disc.problem->id == PROBLEM_NEO_HOOKEAN_CUBE;
+  HDGCL_TRY(hdgcl_options_get_real(opts, "tau", nh_cube ? 10.0 : 1.0, 1e-300, 1e300, &s->disc.tau));
   if (!(s->disc.tau > 0)) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--tau must be > 0");
   /* The cantilever (docs/elasticity.md section 9): GMRES's true residual stalls
    * near eps cond(K) ~ 1e-10..1e-9 on a slender beam, and restarts slow it down. */
   bool beam = s->disc.problem->id == PROBLEM_CANTILEVER;
-  HDGCL_TRY(hdgcl_options_get_real(opts, "rtol", beam ? 1e-8 : 1e-12, 1e-300, 1.0, &s->rtol));
+  /* The Neo-Hookean cube (docs/nonlinear.md section 11) is clamped on one side
+   * only, as the cantilever: GMRES(30) stalls (square:4 p = 2, traction 1e-3:
+   * relative residual 0.30 after 10000 iterations at a Newton step, 150 with
+   * GMRES(300)); its Newton steps solve to 1e-10. */
+  bool cube = nh_cube;
+  HDGCL_TRY(hdgcl_options_get_real(opts, "rtol", beam ? 1e-8 : cube ? 1e-10 : 1e-12, 1e-300, 1.0,
+                                   &s->rtol));
   HDGCL_TRY(hdgcl_options_get_int(opts, "maxit", 10000, 1, 1000000000, &s->maxit));
   if (user && hdgcl_options_has(opts, "material"))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
@@ -207,7 +223,8 @@ static int read_options(hdgcl_solver s, hdgcl_options opts, int dim, int *order)
   /* more than MDOT_MAX - 2 on the reference path only (solver_init): the
    * cantilever's long restart there, the longest a device takes elsewhere */
   int beam_restart = reference ? 1000 : MDOT_MAX - 2;
-  HDGCL_TRY(hdgcl_options_get_int(opts, "restart", beam ? beam_restart : 30, 1, 100000, &s->restart));
+  HDGCL_TRY(hdgcl_options_get_int(opts, "restart", beam || cube ? beam_restart : 30, 1, 100000,
+                                  &s->restart));
   HDGCL_TRY(hdgcl_options_get_bool(opts, "flexible", false, &s->flexible));
   HDGCL_TRY(hdgcl_options_get_int(opts, "cheb-degree", 4, 1, 100, &s->cheb_degree));
   static const char *const inner_names[] = {"jacobi", "block-jacobi", NULL};
@@ -348,6 +365,7 @@ static int solver_init(hdgcl_solver s, int order) {
   r->l2_p = r->norm_p = s->disc.problem->vector ? 0.0 : NAN;
   r->tip_deflection = r->beam_deflection = NAN;
   r->ptc_dt_first = r->ptc_dt_last = NAN;
+  r->loaded_face_u[0] = r->loaded_face_u[1] = r->loaded_face_u[2] = NAN;
   r->ustar_check = NAN;
   r->mu_min = s->disc.mu_min;
   r->mu_max = s->disc.mu_max;
@@ -466,24 +484,58 @@ static int solve_neo_hookean(hdgcl_solver s) {
   figures_to_solution(&s->result, &s->sol);
   hdgcl_result *res = &s->result;
   solver_settings set = solver_krylov_settings(s);
+  bool cube = s->disc.problem->id == PROBLEM_NEO_HOOKEAN_CUBE;
   neo_hookean_settings ns = {.mu = s->disc.params.mu, .lambda = s->disc.params.lambda,
                              .alpha = s->load_scale, .load_steps = s->load_steps,
+                             .load = cube ? NEO_HOOKEAN_CUBE : NEO_HOOKEAN_MANUFACTURED,
+                             .line_search = s->line_search,
                              .newton_max = s->newton_max, .newton_rtol = s->newton_rtol};
   neo_hookean_report *rep;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *rep, "Neo-Hookean report", &rep));
   double t0 = hdgcl_wtime();
   int status = reference_neo_hookean_solve(&s->disc, &set, &s->sol, &ns, rep);
   s->sol.stage_seconds[HDGCL_STAGE_SOLVE] += hdgcl_wtime() - t0;
-  int last = rep->step_start[(s->load_steps - 1) % NEO_HOOKEAN_HISTORY];
+  /* the last load step's entries (the report keeps NEO_HOOKEAN_HISTORY of them) */
+  int last = rep->step_start[s->load_steps - 1 < NEO_HOOKEAN_HISTORY ? s->load_steps - 1
+                                                                     : NEO_HOOKEAN_HISTORY - 1];
   int n = rep->history_length - last; /* entries of the last load step */
   free(s->newton_history);
   free(s->newton_iterations);
+  free(s->load_newton_steps);
+  free(s->load_history);
   s->newton_history = NULL;
   s->newton_iterations = NULL;
-  if (status == HDGCL_SUCCESS && n >= 1) {
+  s->load_newton_steps = NULL;
+  s->load_history = NULL;
+  /* the load steps whose history the report holds whole (NEO_HOOKEAN_HISTORY entries) */
+  int nl = 0;
+  while (nl < s->load_steps && nl < NEO_HOOKEAN_HISTORY &&
+         rep->step_start[nl] + rep->newton_per_step[nl] < rep->history_length)
+    nl++;
+  if (status == HDGCL_SUCCESS && n < 1)
+    status = hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                         "--load-steps %d: the Newton histories of the load steps exceed the %d "
+                         "entries kept; use fewer load steps",
+                         s->load_steps, NEO_HOOKEAN_HISTORY);
+  if (status == HDGCL_SUCCESS) {
     status = hdgcl_calloc((size_t)n, sizeof(double), "Newton history", &s->newton_history);
     if (status == HDGCL_SUCCESS)
       status = hdgcl_calloc((size_t)n, sizeof(int), "Newton iterations", &s->newton_iterations);
+    if (status == HDGCL_SUCCESS)
+      status = hdgcl_calloc((size_t)nl + 1, sizeof(int), "load steps", &s->load_newton_steps);
+    if (status == HDGCL_SUCCESS)
+      status = hdgcl_calloc((size_t)rep->history_length + 1, sizeof(double), "load history",
+                            &s->load_history);
+  }
+  if (status == HDGCL_SUCCESS) {
+    memcpy(s->load_newton_steps, rep->newton_per_step, sizeof(int) * nl);
+    memcpy(s->load_history, rep->history, sizeof(double) * rep->history_length);
+    res->load_steps = nl;
+    res->load_newton_steps = s->load_newton_steps;
+    res->load_history = s->load_history;
+    res->line_search_halvings = rep->halvings;
+    res->line_search_halvings_j = rep->halvings_j;
+    for (int c = 0; c < 3; c++) res->loaded_face_u[c] = rep->face_u[c];
   }
   if (status == HDGCL_SUCCESS) {
     memcpy(s->newton_history, rep->history + last, sizeof(double) * n);
@@ -546,7 +598,7 @@ int hdgcl_solver_solve(hdgcl_solver s) {
     s->result.stages[i].bytes = 0;
   }
   int status = s->disc.problem->transient                ? solve_transient(s)
-               : s->disc.problem->id == PROBLEM_NEO_HOOKEAN ? solve_neo_hookean(s)
+               : PROBLEM_IS_NEO_HOOKEAN(s->disc.problem->id) ? solve_neo_hookean(s)
                : s->newton                                ? solve_newton(s)
                                            : solve_trace(s);
   if (status == HDGCL_SUCCESS && s->disc.user) status = user_results(s);
@@ -636,6 +688,8 @@ int hdgcl_solver_destroy(hdgcl_solver *solver) {
   free(s->outputs);
   free(s->newton_history);
   free(s->newton_iterations);
+  free(s->load_newton_steps);
+  free(s->load_history);
   hdg_solution_destroy(&s->sol);
   /* last: a distributed solve's data holds the rank's part of the mesh */
   if (s->solve_steps_free) s->solve_steps_free(s->solve_steps_data);

@@ -59,9 +59,13 @@ struct hdgcl_solver_s {
   /* --newton-start exact: Newton's first u the L2 projection of the exact
    * solution (q = 0, the trace (N8)) in place of 0. */
   bool newton_start_exact;
-  /* neo-hookean (docs/nonlinear.md section 11): --load-steps, --load-scale. */
+  /* neo-hookean* (docs/nonlinear.md section 11): --load-steps, --load-scale,
+   * and the result's Newton steps and residual history per load step. */
   int load_steps;
   double load_scale;
+  bool line_search; /* --line-search (default true): the line search (N11), (N27) */
+  int *load_newton_steps;
+  double *load_history;
   double *newton_history;
   int *newton_iterations;
 

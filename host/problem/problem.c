@@ -127,6 +127,21 @@ static const hdg_problem problems[] = {
       "(docs/nonlinear.md section 11); --device ref only",
       0, "square:8"},
      PROBLEM_NEO_HOOKEAN, {0}, 0, true, true, false, true},
+    {{"neo-hookean-mixed",
+      "nonlinear: neo-hookean's manufactured u = A u_E with the exact traction P(I + grad u) n "
+      "on x=1, y=1 [, z=1] (tags 2, 4, 6), Dirichlet elsewhere (--load-scale A, --load-steps N; "
+      "docs/nonlinear.md section 11); --device ref only",
+      0, "square:8"},
+     PROBLEM_NEO_HOOKEAN_MIXED, {2, 4, 6}, 3, true, true, false, true},
+    {{"neo-hookean-cube",
+      "nonlinear: paper 001's Neo-Hookean cube (section 5.4; --mu, --lambda, default 1; tau "
+      "default 10): clamped at x = 0, "
+      "the traction t = -A e_z (2D: -A e_y) on x = 1 (--load-scale A, default 0.1), "
+      "traction-free elsewhere, in --load-steps N increments (default 5), Newton's method with "
+      "a line search per increment; prints the loaded face's mean displacement; no exact "
+      "solution (docs/nonlinear.md section 11); --device ref only",
+      0, "hex:2"},
+     PROBLEM_NEO_HOOKEAN_CUBE, {2, 3, 4, 5, 6}, 5, true, true, false, true},
     {{"burgers-paper001",
       "nonlinear: paper 001's viscous Burgers (section 5.1, eq. 27): u_y + (u^2/2)_x - nu lap u "
       "= 0 (--nu, default 1/200), u = 1 - 2x on x = 0, x = 1, y = 0, outflow (zero viscous "

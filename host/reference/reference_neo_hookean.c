@@ -17,35 +17,43 @@ int reference_neo_hookean_size(const hdg_discretisation *disc) {
   return d * d * sz->np + d * sz->np + d * sz->nfaces * sz->nf;
 }
 
-/* The stress of (N22) and its derivative at one point of element e, J <= 0
- * refused: the pseudo-stress P~ = P(I + H) - mu (H^T - tr(H) I) of (N21),
- * whose divergence is that of P (div(grad u^T - (div u) I) = 0), and
- * A~ = A - mu (d_il d_jk - d_ij d_kl), (N19)-(N20). */
+/* The first Piola stress P(I + H) and A (N19)-(N20) at one point of element
+ * e, J <= 0 refused. */
 static int stress_at(const hdg_discretisation *disc, int32_t e, double mu, double lambda,
                      const double *hq, double *p, double *a) {
   double jdet;
-  int d = disc->ref.sz.dim;
-  if (neo_hookean_stress(d, mu, lambda, hq, p, a, &jdet))
+  if (neo_hookean_stress(disc->ref.sz.dim, mu, lambda, hq, p, a, &jdet))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "element %d: J = det(I + grad u_h) = %g <= 0 at a quadrature point; the "
                        "Neo-Hookean stress needs J > 0 (reduce the load step, docs/nonlinear.md)",
                        (int)e, jdet);
-  double tr = 0.0;
-  for (int i = 0; i < d; i++) tr += hq[i * d + i];
-  for (int i = 0; i < d; i++)
-    for (int j = 0; j < d; j++) p[i * d + j] -= mu * (hq[j * d + i] - (i == j ? tr : 0.0));
-  if (a)
-    for (int i = 0; i < d; i++)
-      for (int j = 0; j < d; j++) {
-        a[((i * d + j) * d + j) * d + i] -= mu;
-        if (i == j)
-          for (int k = 0; k < d; k++) a[((i * d + j) * d + k) * d + k] += mu;
-      }
   return HDGCL_SUCCESS;
 }
 
+/* The stress of (N22) and its derivative from P, A: the pseudo-stress
+ * P~ = P(I + H) - mu (H^T - tr(H) I) of (N21), whose divergence is that of P
+ * (div(grad u^T - (div u) I) = 0), and A~ = A - mu (d_il d_jk - d_ij d_kl);
+ * at (pt, at) (at only where a is not NULL). */
+static void pseudo_stress(int d, double mu, const double *hq, const double *p, const double *a,
+                          double *pt, double *at) {
+  double tr = 0.0;
+  for (int i = 0; i < d; i++) tr += hq[i * d + i];
+  for (int i = 0; i < d; i++)
+    for (int j = 0; j < d; j++)
+      pt[i * d + j] = p[i * d + j] - mu * (hq[j * d + i] - (i == j ? tr : 0.0));
+  if (!a) return;
+  memcpy(at, a, sizeof(double) * d * d * d * d);
+  for (int i = 0; i < d; i++)
+    for (int j = 0; j < d; j++) {
+      at[((i * d + j) * d + j) * d + i] -= mu;
+      if (i == j)
+        for (int k = 0; k < d; k++) at[((i * d + j) * d + k) * d + k] += mu;
+    }
+}
+
 int reference_neo_hookean_element(const hdg_discretisation *disc, int32_t e, double mu,
-                                  double lambda, const double *x, double *r, double *jac) {
+                                  double lambda, unsigned traction, const double *x, double *r,
+                                  double *jac) {
   const hdg_reference *ref = &disc->ref;
   const hdg_sizes *sz = &ref->sz;
   const hdgcl_mesh *mesh = disc->mesh;
@@ -56,7 +64,7 @@ int reference_neo_hookean_element(const hdg_discretisation *disc, int32_t e, dou
   const double *h = x, *u = x + ou, *uhat = x + ot;
   memset(r, 0, sizeof(double) * n);
   if (jac) memset(jac, 0, sizeof(double) * n * n);
-  double p[9], a[81], hq[9], uq[3], lq[3], gphi[3 * 64];
+  double p[9], a[81], pt[9], at[81], hq[9], uq[3], lq[3], gphi[3 * 64];
 #define IH(c, j, b) (((c) * d + (j)) * np + (b))
 #define IU(c, b) (ou + (c) * np + (b))
 #define IT(f, c, m) (ot + ((f) * d + (c)) * nf + (m))
@@ -86,12 +94,13 @@ int reference_neo_hookean_element(const hdg_discretisation *disc, int32_t e, dou
       }
     }
     HDGCL_TRY(stress_at(disc, e, mu, lambda, hq, p, jac ? a : NULL));
+    pseudo_stress(d, mu, hq, p, jac ? a : NULL, pt, at);
     for (int c = 0; c < d; c++)
       for (int i = 0; i < np; i++) {
         double s = 0.0;
         for (int j = 0; j < d; j++) {
           r[IH(c, j, i)] += w * (hq[c * d + j] * phi[i] + uq[c] * gphi[i * d + j]);
-          s += p[c * d + j] * gphi[i * d + j];
+          s += pt[c * d + j] * gphi[i * d + j];
         }
         r[IU(c, i)] += w * s;
         if (!jac) continue;
@@ -104,18 +113,21 @@ int reference_neo_hookean_element(const hdg_discretisation *disc, int32_t e, dou
         for (int kk = 0; kk < d; kk++)
           for (int l = 0; l < d; l++) {
             double t = 0.0;
-            for (int j = 0; j < d; j++) t += a[((c * d + j) * d + kk) * d + l] * gphi[i * d + j];
+            for (int j = 0; j < d; j++) t += at[((c * d + j) * d + kk) * d + l] * gphi[i * d + j];
             for (int b = 0; b < np; b++) JAC(IU(c, i), IH(kk, l, b)) += w * t * phi[b];
           }
       }
   }
   /* (N22) faces: R_H,cja -= <uhat_c, phi_a n_j>, and with the flux
    * hhat_c = -P~_cj(H) n_j + tau (u_c - uhat_c): R_u,ca += <hhat_c, phi_a>,
-   * R_T,fcm += <hhat_c, psi_m>. */
+   * R_T,fcm += <hhat_c, psi_m>; on a traction face (bit f of traction) the
+   * trace rows take the physical flux -P_cj(I + H) n_j + tau (u_c - uhat_c)
+   * instead (N26), as linear elasticity's (E13). */
   const int8_t *orient = mesh->elem_face_orient + (size_t)e * sz->nfaces;
   double X[3];
   for (int f = 0; f < sz->nfaces; f++) {
     const double *phif = ref->phi_face + ((size_t)f * sz->norient + orient[f]) * qf->n * np;
+    bool tf = (traction >> f) & 1u;
     for (int k = 0; k < qf->n; k++) {
       double xq[3], nds[3], nv[3];
       HDGCL_TRY(hdgcl_face_map_points(sz->type, f, orient[f], 1, qf->points + (size_t)k * (d - 1), X));
@@ -134,30 +146,39 @@ int reference_neo_hookean_element(const hdg_discretisation *disc, int32_t e, dou
         }
       }
       HDGCL_TRY(stress_at(disc, e, mu, lambda, hq, p, jac ? a : NULL));
+      pseudo_stress(d, mu, hq, p, jac ? a : NULL, pt, at);
+      const double *ptr = tf ? p : pt, *atr = tf ? a : at; /* the trace rows' stress */
       for (int c = 0; c < d; c++) {
-        double flux = tau * (uq[c] - lq[c]);
-        for (int j = 0; j < d; j++) flux -= p[c * d + j] * nv[j];
+        double flux = tau * (uq[c] - lq[c]), fluxt = flux;
+        for (int j = 0; j < d; j++) {
+          flux -= pt[c * d + j] * nv[j];
+          fluxt -= ptr[c * d + j] * nv[j];
+        }
         for (int i = 0; i < np; i++) {
           for (int j = 0; j < d; j++) r[IH(c, j, i)] -= w * lq[c] * phi[i] * nv[j];
           r[IU(c, i)] += w * flux * phi[i];
         }
-        for (int m = 0; m < nf; m++) r[IT(f, c, m)] += w * flux * psi[m];
+        for (int m = 0; m < nf; m++) r[IT(f, c, m)] += w * fluxt * psi[m];
         if (!jac) continue;
-        /* (N23) dhhat_c / dH_klb = -sum_j A_cjkl n_j phi_b, / du_cb = tau phi_b,
-         * / duhat_cm = -tau psi_m */
-        double an[9];
+        /* (N23) dhhat_c / dH_klb = -sum_j A~_cjkl n_j phi_b (A_cjkl on the trace
+         * rows of a traction face), / du_cb = tau phi_b, / duhat_cm = -tau psi_m */
+        double an[9], ant[9];
         for (int kk = 0; kk < d; kk++)
           for (int l = 0; l < d; l++) {
-            an[kk * d + l] = 0.0;
-            for (int j = 0; j < d; j++) an[kk * d + l] -= a[((c * d + j) * d + kk) * d + l] * nv[j];
+            an[kk * d + l] = ant[kk * d + l] = 0.0;
+            for (int j = 0; j < d; j++) {
+              an[kk * d + l] -= at[((c * d + j) * d + kk) * d + l] * nv[j];
+              ant[kk * d + l] -= atr[((c * d + j) * d + kk) * d + l] * nv[j];
+            }
           }
         for (int i = 0; i < np + nf; i++) { /* the test function: phi_i (u rows), psi_m (trace rows) */
           bool urow = i < np;
           int row = urow ? IU(c, i) : IT(f, c, i - np);
           double t = urow ? phi[i] : psi[i - np];
+          const double *g = urow ? an : ant;
           for (int kk = 0; kk < d; kk++)
             for (int l = 0; l < d; l++)
-              for (int b = 0; b < np; b++) JAC(row, IH(kk, l, b)) += w * t * an[kk * d + l] * phi[b];
+              for (int b = 0; b < np; b++) JAC(row, IH(kk, l, b)) += w * t * g[kk * d + l] * phi[b];
           for (int b = 0; b < np; b++) JAC(row, IU(c, b)) += w * t * tau * phi[b];
           for (int m = 0; m < nf; m++) JAC(row, IT(f, c, m)) -= w * t * tau * psi[m];
           if (urow)
@@ -171,5 +192,39 @@ int reference_neo_hookean_element(const hdg_discretisation *disc, int32_t e, dou
 #undef IU
 #undef IT
 #undef JAC
+  return HDGCL_SUCCESS;
+}
+
+int reference_neo_hookean_min_j(const hdg_discretisation *disc, int32_t e, const double *x,
+                                double *jmin) {
+  const hdg_reference *ref = &disc->ref;
+  const hdg_sizes *sz = &ref->sz;
+  const hdgcl_quadrature *qv = &ref->qload, *qf = &ref->qface;
+  int d = sz->dim, np = sz->np;
+  const int8_t *orient = disc->mesh->elem_face_orient + (size_t)e * sz->nfaces;
+  double m = HUGE_VAL;
+  /* the points of (N22): the load points, then each face's points */
+  for (int f = -1; f < sz->nfaces; f++) {
+    int nq = f < 0 ? qv->n : qf->n;
+    const double *phis =
+        f < 0 ? ref->phi_load : ref->phi_face + ((size_t)f * sz->norient + orient[f]) * qf->n * np;
+    for (int k = 0; k < nq; k++) {
+      const double *phi = phis + (size_t)k * np;
+      double fm[9];
+      for (int c = 0; c < d; c++)
+        for (int j = 0; j < d; j++) {
+          double s = c == j ? 1.0 : 0.0;
+          for (int b = 0; b < np; b++) s += x[(c * d + j) * np + b] * phi[b];
+          fm[c * d + j] = s;
+        }
+      double det = d == 2 ? fm[0] * fm[3] - fm[1] * fm[2]
+                          : fm[0] * (fm[4] * fm[8] - fm[5] * fm[7]) -
+                                fm[1] * (fm[3] * fm[8] - fm[5] * fm[6]) +
+                                fm[2] * (fm[3] * fm[7] - fm[4] * fm[6]);
+      if (!isfinite(det)) det = -HUGE_VAL;
+      m = fmin(m, det);
+    }
+  }
+  *jmin = m;
   return HDGCL_SUCCESS;
 }

@@ -9,6 +9,8 @@
 #include "core/context.h"
 #include "core/dense.h"
 #include "core/error.h"
+#include "drivers/newton.h"
+#include "fem/face_map.h"
 #include "fem/neo_hookean.h"
 #include "reference/reference.h"
 #include "reference/reference_neo_hookean.h"
@@ -65,8 +67,72 @@ typedef struct nh_work {
   const neo_hookean_settings *ns;
   int n, nl, ntb, nfb;
   double *x, *r, *jac, *jll, *z, *ke, *ge, *rt, *dx, *dl;
+  double *tload;          /* [boundary face][nfb]: <t, psi_m>_F on traction faces (N26) */
+  double *q0, *u0, *t0;   /* the line search's base state */
+  double *dq, *du;        /* the update of H and u (N7) */
   int *piv;
 } nh_work;
+
+/* The traction t at x on a boundary face of tag `tag` with unit outer normal
+ * nv at load factor alpha: the exact P(I + grad u) n (manufactured), alpha
+ * t0 on tag 2 and 0 elsewhere (cube); -1 where the exact J <= 0. */
+static int traction_at(const nh_work *w, double alpha, int32_t tag, const double *x,
+                       const double *nv, double *t) {
+  int d = w->disc->ref.sz.dim;
+  for (int c = 0; c < d; c++) t[c] = 0.0;
+  if (w->ns->load == NEO_HOOKEAN_CUBE) {
+    if (tag == 2) t[d - 1] = -alpha;
+    return 0;
+  }
+  double u[3], g[9], f[3], p[9], jdet;
+  if (neo_hookean_exact(d, w->ns->mu, w->ns->lambda, alpha, x, u, g, f) ||
+      neo_hookean_stress(d, w->ns->mu, w->ns->lambda, g, p, NULL, &jdet))
+    return -1;
+  for (int c = 0; c < d; c++)
+    for (int j = 0; j < d; j++) t[c] += p[c * d + j] * nv[j];
+  return 0;
+}
+
+/* (N26): the load <t, psi_m>_F of every traction face at load factor alpha into w->tload. */
+static int traction_load(nh_work *w, double alpha) {
+  const hdg_discretisation *disc = w->disc;
+  const hdgcl_mesh *mesh = disc->mesh;
+  const hdg_sizes *sz = &disc->ref.sz;
+  const hdgcl_quadrature *qf = &disc->ref.qface;
+  int d = sz->dim, nf = sz->nf, nfb = w->nfb;
+  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
+    double *out = w->tload + (size_t)(f - mesh->num_interior_faces) * nfb;
+    memset(out, 0, sizeof(double) * nfb);
+    if (disc->num.face_bc[f] != FACE_NEUMANN) continue;
+    int32_t e = mesh->face_elems[2 * f];
+    int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
+    for (int q = 0; q < qf->n; q++) {
+      double X[3], x[3], nds[3], nv[3], t[3];
+      HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
+      double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
+      for (int c = 0; c < d; c++) nv[c] = nds[c] / ds;
+      if (traction_at(w, alpha, mesh->face_tags[f], x, nv, t))
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT,
+                           "neo-hookean: the exact solution at load scale %g has J <= 0 at (%.3g, "
+                           "%.3g) on face %d; use a smaller --load-scale",
+                           alpha, x[0], x[1], (int)f);
+      const double *psi = disc->ref.psi_face + (size_t)q * nf;
+      for (int c = 0; c < d; c++)
+        for (int m = 0; m < nf; m++) out[c * nf + m] += ds * qf->weights[q] * psi[m] * t[c];
+    }
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* Bit a of the result: local face a of element e is a traction face. */
+static unsigned traction_faces(const hdg_discretisation *disc, int32_t e) {
+  unsigned bits = 0;
+  int nfe = disc->ref.sz.nfaces;
+  for (int a = 0; a < nfe; a++)
+    if (disc->num.face_bc[disc->mesh->elem_faces[(size_t)e * nfe + a]] == FACE_NEUMANN)
+      bits |= 1u << a;
+  return bits;
+}
 
 /* At the state in sol and load factor alpha: every element's residual (N22)
  * with the load, the condensed trace system (N6) into sol->matrix and
@@ -90,9 +156,16 @@ static int linearise(nh_work *w, double alpha, double *norm) {
     memcpy(w->x + ou, sol->u + (size_t)e * d * np, sizeof(double) * d * np);
     for (int a = 0; a < nfe; a++)
       memcpy(w->x + nl + a * nfb, sol->trace + (size_t)faces[a] * nfb, sizeof(double) * nfb);
-    HDGCL_TRY(reference_neo_hookean_element(disc, e, w->ns->mu, w->ns->lambda, w->x, w->r, w->jac));
+    unsigned tbits = traction_faces(disc, e);
+    HDGCL_TRY(
+        reference_neo_hookean_element(disc, e, w->ns->mu, w->ns->lambda, tbits, w->x, w->r, w->jac));
+    for (int a = 0; a < nfe; a++) /* (N26): + <t, m>_F on traction faces */
+      if ((tbits >> a) & 1u) {
+        const double *tl = w->tload + (size_t)(faces[a] - mesh->num_interior_faces) * nfb;
+        for (int m = 0; m < nfb; m++) w->r[nl + a * nfb + m] += tl[m];
+      }
     const hdgcl_quadrature *qv = &disc->ref.qload; /* the load -(f, w)_K of (N22) */
-    for (int k = 0; k < qv->n; k++) {
+    for (int k = 0; k < qv->n && w->ns->load == NEO_HOOKEAN_MANUFACTURED; k++) {
       double xq[3], jm[9], u[3], g[9], f[3];
       double wq = qv->weights[k] * hdg_map(mesh, e, qv->points + (size_t)k * d, xq, jm);
       if (neo_hookean_exact(d, w->ns->mu, w->ns->lambda, alpha, xq, u, g, f))
@@ -155,19 +228,19 @@ static int linearise(nh_work *w, double alpha, double *norm) {
   return HDGCL_SUCCESS;
 }
 
-/* (N7): the trace += dx, then (H, u) += -Z_R - Z_T dlambda per element. */
-static void update(nh_work *w) {
+/* (N7): the update of (H, u), -Z_R - Z_T dlambda per element, into w->dq,
+ * w->du, and the state into the line search's base w->q0, w->u0, w->t0. */
+static void direction(nh_work *w) {
   const hdg_discretisation *disc = w->disc;
   const hdgcl_mesh *mesh = disc->mesh;
   const hdg_sizes *sz = &disc->ref.sz;
   hdg_solution *sol = w->sol;
   int d = sz->dim, np = sz->np, nfe = sz->nfaces, nl = w->nl, ntb = w->ntb, nfb = w->nfb;
   int ou = d * d * np;
-  for (int32_t f = 0; f < mesh->num_faces; f++) {
-    int32_t row = disc->num.face_unknown[f];
-    if (row >= 0)
-      for (int m = 0; m < nfb; m++) sol->trace[(size_t)f * nfb + m] += w->dx[(size_t)row * nfb + m];
-  }
+  size_t ne = (size_t)mesh->num_elements;
+  memcpy(w->q0, sol->q, sizeof(double) * ne * ou);
+  memcpy(w->u0, sol->u, sizeof(double) * ne * d * np);
+  memcpy(w->t0, sol->trace, sizeof(double) * mesh->num_faces * nfb);
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     for (int a = 0; a < nfe; a++) {
       int32_t row = disc->num.face_unknown[mesh->elem_faces[(size_t)e * nfe + a]];
@@ -177,10 +250,63 @@ static void update(nh_work *w) {
     for (int i = 0; i < nl; i++) {
       double v = -z[(size_t)i * (ntb + 1) + ntb];
       for (int m = 0; m < ntb; m++) v -= z[(size_t)i * (ntb + 1) + m] * w->dl[m];
-      if (i < ou) sol->q[(size_t)e * ou + i] += v;
-      else sol->u[(size_t)e * d * np + i - ou] += v;
+      if (i < ou) w->dq[(size_t)e * ou + i] = v;
+      else w->du[(size_t)e * d * np + i - ou] = v;
     }
   }
+}
+
+/* The trial state base + step (dx, dq, du) into sol; *jmin its least J
+ * (reference_neo_hookean_min_j) where jmin is not NULL. */
+static int trial(nh_work *w, double step, double *jmin) {
+  const hdg_discretisation *disc = w->disc;
+  const hdgcl_mesh *mesh = disc->mesh;
+  const hdg_sizes *sz = &disc->ref.sz;
+  hdg_solution *sol = w->sol;
+  int d = sz->dim, np = sz->np, nfb = w->nfb, ou = d * d * np;
+  size_t ne = (size_t)mesh->num_elements;
+  for (size_t i = 0; i < ne * ou; i++) sol->q[i] = w->q0[i] + step * w->dq[i];
+  for (size_t i = 0; i < ne * d * np; i++) sol->u[i] = w->u0[i] + step * w->du[i];
+  for (int32_t f = 0; f < mesh->num_faces; f++) {
+    int32_t row = disc->num.face_unknown[f];
+    if (row >= 0)
+      for (int m = 0; m < nfb; m++)
+        sol->trace[(size_t)f * nfb + m] = w->t0[(size_t)f * nfb + m] + step * w->dx[(size_t)row * nfb + m];
+  }
+  if (!jmin) return HDGCL_SUCCESS;
+  *jmin = HUGE_VAL;
+  for (int32_t e = 0; e < mesh->num_elements; e++) {
+    double j;
+    HDGCL_TRY(reference_neo_hookean_min_j(disc, e, sol->q + (size_t)e * ou, &j));
+    *jmin = fmin(*jmin, j);
+  }
+  return HDGCL_SUCCESS;
+}
+
+/* The cube: the mean displacement of the trace over the faces of tag 2. */
+static int loaded_face(const nh_work *w, neo_hookean_report *rep) {
+  const hdg_discretisation *disc = w->disc;
+  const hdgcl_mesh *mesh = disc->mesh;
+  const hdg_sizes *sz = &disc->ref.sz;
+  const hdgcl_quadrature *qf = &disc->ref.qface;
+  int d = sz->dim, nf = sz->nf;
+  double area = 0.0, sum[3] = {0, 0, 0};
+  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
+    if (mesh->face_tags[f] != 2) continue;
+    int32_t e = mesh->face_elems[2 * f];
+    int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
+    for (int q = 0; q < qf->n; q++) {
+      double X[3], x[3], nds[3];
+      HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
+      double wq = qf->weights[q] * hdg_face_normal(mesh, e, lf, X, x, nds);
+      const double *psi = disc->ref.psi_face + (size_t)q * nf;
+      for (int c = 0; c < d; c++)
+        for (int m = 0; m < nf; m++) sum[c] += wq * psi[m] * w->sol->trace[(size_t)f * w->nfb + c * nf + m];
+      area += wq;
+    }
+  }
+  for (int c = 0; c < 3; c++) rep->face_u[c] = area > 0 && c < d ? sum[c] / area : (c < d ? NAN : 0.0);
+  return HDGCL_SUCCESS;
 }
 
 /* ||u - u_h||, ||H - H_h|| and the exact norms at the error quadrature. */
@@ -227,6 +353,20 @@ int reference_neo_hookean_solve(const hdg_discretisation *disc, const solver_set
     return hdgcl_error(HDGCL_ERROR_ARGUMENT,
                        "Neo-Hookean: needs a vector discretisation, load steps >= 1, Newton steps "
                        ">= 1 and mu > 0");
+  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++)
+    if (disc->num.face_bc[f] == FACE_NEUMANN && disc->num.face_fixed[f])
+      return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
+                         "Neo-Hookean: face %d fixes some displacement components; only whole "
+                         "Dirichlet or traction faces are implemented",
+                         (int)f);
+  if (ns->load == NEO_HOOKEAN_CUBE) { /* the loaded side must be there */
+    bool loaded = false;
+    for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces && !loaded; f++)
+      loaded = mesh->face_tags[f] == 2 && disc->num.face_bc[f] == FACE_NEUMANN;
+    if (!loaded)
+      return hdgcl_error(HDGCL_ERROR_MESH,
+                         "neo-hookean-cube: the mesh has no traction face of tag 2 (x = 1) to load");
+  }
   nh_work w = {.disc = disc, .sol = sol, .ns = ns};
   w.n = reference_neo_hookean_size(disc);
   w.nfb = sz->nfb;
@@ -234,6 +374,8 @@ int reference_neo_hookean_solve(const hdg_discretisation *disc, const solver_set
   w.nl = w.n - w.ntb;
   size_t ne = (size_t)mesh->num_elements, nu = (size_t)disc->num.num_unknown_faces * w.nfb;
   size_t nbnd = (size_t)(mesh->num_faces - mesh->num_interior_faces);
+  size_t nq = ne * sz->dim * sz->dim * sz->np, nuu = ne * sz->dim * sz->np;
+  size_t ntr = (size_t)mesh->num_faces * w.nfb;
   double *bvals = NULL;
   int status;
   struct {
@@ -249,14 +391,21 @@ int reference_neo_hookean_solve(const hdg_discretisation *disc, const solver_set
                 {&w.rt, nu},
                 {&w.dx, nu},
                 {&w.dl, (size_t)w.ntb},
+                {&w.tload, nbnd * w.nfb},
+                {&w.q0, nq},
+                {&w.u0, nuu},
+                {&w.t0, ntr},
+                {&w.dq, nq},
+                {&w.du, nuu},
                 {&bvals, nbnd * w.nfb}};
   for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
     HDGCL_TRY_GOTO(status, hdgcl_calloc(arrays[i].n + 1, sizeof(double), "Neo-Hookean", arrays[i].p), done);
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)w.nl, sizeof(int), "pivots", &w.piv), done);
-  HDGCL_TRY_GOTO(status, reference_boundary_data(disc, bvals), done); /* P_F u_E on every boundary face */
-  memset(sol->u, 0, sizeof(double) * ne * sz->dim * sz->np);
-  memset(sol->q, 0, sizeof(double) * ne * sz->dim * sz->dim * sz->np);
-  memset(sol->trace, 0, sizeof(double) * mesh->num_faces * w.nfb);
+  if (ns->load == NEO_HOOKEAN_MANUFACTURED) /* P_F u_E on the Dirichlet faces (the cube's are 0) */
+    HDGCL_TRY_GOTO(status, reference_boundary_data(disc, bvals), done);
+  memset(sol->u, 0, sizeof(double) * nuu);
+  memset(sol->q, 0, sizeof(double) * nq);
+  memset(sol->trace, 0, sizeof(double) * ntr);
   solver_settings gs = *set;
   gs.solver = SOLVER_GMRES; /* the Jacobian is not symmetric */
   for (int l = 1; l <= ns->load_steps; l++) {
@@ -265,18 +414,18 @@ int reference_neo_hookean_solve(const hdg_discretisation *disc, const solver_set
       if (disc->num.face_unknown[f] < 0)
         for (int m = 0; m < w.nfb; m++)
           sol->trace[(size_t)f * w.nfb + m] = alpha * bvals[(size_t)(f - mesh->num_interior_faces) * w.nfb + m];
+    HDGCL_TRY_GOTO(status, traction_load(&w, alpha), done);
     HDGCL_TRY_GOTO(status, linearise(&w, alpha, &r), done);
     r0 = r;
-    if (rep->history_length < NEO_HOOKEAN_HISTORY) {
-      rep->step_start[l - 1 < NEO_HOOKEAN_HISTORY ? l - 1 : 0] = rep->history_length;
-      rep->history[rep->history_length++] = r;
-    }
+    int slot = l - 1 < NEO_HOOKEAN_HISTORY ? l - 1 : NEO_HOOKEAN_HISTORY - 1;
+    rep->step_start[slot] = rep->history_length;
+    if (rep->history_length < NEO_HOOKEAN_HISTORY) rep->history[rep->history_length++] = r;
     for (int k = 0;; k++) {
       if (!isfinite(r)) {
         status = hdgcl_error(HDGCL_ERROR_CONVERGENCE, "Neo-Hookean: residual %g at load step %d", r, l);
         goto done;
       }
-      if (r <= fmax(ns->newton_rtol * r0, 1e-13)) break;
+      if (r <= fmax(ns->newton_rtol * r0, NEWTON_ATOL)) break;
       if (k == ns->newton_max) {
         status = hdgcl_error(HDGCL_ERROR_CONVERGENCE,
                              "Neo-Hookean: load step %d of %d did not converge in %d Newton steps: "
@@ -287,16 +436,45 @@ int reference_neo_hookean_solve(const hdg_discretisation *disc, const solver_set
       memset(w.dx, 0, sizeof(double) * nu);
       HDGCL_TRY_GOTO(status, reference_gmres(disc, &gs, sol, w.dx), done);
       rep->iterations += sol->iterations;
-      update(&w);
-      HDGCL_TRY_GOTO(status, linearise(&w, alpha, &r), done);
+      direction(&w);
+      /* (N11), (N27): halve the step while the trial has J <= 0 somewhere or
+       * does not decrease ||R|| enough; without the line search, full steps. */
+      double step = 1.0, rn = NAN;
+      int tries = 0;
+      for (; tries <= NEWTON_LS_HALVINGS; tries++, step *= 0.5) {
+        double jmin = 1.0;
+        HDGCL_TRY_GOTO(status, trial(&w, step, ns->line_search ? &jmin : NULL), done);
+        if (!(jmin > 0)) {
+          rep->halvings_j++;
+          continue;
+        }
+        HDGCL_TRY_GOTO(status, linearise(&w, alpha, &rn), done);
+        if (!ns->line_search || (isfinite(rn) && rn <= (1.0 - NEWTON_LS_DECREASE * step) * r)) break;
+      }
+      if (tries > NEWTON_LS_HALVINGS) {
+        status = hdgcl_error(HDGCL_ERROR_CONVERGENCE,
+                             "Neo-Hookean: the line search found no decrease of the residual %.3e "
+                             "at Newton step %d of load step %d (%d halvings)",
+                             r, k + 1, l, NEWTON_LS_HALVINGS);
+        goto done;
+      }
+      rep->halvings += tries;
+      r = rn;
       rep->newton_steps++;
+      rep->newton_per_step[slot]++;
       if (rep->history_length < NEO_HOOKEAN_HISTORY) {
         rep->iterations_per_step[rep->history_length] = sol->iterations;
         rep->history[rep->history_length++] = r;
       }
     }
   }
-  errors(&w, rep);
+  if (ns->load == NEO_HOOKEAN_MANUFACTURED) {
+    errors(&w, rep);
+    rep->face_u[0] = rep->face_u[1] = rep->face_u[2] = NAN;
+  } else {
+    rep->l2_u = rep->l2_h = rep->norm_u = rep->norm_h = NAN;
+    HDGCL_TRY_GOTO(status, loaded_face(&w, rep), done);
+  }
   status = HDGCL_SUCCESS;
 done:
   for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) free(*arrays[i].p);

@@ -208,6 +208,18 @@ typedef struct hdgcl_result {
    * 0 and NaN without it. */
   int ptc_steps;
   double ptc_dt_first, ptc_dt_last;
+  /* Neo-Hookean's load steps (docs/nonlinear.md section 11): load_steps
+   * increments, the Newton steps of each (load_newton_steps[0..load_steps-1])
+   * and their residual histories one after another in load_history (each
+   * increment's first ||R|| and one after each of its steps), the line-search
+   * halvings over all steps (line_search_halvings_j of them for J <= 0 at a
+   * trial state); loaded_face_u the mean displacement of the loaded face
+   * x = 1 of neo-hookean-cube (NaN otherwise).  0 and NULL for the other
+   * problems. */
+  int load_steps, line_search_halvings, line_search_halvings_j;
+  const int *load_newton_steps;
+  const double *load_history;
+  double loaded_face_u[3];
   /* Device memory at the high water by buffer name, largest first
    * (hdgcl_context_memory_breakdown; they sum to device_memory_high_water):
    * num_memory_uses entries, valid while the solver and its context live.

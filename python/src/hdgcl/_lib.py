@@ -121,6 +121,10 @@ class Result(Structure):
                 ("straight_elements", c_int64), ("curved_elements", c_int64),
                 # pseudo-transient continuation (--ptc true); 0 and NaN without it
                 ("ptc_steps", c_int), ("ptc_dt_first", c_double), ("ptc_dt_last", c_double),
+                # Neo-Hookean load steps (docs/nonlinear.md section 11); 0, NULL, NaN otherwise
+                ("load_steps", c_int), ("line_search_halvings", c_int),
+                ("line_search_halvings_j", c_int), ("load_newton_steps", POINTER(c_int)),
+                ("load_history", POINTER(c_double)), ("loaded_face_u", c_double * 3),
                 # device memory at the high water by buffer name, largest first
                 ("num_memory_uses", c_int), ("memory_uses", POINTER(MemoryUse))]
 
