@@ -32,6 +32,7 @@
 # aborted in 3 runs of 8, at commit 9ef6084 too, and in none of 8 on one thread).
 set -u
 oclgrind=$1 cli=$2 test_context=$3 test_clblast=$4 cl_dir=$5 test_spmv=$6 mpirun=${7:-}
+examples=$(cd "$(dirname "$0")/../examples" && pwd)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail=0
@@ -253,6 +254,10 @@ fi
     --mesh quad:2 --order 1 --newton-rtol 1e-3
   HDGCL_NEWTON_KERNEL=group:8 solve hex-p1-newton-group --problem nonlinear-diffusion --mesh hex:1 \
     --order 1 --newton-rtol 1e-2 --newton-max 4
+  # A user's kappa(u) (user_kappa_u, emitted with its symbolic derivative;
+  # kappa(u_exact) in the exact flux of the example's Neumann side).
+  solve tri-p1-newton-user --problem-file "$examples/nonlinear-diffusion.json" --mesh square:1 \
+    --order 1 --newton-rtol 1e-3
   run clblast "$test_clblast" oclgrind
 ) &
 wait

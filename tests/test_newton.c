@@ -301,6 +301,36 @@ static void check_device(hdgcl_context dev, hdgcl_context ref) {
   solved_destroy(&a);
 }
 
+/* A user's kappa(u) on the device (user_kappa_u, emitted with its symbolic
+ * derivative): a kappa depending on x, y and u, with kappa(u_exact) in a
+ * Neumann side's exact flux, with the one-item and the work-group element
+ * kernels, against the reference path (one problem file: each compiles its
+ * own programs). */
+static void check_device_user(hdgcl_context dev, hdgcl_context ref) {
+  const char *path = "test_newton_user_device.json";
+  write_file(path, "1 + u^2 + 0.5*x*y*u", "\"boundary\": {\"top\": {\"neumann\": \"exact\"}},");
+  const char *files[1] = {path}, *kernels[2] = {"item", "group:8"};
+  for (int i = 0; i < 1; i++)
+    for (int k = 0; k < 2; k++) {
+      solved a = solve_with(ref, "square:4", "problem-file", files[i], "order", "2", "rtol", "1e-12", NULL);
+      setenv("HDGCL_NEWTON_KERNEL", kernels[k], 1);
+      solved b = solve_with(dev, "square:4", "problem-file", files[i], "order", "2", "rtol", "1e-12", NULL);
+      unsetenv("HDGCL_NEWTON_KERNEL");
+      CHECK_OK(a.status);
+      CHECK_OK(b.status);
+      if (!a.status && !b.status) {
+        double d = solution_difference(&b, &a, 1);
+        printf("device (%s) vs reference, %s: %d / %d steps, solution %.2e\n", kernels[k], files[i],
+               b.result->newton_steps, a.result->newton_steps, d);
+        CHECK(a.result->newton_steps == b.result->newton_steps);
+        CHECK_MSG(d < 1e-10, "%s (%s): device vs reference %g", files[i], kernels[k], d);
+      }
+      solved_destroy(&a);
+      solved_destroy(&b);
+    }
+  remove(path);
+}
+
 int main(int argc, char **argv) {
   const char *examples = argc > 1 ? argv[1] : "examples";
   hdgcl_context ref = NULL;
@@ -314,6 +344,7 @@ int main(int argc, char **argv) {
   check_cli();
   hdgcl_context dev = test_device();
   check_device(dev, ref);
+  check_device_user(dev, ref);
   hdgcl_context_destroy(&dev);
   hdgcl_context_destroy(&ref);
   CHECK_DONE();

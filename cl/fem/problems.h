@@ -154,6 +154,10 @@ double user_u(double t, double x, double y, double z, double *g) { return 0.0; }
 double user_f(double t, double x, double y, double z) { return 0.0; }
 void user_beta(double *b) {}
 void user_coefficients(int set, double x, double y, double z, double *kappa, double *c, double *b) {}
+double user_kappa_u(double x, double y, double z, double u, double *dk) {
+  *dk = 0.0;
+  return 1.0;
+}
 double user_dirichlet(double t, int cond, double x, double y, double z) { return 0.0; }
 double user_flux(double t, int cond, double x, double y, double z, double nx, double ny, double nz) {
   return 0.0;

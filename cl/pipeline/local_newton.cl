@@ -85,7 +85,7 @@ __kernel void newton_element(const int jacobian, const int nonlinear, __global c
         divq += q[kk * NP + j] * g / detj;
       }
     }
-    double dk, kappa = newton_kappa(pp, nonlinear, kap_e, uh, &dk);
+    double dk, kappa = newton_kappa(pp, nonlinear, kap_e, x, uh, &dk);
     if (!(kappa > 0.0) || !isfinite(kappa)) bad = 1;
     double fq = problem_f(pp, x[0], x[1], x[2]);
 #ifdef ELEMENT_LOAD /* a time step's stage: its element load s (docs/time.md (T3)) */

@@ -129,7 +129,7 @@ void newton_element_group(const int jacobian, const int nonlinear, __global cons
         divq += q[kk * NP + j] * g / detj;
       }
     }
-    double dk, kappa = newton_kappa(pp, nonlinear, kap_e, uh, &dk);
+    double dk, kappa = newton_kappa(pp, nonlinear, kap_e, x, uh, &dk);
     double fx = problem_f(pp, x[0], x[1], x[2]);
 #ifdef ELEMENT_LOAD /* a time step's stage: its element load s (docs/time.md (T3)) */
     fx += element_load_at(element_load, e, phi, qp);

@@ -10,9 +10,12 @@
 /* K_e[a][b], column-major (NT+1)^2 blocks as cl/pipeline/assemble.cl reads them */
 #define KE(a, b) k[(long)(b) * (NT + 1) + (a)]
 
-/* kappa(u) and kappa'(u) (N1): the problem's if nonlinear, else the element's constant. */
-double newton_kappa(problem_params pp, int nonlinear, double kappa_e, double u, double *dk) {
-  if (nonlinear) return problem_kappa_u(pp, u, dk);
+/* kappa(u) and kappa'(u) (N1) at the point x: the problem's if nonlinear (a
+ * user's expression and its symbolic derivative, docs/nonlinear.md section
+ * 1), else the element's constant. */
+double newton_kappa(problem_params pp, int nonlinear, double kappa_e, const double *x, double u,
+                    double *dk) {
+  if (nonlinear) return USER_ON(pp) ? USER_FN(kappa_u)(x[0], x[1], x[2], u, dk) : problem_kappa_u(pp, u, dk);
   *dk = 0.0;
   return kappa_e;
 }

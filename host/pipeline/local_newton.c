@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "problem/user_problem.h"
 
 /* newton_element_group's local memory (cl/pipeline/local_newton_group.cl) in
  * work-groups of wg: VQ doubles per volume point, FQ per face point, the
@@ -110,11 +111,16 @@ int local_newton_create(device_pipeline *pl, local_newton **out) {
    * Jacobian at each quadrature point (element_map, cl/fem/geometry.h), so
    * bilinear quadrilaterals and trilinear hexahedra take the same code as
    * the simplices. */
-  if (mesh->geometry_order > 1 || disc->user || sz->ncomp > 1 || disc->robin || beta[0] != 0 ||
+  /* A user's problem: kappa(u) is emitted as OpenCL C with its symbolic
+   * derivative (user_kappa_u); coefficients per point and tensor kappa are
+   * not in the element kernels. */
+  bool user_unsupported = disc->user && (disc->user->point_coefficients || disc->kappa_tensor);
+  if (mesh->geometry_order > 1 || user_unsupported || sz->ncomp > 1 || disc->robin || beta[0] != 0 ||
       beta[1] != 0 || beta[2] != 0)
     return hdgcl_error(HDGCL_ERROR_UNSUPPORTED,
-                       "problem %s: Newton's method on an OpenCL device takes built-in scalar "
-                       "problems without linear convection on straight-sided triangles, "
+                       "problem %s: Newton's method on an OpenCL device takes scalar problems "
+                       "(built-in or a problem file with coefficients per element) without "
+                       "linear convection or Robin faces on straight-sided triangles, "
                        "quadrilaterals, tetrahedra and hexahedra; use --device ref "
                        "(docs/nonlinear.md)",
                        disc->problem->info.name);

@@ -41,14 +41,18 @@ static void add(text *t, const char *fmt, ...) {
 
 static const char *const cvars[] = {"x", "y", "z", "nx", "ny", "nz", "t"};
 
-/* Appends the expression's OpenCL C (or "0.0" for NULL). */
-static void expr(text *t, const hdg_expr *e) {
+/* kappa(u)'s variables (host/problem/user_problem.c parse_kappa_u). */
+static const char *const kappa_u_vars[] = {"x", "y", "z", "u"};
+
+/* Appends the expression's OpenCL C (or "0.0" for NULL), its variables
+ * named by vars. */
+static void expr_of(text *t, const hdg_expr *e, const char *const *vars) {
   if (!e) {
     add(t, "0.0");
     return;
   }
   char *s = NULL;
-  int status = hdg_expr_emit(e, cvars, &s);
+  int status = hdg_expr_emit(e, vars, &s);
   if (status) {
     if (!t->status) t->status = status;
     return;
@@ -64,6 +68,8 @@ static void expr(text *t, const hdg_expr *e) {
     add(t, " */");
   }
 }
+
+static void expr(text *t, const hdg_expr *e) { expr_of(t, e, cvars); }
 
 /* Locals x, y, z (and nx, ny, nz) from an array X (N) of DIM values. */
 static void unpack(text *t, bool normal) {
@@ -126,7 +132,18 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
     }
     add(&t, "}\n");
   }
-  /* Boundary data: one case per condition. */
+  /* kappa(u) and kappa'(u) (docs/nonlinear.md section 1; the symbolic
+   * derivative), for the device's Newton kernels (newton_kappa,
+   * cl/pipeline/newton_element.h); 1 and 0 where kappa does not use u. */
+  add(&t, "double user_kappa_u(double x, double y, double z, double u, double *dk) {\n"
+          "  (void)x; (void)y; (void)z; (void)u;\n  *dk = ");
+  if (up->kappa_u) expr_of(&t, up->dkappa_u, kappa_u_vars);
+  else add(&t, "0.0");
+  add(&t, ";\n  return ");
+  if (up->kappa_u) expr_of(&t, up->kappa_u, kappa_u_vars);
+  else add(&t, "1.0");
+  add(&t, ";\n}\n");
+    /* Boundary data: one case per condition. */
   add(&t, "double user_dirichlet(double t, int cond, double x, double y, double z) {\n  (void)t;\n"
           "  const double nx = 0.0, ny = 0.0, nz = 0.0;\n  (void)nx; (void)ny; (void)nz;\n"
           "  switch (cond) {\n");
@@ -139,7 +156,7 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
   }
   add(&t, "  }\n  return 0.0;\n}\n");
   add(&t, "double user_flux(double t, int cond, double x, double y, double z, double nx, double ny, "
-          "double nz) {\n  (void)t;\n"
+          "double nz) {\n  (void)t;\n  double dk_exact;\n  (void)dk_exact;\n"
           "  switch (cond) {\n");
   for (int i = 0; i < up->num_conditions; i++) {
     const hdg_user_condition *bc = &up->conditions[i];
@@ -162,7 +179,13 @@ int hdg_user_problem_emit(const hdg_user_problem *up, char **source) {
       }
     } else { /* kappa grad u . n of the exact solution, as exact_flux() */
       add(&t, "(");
-      expr(&t, up->kappa.scalar);
+      if (up->kappa_u) { /* kappa(u) at the exact u */
+        add(&t, "user_kappa_u(x, y, z, ");
+        expr(&t, up->exact[0]);
+        add(&t, ", &dk_exact)");
+      } else {
+        expr(&t, up->kappa.scalar);
+      }
       add(&t, ") * (");
       const char *nn[3] = {"nx", "ny", "nz"};
       for (int k = 0; k < up->dim; k++) {
