@@ -182,7 +182,9 @@ static int upload(device_pipeline *pl, uint64_t *count) {
   UPLOAD(d->face_orient, nfc * 2, int8_t, m->face_orient, "face_orient");
   HDGCL_TRY(upload_tables(pl, ref, d, pl->mapped, count));
   /* A mixed mesh: the other type's tables, which its batch swaps in (batches.c). */
-  if (pl->types) HDGCL_TRY(upload_tables(pl, &pl->disc->other_ref, &pl->other_tables, false, count));
+  if (pl->types)
+    HDGCL_TRY(upload_tables(pl, &pl->disc->other_ref, &pl->other_tables,
+                            pipeline_narrow_mapped(pl), count));
   return count ? HDGCL_SUCCESS : hdgcl_context_finish(pl->ctx);
 }
 
