@@ -12,8 +12,11 @@
  *    its rates at p = 2 (reference path), examples/heat-transient.json (a
  *    user's transient problem) with its outputs equal on both paths, and
  *    examples/manufactured-robin.json's outputs (Robin sides; reference path:
- *    integral and point value near the exact ones);
- * 3. the additive Schwarz preconditioner on the device (patches of 3 and 4
+ *    integral and point value near the exact ones), and a tensor kappa (p = 1
+ *    device = reference, rates at p = 2 on the reference path);
+ * 3. elasticity (docs/elasticity.md): device = reference with traction faces
+ *    at p = 2, its rates at p = 2 (reference path), the VTU file's cells;
+ * 4. the additive Schwarz preconditioner on the device (patches of 3 and 4
  *    faces): device = reference at p = 1, 2, and fewer CG iterations than
  *    block-Jacobi on mixed:8. */
 #include <stdlib.h>
@@ -26,12 +29,12 @@ static const double pi = 3.14159265358979323846;
 
 /* max relative difference of u, q, u* and the trace of two solves on a
  * mixed mesh: rows of the widest type's (the quadrilateral's) sizes. */
-static double mixed_difference(const solved *a, const solved *b, int p) {
+static double mixed_difference(const solved *a, const solved *b, int p, size_t nc) {
   const double *au, *aq, *as, *at, *bu, *bq, *bs, *bt;
   CHECK_OK(hdgcl_solver_solution(a->solver, &au, &aq, &as, &at));
   CHECK_OK(hdgcl_solver_solution(b->solver, &bu, &bq, &bs, &bt));
-  size_t ne = (size_t)a->result->num_elements, np = (size_t)(p + 1) * (p + 1);
-  size_t np1 = (size_t)(p + 2) * (p + 2), nf = (size_t)(p + 1);
+  size_t ne = (size_t)a->result->num_elements * nc; /* nc components (elasticity: 2) */
+  size_t np = (size_t)(p + 1) * (p + 1), np1 = (size_t)(p + 2) * (p + 2), nf = (size_t)(p + 1) * nc;
   double d = relative_difference(au, bu, ne * np);
   d = fmax(d, relative_difference(aq, bq, ne * 2 * np));
   d = fmax(d, relative_difference(as, bs, ne * np1));
@@ -39,11 +42,11 @@ static double mixed_difference(const solved *a, const solved *b, int p) {
 }
 
 /* Both solves succeeded and agree to 1e-10; prints the difference. */
-static void check_agree(const char *label, solved *r, solved *d, int p) {
+static void check_agree_nc(const char *label, solved *r, solved *d, int p, size_t nc) {
   CHECK_MSG(r->status == HDGCL_SUCCESS, "%s p=%d on ref failed", label, p);
   CHECK_MSG(d->status == HDGCL_SUCCESS, "%s p=%d on the device: %s", label, p, hdgcl_last_error());
   if (r->status || d->status) return;
-  double diff = mixed_difference(d, r, p);
+  double diff = mixed_difference(d, r, p, nc);
   printf("%-40s p=%d: device - reference %.2e relative (L2(u) %.4e, %.4e; iterations %d, %d)\n",
          label, p, diff, d->result->l2_u, r->result->l2_u, d->result->iterations,
          r->result->iterations);
@@ -56,6 +59,10 @@ static void check_agree(const char *label, solved *r, solved *d, int p) {
                 "%s: output %s value %d: %.12g on the device, %.12g on ref", label, a->label, k,
                 a->values[k], b->values[k]);
   }
+}
+
+static void check_agree(const char *label, solved *r, solved *d, int p) {
+  check_agree_nc(label, r, d, p, 1);
 }
 
 static void transient(hdgcl_context ref, hdgcl_context dev, const char *problem, const char *scheme,
@@ -101,6 +108,31 @@ static void problem_file(hdgcl_context ref, hdgcl_context dev, const char *file,
   check_agree(file, &r, &d, p);
   solved_destroy(&r);
   solved_destroy(&d);
+}
+
+/* A tensor kappa K = [[2, 0.7], [0.7, 1]] (docs/problems.md; as
+ * test_user_problem's) for u = sin(pi x) cos(pi y) + x, Dirichlet: the
+ * reference path's q of a triangle is K q1 in place, at the widest row stride. */
+#define UT "sin(pi*x)*cos(pi*y) + x"
+static solved solve_tensor(hdgcl_context ctx, const char *mesh, const char *order) {
+  return solve_with(ctx, mesh, "problem", "user", "order", order, "constants",
+                    "k11 = 2, k12 = 0.7, k22 = 1", "kappa", "[[k11, k12], [k12, k22]]", "c", "1",
+                    "exact", UT, "f",
+                    "pi^2*((k11 + k22)*sin(pi*x)*cos(pi*y) + 2*k12*cos(pi*x)*sin(pi*y)) + (" UT ")",
+                    "bc-default", "dirichlet", NULL);
+}
+
+static void tensor_kappa(hdgcl_context ref, hdgcl_context dev) {
+  solved r = solve_tensor(ref, "mixed:4,distort=0.1", "1"), d = solve_tensor(dev, "mixed:4,distort=0.1", "1");
+  check_agree("tensor kappa (user)", &r, &d, 1);
+  solved_destroy(&r);
+  solved_destroy(&d);
+  solved s0 = solve_tensor(ref, "mixed:8", "2"), s1 = solve_tensor(ref, "mixed:16", "2");
+  CHECK_OK(s0.status);
+  CHECK_OK(s1.status);
+  if (!s0.status && !s1.status) check_convergence_rates("tensor kappa on mixed", &s0, &s1, 2, 8);
+  solved_destroy(&s0);
+  solved_destroy(&s1);
 }
 
 /* Rates on mixed:8..16: u within 0.25 of p + 1, u* within 0.35 of p + 2, q
@@ -152,6 +184,54 @@ static void asm_agrees(hdgcl_context ref, hdgcl_context dev, int p) {
   solved_destroy(&d);
 }
 
+/* Elasticity (docs/elasticity.md): device = reference with traction faces
+ * (elasticity-mixed) at p = 2, rates of elasticity at p = 2 on mixed:8..16
+ * (reference path; u within 0.25 of p + 1, H and u* above p + 0.5 and p + 1.5:
+ * 2.82, 2.65, 3.72 here, 2.84, 2.67, 3.73 on quad:8..16), and the VTU file's
+ * cells of each type. */
+static void elasticity(hdgcl_context ref, hdgcl_context dev) {
+  const char *mesh = "mixed:4,distort=0.1";
+  solved r = solve_with(ref, mesh, "problem", "elasticity-mixed", "order", "2", NULL);
+  solved d = solve_with(dev, mesh, "problem", "elasticity-mixed", "order", "2", NULL);
+  check_agree_nc("elasticity-mixed (traction faces)", &r, &d, 2, 2);
+  if (!d.status) {
+    char path[512];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, sizeof path, "%s/hdgcl_mixed_elas_%d.vtu", tmp && tmp[0] ? tmp : "/tmp", (int)getpid());
+    CHECK_OK(hdgcl_solver_write_vtu(d.solver, path, 2));
+    FILE *f = fopen(path, "r");
+    int tri = 0, quad = 0, in = 0;
+    char line[256];
+    while (f && fgets(line, sizeof line, f)) {
+      if (strstr(line, "Name=\"types\"")) in = 1;
+      else if (in && strstr(line, "</DataArray>")) in = 0;
+      else if (in) {
+        tri += atoi(line) == 5;
+        quad += atoi(line) == 9;
+      }
+    }
+    if (f) fclose(f);
+    remove(path);
+    CHECK_MSG(tri == 16 * 4 && quad == 8 * 4, "elasticity VTU: %d triangle, %d quadrilateral cells", tri, quad);
+  }
+  solved_destroy(&r);
+  solved_destroy(&d);
+  solved s0 = solve_with(ref, "mixed:8", "problem", "elasticity", "order", "2", NULL);
+  solved s1 = solve_with(ref, "mixed:16", "problem", "elasticity", "order", "2", NULL);
+  CHECK_OK(s0.status);
+  CHECK_OK(s1.status);
+  if (!s0.status && !s1.status) {
+    double e0[3] = {s0.result->l2_u, s0.result->l2_q, s0.result->l2_ustar}, rt[3];
+    double e1[3] = {s1.result->l2_u, s1.result->l2_q, s1.result->l2_ustar};
+    for (int k = 0; k < 3; k++) rt[k] = log(e0[k] / e1[k]) / log(2.0);
+    printf("elasticity p=2 mixed:8..16 rates u %.2f H %.2f u* %.2f\n", rt[0], rt[1], rt[2]);
+    CHECK_MSG(fabs(rt[0] - 3) <= 0.25 && rt[1] >= 2.5 && rt[2] >= 3.5, "elasticity rates %.2f %.2f %.2f",
+              rt[0], rt[1], rt[2]);
+  }
+  solved_destroy(&s0);
+  solved_destroy(&s1);
+}
+
 /* The patches' slots: a triangle's neighbours walked modulo its own 3 faces
  * (patch_slot modulo NFACES = 4 leaves CG without convergence). */
 static void asm_iterations(hdgcl_context dev) {
@@ -183,7 +263,9 @@ int main(int argc, char **argv) {
   problem_file(ref, dev, "variable-coefficients.json", 1);
   problem_file(ref, dev, "heat-transient.json", 1);
   file_rates(ref, "variable-coefficients.json", 2);
+  tensor_kappa(ref, dev);
   robin_outputs(ref);
+  elasticity(ref, dev);
   for (int p = 1; p <= 2; p++) asm_agrees(ref, dev, p);
   asm_iterations(dev);
   hdgcl_context_destroy(&dev);
