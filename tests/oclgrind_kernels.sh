@@ -103,6 +103,14 @@ fi
   # affine path with the quadrilaterals' row widths, the quadrilaterals
   # mapped, in chunks of 3 (the 4 triangles in two).
   solve mixed-p1-types --mesh mixed:2 --order 1 --chunk 3 $quick
+  # ... its triangles mapped too (a user's coefficients at every point:
+  # mapped_recover_q's rows of ROW_NP) with the additive Schwarz patches of 3
+  # and 4 faces, and a time step's element load on both types.
+  solve mixed-p1-user-points-asm --problem user --kappa "1 + x*x" --exact "x*y+1" \
+    --bc "left: dirichlet; right, bottom, top: neumann" --mesh mixed:2 --order 1 --precond asm --chunk 3 $quick
+  solve mixed-p1-heat --problem heat --scheme be --time-step 1 --mesh mixed:2 --order 1 $quick
+  # (Elasticity on mixed:2, p = 1: clean under all checkers without --inst-counts,
+  # whose counter corrupted oclgrind's heap in 2 of 3 runs with it: not listed.)
   # The batched products by cl/core/batched_gemm.cl (tiles of 8 x 8 across the
   # matrices' edges, slices of 3 across k's): Z and K in chunks of 3, then
   # the mapped stage's five (Phi shared: stride 0).

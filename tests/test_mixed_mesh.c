@@ -147,7 +147,7 @@ static void refusals(const char *dir) {
    * (the rest: test_mixed_solve) */
   hdgcl_context ref = NULL;
   CHECK_OK(hdgcl_context_create("ref", NULL, &ref));
-  solved s = solve_with(ref, "mixed:4", "problem", "elasticity", "order", "1", NULL);
+  solved s = solve_with(ref, "mixed:4", "problem", "neo-hookean", "order", "1", NULL);
   CHECK(s.status == HDGCL_ERROR_MESH && strstr(hdgcl_last_error(), "the mesh is mixed (16 triangles, 8 quadrilaterals)"));
   solved_destroy(&s);
   hdgcl_context_destroy(&ref);

@@ -6,10 +6,10 @@
  * type's NVERT and NFACES per element, and u, q, u* (and the element load)
  * rows the widest type's NP and NP1; a batch of a narrower type fills the
  * start of its rows.  A program of one type leaves them at its own sizes.
- * The affine kernels, assembly and recovery's scalar kernels index with
- * them; the mapped path's X-based q (recover.cl mapped_recover_q) and the
- * vector problems' kernels still use NP (mixed meshes run their widest type
- * mapped and refuse vector problems). */
+ * The affine and mapped kernels, assembly, recovery (mapped_recover_q and
+ * the vector problems' recovery and errors too) and the additive Schwarz
+ * patches index with them; the Newton kernels (local_newton*.cl) still use
+ * NP (mixed meshes refuse nonlinear and vector problems). */
 #if defined(NVERT) && !defined(ELEM_NVERT)
 #define ELEM_NVERT NVERT
 #endif

@@ -175,7 +175,7 @@ __kernel void mpi_asm_setup(const int nelem, const int nunknown, __global const 
     const int side = face_elems[2 * face] == e ? 0 : 1;
     for (int fb = 0; fb < NFACES; fb++) {
       const int ub = face_unknown[elem_faces[e * NFACES + fb]];
-      const int slot = patch_slot(fa, fb, side);
+      const int slot = patch_slot(fa, fb, side, NFACES); /* one element type (partition.c) */
       for (int m = 0; m < NF; m++)
         for (int n = 0; n < NF; n++) {
           double v;

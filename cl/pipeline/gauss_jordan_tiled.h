@@ -23,10 +23,14 @@
 #ifndef GJ_PIVOTS
 #define GJ_PIVOTS GJ_ROWS
 #endif
+/* out's column stride (postprocess_tiled: ROW_NP1, a mixed mesh's widest rows). */
+#ifndef GJ_OUT_STRIDE
+#define GJ_OUT_STRIDE GJ_ROWS
+#endif
 
 /* rowk: 2 GJ_TC GRID doubles, colk: 2 GJ_TR GRID doubles of local memory.
  * out (or 0): the right block is also stored there, column by column
- * (out[(j - GJ_ROWS) GJ_ROWS + i], GJ_ROWS = GJ_PIVOTS), in the last step
+ * (out[(j - GJ_ROWS) GJ_OUT_STRIDE + i], GJ_ROWS = GJ_PIVOTS), in the last step
  * itself.  postprocess_tiled stores u* so: PoCL 5.0 sometimes compiled its
  * store after the elimination with the last updated tile entry carried
  * out of the step's barrier region as one value for every work-item, not one
@@ -65,7 +69,7 @@ void gauss_jordan_tiled(double t[GJ_TR][GJ_TC], const int tr, const int tc,
 #pragma unroll
           for (int b = 0; b < GJ_TC; b++) {
             const int i = tr + a * GRID, j = tc + b * GRID;
-            if (i < GJ_ROWS && j >= GJ_ROWS && j < GJ_COLS) out[(j - GJ_ROWS) * GJ_ROWS + i] = t[a][b];
+            if (i < GJ_ROWS && j >= GJ_ROWS && j < GJ_COLS) out[(j - GJ_ROWS) * GJ_OUT_STRIDE + i] = t[a][b];
           }
     }
 }

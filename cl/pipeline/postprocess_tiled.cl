@@ -79,6 +79,6 @@ void postprocess_tiled(const int e0, __global const double *coords,
       }
       t[a][b] = x;
     }
-  /* u* [e][c][NP1]: the right block, stored by the elimination's last step. */
+  /* u* [e][c][ROW_NP1]: the right block, stored by the elimination's last step. */
   gauss_jordan_tiled(t, tr, tc, rowk, colk, ustar + e * NCOMP * ROW_NP1);
 }

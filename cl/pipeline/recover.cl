@@ -133,9 +133,9 @@ __kernel void elasticity_recover(const int e0, const int zfirst, const int nint,
                          elem_faces, face_unknown, lam, up);
   for (int i = lid; i < NZ; i += wg) {
     if (i < DIM * NP)
-      u[e * DIM * NP + i] = up[i];
+      u[(e * DIM + i / NP) * ROW_NP + i % NP] = up[i];
     else
-      p[e * NP + i - DIM * NP] = up[i];
+      p[e * ROW_NP + i - DIM * NP] = up[i];
   }
 #if !MAPPED
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -156,7 +156,7 @@ __kernel void elasticity_recover(const int e0, const int zfirst, const int nint,
       for (int m = 0; m < NF; m++) el += E[m] * lam[f * NFB + i * NF + m];
       s += (g.face_measure[f] / FACE_REF_MEASURE) * g.normal[f][j] * el / g.detj;
     }
-    q[e * DIM * DIM * NP + idx] = s;
+    q[(e * DIM * DIM + idx / NP) * ROW_NP + a] = s;
   }
 #endif
 }
@@ -322,14 +322,14 @@ __kernel void mapped_recover_q(const int e0, const int nint, const int inverse,
   __global const double *Xe = X + (long)le * XROWS * XCOLS, *Le = Ls + (long)le * NP * NP;
   for (int r = lid; r < XROWS; r += wg) {
     double s = 0.0;
-    for (int c = 0; c < NP; c++) s += Xe[c * XROWS + r] * u[e * NP + c];
+    for (int c = 0; c < NP; c++) s += Xe[c * XROWS + r] * u[e * ROW_NP + c];
     for (int a = 0; a < NT; a++) s += Xe[(NP + a) * XROWS + r] * lam[a];
     v[r] = s;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   /* q = -Ls^T v per component (Ls lower triangular), or with inverse
    * (X = A^-1 Y, host/pipeline/local_mapped.c) q = -v. */
-  for (int r = lid; r < XROWS && inverse; r += wg) q[e * XROWS + r] = -v[r];
+  for (int r = lid; r < XROWS && inverse; r += wg) q[(e * DIM + r / NP) * ROW_NP + r % NP] = -v[r];
 #ifdef KAPPA_TENSOR
   double R[DIM * DIM];
   kappa_tensor(kappa_e, e, KAPPA_R(DIM), R);
@@ -343,7 +343,7 @@ __kernel void mapped_recover_q(const int e0, const int nint, const int inverse,
     for (int k = 0; k < DIM; k++) {
       double s = 0.0;
       for (int m = 0; m <= k; m++) s += R[k * DIM + m] * t[m];
-      q[e * XROWS + k * NP + i] = -s;
+      q[(e * DIM + k) * ROW_NP + i] = -s;
     }
   }
 #else
@@ -351,7 +351,7 @@ __kernel void mapped_recover_q(const int e0, const int nint, const int inverse,
     const int k = r / NP, i = r % NP;
     double s = 0.0;
     for (int j = i; j < NP; j++) s += Le[j * NP + i] * v[k * NP + j];
-    q[e * XROWS + r] = -s;
+    q[(e * DIM + k) * ROW_NP + i] = -s;
   }
 #endif
 }
@@ -382,7 +382,7 @@ __kernel void mapped_elasticity_h(const int e0, const int nint,
   __global const double *Xe = X + (long)le * XROWS * XCOLS, *Le = Ls + (long)le * NP * NP;
   const double mu = kappa_e[e];
   for (int i = 0; i < DIM; i++) {
-    __global const double *ui = u + (e * DIM + i) * NP;
+    __global const double *ui = u + (e * DIM + i) * ROW_NP;
     for (int r = lid; r < XROWS; r += wg) {
       double s = 0.0;
       for (int c = 0; c < NP; c++) s += Xe[c * XROWS + r] * ui[c];
@@ -394,7 +394,7 @@ __kernel void mapped_elasticity_h(const int e0, const int nint,
       const int b = r / NP, k = r % NP;
       double s = 0.0;
       for (int j = k; j < NP; j++) s += Le[j * NP + k] * v[b * NP + j];
-      q[(e * DIM + i) * XROWS + r] = s / mu;
+      q[((e * DIM + i) * DIM + b) * ROW_NP + k] = s / mu;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
@@ -728,8 +728,8 @@ __kernel void elasticity_errors(const int e0, __global const double *coords,
     double eu = 0.0, es = 0.0, uu = 0.0, eh = 0.0, hh = 0.0;
     for (int i = 0; i < DIM; i++) {
       double uh = 0.0, us = 0.0;
-      for (int a = 0; a < NP; a++) uh += u[(e * DIM + i) * NP + a] * phi[a];
-      for (int a = 0; a < NP1; a++) us += ustar[(e * DIM + i) * NP1 + a] * phi1[a];
+      for (int a = 0; a < NP; a++) uh += u[(e * DIM + i) * ROW_NP + a] * phi[a];
+      for (int a = 0; a < NP1; a++) us += ustar[(e * DIM + i) * ROW_NP1 + a] * phi1[a];
       eu += (uh - uex[i]) * (uh - uex[i]);
       es += (us - uex[i]) * (us - uex[i]);
       uu += uex[i] * uex[i];
@@ -737,13 +737,13 @@ __kernel void elasticity_errors(const int e0, __global const double *coords,
       s[8 + NCOMP + i] += w * uh * uh;
       for (int j = 0; j < DIM; j++) {
         double hv = 0.0;
-        for (int a = 0; a < NP; a++) hv += q[((e * DIM + i) * DIM + j) * NP + a] * phi[a];
+        for (int a = 0; a < NP; a++) hv += q[((e * DIM + i) * DIM + j) * ROW_NP + a] * phi[a];
         eh += (hv - gex[i * DIM + j]) * (hv - gex[i * DIM + j]);
         hh += gex[i * DIM + j] * gex[i * DIM + j];
       }
     }
     double ph = 0.0;
-    for (int a = 0; a < NP; a++) ph += p[e * NP + a] * phi[a];
+    for (int a = 0; a < NP; a++) ph += p[e * ROW_NP + a] * phi[a];
     s[0] += w * eu;
     s[1] += w * eh;
     s[2] += w * (ph - pex) * (ph - pex);

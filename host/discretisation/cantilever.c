@@ -34,7 +34,8 @@ static int cantilever_tip(const hdg_discretisation *disc, hdg_solution *sol) {
     const double *tr = sol->trace + (size_t)f * nfb + (size_t)(d - 1) * nf;
     for (int q = 0; q < qf->n; q++) {
       double X[3], x[3], nds[3];
-      HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
+      HDGCL_TRY(hdgcl_face_map_points(discretisation_ref(disc, e)->sz.type, lf, o, 1,
+                                      qf->points + (size_t)q * (d - 1), X));
       double w = qf->weights[q] * hdg_face_normal(mesh, e, lf, X, x, nds);
       const double *psi = disc->ref.psi_face + (size_t)q * nf;
       double v = 0.0;
@@ -60,9 +61,9 @@ static int cantilever_tip(const hdg_discretisation *disc, hdg_solution *sol) {
   } else {
     /* (E19): layers across the load direction: E I = (1/L) sum_e E_e int_e (y - y_n)^2,
      * y_n = sum_e E_e int_e y / sum_e E_e |e| (y: the coordinate along the load). */
-    const hdgcl_quadrature *qe = &disc->ref.qerr;
     double m0 = 0.0, m1 = 0.0, m2 = 0.0; /* sum E int 1, E int y, E int y^2 */
     for (int32_t e = 0; e < mesh->num_elements; e++) {
+      const hdgcl_quadrature *qe = &discretisation_ref(disc, e)->qerr; /* e's type's */
       double young = young_modulus(disc, e);
       for (int k = 0; k < qe->n; k++) {
         double x[3], jac[9];

@@ -12,8 +12,8 @@
 #include "problem/user_problem.h"
 
 /* docs/geometry.md, "Mixed meshes": a mixed 2D mesh of straight triangles and
- * quadrilaterals solves the linear scalar built-in problems; everything else
- * is refused by name. */
+ * quadrilaterals solves the linear problems (built-in, problem files,
+ * transient ones, elasticity); everything else is refused by name. */
 static int discretisation_check_mixed(const hdg_discretisation *d) {
   const hdgcl_mesh *mesh = d->mesh;
   if (!hdgcl_mesh_is_mixed(mesh)) return HDGCL_SUCCESS;
@@ -22,19 +22,13 @@ static int discretisation_check_mixed(const hdg_discretisation *d) {
     what = "a 3D mesh";
   else if (mesh->geometry_order > 1)
     what = "curved elements";
-  else if (d->user)
-    what = "a problem file";
-  else if (d->problem->vector)
-    what = "elasticity (a vector problem)";
   else if (d->problem->nonlinear)
     what = "a nonlinear problem (Newton's method)";
-  else if (d->problem->transient)
-    what = "a transient problem (time stepping)";
   if (!what) return HDGCL_SUCCESS;
   return hdgcl_error(HDGCL_ERROR_MESH,
                      "the mesh is mixed (%d %ss, %d %ss): solving on mixed meshes is not "
-                     "implemented for %s (problem '%s'), only for the linear scalar built-in "
-                     "problems on straight 2D meshes",
+                     "implemented for %s (problem '%s'), only for the linear problems on straight "
+                     "2D meshes",
                      (int)hdgcl_mesh_count_type(mesh, mesh->types[0]),
                      hdgcl_element_type_name(mesh->types[0]),
                      (int)hdgcl_mesh_count_type(mesh, mesh->types[1]),

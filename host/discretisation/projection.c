@@ -11,18 +11,24 @@
 
 /* Per element, M u_e = b with M_ij = (phi_j, phi_i)_K and b_i = (u, phi_i)_K by
  * the load quadrature.  On a simplex the map is affine, so M = |J| M_ref and
- * one factorisation of the reference mass matrix serves every element. */
+ * one factorisation of the reference mass matrix serves every element.  A
+ * mixed mesh (docs/geometry.md, "Mixed meshes"): each element's own tables,
+ * its mass matrix per element, into rows of the widest type's np (the
+ * narrower type's row ends in zeros). */
 int discretisation_project_exact(const hdg_discretisation *d, double *u) {
   const hdgcl_mesh *mesh = d->mesh;
   const hdg_reference *ref = &d->ref;
   const hdgcl_quadrature *qv = &ref->qload;
-  int np = ref->sz.np, dim = ref->sz.dim;
+  const int row = ref->sz.np, dim = ref->sz.dim;
+  const bool mixed = hdgcl_mesh_is_mixed(mesh);
   if (ref->sz.ncomp != 1)
     return hdgcl_error(HDGCL_ERROR_INTERNAL, "discretisation_project_exact: scalar problems only");
-  bool affine = (mesh->type == HDGCL_TRIANGLE || mesh->type == HDGCL_TETRAHEDRON) && mesh->geometry_order <= 1;
+  bool affine = (mesh->type == HDGCL_TRIANGLE || mesh->type == HDGCL_TETRAHEDRON) &&
+                mesh->geometry_order <= 1 && !mixed;
+  int np = row;
   double *m = NULL, *b = NULL;
-  HDGCL_TRY(hdgcl_calloc((size_t)np * np, sizeof(double), "projection mass matrix", &m));
-  int status = hdgcl_calloc((size_t)np, sizeof(double), "projection load", &b);
+  HDGCL_TRY(hdgcl_calloc((size_t)row * row, sizeof(double), "projection mass matrix", &m));
+  int status = hdgcl_calloc((size_t)row, sizeof(double), "projection load", &b);
   if (status != HDGCL_SUCCESS) goto done;
   if (affine) { /* M_ref = sum_q w_q phi(xi_q) phi(xi_q)^T, factored once */
     for (int q = 0; q < qv->n; q++) {
@@ -36,7 +42,12 @@ int discretisation_project_exact(const hdg_discretisation *d, double *u) {
     }
   }
   for (int32_t e = 0; e < mesh->num_elements; e++) {
-    memset(b, 0, sizeof(double) * np);
+    if (mixed) {
+      ref = discretisation_ref(d, e);
+      np = ref->sz.np;
+      qv = &ref->qload;
+    }
+    memset(b, 0, sizeof(double) * row);
     if (!affine) memset(m, 0, sizeof(double) * np * np);
     double detj = 1.0;
     for (int q = 0; q < qv->n; q++) {
@@ -63,7 +74,7 @@ int discretisation_project_exact(const hdg_discretisation *d, double *u) {
       goto done;
     }
     dense_cholesky_solve(np, m, 1, b); /* affine: |J| cancels between M and b */
-    memcpy(u + (size_t)e * np, b, sizeof(double) * np);
+    memcpy(u + (size_t)e * row, b, sizeof(double) * row); /* b's tail past np: zeros */
   }
 done:
   free(m);

@@ -60,8 +60,9 @@ static int vertex_weights(hdgcl_solver s, const hdg_user_output *o, int8_t *weig
 static void weight_functions(const hdgcl_mesh *mesh, int32_t e, const int8_t *weight,
                              const double *n, const double *dn, const double *inv, double *phi,
                              double *grad) {
-  int d = mesh->dim, nv = mesh->verts_per_element;
-  const int32_t *ev = mesh->elem_verts + (size_t)e * nv;
+  /* e's own vertices (a mixed mesh: the rows are verts_per_element wide) */
+  int d = mesh->dim, nv = hdgcl_mesh_element_verts(mesh, e);
+  const int32_t *ev = mesh->elem_verts + (size_t)e * mesh->verts_per_element;
   for (int i = 0; i < d; i++) {
     phi[i] = 0.0;
     for (int j = 0; j < d; j++) grad[i * d + j] = 0.0;
@@ -77,11 +78,12 @@ static void weight_functions(const hdgcl_mesh *mesh, int32_t e, const int8_t *we
 /* sum_K (sigma_h, grad(phi_i) e_i^T)_K - (f_i, phi_i) over the elements that touch a weighted vertex. */
 static int volume_part(hdgcl_solver s, const int8_t *weight, double *phi, double *sum) {
   const hdgcl_mesh *mesh = s->disc.mesh;
-  const hdgcl_quadrature *qe = &s->disc.ref.qerr;
-  int d = mesh->dim, nv = mesh->verts_per_element;
+  int d = mesh->dim, stride = mesh->verts_per_element;
   for (int32_t e = 0; e < mesh->num_elements; e++) {
+    const hdgcl_quadrature *qe = &discretisation_ref(&s->disc, e)->qerr; /* e's type's */
+    int nv = hdgcl_mesh_element_verts(mesh, e);
     bool any = false;
-    for (int a = 0; a < nv; a++) any |= weight[mesh->elem_verts[(size_t)e * nv + a]] != 0;
+    for (int a = 0; a < nv; a++) any |= weight[mesh->elem_verts[(size_t)e * stride + a]] != 0;
     if (!any) continue;
     for (int k = 0; k < qe->n; k++) {
       const double *X = qe->points + (size_t)k * d;
@@ -92,7 +94,7 @@ static int volume_part(hdgcl_solver s, const int8_t *weight, double *phi, double
       HDGCL_TRY(output_evaluate(s, e, X, phi, val, h));
       output_stress(s, e, h, sig);
       elasticity_load(&s->disc.params, x, f);
-      hdg_vertex_functions(mesh->type, X, n, dn);
+      hdg_vertex_functions(hdgcl_mesh_element_type(mesh, e), X, n, dn);
       weight_functions(mesh, e, weight, n, dn, inv, ph, grad);
       double w = qe->weights[k] * fabs(detj);
       for (int i = 0; i < d; i++) {
@@ -112,13 +114,15 @@ static int boundary_part(hdgcl_solver s, const hdg_user_output *o, const int8_t 
   const hdgcl_mesh *mesh = s->disc.mesh;
   const hdg_sizes *sz = &s->disc.ref.sz;
   const hdgcl_quadrature *qf = &s->disc.ref.qface;
-  int d = sz->dim, nf = sz->nf, nv = mesh->verts_per_element;
+  int d = sz->dim, nf = sz->nf;
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
     int fixed = fixed_components(s, f);
     if (fixed == (1 << d) - 1) continue; /* loads no component */
     bool tagged = output_has_tag(o->tag_ids, o->num_tags, mesh->face_tags[f]);
     int32_t e = mesh->face_elems[2 * f];
-    const int32_t *ev = mesh->elem_verts + (size_t)e * nv;
+    int nv = hdgcl_mesh_element_verts(mesh, e); /* e's own (a mixed mesh) */
+    hdgcl_element_type type = hdgcl_mesh_element_type(mesh, e);
+    const int32_t *ev = mesh->elem_verts + (size_t)e * mesh->verts_per_element;
     bool weighted = false;
     for (int a = 0; a < nv; a++) weighted |= weight[ev[a]] != 0;
     if (!tagged && !weighted) continue;
@@ -127,11 +131,11 @@ static int boundary_part(hdgcl_solver s, const hdg_user_output *o, const int8_t 
     for (int q = 0; q < qf->n; q++) {
       double X[3], x[3], nds[3], g[3], n[8], dn[24], val[3], h[9], sig[9], inv[9] = {0};
       double ph[3], grad[9];
-      HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, or, 1, qf->points + (size_t)q * (d - 1), X));
+      HDGCL_TRY(hdgcl_face_map_points(type, lf, or, 1, qf->points + (size_t)q * (d - 1), X));
       double ds = hdg_face_normal(mesh, e, lf, X, x, nds), w = ds * qf->weights[q];
       double nn[3] = {nds[0] / ds, nds[1] / ds, d == 3 ? nds[2] / ds : 0.0};
       problem_elasticity_traction(s->disc.params, cond, x, nn, g);
-      hdg_vertex_functions(mesh->type, X, n, dn);
+      hdg_vertex_functions(type, X, n, dn);
       weight_functions(mesh, e, weight, n, dn, inv, ph, grad);
       if (tagged) {
         HDGCL_TRY(output_evaluate(s, e, X, phi, val, h));

@@ -22,15 +22,17 @@ bool output_has_tag(const int32_t *ids, int n, int32_t tag) {
 
 int output_evaluate(hdgcl_solver s, int32_t e, const double *X, double *phi, double *val,
                     double *flux) {
-  const hdg_sizes *sz = &s->disc.ref.sz;
+  /* element e's own basis; rows of the widest type's np (a mixed mesh) */
+  const hdg_sizes *sz = &discretisation_ref(&s->disc, e)->sz;
+  size_t row = (size_t)s->disc.ref.sz.np;
   int np = sz->np, d = sz->dim, nc = sz->ncomp;
   HDGCL_TRY(hdgcl_basis_eval(sz->shape, sz->order, 1, X, phi, NULL));
   for (int c = 0; c < nc; c++) {
     val[c] = 0.0;
-    for (int i = 0; i < np; i++) val[c] += s->sol.u[((size_t)e * nc + c) * np + i] * phi[i];
+    for (int i = 0; i < np; i++) val[c] += s->sol.u[((size_t)e * nc + c) * row + i] * phi[i];
     for (int k = 0; k < d; k++) {
       double v = 0.0;
-      for (int i = 0; i < np; i++) v += s->sol.q[(((size_t)e * nc + c) * d + k) * np + i] * phi[i];
+      for (int i = 0; i < np; i++) v += s->sol.q[(((size_t)e * nc + c) * d + k) * row + i] * phi[i];
       flux[c * d + k] = v;
     }
   }
@@ -67,7 +69,8 @@ static int flux_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
     int lf = mesh->face_local[2 * f], or = mesh->face_orient[2 * f];
     for (int q = 0; q < qf->n; q++) {
       double X[3], x[3], nds[3], val[3], fl[9];
-      HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, or, 1, qf->points + (size_t)q * (d - 1), X));
+      HDGCL_TRY(hdgcl_face_map_points(discretisation_ref(&s->disc, e)->sz.type, lf, or, 1,
+                                      qf->points + (size_t)q * (d - 1), X));
       double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
       HDGCL_TRY(output_evaluate(s, e, X, phi, val, fl));
       double w = ds * qf->weights[q], n[3] = {nds[0] / ds, nds[1] / ds, d == 3 ? nds[2] / ds : 0};
@@ -93,12 +96,11 @@ static bool in_region(hdgcl_solver s, const hdg_user_output *o, int32_t e) {
  * largest von Mises stress (and where) at the error quadrature points. */
 static int volume_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
   const hdgcl_mesh *mesh = s->disc.mesh;
-  const hdg_sizes *sz = &s->disc.ref.sz;
-  const hdgcl_quadrature *qe = &s->disc.ref.qerr;
-  int d = sz->dim;
+  int d = s->disc.ref.sz.dim;
   double sum = 0.0, best = -1.0, where[3] = {0, 0, 0};
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     if (!in_region(s, o, e)) continue;
+    const hdgcl_quadrature *qe = &discretisation_ref(&s->disc, e)->qerr; /* e's type's */
     for (int k = 0; k < qe->n; k++) {
       double x[3] = {0, 0, 0}, jac[9], val[3], fl[9];
       double detj = hdg_map(mesh, e, qe->points + (size_t)k * d, x, jac);
@@ -147,7 +149,8 @@ static int volume_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
 /* Reference coordinates of x in element e by Newton's method on the map; true if inside. */
 static bool locate(const hdgcl_mesh *mesh, int32_t e, const double *x, double *X) {
   int d = mesh->dim;
-  bool simplex = mesh->type == HDGCL_TRIANGLE || mesh->type == HDGCL_TETRAHEDRON;
+  hdgcl_element_type type = hdgcl_mesh_element_type(mesh, e);
+  bool simplex = type == HDGCL_TRIANGLE || type == HDGCL_TETRAHEDRON;
   for (int k = 0; k < d; k++) X[k] = simplex ? -1.0 + 2.0 / (d + 1) : 0.0;
   for (int it = 0; it < 30; it++) {
     double y[3], jac[9], inv[9], r[3];
@@ -176,7 +179,7 @@ static bool locate(const hdgcl_mesh *mesh, int32_t e, const double *x, double *X
 
 static int point_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
   const hdgcl_mesh *mesh = s->disc.mesh;
-  int d = mesh->dim, nc = s->disc.ref.sz.ncomp, nv = mesh->verts_per_element;
+  int d = mesh->dim, nc = s->disc.ref.sz.ncomp, stride = mesh->verts_per_element;
   static const char *const names[2][2] = {
       {"u qx qy", "u qx qy qz"},
       {"ux Hxx Hxy uy Hyx Hyy", "ux Hxx Hxy Hxz uy Hyx Hyy Hyz uz Hzx Hzy Hzz"}};
@@ -186,10 +189,11 @@ static int point_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     /* bounding box first */
     bool out = false;
+    int nv = hdgcl_mesh_element_verts(mesh, e); /* a mixed mesh: e's own */
     for (int k = 0; k < d && !out; k++) {
       double lo = INFINITY, hi = -INFINITY;
       for (int a = 0; a < nv; a++) {
-        double c = mesh->coords[(size_t)mesh->elem_verts[(size_t)e * nv + a] * d + k];
+        double c = mesh->coords[(size_t)mesh->elem_verts[(size_t)e * stride + a] * d + k];
         lo = fmin(lo, c);
         hi = fmax(hi, c);
       }

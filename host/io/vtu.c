@@ -154,24 +154,32 @@ fail:
  * strain, sigma_zz = -lambda / (mu + lambda) p), its von Mises stress
  * sqrt(3/2 s:s) with s the deviator of sigma, and the pressure p.  The point
  * data section, "</Cells>" line included. */
-static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *L, const double *phi0,
-                              const double *phi) {
+/* Per element type t (0: the widest type's, 1: a mixed mesh's other type):
+ * its lattice L[t], bases phi0[t], phi[t] of np[t], np1[t] functions; the
+ * solution's rows are the widest type's (rnp, rnp1). */
+static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *const Ls[2],
+                              const double *const phi0s[2], const double *const phis[2],
+                              const int nps[2], const int np1s[2]) {
   const hdg_sizes *sz = &s->disc.ref.sz;
   const hdgcl_mesh *m = s->disc.mesh;
-  int np = sz->np, np1 = sz->np1, d = sz->dim;
+  int rnp = sz->np, rnp1 = sz->np1, d = sz->dim;
   fprintf(f, "</DataArray>\n</Cells>\n<PointData %s>\n", vector_attributes);
   for (int field = 0; field < 5; field++) {
     data_array_open(f, &vector_fields[field]);
-    for (int32_t e = 0; e < m->num_elements; e++)
+    for (int32_t e = 0; e < m->num_elements; e++) {
+      int t = discretisation_ref(&s->disc, e) == &s->disc.ref ? 0 : 1;
+      const lattice *L = Ls[t];
+      const double *phi0 = phi0s[t], *phi = phis[t];
+      int np = nps[t], np1 = np1s[t];
       for (int k = 0; k < L->npts; k++) {
         const double *b = phi0 + (size_t)k * np, *b1 = phi + (size_t)k * np1;
         double v[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
         if (field == 0 || field == 1) {
           for (int c = 0; c < d; c++) {
             if (field == 0)
-              for (int i = 0; i < np; i++) v[c] += s->sol.u[((size_t)e * d + c) * np + i] * b[i];
+              for (int i = 0; i < np; i++) v[c] += s->sol.u[((size_t)e * d + c) * rnp + i] * b[i];
             else
-              for (int i = 0; i < np1; i++) v[c] += s->sol.ustar[((size_t)e * d + c) * np1 + i] * b1[i];
+              for (int i = 0; i < np1; i++) v[c] += s->sol.ustar[((size_t)e * d + c) * rnp1 + i] * b1[i];
           }
           fprintf(f, "%.17g %.17g %.17g\n", v[0], v[1], v[2]);
           continue;
@@ -179,8 +187,8 @@ static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *L, const d
         double h[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}}, p = 0.0, tr = 0.0, sig[3][3];
         for (int i = 0; i < d; i++)
           for (int j = 0; j < d; j++)
-            for (int a = 0; a < np; a++) h[i][j] += s->sol.q[(((size_t)e * d + i) * d + j) * np + a] * b[a];
-        for (int a = 0; a < np; a++) p += s->sol.p[(size_t)e * np + a] * b[a];
+            for (int a = 0; a < np; a++) h[i][j] += s->sol.q[(((size_t)e * d + i) * d + j) * rnp + a] * b[a];
+        for (int a = 0; a < np; a++) p += s->sol.p[(size_t)e * rnp + a] * b[a];
         if (field == 4) {
           fprintf(f, "%.17g\n", p);
           continue;
@@ -202,6 +210,7 @@ static void vector_point_data(hdgcl_solver s, FILE *f, const lattice *L, const d
           }
         fprintf(f, "%.17g\n", sqrt(1.5 * ss));
       }
+    }
     fprintf(f, "</DataArray>\n");
   }
   fprintf(f, "</PointData>\n");
@@ -295,8 +304,12 @@ int vtu_piece_write(hdgcl_solver s, FILE *f, int subdivisions, const int32_t *el
     const lattice *L = &TYPE_OF(e)->L;
     for (int c = 0; c < L->ncells; c++) fprintf(f, "%d\n", L->vtk_type);
   }
-  if (sz->ncomp > 1) { /* one element type (vector problems are refused on mixed meshes) */
-    vector_point_data(s, f, &ty[0].L, ty[0].phi0, ty[0].phi);
+  if (sz->ncomp > 1) { /* each element's type (a mixed mesh: ty[1] the other's) */
+    int o = ty[1].np ? 1 : 0;
+    const lattice *Ls[2] = {&ty[0].L, &ty[o].L};
+    const double *phi0s[2] = {ty[0].phi0, ty[o].phi0}, *phis[2] = {ty[0].phi, ty[o].phi};
+    const int nps[2] = {ty[0].np, ty[o].np}, np1s[2] = {ty[0].np1, ty[o].np1};
+    vector_point_data(s, f, Ls, phi0s, phis, nps, np1s);
     goto cell_data;
   }
   fprintf(f, "</DataArray>\n</Cells>\n<PointData %s>\n", scalar_attributes);

@@ -72,8 +72,14 @@ static void use_shared_outputs(device_pipeline *pl, recovery *rc) {
   share_outputs(rc, &pl->recover);
 }
 
+/* A user's point coefficients take the mapped path, as on one type (its
+ * recovery indexes rows with ROW_NP: cl/pipeline/recover.cl mapped_recover_q). */
+bool pipeline_narrow_mapped(const device_pipeline *pl) {
+  return pl->disc->user && pl->disc->user->point_coefficients;
+}
+
 /* A mixed mesh: the narrower type's elements [0, na) as batch 0, on the
- * affine path with that type's tables and sizes and the widest type's row
+ * affine path (mapped with a user's point coefficients) with that type's tables and sizes and the widest type's row
  * widths (cl/core/common.h ELEM_NFACES, ROW_NP: pipeline.c options_text), its
  * own local stage, recovery and assembly kernels; the widest type's elements
  * are the last batch (the pipeline's own, mapped). */
@@ -83,7 +89,8 @@ static int type_batches(device_pipeline *pl, int64_t na) {
   *last = pl->batches[0];
   last->first = na;
   last->count = m->num_elements - na;
-  *s = (element_batch){.first = 0, .count = na, .mapped = false, .ref = &pl->disc->other_ref};
+  bool mapped = pipeline_narrow_mapped(pl);
+  *s = (element_batch){.first = 0, .count = na, .mapped = mapped, .ref = &pl->disc->other_ref};
   pl->num_batches = 2; /* pipeline_batches_destroy frees what follows, also after an error */
   pl->batch = 1;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *s->local, "element batch: local stage", &s->local));
@@ -91,7 +98,7 @@ static int type_batches(device_pipeline *pl, int64_t na) {
   HDGCL_TRY(hdgcl_calloc(1, sizeof *s->assemble, "element batch: assembly", &s->assemble));
   s->local->count = na;
   HDGCL_TRY(pipeline_use_batch(pl, 0)); /* its ref: its options come from its sizes */
-  int status = pipeline_element_options(pl, false, false, s->options, sizeof s->options);
+  int status = pipeline_element_options(pl, mapped, false, s->options, sizeof s->options);
   snprintf(pl->options, sizeof pl->options, "%s", s->options);
   if (status == HDGCL_SUCCESS) status = local_stage_create(pl, s->local);
   if (status == HDGCL_SUCCESS) status = recovery_create(pl, s->recover, s->local);

@@ -182,7 +182,9 @@ static int upload(device_pipeline *pl, uint64_t *count) {
   UPLOAD(d->face_orient, nfc * 2, int8_t, m->face_orient, "face_orient");
   HDGCL_TRY(upload_tables(pl, ref, d, pl->mapped, count));
   /* A mixed mesh: the other type's tables, which its batch swaps in (batches.c). */
-  if (pl->types) HDGCL_TRY(upload_tables(pl, &pl->disc->other_ref, &pl->other_tables, false, count));
+  if (pl->types)
+    HDGCL_TRY(upload_tables(pl, &pl->disc->other_ref, &pl->other_tables,
+                            pipeline_narrow_mapped(pl), count));
   return count ? HDGCL_SUCCESS : hdgcl_context_finish(pl->ctx);
 }
 
@@ -404,19 +406,6 @@ int pipeline_create(hdgcl_context ctx, const hdg_discretisation *disc,
                     const pipeline_options *opts, const solver_settings *settings,
                     hdg_solution *sol, hdgcl_result *report, device_pipeline **out) {
   *out = NULL;
-  /* A mixed mesh (docs/geometry.md, "Mixed meshes"): the additive Schwarz
-   * patches (cl/solvers/precond_asm.cl) take one NT and NFACES for every
-   * element, so far. */
-  const hdgcl_mesh *mesh = disc->mesh;
-  if (hdgcl_mesh_is_mixed(mesh) && settings->precond == PRECOND_ASM)
-    return hdgcl_error(HDGCL_ERROR_MESH,
-                       "--precond asm: the mesh is mixed (%d %ss, %d %ss): the additive Schwarz "
-                       "preconditioner does not run on mixed meshes yet (jacobi, block-jacobi, "
-                       "chebyshev and pmg do)",
-                       (int)hdgcl_mesh_count_type(mesh, mesh->types[0]),
-                       hdgcl_element_type_name(mesh->types[0]),
-                       (int)hdgcl_mesh_count_type(mesh, mesh->types[1]),
-                       hdgcl_element_type_name(mesh->types[1]));
   device_pipeline *pl;
   HDGCL_TRY(hdgcl_calloc(1, sizeof *pl, "device pipeline", &pl));
   pl->ctx = ctx;

@@ -281,6 +281,9 @@ struct device_pipeline {
 int pipeline_batches_create(device_pipeline *pl);
 /* The leading straight elements that run as a batch of their own (0: one batch). */
 int pipeline_batch_straight(device_pipeline *pl, int64_t *na);
+/* A mixed mesh: whether the narrower type's batch takes the mapped path (a
+ * user's coefficients at every point; batches.c type_batches). */
+bool pipeline_narrow_mapped(const device_pipeline *pl);
 int pipeline_use_batch(device_pipeline *pl, int b);
 void pipeline_batches_destroy(device_pipeline *pl);
 /* The local stage of every batch over its elements (hdgcl bench). */

@@ -102,7 +102,7 @@ static int choose_post_grid(device_pipeline *pl, int *grid, bool *forced) {
  * work-items of it. */
 static int create_post_tiled(device_pipeline *pl, recovery *rc, int g) {
   char extra[128];
-  snprintf(extra, sizeof extra, "-DGRID=%d -DGJ_ROWS=NP1 -DGJ_COLS=(NP1+NCOMP)", g);
+  snprintf(extra, sizeof extra, "-DGRID=%d -DGJ_ROWS=NP1 -DGJ_COLS=(NP1+NCOMP) -DGJ_OUT_STRIDE=ROW_NP1", g);
   cl_program program;
   static const char *const headers[] = {"pipeline/gauss_jordan_tiled.h", NULL};
   HDGCL_TRY(pipeline_program_with(pl, headers, "pipeline/postprocess_tiled.cl", true, extra, &program));

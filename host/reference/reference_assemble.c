@@ -121,6 +121,9 @@ int reference_assemble(const hdg_discretisation *disc, hdg_solution *sol, const 
   HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "element rhs", &g), done);
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     if (vector) {
+      const hdg_sizes *esz = &discretisation_ref(disc, e)->sz; /* e's type's (a mixed mesh) */
+      nfe = esz->nfaces;
+      nt = esz->ntb;
       HDGCL_TRY_GOTO(status, elasticity_element_condense(disc, e, &vel), done);
       memcpy(g, vel.g, sizeof(double) * nt);
     } else {

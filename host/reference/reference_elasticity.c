@@ -58,7 +58,7 @@ void elasticity_element_destroy(elasticity_element *el) {
 
 /* F_i = (f_i, phi_a)_K by the load quadrature (E5): rows (i, a) of [W | F]'s last column. */
 static int element_load(const hdg_discretisation *disc, int32_t e, elasticity_element *el) {
-  const hdg_reference *ref = &disc->ref;
+  const hdg_reference *ref = discretisation_ref(disc, e); /* e's type's (a mixed mesh) */
   const hdgcl_quadrature *qv = &ref->qload;
   int d = ref->sz.dim, np = ref->sz.np, ntb = ref->sz.ntb;
   for (int q = 0; q < qv->n; q++) {
@@ -130,9 +130,9 @@ static void traction_terms(const hdg_sizes *sz, const reference_element *sc,
  * (material_terms needed it), so el->yb, el->yc hold its M^-1 B_k, M^-1 C_k. */
 static bool traction_rows(const hdg_discretisation *disc, int32_t e, const reference_element *sc,
                           elasticity_element *el, bool solved) {
-  const hdg_sizes *sz = &disc->ref.sz;
+  const hdg_sizes *sz = &discretisation_ref(disc, e)->sz;
   int nz = (sz->dim + 1) * sz->np, nw = sz->ntb + 1;
-  const int32_t *faces = disc->mesh->elem_faces + (size_t)e * sz->nfaces;
+  const int32_t *faces = disc->mesh->elem_faces + (size_t)e * disc->mesh->faces_per_element;
   bool any = false;
   for (int f = 0; f < sz->nfaces; f++) any |= disc->num.face_bc[faces[f]] == FACE_NEUMANN;
   if (!any) return false;
@@ -178,7 +178,8 @@ static void material_terms(const hdg_sizes *sz, const reference_element *sc,
 }
 
 int elasticity_element_condense(const hdg_discretisation *disc, int32_t e, elasticity_element *el) {
-  const hdg_sizes *sz = &disc->ref.sz;
+  /* e's type's sizes (a mixed mesh: el's matrices are the widest type's size) */
+  const hdg_sizes *sz = &discretisation_ref(disc, e)->sz;
   int d = sz->dim, np = sz->np, nf = sz->nf, nt = sz->nt, nfb = sz->nfb, ntb = sz->ntb;
   int nz = (d + 1) * np, nw = ntb + 1;
   double mu = disc->mu[e], eps = 1.0 / (disc->mu[e] + disc->lambda[e]);
@@ -287,7 +288,8 @@ int elasticity_boundary_values(const hdg_discretisation *disc, int32_t f, double
   int lf = mesh->face_local[2 * f], o = mesh->face_orient[2 * f];
   for (int q = 0; q < qf->n; q++) {
     double X[3], x[3], nds[3], u[3] = {0, 0, 0}, g[3] = {0, 0, 0};
-    HDGCL_TRY(hdgcl_face_map_points(sz->type, lf, o, 1, qf->points + (size_t)q * (d - 1), X));
+    HDGCL_TRY(hdgcl_face_map_points(discretisation_ref(disc, e)->sz.type, lf, o, 1,
+                                    qf->points + (size_t)q * (d - 1), X));
     double ds = hdg_face_normal(mesh, e, lf, X, x, nds);
     const double *psi = disc->ref.psi_face + (size_t)q * nf;
     if (traction) { /* (E12): the load <g_N, psi_m>_F of each component */
@@ -310,11 +312,13 @@ int elasticity_boundary_values(const hdg_discretisation *disc, int32_t f, double
  * of the exact u, H and p on element e (E11). */
 static void element_errors(const hdg_discretisation *disc, hdg_solution *sol, int32_t e,
                            double err[8], double *check) {
-  const hdg_sizes *sz = &disc->ref.sz;
-  const hdgcl_quadrature *qe = &disc->ref.qerr;
-  int d = sz->dim, np = sz->np, np1 = sz->np1;
-  const double *u = sol->u + (size_t)e * d * np, *h = sol->q + (size_t)e * d * d * np;
-  const double *p = sol->p + (size_t)e * np, *ustar = sol->ustar + (size_t)e * d * np1;
+  /* e's type's tables; the rows of u, H, p, u* are the widest type's (rnp, rnp1) */
+  const hdg_reference *ref = discretisation_ref(disc, e);
+  const hdg_sizes *sz = &ref->sz;
+  const hdgcl_quadrature *qe = &ref->qerr;
+  int d = sz->dim, np = sz->np, np1 = sz->np1, rnp = disc->ref.sz.np, rnp1 = disc->ref.sz.np1;
+  const double *u = sol->u + (size_t)e * d * rnp, *h = sol->q + (size_t)e * d * d * rnp;
+  const double *p = sol->p + (size_t)e * rnp, *ustar = sol->ustar + (size_t)e * d * rnp1;
   problem_params pp = disc->params;
   if (pp.id == PROBLEM_USER) { /* a user's exact pressure with the element's own mu, lambda */
     pp.mu = disc->mu[e];
@@ -323,14 +327,14 @@ static void element_errors(const hdg_discretisation *disc, hdg_solution *sol, in
   for (int k = 0; k < qe->n; k++) {
     double x[3], jac[9];
     double wq = qe->weights[k] * hdg_map(disc->mesh, e, qe->points + (size_t)k * d, x, jac);
-    const double *phi = disc->ref.phi_err + (size_t)k * np, *phi1 = disc->ref.phi1_err + (size_t)k * np1;
+    const double *phi = ref->phi_err + (size_t)k * np, *phi1 = ref->phi1_err + (size_t)k * np1;
     double uex[3], gex[9], pex;
     elasticity_exact(&pp, x, uex, gex, &pex);
     double eu = 0.0, es = 0.0, uu = 0.0, eh = 0.0, hh = 0.0;
     for (int i = 0; i < d; i++) {
       double uh = 0.0, us = 0.0;
-      for (int a = 0; a < np; a++) uh += u[i * np + a] * phi[a];
-      for (int a = 0; a < np1; a++) us += ustar[i * np1 + a] * phi1[a];
+      for (int a = 0; a < np; a++) uh += u[i * rnp + a] * phi[a];
+      for (int a = 0; a < np1; a++) us += ustar[i * rnp1 + a] * phi1[a];
       eu += (uh - uex[i]) * (uh - uex[i]);
       es += (us - uex[i]) * (us - uex[i]);
       check[i] += wq * (us - uh); /* u*'s check (ustar_check_element) */
@@ -338,7 +342,7 @@ static void element_errors(const hdg_discretisation *disc, hdg_solution *sol, in
       uu += uex[i] * uex[i];
       for (int j = 0; j < d; j++) {
         double hv = 0.0;
-        for (int a = 0; a < np; a++) hv += h[(i * d + j) * np + a] * phi[a];
+        for (int a = 0; a < np; a++) hv += h[(i * d + j) * rnp + a] * phi[a];
         eh += (hv - gex[i * d + j]) * (hv - gex[i * d + j]);
         hh += gex[i * d + j] * gex[i * d + j];
       }
@@ -359,24 +363,29 @@ static void element_errors(const hdg_discretisation *disc, hdg_solution *sol, in
 
 int elasticity_recover(const hdg_discretisation *disc, hdg_solution *sol) {
   const hdgcl_mesh *mesh = disc->mesh;
-  const hdg_sizes *sz = &disc->ref.sz;
-  int d = sz->dim, np = sz->np, np1 = sz->np1, nt = sz->nt, nf = sz->nf, nfb = sz->nfb;
-  int ntb = sz->ntb, nz = (d + 1) * np, nw = ntb + 1;
+  /* The widest type's sizes: the workspace and the rows of u, H, p, u* (a
+   * mixed mesh: each element's own sizes below, its rows' tails stay 0). */
+  const hdg_sizes *wz = &disc->ref.sz;
+  int d = wz->dim, rnp = wz->np, rnp1 = wz->np1, stride = mesh->faces_per_element;
   elasticity_element el;
-  double *lam = NULL, *lamc = NULL, *upv = NULL;
+  double *lam = NULL, *lamc = NULL, *upv = NULL, *hrow = NULL;
   reference_postprocess_work w = {0};
   int status;
-  HDGCL_TRY(elasticity_element_create(sz, &el));
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(ntb, sizeof(double), "trace", &lam), done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(nt, sizeof(double), "trace", &lamc), done);
-  HDGCL_TRY_GOTO(status, hdgcl_calloc(nz, sizeof(double), "u and p", &upv), done);
-  HDGCL_TRY_GOTO(status, reference_postprocess_work_create(sz, &w), done);
+  HDGCL_TRY(elasticity_element_create(wz, &el));
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(wz->ntb, sizeof(double), "trace", &lam), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc(wz->nt, sizeof(double), "trace", &lamc), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)(d + 1) * rnp, sizeof(double), "u and p", &upv), done);
+  HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)d * rnp, sizeof(double), "row of H", &hrow), done);
+  HDGCL_TRY_GOTO(status, reference_postprocess_work_create(wz, &w), done);
   double err[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   ustar_check chk = {0};
   for (int32_t e = 0; e < mesh->num_elements; e++) {
+    const hdg_sizes *sz = &discretisation_ref(disc, e)->sz;
+    int np = sz->np, nt = sz->nt, nf = sz->nf, nfb = sz->nfb, ntb = sz->ntb;
+    int nz = (d + 1) * np, nw = ntb + 1;
     HDGCL_TRY_GOTO(status, elasticity_element_condense(disc, e, &el), done);
     for (int f = 0; f < sz->nfaces; f++) {
-      int32_t face = mesh->elem_faces[(size_t)e * sz->nfaces + f];
+      int32_t face = mesh->elem_faces[(size_t)e * stride + f];
       memcpy(lam + f * nfb, sol->trace + (size_t)face * nfb, sizeof(double) * nfb);
     }
     /* (E8): [u; p] = Z^-1 (Fext + Wext lambda). */
@@ -385,15 +394,16 @@ int elasticity_recover(const hdg_discretisation *disc, hdg_solution *sol) {
       for (int a = 0; a < ntb; a++) sum += el.zs[(size_t)i * nw + a] * lam[a];
       upv[i] = sum;
     }
-    memcpy(sol->u + (size_t)e * d * np, upv, sizeof(double) * d * np);
-    memcpy(sol->p + (size_t)e * np, upv + d * np, sizeof(double) * np);
+    for (int i = 0; i < d; i++)
+      memcpy(sol->u + (size_t)(e * d + i) * rnp, upv + i * np, sizeof(double) * np);
+    memcpy(sol->p + (size_t)e * rnp, upv + d * np, sizeof(double) * np);
     /* (E7): H_ij = M^-1 (B_j u_i + C_j lambda_i). */
     for (int i = 0; i < d; i++) {
       const double *ui = upv + i * np;
       for (int f = 0; f < sz->nfaces; f++) memcpy(lamc + f * nf, lam + f * nfb + i * nf, sizeof(double) * nf);
       for (int j = 0; j < d; j++) {
         const double *bj = el.scalar.b + (size_t)j * np * np, *cj = el.scalar.c + (size_t)j * np * nt;
-        double *hij = sol->q + ((size_t)(e * d + i) * d + j) * np;
+        double *hij = hrow + (size_t)j * np; /* row i of H compact, [d][np] */
         for (int a = 0; a < np; a++) {
           double sum = 0.0;
           for (int b = 0; b < np; b++) sum += bj[a * np + b] * ui[b];
@@ -401,12 +411,12 @@ int elasticity_recover(const hdg_discretisation *disc, hdg_solution *sol) {
           hij[a] = sum;
         }
         dense_cholesky_solve(np, el.scalar.achol, 1, hij);
+        memcpy(sol->q + ((size_t)(e * d + i) * d + j) * rnp, hij, sizeof(double) * np);
       }
       /* (E10): u*_i from row i of H, as (F12) with H_i in place of -q / kappa. */
       HDGCL_TRY_GOTO(status,
-                     reference_postprocess(disc, e, sol->u + (size_t)(e * d + i) * np,
-                                           sol->q + (size_t)(e * d + i) * d * np, 1.0,
-                                           sol->ustar + (size_t)(e * d + i) * np1, &w),
+                     reference_postprocess(disc, e, sol->u + (size_t)(e * d + i) * rnp, hrow, 1.0,
+                                           sol->ustar + (size_t)(e * d + i) * rnp1, &w),
                      done);
     }
     double ee[8] = {0, 0, 0, 0, 0, 0, 0, 0}, check[9] = {0};
@@ -434,6 +444,7 @@ done:
   free(lam);
   free(lamc);
   free(upv);
+  free(hrow);
   reference_postprocess_work_destroy(&w);
   elasticity_element_destroy(&el);
   return status;

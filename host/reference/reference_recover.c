@@ -234,16 +234,16 @@ int reference_recover(const hdg_discretisation *disc, hdg_solution *sol) {
     }
     if (disc->kappa_tensor) { /* q_k = sum_l K_kl q1_l, and (F12t) takes K^-1 q = q1 */
       const double *kt = disc->kappa_tensor + (size_t)e * KAPPA_TENSOR_VALUES(d);
-      double *q = sol->q + (size_t)e * d * np; /* one element type: np = snp */
+      double *q = sol->q + (size_t)e * d * snp; /* rows of snp, qkinv compact */
       for (int j = 0; j < np; j++) {
         double q1[3], kq[3] = {0, 0, 0}, kiq[3] = {0, 0, 0};
-        for (int l = 0; l < d; l++) q1[l] = q[l * np + j];
+        for (int l = 0; l < d; l++) q1[l] = q[l * snp + j];
         for (int k = 0; k < d; k++)
           for (int l = 0; l < d; l++) kq[k] += kt[KAPPA_K(d) + k * d + l] * q1[l];
         for (int k = 0; k < d; k++)
           for (int l = 0; l < d; l++) kiq[k] += kt[KAPPA_KINV(d) + k * d + l] * kq[l];
         for (int k = 0; k < d; k++) {
-          q[k * np + j] = kq[k];
+          q[k * snp + j] = kq[k];
           qkinv[k * np + j] = kiq[k];
         }
       }
