@@ -442,7 +442,6 @@ void solver_figures_to_solution(hdgcl_solver s) { figures_to_solution(&s->result
  * (also on failure, as the iterations of a solve that did not converge); the
  * pipeline writes its device figures into the result itself. */
 static int solve_trace(hdgcl_solver s) {
-  if (s->solve_steps) return s->solve_steps(s, s->solve_steps_data);
   figures_to_solution(&s->result, &s->sol);
   int status = trace_operator_assemble(&s->op);
   if (status == HDGCL_SUCCESS) status = trace_operator_solve(&s->op);
@@ -545,7 +544,9 @@ int hdgcl_solver_solve(hdgcl_solver s) {
     s->result.stages[i].flops = 0;
     s->result.stages[i].bytes = 0;
   }
-  int status = s->disc.problem->transient                ? solve_transient(s)
+  /* a distributed solve's own steps (host/parallel), time stepping included */
+  int status = s->solve_steps                             ? s->solve_steps(s, s->solve_steps_data)
+               : s->disc.problem->transient                ? solve_transient(s)
                : s->disc.problem->id == PROBLEM_NEO_HOOKEAN ? solve_neo_hookean(s)
                : s->newton                                ? solve_newton(s)
                                            : solve_trace(s);

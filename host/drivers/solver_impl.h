@@ -76,6 +76,10 @@ struct hdgcl_solver_s {
    * NULL: the serial solve. */
   int (*solve_steps)(hdgcl_solver s, void *data);
   void *solve_steps_data;
+  /* A distributed solve's assembly and trace solve of one time-step stage
+   * (drivers/time_stepping.c), in place of trace_operator_assemble and
+   * trace_operator_solve; NULL: those. */
+  int (*stage_steps)(hdgcl_solver s, void *data);
   void (*solve_steps_free)(void *data);
   device_pipeline *dev; /* op's pipeline where it is one (bench), else NULL */
 };

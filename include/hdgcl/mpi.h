@@ -35,6 +35,13 @@ int hdgcl_solver_create_mpi(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_opt
  * solver's element i; NULL, 0 for a solver not made by hdgcl_solver_create_mpi. */
 int hdgcl_solver_part_elements(hdgcl_solver s, const int32_t **elements, int32_t *count);
 
+/* The partition: each rank's number of elements and its work, the sum of
+ * its elements' work model (the flops of their local stage, by which METIS
+ * balances a mixed mesh: docs/mpi.md), [*ranks] each; NULL, NULL, 0 for a
+ * solver not made by hdgcl_solver_create_mpi. */
+int hdgcl_solver_partition_figures(hdgcl_solver s, const int32_t **elements, const double **work,
+                                   int *ranks);
+
 /* Each rank's stage seconds of the last solve: (*seconds)[r * HDGCL_NUM_STAGES + stage]
  * for rank r of *ranks (the result's stages hold the slowest rank's); NULL, 0
  * before a solve or for a solver not made by hdgcl_solver_create_mpi. */
