@@ -10,7 +10,11 @@
  *     Euler-Bernoulli's reference, one material and two layers (E19);
  *   - transient problems: backward Euler, DIRK(3,3) and BDF2, every stage's
  *     solve distributed, from the previous stage's trace (T5): the same
- *     iterations as serially and the errors at the final time. */
+ *     iterations as serially and the errors at the final time;
+ *   - user problem files (examples/): fluxes, integrals, a point (on a vertex:
+ *     the serial search's element) and the largest von Mises stress reduced
+ *     over the ranks, Robin faces, a transient one; a reaction output is
+ *     refused by name.  Usage: test_mpi_problems EXAMPLES_DIR */
 #include <mpi.h>
 #include <stdlib.h>
 
@@ -65,9 +69,11 @@ static hdgcl_options options_of(const char *const kv[][2], int nkv) {
 
 /* The serial and the distributed solve of spec with the options kv: the
  * figures, the iterations, and u, q, u* of the rank's elements (each
- * element's own values in rows as wide as each solve's widest type). */
+ * element's own values in rows as wide as each solve's widest type; nc
+ * components).  Of the largest von Mises stress the value (its point may be
+ * any of several where the value ties up to rounding). */
 static void compare(hdgcl_context ctx, const char *what, const char *spec, const char *const kv[][2],
-                    int nkv) {
+                    int nkv, size_t nc) {
   char label[200];
   snprintf(label, sizeof label, "%s %s, %d ranks", what, spec, size);
   hdgcl_mesh *mesh;
@@ -91,6 +97,19 @@ static void compare(hdgcl_context ctx, const char *what, const char *spec, const
               "%s: figure %zu: %.15e distributed, %.15e serial", label, i, pairs[i][0], pairs[i][1]);
   CHECK_MSG(abs(r->iterations - sr->iterations) <= 2 + sr->iterations / 10,
             "%s: %d iterations distributed, %d serially", label, r->iterations, sr->iterations);
+  CHECK_MSG(r->num_outputs == sr->num_outputs, "%s: %d outputs, serially %d", label,
+            r->num_outputs, sr->num_outputs);
+  for (int i = 0; i < r->num_outputs && i < sr->num_outputs; i++) {
+    const hdgcl_output *a = &r->outputs[i], *b = &sr->outputs[i];
+    double big = 0.0, diff = 0.0;
+    int nv = strcmp(b->label, "von-mises") == 0 ? 1 : b->num_values;
+    for (int k = 0; k < nv; k++) {
+      big = fmax(big, fabs(b->values[k]));
+      diff = fmax(diff, fabs(a->values[k] - b->values[k]));
+    }
+    CHECK_MSG(a->num_values == b->num_values && diff <= TOL * big,
+              "%s: output %s differs from the serial one by %.2e of %.3e", label, b->label, diff, big);
+  }
   CHECK_MSG(r->num_elements == sr->num_elements && r->trace_dofs == sr->trace_dofs &&
                 r->time_steps == sr->time_steps && r->stage_solves == sr->stage_solves,
             "%s: counts differ from the serial solve's", label);
@@ -100,8 +119,7 @@ static void compare(hdgcl_context ctx, const char *what, const char *spec, const
   const double *u, *q, *us, *su, *sq, *sus;
   MUST(hdgcl_solver_solution(s, &u, &q, &us, NULL));
   MUST(hdgcl_solver_solution(ser, &su, &sq, &sus, NULL));
-  /* vector problems (the cantilever): nc = dim components, H = grad u */
-  size_t nc = !isnan(r->tip_deflection) ? (size_t)mesh->dim : 1;
+  /* vector problems: nc = dim components, H = grad u */
   size_t p = (size_t)sr->order, dim = (size_t)mesh->dim, rnp, rnp1, snp, snp1;
   row_sizes(widest(mesh, elems, ne), p, &rnp, &rnp1);
   row_sizes(widest(mesh, NULL, 0), p, &snp, &snp1);
@@ -135,6 +153,7 @@ static void compare(hdgcl_context ctx, const char *what, const char *spec, const
     printf("%-60s iterations %d (serial %d), L2(u) %.15e", label, r->iterations, sr->iterations,
            r->l2_u);
     if (!isnan(r->tip_deflection)) printf(", tip %.15e", r->tip_deflection);
+    for (int i = 0; i < r->num_outputs; i++) printf(", %s %.12e", r->outputs[i].label, r->outputs[i].values[0]);
     printf("\n");
   }
   hdgcl_solver_destroy(&s);
@@ -202,15 +221,15 @@ int main(int argc, char **argv) {
   /* a mixed mesh: split by work, solved as serially */
   check_weights(ctx, "mixed:8", "2");
   const char *const mixed[][2] = {{"order", "2"}, {"rtol", "1e-13"}};
-  compare(ctx, "helmholtz-sin p=2", "mixed:4,distort=0.1", mixed, 2);
+  compare(ctx, "helmholtz-sin p=2", "mixed:4,distort=0.1", mixed, 2, 1);
   /* the cantilever's tip, one material and two layers (E19) */
   const char *const beam[][2] = {{"problem", "cantilever"}, {"order", "2"}, {"precond", "asm"},
                                  {"rtol", "1e-12"}};
-  compare(ctx, "cantilever p=2", "quad:4x2,size=2x1", beam, 4);
+  compare(ctx, "cantilever p=2", "quad:4x2,size=2x1", beam, 4, 2);
   const char *const layered[][2] = {{"problem", "cantilever"}, {"order", "2"}, {"precond", "asm"},
                                     {"rtol", "1e-12"},
                                     {"material", "2:1.1538461538461537:1.7307692307692308"}};
-  compare(ctx, "cantilever p=2, two layers", "quad:4x2,size=2x1,split=y:0.5", layered, 5);
+  compare(ctx, "cantilever p=2, two layers", "quad:4x2,size=2x1,split=y:0.5", layered, 5, 2);
   /* time stepping: each stage's solve distributed */
   static const char *const schemes[] = {"be", "dirk3", "bdf2"};
   for (int i = 0; i < 3; i++) {
@@ -219,11 +238,60 @@ int main(int argc, char **argv) {
                                    {"final-time", "0.2"},         {"rtol", "1e-13"}};
     char what[64];
     snprintf(what, sizeof what, "heat-boundary p=2 %s, 4 steps", schemes[i]);
-    compare(ctx, what, "square:4", heat, 6);
+    compare(ctx, what, "square:4", heat, 6, 1);
   }
   const char *const heat3[][2] = {{"problem", "heat"},   {"order", "1"},   {"scheme", "dirk2"},
                                   {"time-step", "0.1"}, {"final-time", "0.2"}, {"rtol", "1e-13"}};
-  compare(ctx, "heat p=1 dirk2, 2 steps", "cube:2", heat3, 6);
+  compare(ctx, "heat p=1 dirk2, 2 steps", "cube:2", heat3, 6, 1);
+  /* user problem files: outputs reduced over the ranks */
+  const char *examples = argc > 1 ? argv[1] : "examples";
+  char file[2][4096];
+  snprintf(file[0], sizeof file[0], "%s/manufactured-robin.json", examples);
+  const char *const robin[][2] = {{"problem-file", file[0]}, {"order", "2"}, {"rtol", "1e-13"}};
+  compare(ctx, "manufactured-robin.json p=2", "square:4", robin, 3, 1);
+  snprintf(file[0], sizeof file[0], "%s/heat-plate.json", examples);
+  const char *const plate[][2] = {{"problem-file", file[0]}, {"order", "2"}, {"rtol", "1e-13"}};
+  compare(ctx, "heat-plate.json p=2", "square:4,split=x:0.5", plate, 3, 1);
+  snprintf(file[0], sizeof file[0], "%s/heat-transient.json", examples);
+  const char *const warm[][2] = {{"problem-file", file[0]}, {"order", "2"}, {"rtol", "1e-13"},
+                                 {"time-step", "0.1"},      {"final-time", "0.3"}};
+  compare(ctx, "heat-transient.json p=2, 3 steps", "square:4", warm, 5, 1);
+  /* elasticity: the largest von Mises stress and a point (elastic-plate.json
+   * without its reaction output, written here) */
+  int pid = (int)getpid(); /* rank 0's: one file name for all ranks */
+  MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  snprintf(file[1], sizeof file[1], "/tmp/hdgcl_mpi_plate_%d.json", pid);
+  if (rank == 0) {
+    FILE *f = fopen(file[1], "w");
+    if (!f) MPI_Abort(MPI_COMM_WORLD, 1);
+    fprintf(f, "{\"pde\": \"elasticity\", \"constants\": {\"E\": 1, \"nu\": 0.3},\n"
+               " \"mu\": \"E / (2*(1 + nu))\", \"lambda\": \"E*nu / ((1 + nu)*(1 - 2*nu))\",\n"
+               " \"boundary\": {\"left\": {\"displacement\": [0, 0]}, \"right\": {\"traction\": "
+               "[0.01, 0]}, \"bottom, top\": {\"traction\": [0, 0]}},\n"
+               " \"outputs\": [\"von-mises\", {\"point\": [0.7, 0.4]}]}\n");
+    fclose(f);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const char *const elastic[][2] = {{"problem-file", file[1]}, {"order", "2"}, {"rtol", "1e-12"},
+                                    {"solver", "gmres"},      {"precond", "asm"}};
+  compare(ctx, "elastic plate p=2", "quad:4x2,size=2x1", elastic, 5, 2);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) remove(file[1]);
+  /* a reaction output is refused by name, on every rank */
+  {
+    snprintf(file[0], sizeof file[0], "%s/elastic-plate.json", examples);
+    const char *const kv[][2] = {{"problem-file", file[0]}, {"order", "1"}};
+    hdgcl_options opts = options_of(kv, 2);
+    hdgcl_mesh *mesh;
+    hdgcl_solver s = NULL;
+    MUST(hdgcl_mesh_create_from_spec("square:2", &mesh));
+    CHECK_FAILS(hdgcl_solver_create_mpi(ctx, mesh, opts, MPI_COMM_WORLD, &s), HDGCL_ERROR_ARGUMENT);
+    CHECK_MSG(strstr(hdgcl_last_error(), "a reaction output"), "unexpected message: %s",
+              hdgcl_last_error());
+    CHECK(s == NULL);
+    hdgcl_mesh_destroy(&mesh);
+    hdgcl_options_destroy(&opts);
+  }
   hdgcl_context_destroy(&ctx);
   int failures = 0;
   MPI_Allreduce(&check_failures, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -520,6 +520,7 @@ static int user_results(hdgcl_solver s) {
   if (!s->disc.user->has_exact)
     r->l2_u = r->l2_q = r->l2_ustar = r->linf_u = r->norm_u = r->norm_q = r->l2_p = r->norm_p = NAN;
   HDGCL_TRY(solver_outputs(s));
+  if (s->reduce_outputs) HDGCL_TRY(s->reduce_outputs(s, s->solve_steps_data));
   int n = s->disc.user->num_outputs;
   if (n == 0) return HDGCL_SUCCESS;
   if (!s->outputs) HDGCL_TRY(hdgcl_calloc((size_t)n, sizeof *s->outputs, "outputs", &s->outputs));

@@ -25,6 +25,7 @@
 #include "pipeline/pipeline.h"
 #include "pipeline/pipeline_operator.h"
 #include "problem/problem_elasticity.h"
+#include "problem/user_problem.h"
 
 typedef struct parallel_solve {
   parallel_part part;
@@ -140,6 +141,45 @@ done:
   return status;
 }
 
+/* The user's outputs (docs/problems.md "Outputs"), each computed on the
+ * rank's part (host/drivers/outputs.c), made the whole mesh's: fluxes and
+ * integrals summed; the largest von Mises stress and its point from the rank
+ * that has it (MPI_MAXLOC); a point's values from the rank holding the
+ * element of the lowest global number that contains it, the element the
+ * serial search finds (MPI_MINLOC), so a point on a face between elements
+ * gives the serial value.  Reactions are refused (check_supported). */
+static int reduce_outputs(hdgcl_solver s, void *data) {
+  parallel_solve *ps = data;
+  MPI_Comm comm = ps->part.comm;
+  hdg_user_problem *up = s->disc.user;
+  for (int i = 0; i < up->num_outputs; i++) {
+    hdg_user_output *o = &up->outputs[i];
+    int n = o->num_values, from;
+    if (o->kind == USER_OUT_FLUX || o->kind == USER_OUT_INTEGRAL) {
+      MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, o->values, n, MPI_DOUBLE, MPI_SUM, comm));
+      continue;
+    }
+    if (o->kind == USER_OUT_VON_MISES) {
+      struct { double value; int rank; } best = {o->values[0], ps->part.rank};
+      MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &best, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
+      from = best.rank;
+    } else if (o->kind == USER_OUT_POINT) {
+      struct { int element, rank; } first = {o->element >= 0 ? ps->part.elem_global[o->element]
+                                                             : INT32_MAX, ps->part.rank};
+      MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_2INT, MPI_MINLOC, comm));
+      if (first.element == INT32_MAX)
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT, "output '%s': the point (%g, %g, %g) is not in "
+                           "the mesh", o->label, o->point[0], o->point[1],
+                           s->disc.ref.sz.dim == 3 ? o->point[2] : 0.0);
+      from = first.rank;
+    } else {
+      return hdgcl_error(HDGCL_ERROR_INTERNAL, "output '%s' of a distributed solve", o->label);
+    }
+    MPI_TRY(MPI_Bcast(o->values, n, MPI_DOUBLE, from, comm));
+  }
+  return HDGCL_SUCCESS;
+}
+
 static void free_steps(void *data) {
   parallel_solve *ps = data;
   if (!ps) return;
@@ -177,12 +217,13 @@ static int check_supported(hdgcl_solver s) {
   if (hdgcl_context_is_reference(s->ctx))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve runs on OpenCL devices, not on "
                        "the reference path (--device ref)");
-  const char *what = s->newton                 ? "a nonlinear problem (Newton's method)"
-                     : s->disc.user                  ? "a user's problem file"
-                                                     : NULL;
+  const char *what = s->newton ? "a nonlinear problem (Newton's method)" : NULL;
+  for (int i = 0; s->disc.user && !what && i < s->disc.user->num_outputs; i++)
+    if (s->disc.user->outputs[i].kind == USER_OUT_REACTION)
+      what = "a reaction output (its virtual-work weights need the vertices of other ranks' faces)";
   if (what)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve of %s is not done yet "
-                       "(docs/mpi.md): linear built-in problems only", what);
+                       "(docs/mpi.md): linear problems only", what);
   if (s->precond != PRECOND_NONE && s->precond != PRECOND_JACOBI &&
       s->precond != PRECOND_BLOCK_JACOBI && s->precond != PRECOND_CHEBYSHEV &&
       s->precond != PRECOND_ASM)
@@ -192,6 +233,22 @@ static int check_supported(hdgcl_solver s) {
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "problem %s is nonsymmetric: use --solver gmres",
                        s->disc.problem->info.name);
   return HDGCL_SUCCESS;
+}
+
+/* A user's problem checked against the whole mesh: every tag it names exists
+ * and every boundary face has a condition.  Each rank's part has a subset of
+ * the tags, which its own check takes on trust (user_problem.c). */
+static int check_user_problem(const hdgcl_mesh *mesh, hdgcl_options opts) {
+  if (!opts || !hdg_user_problem_requested(opts)) return HDGCL_SUCCESS;
+  hdg_user_problem *up;
+  HDGCL_TRY(hdg_user_problem_create(opts, &up));
+  size_t nb = (size_t)(mesh->num_faces - mesh->num_interior_faces);
+  int8_t *bnd = NULL;
+  int status = hdgcl_calloc(3 * nb + 1, sizeof *bnd, "boundary conditions", &bnd);
+  if (status == HDGCL_SUCCESS) status = hdg_user_problem_bind(up, mesh, bnd, bnd + nb, bnd + 2 * nb);
+  free(bnd);
+  hdg_user_problem_destroy(&up);
+  return status;
 }
 
 int hdgcl_solver_create_mpi(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
@@ -207,12 +264,14 @@ int hdgcl_solver_create_mpi(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_opt
    * the solver refuses is refused below by hdgcl_solver_create */
   int order = 3;
   if (opts && hdgcl_options_get_int(opts, "order", 3, 0, 1 << 20, &order) != HDGCL_SUCCESS) order = 3;
+  HDGCL_TRY_GOTO(status, check_user_problem(mesh, opts), fail);
   HDGCL_TRY_GOTO(status, parallel_partition(comm, mesh, order, &ps->part), fail);
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)ps->part.size * HDGCL_NUM_STAGES,
                                       sizeof *ps->rank_seconds, "stage seconds", &ps->rank_seconds), fail);
   HDGCL_TRY_GOTO(status, hdgcl_solver_create(ctx, ps->part.mesh, opts, &s), fail);
   s->solve_steps = solve_steps;
   s->stage_steps = stage_steps;
+  s->reduce_outputs = reduce_outputs;
   s->solve_steps_data = ps;
   s->disc.partial = true; /* figures of the whole mesh are reduced here (the cantilever's tip) */
   s->solve_steps_free = free_steps;
