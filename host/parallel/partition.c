@@ -23,7 +23,7 @@ int parallel_mpi_error(int rc, const char *call) {
  * trace unknowns of its faces, the factorisation of the n x n local matrix
  * (2/3 n^3), its solves for the m trace columns (2 n^2 m) and the condensed
  * m x m matrix (2 n m^2).  On a mesh of one type every element weighs the
- * same; a quadrilateral weighs about 2.4 (p = 1) to 3.6 (p = 4) triangles. */
+ * same; a quadrilateral weighs 2.4 (p = 1) to 4.0 (p = 4) triangles. */
 double parallel_element_work(const hdgcl_mesh *mesh, int32_t e, int p) {
   hdgcl_element_type t = hdgcl_mesh_element_type(mesh, e);
   double a = p + 1, b = p + 2, c = p + 3;
