@@ -95,7 +95,11 @@ static void compare(hdgcl_context ctx, const char *what, const char *spec, const
     CHECK_MSG((isnan(pairs[i][0]) && isnan(pairs[i][1])) ||
                   fabs(pairs[i][0] - pairs[i][1]) <= TOL * fabs(pairs[i][1]),
               "%s: figure %zu: %.15e distributed, %.15e serial", label, i, pairs[i][0], pairs[i][1]);
-  CHECK_MSG(abs(r->iterations - sr->iterations) <= 2 + sr->iterations / 10,
+  /* the same iterations as serially (measured: equal); a time stepping's sum
+   * within 1 + 1 %: each stage starts from the previous trace as serially
+   * (from zero instead, dirk3 took 492 against 473) */
+  int slack = sr->time_steps > 0 ? 1 + sr->iterations / 100 : 2 + sr->iterations / 10;
+  CHECK_MSG(abs(r->iterations - sr->iterations) <= slack,
             "%s: %d iterations distributed, %d serially", label, r->iterations, sr->iterations);
   CHECK_MSG(r->num_outputs == sr->num_outputs, "%s: %d outputs, serially %d", label,
             r->num_outputs, sr->num_outputs);

@@ -13,9 +13,11 @@
  * preconditioning.  Errors, iterations and residuals in the result are those
  * of the global solve; counts (elements, faces, trace DOFs) are global; stage
  * seconds are the slowest rank's.  hdgcl_solver_solution's arrays hold the
- * rank's elements only (in the order of hdgcl_solver_part_elements).  Steady
- * linear scalar problems on straight-sided meshes on OpenCL devices only:
- * others are refused naming what is not distributed yet. */
+ * rank's elements only (in the order of hdgcl_solver_part_elements).  Linear
+ * problems (built-in or a user's problem file with its outputs, steady or
+ * transient, scalar or elasticity, the cantilever's tip reduced) on
+ * straight-sided meshes, mixed ones split by element work, on OpenCL devices
+ * only: others are refused naming what is not distributed yet. */
 #ifndef HDGCL_MPI_H
 #define HDGCL_MPI_H
 
