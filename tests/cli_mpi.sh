@@ -1,6 +1,8 @@
 #!/bin/sh
 # hdgcl solve under mpirun (docs/mpi.md): 2 and 3 ranks give the serial
-# run's errors to 1e-10 relative (JSON), rank 0 alone prints; one rank, or a
+# run's errors to 1e-10 relative (JSON; triangles, tetrahedra, and a mixed
+# mesh split by work), rank 0 alone prints, with the partition's elements and
+# work per rank and its work imbalance; one rank, or a
 # child of a process with MPI initialised, stays serial; more ranks than
 # elements is a clear error; a failure on one rank ends every rank with that
 # rank's message, not a hang.  Usage: cli_mpi.sh MPIRUN PYTHON3
@@ -27,13 +29,17 @@ assert a["trace_dofs"] == b["trace_dofs"] and a["elements"] == b["elements"], "c
 m, ranks = a["mpi"], int(sys.argv[3])
 assert m["ranks"] == ranks and len(m["rank_stages"]) == ranks, "mpi ranks"
 assert 0 <= m["slowest_rank"] < ranks and m["imbalance"] >= 1 - 1e-12, "mpi slowest, imbalance"
+# the partition: every element on one rank, the work imbalance the heaviest over the mean
+assert sum(e["elements"] for e in m["rank_stages"]) == a["elements"], "rank elements"
+w = [e["work"] for e in m["rank_stages"]]
+assert abs(m["work_imbalance"] - max(w) / (sum(w) / ranks)) <= 1e-12, ("work imbalance", m["work_imbalance"], w)
 slowest = max(e["total"] for e in m["rank_stages"])
 for i, s in enumerate(a["stages"]):  # the summary's stages are the slowest rank's
     assert abs(s["seconds"] - max(e["seconds"][s["name"]] for e in m["rank_stages"])) <= 1e-12, s
 PY
 }
 
-for mesh in "square:6 2" "cube:2 2"; do
+for mesh in "square:6 2" "cube:2 2" "mixed:4 2"; do
   set -- $mesh
   "$cli" solve --mesh "$1" --order "$2" --rtol 1e-13 --json "$dir/serial.json" --quiet \
     || bad "serial $1"

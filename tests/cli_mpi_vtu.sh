@@ -3,7 +3,8 @@
 # the index and one piece STEM_RRRR.vtu per rank whose arrays are the serial
 # .vtu's (plus the cell field "rank"), whose elements together are the whole
 # mesh's, and whose points and u, u*, q equal the serial file's element by
-# element (1e-10 relative); a serial solve with a .pvtu name writes one piece.
+# element (1e-10 relative); a serial solve with a .pvtu name writes one piece;
+# a transient --vtu-every series writes a .pvtu per output step.
 # All or nothing: a failure on one rank (before or after the renames) or on
 # all leaves no file and ends every rank with the failing rank's one-line
 # message.  Usage: cli_mpi_vtu.sh MPIRUN PYTHON3
@@ -105,6 +106,26 @@ for mesh in "square:6 2" "cube:2 2"; do
   done
 done
 
+# a transient series (--vtu-every): each output step a .pvtu with one piece per
+# rank, equal to the serial series' .vtu of that step; rank 0's .pvd lists them
+heat="--problem heat-boundary --scheme bdf2 --time-step 0.05 --final-time 0.15 --mesh square:4 --order 2 --rtol 1e-13 --quiet"
+mkdir "$dir/ser" "$dir/ts"
+"$cli" solve $heat --vtu "$dir/ser/s.vtu" --vtu-every 2 || bad "serial series"
+for np in 2 3; do
+  rm -rf "$dir/ts"/* "$dir/step3"; mkdir "$dir/step3"
+  if "$mpirun" -np $np "$cli" solve $heat --vtu "$dir/ts/out.pvtu" --vtu-every 2 > "$dir/out" 2> "$dir/err" \
+     && "$py" - "$dir/ser/s.pvd" "$dir/ts/out.pvd" <<'PY' \
+     && cp "$dir/ts"/out-000003* "$dir/step3/" && pieces_match "$dir/ser/s-000003.vtu" "$dir/step3/out-000003.pvtu" $np
+import sys, xml.etree.ElementTree as ET
+sets = [[(d.get("timestep"), d.get("file")) for d in ET.parse(f).getroot().iter("DataSet")] for f in sys.argv[1:]]
+assert [t for t, _ in sets[0]] == [t for t, _ in sets[1]], sets
+assert [f for _, f in sets[1]] == ["out-000002.pvtu", "out-000003.pvtu"], sets[1]
+PY
+  then ok "--vtu-every on $np ranks: a .pvtu per output step, the serial series' fields"
+  else bad "--vtu-every on $np ranks"; ls "$dir/ts"; cat "$dir/out" "$dir/err"; fi
+done
+rm -rf "$dir/ser" "$dir/ts" "$dir/step3"
+
 # one_error ERR TEXT: every rank's hdgcl line is the same one-line message, naming TEXT
 one_error() {
   n=$(grep -c "^hdgcl solve: error on rank" "$1")
@@ -145,7 +166,7 @@ if [ $rc -ne 0 ] && one_error "$dir/err" "error writing $dir/f/out_0001.vtu .*(f
    && no_files "$dir/f"; then ok "a write failing on rank 1: no file on any rank"
 else bad "a write failing on rank 1 (rc=$rc)"; ls -A "$dir/f"; cat "$dir/err"; fi
 
-# a .vtu name under mpirun, and --vtu-every, are refused by name
+# a .vtu name under mpirun is refused by name
 "$mpirun" -np 2 "$cli" solve --mesh square:6 --order 2 --vtu "$dir/out.vtu" --quiet > "$dir/out" 2> "$dir/err"
 [ $? -ne 0 ] && one_error "$dir/err" "name it STEM.pvtu" && ok "--vtu out.vtu under mpirun refused" \
   || { bad "--vtu out.vtu under mpirun"; cat "$dir/err"; }

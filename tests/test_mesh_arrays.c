@@ -1,6 +1,6 @@
 /* Meshes from arrays (meshgen/arrays.c): the same mesh as a generator's,
- * built again from its arrays, has the same topology and tags; mirrored
- * cells are reordered; every refusal, with its message. */
+ * built again from its arrays, has the same topology and tags (a mixed one
+ * too); mirrored cells are reordered; every refusal, with its message. */
 #include <string.h>
 
 #include "test_mesh_checks.h"
@@ -148,11 +148,52 @@ static void check_refusals(void) {
   CHECK(m == NULL);
 }
 
+/* A mixed mesh rebuilt by hdgcl_mesh_create_from_arrays_mixed from a
+ * generator's arrays: the same types, counts, topology and tags; a cell
+ * with a vertex past its own (not -1) and a type without cells are refused. */
+static void check_mixed(const char *spec) {
+  hdgcl_mesh *a = NULL, *b = NULL;
+  CHECK_OK(hdgcl_mesh_create_from_spec(spec, &a));
+  if (!a) return;
+  int32_t counts[2] = {a->type_first[1] - a->type_first[0], a->type_first[2] - a->type_first[1]};
+  int32_t nb = a->num_faces - a->num_interior_faces;
+  CHECK_OK(hdgcl_mesh_create_from_arrays_mixed(a->num_types, a->types, counts, a->num_vertices,
+                                               a->coords, a->elem_verts, a->elem_tags, nb,
+                                               a->face_verts + (size_t)a->num_interior_faces * 2,
+                                               a->face_tags + a->num_interior_faces, &b));
+  if (b) {
+    CHECK(b->num_types == 2 && b->types[0] == HDGCL_TRIANGLE && b->types[1] == HDGCL_QUADRILATERAL);
+    CHECK(b->type_first[1] == a->type_first[1] && b->type_first[2] == a->type_first[2]);
+    CHECK(b->num_faces == a->num_faces && b->num_interior_faces == a->num_interior_faces);
+    CHECK(!memcmp(b->elem_verts, a->elem_verts, sizeof(int32_t) * (size_t)a->num_elements * 4));
+    CHECK(!memcmp(b->face_verts, a->face_verts, sizeof(int32_t) * (size_t)a->num_faces * 2));
+    CHECK(!memcmp(b->face_tags, a->face_tags, sizeof(int32_t) * (size_t)a->num_faces));
+    CHECK_OK(hdgcl_mesh_validate(b));
+  }
+  hdgcl_mesh_destroy(&b);
+  int32_t *ev = malloc(sizeof *ev * (size_t)a->num_elements * 4);
+  memcpy(ev, a->elem_verts, sizeof *ev * (size_t)a->num_elements * 4);
+  ev[3] = ev[4]; /* triangle 0's fourth slot */
+  CHECK_FAILS(hdgcl_mesh_create_from_arrays_mixed(2, a->types, counts, a->num_vertices, a->coords,
+                                                  ev, NULL, 0, NULL, NULL, &b),
+              HDGCL_ERROR_ARGUMENT);
+  CHECK_ERROR_HAS("cell 0 (triangle) has 1 vertex slots past its 3 (need -1)");
+  int32_t none[2] = {0, a->num_elements};
+  CHECK_FAILS(hdgcl_mesh_create_from_arrays_mixed(2, a->types, none, a->num_vertices, a->coords,
+                                                  a->elem_verts, NULL, 0, NULL, NULL, &b),
+              HDGCL_ERROR_ARGUMENT);
+  CHECK_ERROR_HAS("0 cells of type triangle");
+  CHECK(b == NULL);
+  free(ev);
+  hdgcl_mesh_destroy(&a);
+}
+
 int main(void) {
   const char *specs[] = {"square:3,split=x:0.5", "square:2x3,diag=alt,perturb=0.2", "quad:3",
                          "cube:2,split=z:0.5", "hex:2x1x2,distort=0.1"};
   for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) check_rebuild(specs[i]);
   check_mirrored_and_tags();
   check_refusals();
+  check_mixed("mixed:4,split=x:0.25");
   return check_failures;
 }

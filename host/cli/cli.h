@@ -27,7 +27,8 @@ void cli_progress_clear(void);
 
 /* --vtu-every (vtu_series.c): a transient solve's steps for ParaView. */
 typedef struct vtu_series {
-  char stem[4096]; /* the --vtu path without .vtu */
+  char stem[4096]; /* the --vtu path without .vtu (or .pvtu) */
+  bool pvtu;       /* STEM.pvtu: each step one .pvtu and its pieces */
   int every, count, capacity;
   double *times;
   int *steps;

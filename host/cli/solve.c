@@ -170,6 +170,23 @@ static int refine_spec(const char *spec, int factor, char *out, size_t n) {
 }
 
 #ifdef HDGCL_WITH_MPI
+/* The partition's work imbalance: the heaviest rank's work (the elements'
+ * work model, docs/mpi.md) over the mean. */
+static int work_imbalance(hdgcl_solver solver, double *imbalance) {
+  const int32_t *elements;
+  const double *work;
+  int ranks;
+  *imbalance = 1.0;
+  HDGCL_TRY(hdgcl_solver_partition_figures(solver, &elements, &work, &ranks));
+  double sum = 0.0, most = 0.0;
+  for (int k = 0; k < ranks; k++) {
+    sum += work[k];
+    most = work[k] > most ? work[k] : most;
+  }
+  if (sum > 0) *imbalance = most / (sum / ranks);
+  return HDGCL_SUCCESS;
+}
+
 /* "mpi" in the JSON of a distributed solve (docs/mpi.md): each rank's stage
  * seconds and total, the slowest rank and the imbalance (slowest total over
  * the mean). */
@@ -178,6 +195,12 @@ static int json_mpi(hdgcl_solver solver, const hdgcl_result *r, cJSON *run) {
   int ranks;
   HDGCL_TRY(hdgcl_solver_rank_seconds(solver, &sec, &ranks));
   if (!sec) return HDGCL_SUCCESS;
+  const int32_t *elements;
+  const double *work;
+  int parts;
+  HDGCL_TRY(hdgcl_solver_partition_figures(solver, &elements, &work, &parts));
+  if (parts != ranks)
+    return hdgcl_error(HDGCL_ERROR_INTERNAL, "a partition of %d ranks for %d ranks", parts, ranks);
   cJSON *o, *a;
   HDGCL_TRY(json_add_object(run, "mpi", &o));
   HDGCL_TRY(json_add_int(o, "ranks", ranks));
@@ -196,6 +219,8 @@ static int json_mpi(hdgcl_solver solver, const hdgcl_result *r, cJSON *run) {
       total += t;
     }
     HDGCL_TRY(json_add_real(e, "total", total));
+    HDGCL_TRY(json_add_int(e, "elements", elements[k]));
+    HDGCL_TRY(json_add_real(e, "work", work[k]));
     sum += total;
     if (total > slowest) {
       slowest = total;
@@ -214,6 +239,9 @@ static int json_mpi(hdgcl_solver solver, const hdgcl_result *r, cJSON *run) {
   HDGCL_TRY(hdgcl_solver_overlap_figures(solver, &overlap, &hidden));
   HDGCL_TRY(json_add_bool(o, "halo_overlap", overlap != 0));
   HDGCL_TRY(json_add_real(o, "halo_hidden_seconds_max", hidden));
+  double wi;
+  HDGCL_TRY(work_imbalance(solver, &wi));
+  HDGCL_TRY(json_add_real(o, "work_imbalance", wi));
   return json_add_real(o, "imbalance", sum > 0 ? slowest / (sum / ranks) : 1.0);
 }
 #endif
@@ -255,17 +283,14 @@ static int run(hdgcl_options opts) {
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--export-matrix cannot be combined with --convergence");
   /* Under mpirun (docs/mpi.md): one distributed solve, reported by rank 0. */
   bool mpi = cli_mpi_active();
-  if (mpi && (vtu_every || export_prefix))
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--%s of a distributed solve is not done yet (docs/mpi.md)",
-                       vtu_every ? "vtu-every" : "export-matrix");
+  if (mpi && export_prefix)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--export-matrix of a distributed solve is not done yet "
+                       "(docs/mpi.md)");
   size_t vtu_len = vtu_path ? strlen(vtu_path) : 0;
   bool pvtu = vtu_len > 5 && !strcmp(vtu_path + vtu_len - 5, ".pvtu");
   if (mpi && vtu_path && !pvtu) /* one piece per rank and their index (docs/mpi.md) */
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--vtu %s: a distributed solve writes STEM.pvtu and one "
                        "STEM_RRRR.vtu per rank: name it STEM.pvtu", vtu_path);
-  if (vtu_every && pvtu)
-    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--vtu-every writes a series of .vtu files: name --vtu STEM.vtu, "
-                       "not %s", vtu_path);
   if (mpi && cli_mpi_rank() > 0) {
     quiet = true;
     json_path = NULL;
@@ -318,14 +343,16 @@ static int run(hdgcl_options opts) {
     const hdgcl_result *r = &rec->result;
     if (!quiet && levels == 1) report_summary(stdout, rec->spec, mesh, &dev, r, history);
     if (!quiet && mpi) {
-      double halo = 0.0, reduce = 0.0;
+      double halo = 0.0, reduce = 0.0, imbalance = 1.0;
       int64_t bytes = 0;
 #ifdef HDGCL_WITH_MPI
       HDGCL_TRY_GOTO(status, hdgcl_solver_exchange_figures(solver, &halo, &reduce, &bytes), done);
+      HDGCL_TRY_GOTO(status, work_imbalance(solver, &imbalance), done);
 #endif
-      printf("distributed: %d MPI ranks, elements partitioned by METIS (docs/mpi.md); in the "
-             "solve, halo exchange %.3f ms, reductions %.3f ms (slowest rank), %.1f KiB sent\n",
-             cli_mpi_size(), 1e3 * halo, 1e3 * reduce, bytes / 1024.0);
+      printf("distributed: %d MPI ranks, elements partitioned by METIS (docs/mpi.md), work "
+             "imbalance %.3f; in the solve, halo exchange %.3f ms, reductions %.3f ms (slowest "
+             "rank), %.1f KiB sent\n",
+             cli_mpi_size(), imbalance, 1e3 * halo, 1e3 * reduce, bytes / 1024.0);
     }
     fflush(stdout); /* the result before the solver's end writes the kernel cache */
     if (json_path) {

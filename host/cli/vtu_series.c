@@ -2,13 +2,19 @@
  * every K-th time step (and the last) as STEM-NNNNNN.vtu, STEM = FILE without
  * its .vtu, and the ParaView collection STEM.pvd listing them with their
  * times, rewritten (atomically) after each, so that a run stopped halfway
- * leaves a series ParaView opens. */
+ * leaves a series ParaView opens.  FILE = STEM.pvtu (a distributed solve,
+ * docs/mpi.md): each step is STEM-NNNNNN.pvtu with one piece per rank
+ * (STEM-NNNNNN_RRRR.vtu, written by every rank together), and rank 0 writes
+ * the .pvd listing the .pvtu files. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "core/error.h"
 #include "core/temp_file.h"
+#ifdef HDGCL_WITH_MPI
+#include "hdgcl/mpi.h"
+#endif
 
 static int write_pvd(const vtu_series *v) {
   char path[4200];
@@ -21,8 +27,8 @@ static int write_pvd(const vtu_series *v) {
   fprintf(out.f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\">\n"
                  "<Collection>\n");
   for (int i = 0; i < v->count; i++)
-    fprintf(out.f, "<DataSet timestep=\"%.17g\" part=\"0\" file=\"%s-%06d.vtu\"/>\n", v->times[i],
-            base, v->steps[i]);
+    fprintf(out.f, "<DataSet timestep=\"%.17g\" part=\"0\" file=\"%s-%06d.%s\"/>\n",
+            v->times[i], base, v->steps[i], v->pvtu ? "pvtu" : "vtu");
   fprintf(out.f, "</Collection>\n</VTKFile>\n");
   return hdgcl_temp_commit(&out);
 }
@@ -44,17 +50,23 @@ int cli_vtu_series_step(void *data, hdgcl_solver solver, int step, double time) 
     v->capacity = cap;
   }
   char path[4200];
-  snprintf(path, sizeof path, "%s-%06d.vtu", v->stem, step);
-  HDGCL_TRY(hdgcl_solver_write_vtu(solver, path, 0));
+  snprintf(path, sizeof path, "%s-%06d.%s", v->stem, step, v->pvtu ? "pvtu" : "vtu");
+#ifdef HDGCL_WITH_MPI
+  if (v->pvtu) /* collective: every rank's piece and rank 0's index, or nothing */
+    HDGCL_TRY(hdgcl_solver_write_pvtu(solver, path, 0));
+  else
+#endif
+    HDGCL_TRY(hdgcl_solver_write_vtu(solver, path, 0));
   v->times[v->count] = time;
   v->steps[v->count++] = step;
-  return write_pvd(v);
+  return cli_mpi_rank() == 0 ? write_pvd(v) : HDGCL_SUCCESS;
 }
 
 int cli_vtu_series_init(vtu_series *v, const char *vtu_path, int every) {
   memset(v, 0, sizeof *v);
   size_t n = strlen(vtu_path);
   if (n >= 4 && strcmp(vtu_path + n - 4, ".vtu") == 0) n -= 4;
+  else if (n >= 5 && strcmp(vtu_path + n - 5, ".pvtu") == 0) n -= 5, v->pvtu = true;
   if (n == 0 || n >= sizeof v->stem)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "--vtu %s: not a usable file name for a series", vtu_path);
   memcpy(v->stem, vtu_path, n);

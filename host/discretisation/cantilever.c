@@ -20,13 +20,15 @@ static double young_modulus(const hdg_discretisation *disc, int32_t e) {
  * w = q L^4 / (8 E I) with q = rho g H B, I = B H^3 / 12 over the mesh's
  * bounding box (L along x, H along the load, B = 1 in 2D, else the y extent),
  * E' = E / (1 - nu^2) in 2D (plane strain); with materials per element, E I of
- * the layered section (E19). */
-static int cantilever_tip(const hdg_discretisation *disc, hdg_solution *sol) {
+ * the layered section (E19).  The sums over this mesh's faces and elements
+ * (a distributed solve adds them over the ranks' parts, docs/mpi.md): */
+int cantilever_partial_sums(const hdg_discretisation *disc, const hdg_solution *sol, bool layered,
+                            cantilever_sums *cs) {
   const hdgcl_mesh *mesh = disc->mesh;
   const hdg_sizes *sz = &disc->ref.sz;
   const hdgcl_quadrature *qf = &disc->ref.qface;
   int d = sz->dim, nf = sz->nf, nfb = sz->nfb;
-  double area = 0.0, sum = 0.0;
+  *cs = (cantilever_sums){0};
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
     if (mesh->face_tags[f] != 2) continue;
     int32_t e = mesh->face_elems[2 * f];
@@ -40,44 +42,61 @@ static int cantilever_tip(const hdg_discretisation *disc, hdg_solution *sol) {
       const double *psi = disc->ref.psi_face + (size_t)q * nf;
       double v = 0.0;
       for (int m = 0; m < nf; m++) v += psi[m] * tr[m];
-      sum += w * v;
-      area += w;
+      cs->sum += w * v;
+      cs->area += w;
     }
   }
-  if (!(area > 0))
-    return hdgcl_error(HDGCL_ERROR_MESH, "cantilever: the mesh has no end face x = L (tag 2)");
-  double lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-  for (int k = 0; k < d; k++) lo[k] = hi[k] = mesh->coords[k];
+  for (int k = 0; k < d; k++) cs->lo[k] = cs->hi[k] = mesh->coords[k];
   for (int32_t v = 0; v < mesh->num_vertices; v++)
     for (int k = 0; k < d; k++) {
       double x = mesh->coords[(size_t)v * d + k];
-      lo[k] = fmin(lo[k], x);
-      hi[k] = fmax(hi[k], x);
+      cs->lo[k] = fmin(cs->lo[k], x);
+      cs->hi[k] = fmax(cs->hi[k], x);
     }
-  double len = hi[0] - lo[0], height = hi[d - 1] - lo[d - 1], width = d == 3 ? hi[1] - lo[1] : 1.0;
-  double q = disc->params.param * height * width, stiffness; /* E I */
-  if (disc->mu_min == disc->mu_max && disc->lambda_min == disc->lambda_max) { /* one material */
-    stiffness = young_modulus(disc, 0) * width * height * height * height / 12;
-  } else {
-    /* (E19): layers across the load direction: E I = (1/L) sum_e E_e int_e (y - y_n)^2,
-     * y_n = sum_e E_e int_e y / sum_e E_e |e| (y: the coordinate along the load). */
-    double m0 = 0.0, m1 = 0.0, m2 = 0.0; /* sum E int 1, E int y, E int y^2 */
-    for (int32_t e = 0; e < mesh->num_elements; e++) {
-      const hdgcl_quadrature *qe = &discretisation_ref(disc, e)->qerr; /* e's type's */
-      double young = young_modulus(disc, e);
-      for (int k = 0; k < qe->n; k++) {
-        double x[3], jac[9];
-        double wq = young * qe->weights[k] * hdg_map(mesh, e, qe->points + (size_t)k * d, x, jac);
-        m0 += wq;
-        m1 += wq * x[d - 1];
-        m2 += wq * x[d - 1] * x[d - 1];
-      }
+  if (!layered) return HDGCL_SUCCESS;
+  /* (E19): layers across the load direction: sum E int 1, E int y, E int y^2
+   * (y: the coordinate along the load) */
+  for (int32_t e = 0; e < mesh->num_elements; e++) {
+    const hdgcl_quadrature *qe = &discretisation_ref(disc, e)->qerr; /* e's type's */
+    double young = young_modulus(disc, e);
+    for (int k = 0; k < qe->n; k++) {
+      double x[3], jac[9];
+      double wq = young * qe->weights[k] * hdg_map(mesh, e, qe->points + (size_t)k * d, x, jac);
+      cs->m[0] += wq;
+      cs->m[1] += wq * x[d - 1];
+      cs->m[2] += wq * x[d - 1] * x[d - 1];
     }
-    stiffness = (m2 - m1 * m1 / m0) / len;
   }
-  sol->tip_deflection = -sum / area;
+  return HDGCL_SUCCESS;
+}
+
+/* The figures from the sums (of the whole mesh). */
+int cantilever_figures(const hdg_discretisation *disc, const cantilever_sums *cs, bool layered,
+                       hdg_solution *sol) {
+  int d = disc->ref.sz.dim;
+  if (!(cs->area > 0))
+    return hdgcl_error(HDGCL_ERROR_MESH, "cantilever: the mesh has no end face x = L (tag 2)");
+  double len = cs->hi[0] - cs->lo[0], height = cs->hi[d - 1] - cs->lo[d - 1];
+  double width = d == 3 ? cs->hi[1] - cs->lo[1] : 1.0;
+  double q = disc->params.param * height * width, stiffness; /* E I */
+  if (!layered) /* one material */
+    stiffness = young_modulus(disc, 0) * width * height * height * height / 12;
+  else /* (E19): E I = (1/L) sum_e E_e int_e (y - y_n)^2, y_n = sum_e E_e int_e y / sum_e E_e |e| */
+    stiffness = (cs->m[2] - cs->m[1] * cs->m[1] / cs->m[0]) / len;
+  sol->tip_deflection = -cs->sum / cs->area;
   sol->beam_deflection = q * len * len * len * len / (8 * stiffness);
   return HDGCL_SUCCESS;
+}
+
+bool cantilever_layered(const hdg_discretisation *disc) {
+  return !(disc->mu_min == disc->mu_max && disc->lambda_min == disc->lambda_max);
+}
+
+static int cantilever_tip(const hdg_discretisation *disc, hdg_solution *sol) {
+  cantilever_sums cs;
+  bool layered = cantilever_layered(disc);
+  HDGCL_TRY(cantilever_partial_sums(disc, sol, layered, &cs));
+  return cantilever_figures(disc, &cs, layered, sol);
 }
 
 int elasticity_finish(const hdg_discretisation *disc, hdg_solution *sol) {
@@ -85,5 +104,6 @@ int elasticity_finish(const hdg_discretisation *disc, hdg_solution *sol) {
   hdg_solution *r = sol;
   r->l2_u = r->l2_q = r->l2_p = r->l2_ustar = r->linf_u = NAN;
   r->norm_u = r->norm_q = r->norm_p = NAN;
+  if (disc->partial) return HDGCL_SUCCESS; /* a rank's part: the sums are the ranks' together */
   return cantilever_tip(disc, sol);
 }

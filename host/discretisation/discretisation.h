@@ -54,6 +54,10 @@ typedef struct hdg_discretisation {
   double *element_load;
   double mu_min, mu_max, lambda_min, lambda_max;
   bool nonsymmetric;
+  /* The mesh is one rank's part of a distributed solve (host/parallel):
+   * figures summed over the whole mesh (the cantilever's tip) are left to
+   * that layer, which adds the parts' sums. */
+  bool partial;
 } hdg_discretisation;
 
 /* The reference tables and sizes of element e's type (d->ref but on a mixed
@@ -163,6 +167,22 @@ int hdg_solution_record_residual(hdg_solution *sol, double relres);
  * the cantilever's figures, errors NaN (no exact solution) and the tip
  * deflection from sol->trace (E15), into sol; nothing for the other problems. */
 int elasticity_finish(const hdg_discretisation *disc, hdg_solution *sol);
+
+/* The cantilever's tip figures in two steps, for a mesh in parts
+ * (host/parallel): the sums over this mesh (the end faces' integral of the
+ * deflection and their area, the bounding box, and where layered, i.e. with
+ * more than one material, (E19)'s moments), then the figures from the sums
+ * of the whole mesh. */
+typedef struct cantilever_sums {
+  double sum, area;   /* int -u_{d-1}, int 1 over the end faces (tag 2) */
+  double lo[3], hi[3]; /* the bounding box */
+  double m[3];        /* sum_e E_e int_e y^k, k = 0, 1, 2 (layered only) */
+} cantilever_sums;
+bool cantilever_layered(const hdg_discretisation *disc);
+int cantilever_partial_sums(const hdg_discretisation *disc, const hdg_solution *sol, bool layered,
+                            cantilever_sums *cs);
+int cantilever_figures(const hdg_discretisation *disc, const cantilever_sums *cs, bool layered,
+                       hdg_solution *sol);
 
 /* u*'s consistency check (host/pipeline/recover.c), on both paths.  Per element e
  * the values of cl/pipeline/recover.cl's CHECK_VALUES: sums[c] = (u*_c - u_c, 1)_K,

@@ -186,6 +186,7 @@ static int point_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
   o->num_values = nc * (1 + d);
   o->names = names[nc > 1][d == 3];
   for (int i = 0; i < o->num_values; i++) o->values[i] = NAN;
+  o->element = -1;
   for (int32_t e = 0; e < mesh->num_elements; e++) {
     /* bounding box first */
     bool out = false;
@@ -208,8 +209,11 @@ static int point_output(hdgcl_solver s, hdg_user_output *o, double *phi) {
       o->values[c * (1 + d)] = val[c];
       for (int k = 0; k < d; k++) o->values[c * (1 + d) + 1 + k] = fl[c * d + k];
     }
+    o->element = e;
     return HDGCL_SUCCESS;
   }
+  /* a rank's part (host/parallel): the point may lie in another rank's */
+  if (s->disc.partial) return HDGCL_SUCCESS;
   return hdgcl_error(HDGCL_ERROR_ARGUMENT, "output '%s': the point (%g, %g, %g) is not in the mesh",
                      o->label, o->point[0], o->point[1], d == 3 ? o->point[2] : 0.0);
 }

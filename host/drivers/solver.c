@@ -460,7 +460,6 @@ void solver_figures_to_solution(hdgcl_solver s) { figures_to_solution(&s->result
  * (also on failure, as the iterations of a solve that did not converge); the
  * pipeline writes its device figures into the result itself. */
 static int solve_trace(hdgcl_solver s) {
-  if (s->solve_steps) return s->solve_steps(s, s->solve_steps_data);
   figures_to_solution(&s->result, &s->sol);
   int status = trace_operator_assemble(&s->op);
   if (status == HDGCL_SUCCESS) status = trace_operator_solve(&s->op);
@@ -573,6 +572,7 @@ static int user_results(hdgcl_solver s) {
   if (!s->disc.user->has_exact)
     r->l2_u = r->l2_q = r->l2_ustar = r->linf_u = r->norm_u = r->norm_q = r->l2_p = r->norm_p = NAN;
   HDGCL_TRY(solver_outputs(s));
+  if (s->reduce_outputs) HDGCL_TRY(s->reduce_outputs(s, s->solve_steps_data));
   int n = s->disc.user->num_outputs;
   if (n == 0) return HDGCL_SUCCESS;
   if (!s->outputs) HDGCL_TRY(hdgcl_calloc((size_t)n, sizeof *s->outputs, "outputs", &s->outputs));
@@ -597,7 +597,9 @@ int hdgcl_solver_solve(hdgcl_solver s) {
     s->result.stages[i].flops = 0;
     s->result.stages[i].bytes = 0;
   }
-  int status = s->disc.problem->transient                ? solve_transient(s)
+  /* a distributed solve's own steps (host/parallel), time stepping included */
+  int status = s->solve_steps                             ? s->solve_steps(s, s->solve_steps_data)
+               : s->disc.problem->transient                ? solve_transient(s)
                : PROBLEM_IS_NEO_HOOKEAN(s->disc.problem->id) ? solve_neo_hookean(s)
                : s->newton                                ? solve_newton(s)
                                            : solve_trace(s);

@@ -80,6 +80,14 @@ struct hdgcl_solver_s {
    * NULL: the serial solve. */
   int (*solve_steps)(hdgcl_solver s, void *data);
   void *solve_steps_data;
+  /* A distributed solve's assembly and trace solve of one time-step stage
+   * (drivers/time_stepping.c), in place of trace_operator_assemble and
+   * trace_operator_solve; NULL: those. */
+  int (*stage_steps)(hdgcl_solver s, void *data);
+  /* A distributed solve's reduction of the user's outputs over the ranks
+   * (each computed on the rank's part first, host/drivers/outputs.c); NULL:
+   * none. */
+  int (*reduce_outputs)(hdgcl_solver s, void *data);
   void (*solve_steps_free)(void *data);
   device_pipeline *dev; /* op's pipeline where it is one (bench), else NULL */
 };

@@ -68,8 +68,12 @@ static int stage_solve(stepper *st, double t, double shift, const double *ubar) 
     st->newton_steps += s->result.newton_steps;
   } else {
     s->sol.initial_guess = true; /* from the previous stage's trace (T5) */
-    HDGCL_TRY(trace_operator_assemble(&s->op));
-    status = trace_operator_solve(&s->op);
+    if (s->stage_steps) { /* a distributed solve (host/parallel) */
+      status = s->stage_steps(s, s->solve_steps_data);
+    } else {
+      HDGCL_TRY(trace_operator_assemble(&s->op));
+      status = trace_operator_solve(&s->op);
+    }
   }
   st->iterations += s->sol.iterations;
   if (s->sol.iterations > st->iterations_max) st->iterations_max = s->sol.iterations;

@@ -76,6 +76,10 @@ typedef struct mpi_cg {
   int groups;
   bool skip_halo;
   mpi_krylov_stats *stats;
+  /* From an initial guess (docs/time.md (T5)): x0, and ||b - A x0|| / ||b|| */
+  bool guess;
+  hdgcl_buffer g;
+  double scale;
 } mpi_cg;
 
 static int launch(mpi_cg *c, cl_kernel k, int nargs, const hdgcl_arg *args, size_t global,
@@ -421,7 +425,7 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
       {&c->invert, "mpi_diag_invert"}, {&c->bapply, "mpi_block_apply"},
       {&c->japply, "mpi_jacobi_apply"}, {&c->rows_k, "mpi_spmv_rows"},
       {&c->cfirst, "chebyshev_first"}, {&c->cstep, "chebyshev_step"},
-      {&c->residual, "vec_residual"}};
+      {&c->residual, "vec_residual"}, {&c->axpby, "vec_axpby"}};
   for (size_t i = 0; i < sizeof ks / sizeof *ks; i++)
     HDGCL_TRY(hdgcl_kernel_create(c->program, ks[i].name, ks[i].k));
   if (kr->set.solver == SOLVER_GMRES) { /* the serial GMRES's vector kernels (vectors.cl) */
@@ -431,8 +435,7 @@ static int create(mpi_cg *c, krylov *kr, const parallel_part *part, const hdg_nu
                          c->m, MDOT_MAX - 2);
     struct { cl_kernel *k; const char *name; } gk[] = {
         {&c->mdot, "mpi_owned_mdot"},      {&c->scale_inv, "scale_inv"},
-        {&c->subtract, "basis_subtract"},  {&c->combine, "basis_combine"},
-        {&c->axpby, "vec_axpby"}};
+        {&c->subtract, "basis_subtract"},  {&c->combine, "basis_combine"}};
     for (size_t i = 0; i < sizeof gk / sizeof *gk; i++)
       HDGCL_TRY(hdgcl_kernel_create(c->program, gk[i].name, gk[i].k));
     HDGCL_TRY(hdgcl_buffer_create(c->ctx, ((size_t)c->m + 1) * ((size_t)c->n + 1) * 8,
@@ -529,12 +532,34 @@ static void destroy(mpi_cg *c) {
   hdgcl_buffer *b[] = {&c->b,   &c->r,     &c->z,    &c->p,      &c->q,      &c->idx,
                        &c->send, &c->recv, &c->owned, &c->blocks, &c->dinv, &c->partial,
                        &c->v,    &c->h,    &c->y,      &c->cut,    &c->inner,
-                       &c->cw,   &c->cd,   &c->cres,   &c->ainv,   &c->fvalues};
+                       &c->cw,   &c->cd,   &c->cres,   &c->ainv,   &c->fvalues, &c->g};
   for (size_t i = 0; i < sizeof b / sizeof *b; i++) hdgcl_buffer_release(c->ctx, b[i]);
   free(c->hsend);
   free(c->hrecv);
   free(c->hpartial);
   free(c->req);
+}
+
+/* From the initial guess x0 in kr->x (the previous stage's trace, the same on
+ * both ranks of a cut face), as the serial solve from a guess (docs/time.md
+ * (T5)): b (summed) becomes r0 = b - A x0 and rtol the tolerance relative to
+ * ||r0|| that means rtol relative to ||b||; mpi_krylov_solve adds x0 to the
+ * correction and scales the residuals back. */
+static int guess_residual(mpi_cg *c, double *rtol) {
+  size_t bytes = (size_t)c->n * 8;
+  cl_int n = c->n;
+  HDGCL_TRY(hdgcl_buffer_create(c->ctx, bytes + 8, "initial guess", &c->g));
+  if (n) HDGCL_TRY(hdgcl_buffer_copy(c->ctx, &c->kr->x, &c->g, bytes));
+  HDGCL_TRY(spmv(c, &c->g, &c->r));
+  hdgcl_arg rs[] = {HDGCL_ARG(n), HDGCL_ARG(c->b.mem), HDGCL_ARG(c->r.mem)};
+  HDGCL_TRY(launch(c, c->residual, 3, rs, (size_t)n, 0));
+  double bb[2], rr[2];
+  HDGCL_TRY(dot2(c, &c->b, &c->b, &c->b, bb));
+  HDGCL_TRY(dot2(c, &c->r, &c->r, &c->r, rr));
+  c->scale = bb[0] > 0 ? sqrt(rr[0] / bb[0]) : 0.0;
+  if (n) HDGCL_TRY(hdgcl_buffer_copy(c->ctx, &c->r, &c->b, bytes));
+  if (c->scale > 0) *rtol /= c->scale;
+  return HDGCL_SUCCESS;
 }
 
 static int run(mpi_cg *c, int pc_kind, int maxit, double rtol, hdg_solution *sol) {
@@ -543,6 +568,7 @@ static int run(mpi_cg *c, int pc_kind, int maxit, double rtol, hdg_solution *sol
   cl_int n = c->n;
   if (n) HDGCL_TRY(hdgcl_buffer_copy(c->ctx, kr->sys.rhs, &c->b, bytes));
   HDGCL_TRY(halo_sum(c, &c->b, c->nf));
+  if (c->guess) HDGCL_TRY(guess_residual(c, &rtol));
   HDGCL_TRY(precond_setup(c, pc_kind));
   double d[2];
   HDGCL_TRY(dot2(c, &c->b, &c->b, &c->b, d));
@@ -648,6 +674,7 @@ static int run_gmres(mpi_cg *c, int pc_kind, int maxit, double rtol, hdg_solutio
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)m + 2, sizeof(double), "GMRES column", &h2), done);
   if (n) HDGCL_TRY_GOTO(status, hdgcl_buffer_copy(c->ctx, kr->sys.rhs, &c->b, bytes), done);
   HDGCL_TRY_GOTO(status, halo_sum(c, &c->b, c->nf), done);
+  if (c->guess) HDGCL_TRY_GOTO(status, guess_residual(c, &rtol), done);
   HDGCL_TRY_GOTO(status, precond_setup(c, pc_kind), done);
   if (n) HDGCL_TRY_GOTO(status, hdgcl_buffer_fill(c->ctx, &kr->x, 0, bytes, 0.0), done);
   double beta;
@@ -752,12 +779,23 @@ done:
 }
 
 int mpi_krylov_solve(krylov *kr, const parallel_part *part, const hdg_numbering *num, int pc_kind,
-                  int maxit, double rtol, hdg_solution *sol, mpi_krylov_stats *stats) {
+                  int maxit, double rtol, bool guess, hdg_solution *sol, mpi_krylov_stats *stats) {
   *stats = (mpi_krylov_stats){0};
-  mpi_cg c = {.stats = stats};
+  mpi_cg c = {.stats = stats, .guess = guess};
+  int hstart = sol->history_length;
   int status = create(&c, kr, part, num, pc_kind);
   if (status == HDGCL_SUCCESS)
     status = c.m ? run_gmres(&c, pc_kind, maxit, rtol, sol) : run(&c, pc_kind, maxit, rtol, sol);
+  if (guess && c.g.mem) { /* x = x0 + d; residuals relative to ||b|| (T5) */
+    if (status == HDGCL_SUCCESS) {
+      cl_int n = c.n;
+      double one = 1.0;
+      hdgcl_arg ax[] = {HDGCL_ARG(n), HDGCL_ARG(one), HDGCL_ARG(c.g.mem), HDGCL_ARG(one),
+                        HDGCL_ARG(kr->x.mem)};
+      status = launch(&c, c.axpby, 5, ax, (size_t)n, 0);
+    }
+    initial_guess_finish(sol, hstart, c.scale);
+  }
   if (status == HDGCL_SUCCESS) status = hdgcl_context_finish(c.ctx);
   destroy(&c);
   return status;

@@ -25,8 +25,10 @@ typedef struct mpi_krylov_stats {
  * into kr->x, on the part's assembled system (kr->sys) whose
  * cut faces' rows the ranks sum (part, num: the part's numbering): x, r, z,
  * p, A p stay on the device; each product exchanges only the cut faces'
- * blocks.  Iterations, residual and its history go into sol.  Collective. */
+ * blocks.  Iterations, residual and its history go into sol.  With guess,
+ * from the initial guess in kr->x (a time step's previous stage, docs/time.md
+ * (T5): the correction solved to rtol relative to ||b||).  Collective. */
 int mpi_krylov_solve(krylov *kr, const parallel_part *part, const hdg_numbering *num, int pc_kind,
-                  int maxit, double rtol, hdg_solution *sol, mpi_krylov_stats *stats);
+                  int maxit, double rtol, bool guess, hdg_solution *sol, mpi_krylov_stats *stats);
 
 #endif

@@ -29,12 +29,21 @@ typedef struct parallel_part {
   int num_neighbours;
   int *neighbour, *offset;
   int32_t *shared;
+  /* Every rank's number of elements and work (parallel_element_work summed),
+   * [size] each, the same on every rank. */
+  int32_t *rank_elements;
+  double *rank_work;
 } parallel_part;
 
+/* The work model of element e of mesh at order p: the flops of its local
+ * stage (docs/mpi.md, "Balance by element work"), METIS's vertex weight. */
+double parallel_element_work(const hdgcl_mesh *mesh, int32_t e, int p);
+
 /* Partitions mesh (the same on every rank of comm) into one part per rank:
- * rank 0 runs METIS_PartGraphKway and broadcasts the element ranks. More
- * ranks than elements, a part left empty, or a curved mesh is an error. */
-int parallel_partition(MPI_Comm comm, const hdgcl_mesh *mesh, parallel_part *part);
+ * rank 0 runs METIS_PartGraphKway, on a mixed mesh with the elements' work
+ * at order p as vertex weights, and broadcasts the element ranks. More ranks
+ * than elements, a part left empty, or a curved mesh is an error. */
+int parallel_partition(MPI_Comm comm, const hdgcl_mesh *mesh, int order, parallel_part *part);
 void parallel_part_destroy(parallel_part *part);
 
 /* An MPI call's error as an hdgcl error naming the call. */

@@ -17,12 +17,15 @@
 #include "core/context.h"
 #include "core/error.h"
 #include "drivers/solver_impl.h"
+#include "drivers/time_stepping.h"
 #include "hdgcl/mpi.h"
 #include "parallel/krylov_mpi.h"
 #include "parallel/partition.h"
 #include "parallel/solver_mpi.h"
 #include "pipeline/pipeline.h"
 #include "pipeline/pipeline_operator.h"
+#include "problem/problem_elasticity.h"
+#include "problem/user_problem.h"
 
 typedef struct parallel_solve {
   parallel_part part;
@@ -69,23 +72,65 @@ static int reduce_figures(hdgcl_solver s, parallel_solve *ps) {
   return HDGCL_SUCCESS;
 }
 
+/* The cantilever's tip deflection (docs/elasticity.md (E15)): the end faces'
+ * integral and area, the bounding box and the layered section's moments
+ * summed over the ranks' parts (MPI_SUM, MIN, MAX), then the serial formula.
+ * The material range is the whole mesh's (global_counts). */
+static int cantilever_tip(hdgcl_solver s, MPI_Comm comm) {
+  const hdgcl_result *r = &s->result;
+  bool layered = !(r->mu_min == r->mu_max && r->lambda_min == r->lambda_max);
+  cantilever_sums cs;
+  HDGCL_TRY(cantilever_partial_sums(&s->disc, &s->sol, layered, &cs));
+  double sums[5] = {cs.sum, cs.area, cs.m[0], cs.m[1], cs.m[2]};
+  MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, sums, 5, MPI_DOUBLE, MPI_SUM, comm));
+  MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, cs.lo, 3, MPI_DOUBLE, MPI_MIN, comm));
+  MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, cs.hi, 3, MPI_DOUBLE, MPI_MAX, comm));
+  cs.sum = sums[0], cs.area = sums[1], cs.m[0] = sums[2], cs.m[1] = sums[3], cs.m[2] = sums[4];
+  return cantilever_figures(&s->disc, &cs, layered, &s->sol);
+}
+
+/* Assembly and the distributed trace solve, the trace left in the pipeline's
+ * solution vector and sol->trace for the recovery.  From an initial guess
+ * (a time step's stage, docs/time.md (T5)) the guess is sol->trace, as in
+ * the serial solve (pipeline.c's krylov_solve_from_guess). */
+static int assemble_and_solve(hdgcl_solver s, parallel_solve *ps) {
+  device_pipeline *pl = pipeline_operator_pipeline(&s->op);
+  if (!pl) return hdgcl_error(HDGCL_ERROR_INTERNAL, "a distributed solve without a device pipeline");
+  HDGCL_TRY(trace_operator_assemble(&s->op));
+  double t = hdgcl_wtime();
+  if (s->sol.initial_guess && pl->krylov.n > 0) {
+    size_t n = (size_t)s->disc.num.num_unknown_faces * s->disc.ref.sz.nfb;
+    double *x0;
+    HDGCL_TRY(hdgcl_calloc(n, sizeof *x0, "initial guess", &x0));
+    initial_guess_gather(&s->disc, &s->sol, x0);
+    int status = hdgcl_buffer_write(pl->ctx, &pl->krylov.x, 0, n * 8, x0);
+    free(x0);
+    HDGCL_TRY(status);
+  }
+  /* every rank takes part in the collectives, also one without unknowns */
+  HDGCL_TRY(mpi_krylov_solve(&pl->krylov, &ps->part, &s->disc.num, s->precond, s->maxit, s->rtol,
+                             s->sol.initial_guess, &s->sol, &ps->krylov));
+  s->sol.stage_seconds[HDGCL_STAGE_SOLVE] += hdgcl_wtime() - t;
+  return trace_operator_set_trace(&s->op, NULL);
+}
+
+/* One stage of a time step (drivers/time_stepping.c's stage_solve). */
+static int stage_steps(hdgcl_solver s, void *data) { return assemble_and_solve(s, data); }
+
 static int solve_steps(hdgcl_solver s, void *data) {
   parallel_solve *ps = data;
-  hdg_solution *sol = &s->sol;
   solver_figures_to_solution(s);
   int status;
-  device_pipeline *pl = pipeline_operator_pipeline(&s->op);
-  if (!pl) {
-    status = hdgcl_error(HDGCL_ERROR_INTERNAL, "a distributed solve without a device pipeline");
-    goto done;
+  if (s->disc.problem->transient) {
+    /* each stage's solve distributed (stage_steps); the errors at the final
+     * time are the last recovery's, reduced below */
+    HDGCL_TRY_GOTO(status, time_stepping_run(s), done);
+  } else {
+    HDGCL_TRY_GOTO(status, assemble_and_solve(s, ps), done);
+    HDGCL_TRY_GOTO(status, trace_operator_recover(&s->op), done);
   }
-  HDGCL_TRY_GOTO(status, trace_operator_assemble(&s->op), done);
-  double t = hdgcl_wtime();
-  HDGCL_TRY_GOTO(status, mpi_krylov_solve(&pl->krylov, &ps->part, &s->disc.num, s->precond, s->maxit,
-                                       s->rtol, sol, &ps->krylov), done);
-  sol->stage_seconds[HDGCL_STAGE_SOLVE] += hdgcl_wtime() - t;
-  HDGCL_TRY_GOTO(status, trace_operator_set_trace(&s->op, NULL), done);
-  HDGCL_TRY_GOTO(status, trace_operator_recover(&s->op), done);
+  if (s->disc.problem->vector && !elasticity_has_exact(&s->disc.params))
+    HDGCL_TRY_GOTO(status, cantilever_tip(s, ps->part.comm), done);
   HDGCL_TRY_GOTO(status, reduce_figures(s, ps), done);
 done:
   solver_figures_to_result(s);
@@ -94,6 +139,45 @@ done:
     s->result.eig_max = ps->krylov.eig_max;
   }
   return status;
+}
+
+/* The user's outputs (docs/problems.md "Outputs"), each computed on the
+ * rank's part (host/drivers/outputs.c), made the whole mesh's: fluxes and
+ * integrals summed; the largest von Mises stress and its point from the rank
+ * that has it (MPI_MAXLOC); a point's values from the rank holding the
+ * element of the lowest global number that contains it, the element the
+ * serial search finds (MPI_MINLOC), so a point on a face between elements
+ * gives the serial value.  Reactions are refused (check_supported). */
+static int reduce_outputs(hdgcl_solver s, void *data) {
+  parallel_solve *ps = data;
+  MPI_Comm comm = ps->part.comm;
+  hdg_user_problem *up = s->disc.user;
+  for (int i = 0; i < up->num_outputs; i++) {
+    hdg_user_output *o = &up->outputs[i];
+    int n = o->num_values, from;
+    if (o->kind == USER_OUT_FLUX || o->kind == USER_OUT_INTEGRAL) {
+      MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, o->values, n, MPI_DOUBLE, MPI_SUM, comm));
+      continue;
+    }
+    if (o->kind == USER_OUT_VON_MISES) {
+      struct { double value; int rank; } best = {o->values[0], ps->part.rank};
+      MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &best, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm));
+      from = best.rank;
+    } else if (o->kind == USER_OUT_POINT) {
+      struct { int element, rank; } first = {o->element >= 0 ? ps->part.elem_global[o->element]
+                                                             : INT32_MAX, ps->part.rank};
+      MPI_TRY(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_2INT, MPI_MINLOC, comm));
+      if (first.element == INT32_MAX)
+        return hdgcl_error(HDGCL_ERROR_ARGUMENT, "output '%s': the point (%g, %g, %g) is not in "
+                           "the mesh", o->label, o->point[0], o->point[1],
+                           s->disc.ref.sz.dim == 3 ? o->point[2] : 0.0);
+      from = first.rank;
+    } else {
+      return hdgcl_error(HDGCL_ERROR_INTERNAL, "output '%s' of a distributed solve", o->label);
+    }
+    MPI_TRY(MPI_Bcast(o->values, n, MPI_DOUBLE, from, comm));
+  }
+  return HDGCL_SUCCESS;
 }
 
 static void free_steps(void *data) {
@@ -133,15 +217,13 @@ static int check_supported(hdgcl_solver s) {
   if (hdgcl_context_is_reference(s->ctx))
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve runs on OpenCL devices, not on "
                        "the reference path (--device ref)");
-  const char *what = s->disc.problem->transient ? "a transient problem"
-                     : s->newton                 ? "a nonlinear problem (Newton's method)"
-                     : s->disc.user                  ? "a user's problem file"
-                     : strcmp(s->disc.problem->info.name, "cantilever") == 0
-                         ? "the cantilever (its tip deflection is a mean over one end face)"
-                                                     : NULL;
+  const char *what = s->newton ? "a nonlinear problem (Newton's method)" : NULL;
+  for (int i = 0; s->disc.user && !what && i < s->disc.user->num_outputs; i++)
+    if (s->disc.user->outputs[i].kind == USER_OUT_REACTION)
+      what = "a reaction output (its virtual-work weights need the vertices of other ranks' faces)";
   if (what)
     return hdgcl_error(HDGCL_ERROR_ARGUMENT, "a distributed solve of %s is not done yet "
-                       "(docs/mpi.md): steady linear built-in problems only", what);
+                       "(docs/mpi.md): linear problems only", what);
   if (s->precond != PRECOND_NONE && s->precond != PRECOND_JACOBI &&
       s->precond != PRECOND_BLOCK_JACOBI && s->precond != PRECOND_CHEBYSHEV &&
       s->precond != PRECOND_ASM)
@@ -153,6 +235,22 @@ static int check_supported(hdgcl_solver s) {
   return HDGCL_SUCCESS;
 }
 
+/* A user's problem checked against the whole mesh: every tag it names exists
+ * and every boundary face has a condition.  Each rank's part has a subset of
+ * the tags, which its own check takes on trust (user_problem.c). */
+static int check_user_problem(const hdgcl_mesh *mesh, hdgcl_options opts) {
+  if (!opts || !hdg_user_problem_requested(opts)) return HDGCL_SUCCESS;
+  hdg_user_problem *up;
+  HDGCL_TRY(hdg_user_problem_create(opts, &up));
+  size_t nb = (size_t)(mesh->num_faces - mesh->num_interior_faces);
+  int8_t *bnd = NULL;
+  int status = hdgcl_calloc(3 * nb + 1, sizeof *bnd, "boundary conditions", &bnd);
+  if (status == HDGCL_SUCCESS) status = hdg_user_problem_bind(up, mesh, bnd, bnd + nb, bnd + 2 * nb);
+  free(bnd);
+  hdg_user_problem_destroy(&up);
+  return status;
+}
+
 int hdgcl_solver_create_mpi(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_options opts,
                             MPI_Comm comm, hdgcl_solver *solver) {
   if (!ctx || !mesh || !solver)
@@ -162,12 +260,20 @@ int hdgcl_solver_create_mpi(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_opt
   HDGCL_TRY(hdgcl_calloc(1, sizeof *ps, "distributed solve", &ps));
   hdgcl_solver s = NULL;
   int status;
-  HDGCL_TRY_GOTO(status, parallel_partition(comm, mesh, &ps->part), fail);
+  /* the order weights the elements of a mixed mesh (partition.c); an order
+   * the solver refuses is refused below by hdgcl_solver_create */
+  int order = 3;
+  if (opts && hdgcl_options_get_int(opts, "order", 3, 0, 1 << 20, &order) != HDGCL_SUCCESS) order = 3;
+  HDGCL_TRY_GOTO(status, check_user_problem(mesh, opts), fail);
+  HDGCL_TRY_GOTO(status, parallel_partition(comm, mesh, order, &ps->part), fail);
   HDGCL_TRY_GOTO(status, hdgcl_calloc((size_t)ps->part.size * HDGCL_NUM_STAGES,
                                       sizeof *ps->rank_seconds, "stage seconds", &ps->rank_seconds), fail);
   HDGCL_TRY_GOTO(status, hdgcl_solver_create(ctx, ps->part.mesh, opts, &s), fail);
   s->solve_steps = solve_steps;
+  s->stage_steps = stage_steps;
+  s->reduce_outputs = reduce_outputs;
   s->solve_steps_data = ps;
+  s->disc.partial = true; /* figures of the whole mesh are reduced here (the cantilever's tip) */
   s->solve_steps_free = free_steps;
   ps = NULL; /* the solver's now */
   parallel_solve *own = s->solve_steps_data;
@@ -196,6 +302,21 @@ int hdgcl_solver_part_elements(hdgcl_solver s, const int32_t **elements, int32_t
 const parallel_part *parallel_solver_part(hdgcl_solver s) {
   if (!s || s->solve_steps != solve_steps) return NULL;
   return &((const parallel_solve *)s->solve_steps_data)->part;
+}
+
+int hdgcl_solver_partition_figures(hdgcl_solver s, const int32_t **elements, const double **work,
+                                   int *ranks) {
+  if (!s || !elements || !work || !ranks)
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "hdgcl_solver_partition_figures: NULL argument");
+  *elements = NULL;
+  *work = NULL;
+  *ranks = 0;
+  if (s->solve_steps != solve_steps) return HDGCL_SUCCESS;
+  const parallel_solve *ps = s->solve_steps_data;
+  *elements = ps->part.rank_elements;
+  *work = ps->part.rank_work;
+  *ranks = ps->part.size;
+  return HDGCL_SUCCESS;
 }
 
 int hdgcl_solver_rank_seconds(hdgcl_solver s, const double **seconds, int *ranks) {

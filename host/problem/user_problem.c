@@ -5,6 +5,7 @@
 #include "problem/user_problem.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -795,6 +796,26 @@ void hdg_user_problem_destroy(hdg_user_problem **upp) {
   *upp = NULL;
 }
 
+/* A rank's part of a distributed solve (host/parallel): faces cut by its
+ * partition are tagged HDG_PARTITION_TAG.  Its tags are a subset of the whole
+ * mesh's, against which hdgcl_solver_create_mpi checked the problem first. */
+static bool is_partition_part(const hdgcl_mesh *mesh) {
+  for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++)
+    if (mesh->face_tags && mesh->face_tags[f] == HDG_PARTITION_TAG) return true;
+  return false;
+}
+
+/* A tag given by its number (optional blanks around it). */
+static bool is_number(const char *text, int32_t *tag) {
+  char *end;
+  errno = 0;
+  long long v = strtoll(text, &end, 10);
+  while (*end == ' ' || *end == '\t') end++;
+  if (errno || end == text || *end || v < INT32_MIN || v > INT32_MAX) return false;
+  *tag = (int32_t)v;
+  return true;
+}
+
 /* Resolves "a, b, 3" against the mesh's tags of dimension dim. */
 static int resolve_tags(const hdgcl_mesh *mesh, int dim, const char *text, const char *what,
                         int32_t *ids, int *count) {
@@ -803,6 +824,8 @@ static int resolve_tags(const hdgcl_mesh *mesh, int dim, const char *text, const
   if (n < 0) return hdgcl_error(HDGCL_ERROR_ARGUMENT, "%s: more than %d tags", what, HDG_USER_MAX_TAGS);
   for (int i = 0; i < n; i++) {
     int status = hdgcl_mesh_find_tag(mesh, dim, pieces[i], &ids[i]);
+    if (status != HDGCL_SUCCESS && is_partition_part(mesh) && is_number(pieces[i], &ids[i]))
+      continue; /* a rank's part: the whole mesh had the tag (host/parallel/solver_mpi.c) */
     if (status != HDGCL_SUCCESS) {
       char msg[1024];
       snprintf(msg, sizeof msg, "%s", hdgcl_last_error());
@@ -900,6 +923,14 @@ int hdg_user_problem_bind(hdg_user_problem *up, const hdgcl_mesh *mesh, int8_t *
   }
   for (int32_t f = mesh->num_interior_faces; f < mesh->num_faces; f++) {
     int32_t tag = mesh->face_tags[f];
+    if (tag == HDG_PARTITION_TAG) { /* a face cut by a distributed solve's partition: an
+                                       interior face there (hdg_numbering), no condition */
+      int b = f - mesh->num_interior_faces;
+      bnd_bc[b] = FACE_NEUMANN;
+      bnd_cond[b] = 0;
+      bnd_fixed[b] = 0;
+      continue;
+    }
     int found = -1;
     for (int i = 0; i < nreal && found < 0; i++)
       for (int t = 0; t < up->conditions[i].num_tags; t++)

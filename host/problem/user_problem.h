@@ -89,6 +89,8 @@ typedef struct hdg_user_output {
   int num_values;
   double values[12];     /* flux: 1; integral: 1; point: u, q (or u and grad u per component);
                             reaction: dim; von-mises: max and its point */
+  int32_t element;       /* point: the element the point was found in (-1: none; a rank's
+                            part of a distributed solve leaves the values NaN then) */
 } hdg_user_output;
 
 typedef struct hdg_user_problem {

@@ -187,6 +187,17 @@ int hdgcl_mesh_create_from_arrays(hdgcl_element_type type, int32_t num_vertices,
                                   const int32_t *elem_verts, const int32_t *elem_tags,
                                   int32_t num_tagged_faces, const int32_t *face_verts,
                                   const int32_t *face_tags, hdgcl_mesh **mesh);
+/* The same for a mixed mesh (docs/geometry.md, "Mixed meshes"): counts[i]
+ * cells of types[i] (1 to 4 types in increasing order, each at least one
+ * cell; so far triangles and quadrilaterals), numbered in that order;
+ * elem_verts has rows as wide as the widest type, -1 in the slots past a
+ * cell's own vertices.  One type is hdgcl_mesh_create_from_arrays. */
+int hdgcl_mesh_create_from_arrays_mixed(int num_types, const hdgcl_element_type *types,
+                                        const int32_t *counts, int32_t num_vertices,
+                                        const double *coords, const int32_t *elem_verts,
+                                        const int32_t *elem_tags, int32_t num_tagged_faces,
+                                        const int32_t *face_verts, const int32_t *face_tags,
+                                        hdgcl_mesh **mesh);
 
 /* Gmsh .msh, ASCII formats 2.2 and 4.1 and binary 4.1 (gmsh -bin):
  * triangles, quads, tets, hexes, and their curved types of order 2 and 3

@@ -13,9 +13,11 @@
  * preconditioning.  Errors, iterations and residuals in the result are those
  * of the global solve; counts (elements, faces, trace DOFs) are global; stage
  * seconds are the slowest rank's.  hdgcl_solver_solution's arrays hold the
- * rank's elements only (in the order of hdgcl_solver_part_elements).  Steady
- * linear scalar problems on straight-sided meshes on OpenCL devices only:
- * others are refused naming what is not distributed yet. */
+ * rank's elements only (in the order of hdgcl_solver_part_elements).  Linear
+ * problems (built-in or a user's problem file with its outputs, steady or
+ * transient, scalar or elasticity, the cantilever's tip reduced) on
+ * straight-sided meshes, mixed ones split by element work, on OpenCL devices
+ * only: others are refused naming what is not distributed yet. */
 #ifndef HDGCL_MPI_H
 #define HDGCL_MPI_H
 
@@ -34,6 +36,13 @@ int hdgcl_solver_create_mpi(hdgcl_context ctx, const hdgcl_mesh *mesh, hdgcl_opt
 /* The rank's elements: (*elements)[i] is the whole mesh's number of the
  * solver's element i; NULL, 0 for a solver not made by hdgcl_solver_create_mpi. */
 int hdgcl_solver_part_elements(hdgcl_solver s, const int32_t **elements, int32_t *count);
+
+/* The partition: each rank's number of elements and its work, the sum of
+ * its elements' work model (the flops of their local stage, by which METIS
+ * balances a mixed mesh: docs/mpi.md), [*ranks] each; NULL, NULL, 0 for a
+ * solver not made by hdgcl_solver_create_mpi. */
+int hdgcl_solver_partition_figures(hdgcl_solver s, const int32_t **elements, const double **work,
+                                   int *ranks);
 
 /* Each rank's stage seconds of the last solve: (*seconds)[r * HDGCL_NUM_STAGES + stage]
  * for rank r of *ranks (the result's stages hold the slowest rank's); NULL, 0
