@@ -9,20 +9,11 @@
 #include <stdbool.h>
 
 #include "hdgcl/solver.h"
+#include "solvers/newton_rules.h" /* NEWTON_ATOL, NEWTON_LS_* */
 
 /* The values of the "newton-forcing" option, in the order of NEWTON_FORCING_*. */
 extern const char *const newton_forcing_names[];
 enum { NEWTON_FORCING_EW, NEWTON_FORCING_FIXED };
-
-/* The absolute floor of the stopping test (N10): ||R|| <= max(newton_rtol ||R_0||,
- * NEWTON_ATOL). */
-#define NEWTON_ATOL 1e-13
-
-/* Line search (N11): halvings of the step before it gives up, and the
- * sufficient decrease ||R(x + a dx)|| <= (1 - NEWTON_LS_DECREASE a) ||R(x)||
- * (also the Neo-Hookean Newton's, reference_neo_hookean_solve.c). */
-#define NEWTON_LS_HALVINGS 12
-#define NEWTON_LS_DECREASE 1e-4
 
 /* Solves s's problem by Newton's method from the state (N8) on the reference
  * path (with from_solution: from the u, q and trace in s->sol, a time step's

@@ -9,11 +9,11 @@
 #include "core/context.h"
 #include "core/dense.h"
 #include "core/error.h"
-#include "drivers/newton.h"
 #include "fem/face_map.h"
 #include "fem/neo_hookean.h"
 #include "reference/reference.h"
 #include "reference/reference_neo_hookean.h"
+#include "solvers/newton_rules.h"
 
 /* Second derivatives hess[k][j][l] = d_j d_l u_E,k of the `elasticity`
  * problem's u_E (cl/fem/problems.h problem_elasticity_u: a = 1/100, k = 2 pi). */
