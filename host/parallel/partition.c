@@ -44,6 +44,8 @@ double parallel_element_work(const hdgcl_mesh *mesh, int32_t e, int p) {
 static int metis_weights(const hdgcl_mesh *mesh, int p, idx_t **vwgt) {
   *vwgt = NULL;
   const char *env = getenv("HDGCL_MPI_UNWEIGHTED");
+  if (env && env[0] && strcmp(env, "0") && strcmp(env, "1"))
+    return hdgcl_error(HDGCL_ERROR_ARGUMENT, "HDGCL_MPI_UNWEIGHTED=%s: expected 0 or 1", env);
   if (!hdgcl_mesh_is_mixed(mesh) || (env && !strcmp(env, "1"))) return HDGCL_SUCCESS;
   double lo = INFINITY, sum = 0.0;
   for (int32_t e = 0; e < mesh->num_elements; e++) {
