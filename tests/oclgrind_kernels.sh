@@ -40,12 +40,26 @@ ok() { printf 'ok   %s\n' "$1"; }
 bad() { printf 'FAIL %s\n' "$1"; fail=1; }
 
 # run NAME COMMAND...: under oclgrind with all checks; leaves NAME.{rc,out,err,time}.
+# oclgrind's --inst-counts counter corrupts its own heap now and then (above:
+# glibc aborts, exit 134, with "double free or corruption", "corrupted size"
+# or "malloc(): ..." on stderr and no oclgrind diagnostic; stop 42's CI:
+# hex-p1-neumann, 1 run in 2 locally, clean in 3 of 3 without the counter and
+# under valgrind on the reference path).  Such a run, and only such a run, is
+# repeated, twice at most; the retries are counted in NAME.retries.
 run() {
   name=$1; shift
   start=$(date +%s)
-  OCLGRIND_NUM_THREADS=1 "$oclgrind" --data-races --uninitialized --check-api --build-options -cl-opt-disable \
-    --max-wgsize 64 --inst-counts "$@" > "$dir/$name.out" 2> "$dir/$name.err"
-  echo $? > "$dir/$name.rc"
+  tries=0
+  while :; do
+    OCLGRIND_NUM_THREADS=1 "$oclgrind" --data-races --uninitialized --check-api --build-options -cl-opt-disable \
+      --max-wgsize 64 --inst-counts "$@" > "$dir/$name.out" 2> "$dir/$name.err"
+    rc=$?
+    [ "$rc" -eq 134 ] && [ "$tries" -lt 2 ] && grep -qE 'double free or corruption|corrupted size|malloc\(\)|malloc assertion' "$dir/$name.err" \
+      && ! grep -qE '^(Invalid|Uninitiali[sz]ed|Read-write|Write-write|Data race|OCLGRIND|Oclgrind)' "$dir/$name.err" || break
+    tries=$((tries + 1))
+  done
+  echo "$rc" > "$dir/$name.rc"
+  echo "$tries" > "$dir/$name.retries"
   echo $(( $(date +%s) - start )) > "$dir/$name.time"
 }
 
@@ -298,8 +312,11 @@ for f in "$dir"/*.rc; do
   # A clean run writes nothing to stderr (hdgcl --quiet, tests that pass): any
   # oclgrind diagnostic (data race, invalid read/write, uninitialised value,
   # API error, fatal error) lands there and fails the case.
+  retries=$(cat "$dir/$name.retries" 2>/dev/null || echo 0)
+  again=""
+  [ "$retries" -gt 0 ] && again=", after $retries retr$([ "$retries" -eq 1 ] && echo y || echo ies) of oclgrind's heap abort"
   if [ "$rc" -eq 0 ] && [ ! -s "$dir/$name.err" ]; then
-    ok "$name ($(cat "$dir/$name.time") s)"
+    ok "$name ($(cat "$dir/$name.time") s$again)"
   else
     bad "$name (exit $rc, $(cat "$dir/$name.time") s)"
     grep -E '^[A-Z]' "$dir/$name.err" | sort | uniq -c | sort -rn | head -20
