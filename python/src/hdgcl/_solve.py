@@ -276,8 +276,11 @@ def _result_dict(r: Result, mesh: Mesh, device: Mapping[str, Any]) -> dict[str, 
               "precond_seconds": _real(r.precond_seconds),
               "seconds_per_iteration": _real((solve_seconds - r.precond_seconds) / r.iterations
                                              if r.iterations else 0.0),
-              "memory_high_water_bytes": r.device_memory_high_water,
-              "chunk_elements": r.chunk_elements, "chunks": r.num_chunks})
+              "memory_high_water_bytes": r.device_memory_high_water})
+    if r.num_memory_uses > 0:  # the high water by buffer name, largest first
+        d["memory_buffers"] = [{"name": text(m.name), "bytes": m.bytes}
+                               for m in (r.memory_uses[i] for i in range(r.num_memory_uses))]
+    d.update({"chunk_elements": r.chunk_elements, "chunks": r.num_chunks})
     if r.curved_elements or r.straight_elements:  # element batches of a curved mesh
         d.update({"straight_elements": r.straight_elements, "curved_elements": r.curved_elements})
     return d
