@@ -12,12 +12,15 @@ static double det3(const double *a) {
 }
 
 int hdg_geometry_simplex(const hdgcl_mesh *mesh, int32_t e, hdg_geometry *geo) {
-  int d = mesh->dim, nv = mesh->verts_per_element;
-  if (mesh->type != HDGCL_TRIANGLE && mesh->type != HDGCL_TETRAHEDRON)
+  /* the row width, and element e's own type and vertex count (a mixed mesh's
+   * triangle row ends in -1) */
+  int d = mesh->dim, nv = mesh->verts_per_element, own = hdgcl_mesh_element_verts(mesh, e);
+  hdgcl_element_type type = hdgcl_mesh_element_type(mesh, e);
+  if (type != HDGCL_TRIANGLE && type != HDGCL_TETRAHEDRON)
     return hdgcl_error(HDGCL_ERROR_INTERNAL, "affine geometry asked for a non-simplex element");
   const int32_t *v = mesh->elem_verts + (size_t)e * nv;
   double x[4][3] = {{0}};
-  for (int a = 0; a < nv; a++)
+  for (int a = 0; a < own; a++)
     for (int k = 0; k < d; k++) x[a][k] = mesh->coords[(size_t)v[a] * d + k];
   /* Reference vertex a (a >= 1) is -1 + 2 e_{a-1}: column a-1 of J is (x_a - x_0)/2. */
   for (int k = 0; k < d; k++) {

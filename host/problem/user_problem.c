@@ -990,8 +990,11 @@ int hdg_user_element_set(const hdg_user_problem *up, const hdgcl_mesh *mesh, int
 /* With point coefficients, kappa > 0 and c >= 0 are checked at the vertices
  * too (the quadrature points lie inside their hull). */
 static int check_vertices(const hdg_user_problem *up, const hdgcl_mesh *mesh, int32_t e) {
+  /* the row width nv, element e's own count (a triangle's row of a mixed
+   * mesh ends in -1) */
   int d = mesh->dim, nv = mesh->verts_per_element, set = hdg_user_element_set(up, mesh, e);
-  for (int a = 0; a < nv; a++) {
+  int own = hdgcl_mesh_element_verts(mesh, e);
+  for (int a = 0; a < own; a++) {
     double x[3] = {0, 0, 0}, kappa, c, b[3];
     const int32_t v = mesh->elem_verts[(size_t)e * nv + a];
     for (int k = 0; k < d; k++) x[k] = mesh->coords[(size_t)v * d + k];
